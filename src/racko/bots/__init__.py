@@ -1,0 +1,18 @@
+"""Computer players: one small interface and a registry.
+
+A bot sees only its seat's :class:`~racko.Observation` and returns a legal
+action.  Create one by name::
+
+    >>> from racko import bots
+    >>> bot = bots.create("easy", seed=1)
+    >>> bot.name
+    'easy'
+"""
+
+from __future__ import annotations
+
+from racko.bots.base import Bot, available, create, describe, register
+from racko.bots.bucket import BucketBot
+from racko.bots.random_bot import RandomBot
+
+__all__ = ["Bot", "BucketBot", "RandomBot", "available", "create", "describe", "register"]

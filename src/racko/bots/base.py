@@ -1,0 +1,61 @@
+"""The bot interface and the registry of bots by name."""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from typing import ClassVar, TypeVar
+
+from racko.actions import Action
+from racko.errors import RackoError
+from racko.observation import Observation
+
+
+class Bot(ABC):
+    """A computer player.  It is given its seat's observation and answers with a legal action.
+
+    A bot may remember what its observations showed it during a round; it never
+    sees the game object.  Its randomness comes from its own seeded generator.
+    """
+
+    name: ClassVar[str]
+    description: ClassVar[str]
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    @abstractmethod
+    def act(self, observation: Observation) -> Action:
+        """The action to take; called only when it is this bot's turn."""
+
+
+BotType = TypeVar("BotType", bound=type[Bot])
+_REGISTRY: dict[str, type[Bot]] = {}
+
+
+def register(cls: BotType) -> BotType:
+    """Class decorator: make a bot available to :func:`create` under its ``name``."""
+    _REGISTRY[cls.name] = cls
+    return cls
+
+
+def create(name: str, seed: int | None = None) -> Bot:
+    """A new bot of the named kind (see :func:`available`)."""
+    try:
+        cls = _REGISTRY[name]
+    except KeyError:
+        raise RackoError(f"Unknown bot {name!r}; available: {', '.join(available())}.") from None
+    return cls(seed=seed)
+
+
+def available() -> list[str]:
+    """The names of the registered bots."""
+    return list(_REGISTRY)
+
+
+def describe(name: str) -> str:
+    """The one-line description of a bot, for players choosing opponents."""
+    try:
+        return _REGISTRY[name].description
+    except KeyError:
+        raise RackoError(f"Unknown bot {name!r}; available: {', '.join(available())}.") from None

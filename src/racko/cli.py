@@ -1,0 +1,192 @@
+"""The ``racko`` command (apps layer): a thin shell over the rules core and the bots."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from racko import bots
+from racko.bots.runner import play_round
+from racko.errors import RackoError
+from racko.match import Match
+from racko.record import GameRecord, replay
+from racko.round import Round
+from racko.rules import VARIANTS, Rules, variant
+from racko.text import rack_lines, round_summary, side_names
+
+app = typer.Typer(
+    name="racko",
+    help="Rack-O: the rules engine, computer players and tools around them.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def _fail(message: str) -> None:
+    typer.echo(f"racko: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def _rules(variant_name: str, players: int | None, **options: Any) -> Rules:
+    try:
+        return variant(variant_name).rules(players, **options)
+    except RackoError as error:
+        _fail(str(error))
+        raise  # unreachable: _fail exits
+
+
+@app.command()
+def demo(
+    variant_name: Annotated[str, typer.Option("--variant", help=f"One of: {', '.join(VARIANTS)}.")] = "classic",
+    players: Annotated[int | None, typer.Option(help="Number of players (default: the variant's smallest).")] = None,
+    bot_names: Annotated[str, typer.Option("--bots", help="Comma-separated bot per seat, e.g. easy,random.")] = "easy",
+    seed: Annotated[int | None, typer.Option(help="Seed for a reproducible round.")] = None,
+    turn_cap: Annotated[int, typer.Option(help="End the round after this many turns.")] = 500,
+) -> None:
+    """Watch computer players play one round, move by move."""
+    rules = _rules(variant_name, players, turn_cap=turn_cap)
+    names = [name.strip() for name in bot_names.split(",") if name.strip()] or ["easy"]
+    names = (names * rules.players)[: rules.players]
+    try:
+        seats = [bots.create(name, seed=None if seed is None else seed + i) for i, name in enumerate(names)]
+    except RackoError as error:
+        _fail(str(error))
+        return
+    match = Match(rules, seed=seed)
+    round_ = match.round
+    labels = [f"{name} (seat {seat})" for seat, name in enumerate(names)]
+    typer.echo(f"{variant(rules.variant).title}, {rules.players} players, cards 1-{rules.deck_size}.")
+    for seat in range(rules.players):
+        typer.echo(f"{labels[seat]} is dealt:")
+        typer.echo("\n".join(rack_lines(round_.rack(seat))))
+    shown = 0
+    while True:
+        for event in round_.log[shown:]:
+            typer.echo(event.visible_to(None).describe(labels))
+        shown = len(round_.log)
+        seat_to_act = round_.to_act
+        if seat_to_act is None:
+            break
+        round_.apply(seats[seat_to_act].act(round_.observation(seat_to_act)))
+    assert round_.result is not None
+    typer.echo("")
+    typer.echo("\n".join(round_summary(round_.result, labels)))
+
+
+@app.command("replay")
+def replay_command(
+    file: Annotated[Path, typer.Argument(help="A game record (JSON).", show_default=False)],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+) -> None:
+    """Re-play a game record through the rules engine and print each round's scores and the winner."""
+    try:
+        record = GameRecord.load(file)
+        match = replay(record)
+    except RackoError as error:
+        if as_json:
+            number = getattr(error, "action_number", None)
+            typer.echo(json.dumps({"error": str(error), "action_number": number}))
+            raise typer.Exit(1) from None
+        _fail(f"{file}: {error}")
+        return
+    rules = match.rules
+    results = match.results
+    outcome = match.outcome
+    if as_json:
+        summary = {
+            "rounds": [
+                {
+                    "scores": {str(seat): score for seat, score in enumerate(result.scores)},
+                    "winner": result.winner,
+                    "capped": result.capped,
+                }
+                for result in results
+            ],
+            "totals": {str(side): total for side, total in enumerate(match.totals)},
+            "winner": outcome.winner if outcome is not None else None,
+            "over": match.over,
+            "teams": [list(team) for team in rules.teams] if rules.teams else None,
+            "actions": record.action_count,
+        }
+        typer.echo(json.dumps(summary))
+        return
+    names = list(record.players) if record.players else [f"seat {seat}" for seat in range(rules.players)]
+    sides = side_names(rules, names)
+    typer.echo(f"{variant(rules.variant).title}, {rules.players} players, target {rules.target}.")
+    for number, result in enumerate(results, start=1):
+        how = f"{names[result.winner]} went Rack-O" if result.winner is not None else "turn cap reached"
+        scores = ", ".join(f"{names[seat]} {score}" for seat, score in enumerate(result.scores))
+        typer.echo(f"Round {number}: {how} after {result.turns} turns; {scores}.")
+    totals = ", ".join(f"{sides[side]} {total}" for side, total in enumerate(match.totals))
+    typer.echo(f"Totals: {totals}.")
+    if outcome is not None:
+        typer.echo(f"Winner: {sides[outcome.winner]}.")
+    else:
+        typer.echo("The game is not finished.")
+
+
+@app.command()
+def bench(
+    rounds: Annotated[int, typer.Option(min=1, help="Rounds to play.")] = 10_000,
+    seed: Annotated[int, typer.Option(help="Seed of the first round.")] = 0,
+    batches: Annotated[
+        int, typer.Option(min=1, help="Time the rounds in this many batches and report the median.")
+    ] = 5,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+) -> None:
+    """Rules-engine speed: 2-player classic rounds (40 cards, 2-player rule off), bucket vs bucket, on one core."""
+    rules = variant("classic").rules(2, two_player_rule=False, turn_cap=10_000)
+    players = [bots.create("easy", seed=1), bots.create("easy", seed=2)]
+    per_batch = max(1, rounds // batches)
+    rates = []
+    turns = capped = played = 0
+    started = time.perf_counter()
+    for batch in range(batches):
+        batch_start = time.perf_counter()
+        for index in range(per_batch):
+            number = seed + batch * per_batch + index
+            result = play_round(Round.deal(rules, seed=number, dealer=number % 2), players)
+            turns += result.turns
+            capped += result.capped
+        rates.append(per_batch / (time.perf_counter() - batch_start))
+        played += per_batch
+    elapsed = time.perf_counter() - started
+    rate = statistics.median(rates)
+    if as_json:
+        typer.echo(
+            json.dumps(
+                {
+                    "benchmark": "classic-2p-bucket",
+                    "rounds": played,
+                    "seconds": round(elapsed, 3),
+                    "rounds_per_second": round(rate, 1),
+                    "batch_rates": [round(r, 1) for r in rates],
+                    "mean_turns": round(turns / played, 2),
+                    "capped": capped,
+                }
+            )
+        )
+        return
+    typer.echo(f"2-player classic, bucket vs bucket: {rate:,.0f} rounds/s")
+    typer.echo(
+        f"({played:,} rounds in {elapsed:.1f} s, median of {batches} batches; {turns / played:.1f} turns a round)"
+    )
+
+
+@app.command("variants")
+def variants_command() -> None:
+    """List the variants with their player counts and where their rules come from."""
+    for name, cls in VARIANTS.items():
+        counts = "/".join(str(n) for n in cls.player_counts)
+        typer.echo(f"{name:<9} {cls.title} ({counts} players; sheets {', '.join(cls.sheets)})")
+        typer.echo(f"          {cls.description}")
+
+
+def main() -> None:
+    app()

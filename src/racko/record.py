@@ -1,0 +1,225 @@
+"""Game records: a JSON file with the rule options, each round's deck as dealt, and every action.
+
+A record is the whole truth of a game (it holds every card), so it is for
+after the game, replays and analysis, never for showing a seat during play.
+:func:`replay` re-plays a record through the engine; a record whose action is
+illegal is refused with the action's number and the reason.  The format is
+described by docs/record.schema.json.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from racko.actions import Action, action_from_json, action_to_json
+from racko.errors import IllegalActionError, RackoError, RecordError, RulesError
+from racko.match import Match
+from racko.rules import Rules
+
+RECORD_FORMAT = "racko-record"
+RECORD_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRecord:
+    dealer: int
+    deck: tuple[int, ...]
+    """The whole deck in dealing order: the first card goes to the dealer's left."""
+    actions: tuple[Action, ...]
+    reshuffles: tuple[tuple[int, ...], ...] = ()
+    """The new stock (top card first) made by each shuffle refill of the round."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    rules: Rules
+    rounds: tuple[RoundRecord, ...]
+    first_dealer: int
+    seed: int | None = None
+    players: tuple[str, ...] | None = None
+    """Optional names of the seats, in seat order."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Other top-level keys (e.g. an app's notes), kept as they were."""
+
+    @classmethod
+    def of(cls, match: Match, players: tuple[str, ...] | None = None) -> GameRecord:
+        """The record of a game played so far."""
+        return cls(
+            rules=match.rules,
+            rounds=tuple(RoundRecord(r.dealer, r.deck, tuple(r.actions), tuple(r.reshuffles)) for r in match.rounds),
+            first_dealer=match.first_dealer,
+            seed=match.seed,
+            players=players,
+        )
+
+    @property
+    def action_count(self) -> int:
+        return sum(len(r.actions) for r in self.rounds)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "rules": self.rules.to_dict(),
+            "seed": self.seed,
+            "first_dealer": self.first_dealer,
+            "rounds": [
+                {
+                    "dealer": r.dealer,
+                    "deck": list(r.deck),
+                    "reshuffles": [list(order) for order in r.reshuffles],
+                    "actions": [action_to_json(action) for action in r.actions],
+                }
+                for r in self.rounds
+            ],
+        }
+        if self.players is not None:
+            data["players"] = list(self.players)
+        data.update(self.extra)
+        return data
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), indent=1)
+
+    @classmethod
+    def from_json(cls, data: Any) -> GameRecord:
+        """A record from its JSON value; raises :class:`RecordError` saying what is wrong."""
+        if not isinstance(data, dict):
+            raise RecordError("A racko record is a JSON object.")
+        if data.get("format") != RECORD_FORMAT:
+            raise RecordError(f'This is not a racko record (its "format" is not {RECORD_FORMAT!r}).')
+        if data.get("version") != RECORD_VERSION:
+            raise RecordError(f"Unsupported record version {data.get('version')!r}; this racko reads version 1.")
+        try:
+            rules = Rules.from_dict(data.get("rules"))
+        except RulesError as error:
+            raise RecordError(f"Bad rules: {error}") from None
+        seed = data.get("seed")
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+            raise RecordError("The seed must be a whole number or null.")
+        first_dealer = data.get("first_dealer")
+        if not isinstance(first_dealer, int) or isinstance(first_dealer, bool) or not 0 <= first_dealer < rules.players:
+            raise RecordError(f'"first_dealer" must be a seat from 0 to {rules.players - 1}.')
+        players = data.get("players")
+        if players is not None:
+            if (
+                not isinstance(players, list)
+                or len(players) != rules.players
+                or not all(isinstance(name, str) for name in players)
+            ):
+                raise RecordError(f'"players" must list {rules.players} names.')
+            players = tuple(players)
+        raw_rounds = data.get("rounds")
+        if not isinstance(raw_rounds, list):
+            raise RecordError('"rounds" must be a list.')
+        rounds = []
+        number = 0
+        for index, raw in enumerate(raw_rounds, start=1):
+            if not isinstance(raw, dict):
+                raise RecordError(f"Round {index} must be a JSON object.")
+            unknown = sorted(set(raw) - {"dealer", "deck", "reshuffles", "actions"})
+            if unknown:
+                raise RecordError(f"Round {index} has unknown field(s): {', '.join(unknown)}.")
+            dealer, deck, reshuffles = raw.get("dealer"), raw.get("deck"), raw.get("reshuffles", [])
+            if not isinstance(dealer, int) or isinstance(dealer, bool):
+                raise RecordError(f'Round {index}: "dealer" must be a seat number.')
+            if not isinstance(deck, list) or not all(_is_int(card) for card in deck):
+                raise RecordError(f'Round {index}: "deck" must be a list of card numbers.')
+            if not isinstance(reshuffles, list) or not all(
+                isinstance(order, list) and all(_is_int(card) for card in order) for order in reshuffles
+            ):
+                raise RecordError(f'Round {index}: "reshuffles" must be a list of lists of card numbers.')
+            raw_actions = raw.get("actions")
+            if not isinstance(raw_actions, list):
+                raise RecordError(f'Round {index}: "actions" must be a list.')
+            actions = []
+            for raw_action in raw_actions:
+                number += 1
+                try:
+                    actions.append(action_from_json(raw_action))
+                except IllegalActionError as error:
+                    raise RecordError(f"Action {number} (round {index}): {error}", action_number=number) from None
+            rounds.append(RoundRecord(dealer, tuple(deck), tuple(actions), tuple(tuple(order) for order in reshuffles)))
+        known = {"format", "version", "rules", "seed", "first_dealer", "players", "rounds"}
+        extra = {key: value for key, value in data.items() if key not in known}
+        return cls(rules, tuple(rounds), first_dealer, seed, players, extra)
+
+    @classmethod
+    def loads(cls, text: str) -> GameRecord:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise RecordError(f"Not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}.") from None
+        return cls.from_json(data)
+
+    @classmethod
+    def load(cls, path: str | Path) -> GameRecord:
+        """Read a record file; any problem is a :class:`RecordError` naming the file and the reason."""
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise RecordError(f"Cannot read {path}: {error}") from None
+        return cls.loads(text)
+
+    def save(self, path: str | Path) -> None:
+        # Write beside the target, then rename, so a crash never leaves half a record.
+        target = Path(path)
+        temporary = target.with_name(target.name + ".tmp")
+        temporary.write_text(self.dumps() + "\n", encoding="utf-8")
+        temporary.replace(target)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def replay(record: GameRecord, *, stop_after: int | None = None) -> Match:
+    """Re-play a record through the engine and return the game in its final state.
+
+    ``stop_after`` stops after that many actions (the position a hint is asked
+    for).  An illegal action, a deck that is not a deck, or a round that does
+    not follow from the one before raises :class:`RecordError` naming the
+    action's number (counted from 1 over the whole record) and the reason.
+    """
+    rules = record.rules
+    if rules.refill == "flip" and any(r.reshuffles for r in record.rounds):
+        raise RecordError("The record lists reshuffles, but its refill rule is 'flip' (no shuffling).")
+    try:
+        match = Match(
+            rules,
+            seed=record.seed,
+            first_dealer=record.first_dealer,
+            decks=[r.deck for r in record.rounds],
+            reshuffles=[r.reshuffles for r in record.rounds],
+        )
+    except RackoError as error:
+        raise RecordError(f"Round 1: {error}") from None
+    number = 0
+    for index, round_record in enumerate(record.rounds, start=1):
+        if len(match.rounds) != index:
+            if match.over:
+                raise RecordError(f"Round {index} was recorded, but the game was already over after round {index - 1}.")
+            raise RecordError(f"Round {index} starts before round {index - 1} was over.")
+        current = match.round
+        if current.dealer != round_record.dealer:
+            raise RecordError(
+                f"Round {index}: the record says seat {round_record.dealer} dealt, "
+                f"but the deal passes to seat {current.dealer}."
+            )
+        for action in round_record.actions:
+            if stop_after is not None and number >= stop_after:
+                return match
+            number += 1
+            try:
+                match.apply(action)
+            except IllegalActionError as error:
+                raise RecordError(
+                    f"Action {number} (round {index}, seat {action.seat}: {action.describe()}) is illegal: {error}",
+                    action_number=number,
+                ) from None
+            except RackoError as error:  # a recorded reshuffle or next deck that does not fit
+                raise RecordError(f"Action {number} (round {index}): {error}", action_number=number) from None
+    return match

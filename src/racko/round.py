@@ -1,0 +1,459 @@
+"""One round of classic Rack-O: the deal, the turns, the stock refills and the scoring.
+
+:class:`Round` is changed only by :meth:`Round.apply`, which first runs the
+same check as :meth:`Round.check` and raises a typed
+:class:`~racko.errors.IllegalActionError` (leaving the round untouched) when
+the action is not allowed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+
+from racko.actions import (
+    ACTION_SPACE_SIZE,
+    Action,
+    CallRacko,
+    Discard,
+    DrawFromStock,
+    Exchange,
+    TakeDiscard,
+    Wait,
+    action_index,
+)
+from racko.errors import (
+    EmptyPileError,
+    IllegalActionError,
+    MustPlaceDiscardError,
+    NotRackoError,
+    NotYourTurnError,
+    RecordError,
+    RoundOverError,
+    SetupError,
+    SlotOutOfRangeError,
+    UnknownActionError,
+    WrongPhaseError,
+)
+from racko.events import (
+    Called,
+    Dealt,
+    Discarded,
+    Drew,
+    Event,
+    Exchanged,
+    Refilled,
+    RoundEnded,
+    Took,
+    TurnedUp,
+    Waited,
+)
+from racko.observation import Observation, Phase, PublicView, RoundResult, legal_actions
+from racko.rules import RACK_SIZE, SLOT_LABELS, Rules
+from racko.scoring import (
+    is_ordered,
+    longest_run,
+    ordered_prefix,
+    prefix_score,
+    qualifies_for_racko,
+    racko_score,
+    run_bonus,
+)
+
+_NO_LEFT: tuple[tuple[int, ...], ...] = ((),) * RACK_SIZE
+_NOTHING_KNOWN: tuple[int | None, ...] = (None,) * RACK_SIZE
+
+
+def standard_deck(size: int) -> list[int]:
+    """The cards 1 to ``size``, in order."""
+    return list(range(1, size + 1))
+
+
+class Round:
+    """A round of classic Rack-O, from the deal to the scoring.
+
+    ``deck`` is the whole deck in the order it is dealt (the first card goes to
+    the dealer's left); a hand-written order reproduces a rule situation.
+    ``rng`` draws the shuffles when ``refill="shuffle"``; ``reshuffles``
+    replays recorded ones instead (top card first).
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        deck: Sequence[int],
+        dealer: int = 0,
+        *,
+        rng: random.Random | None = None,
+        reshuffles: Iterable[Sequence[int]] = (),
+        totals: Sequence[int] | None = None,
+        number: int = 1,
+    ) -> None:
+        players = rules.players
+        if not all(type(card) is int for card in deck) or sorted(deck) != standard_deck(rules.deck_size):
+            raise SetupError(
+                f"The deck must hold each card from 1 to {rules.deck_size} exactly once (got {len(deck)} cards)."
+            )
+        if not isinstance(dealer, int) or not 0 <= dealer < players:
+            raise SetupError(f"The dealer must be a seat from 0 to {players - 1}, not {dealer!r}.")
+        self.rules = rules
+        self.dealer = dealer
+        self.number = number
+        self.deck: tuple[int, ...] = tuple(deck)
+        self.totals: tuple[int, ...] = tuple(totals) if totals is not None else (0,) * players
+        self._rng = rng if rng is not None else random.Random()
+        self._scripted_reshuffles = [tuple(order) for order in reshuffles]
+        self.reshuffles: list[tuple[int, ...]] = []
+        """The new stock orders (top first) made by shuffle refills so far, for the record."""
+
+        # Deal one card at a time from the dealer's left; each player's k-th card goes into slot 50 - 5k.
+        racks = [[0] * RACK_SIZE for _ in range(players)]
+        for index in range(RACK_SIZE * players):
+            seat = (dealer + 1 + index) % players
+            racks[seat][RACK_SIZE - 1 - index // players] = self.deck[index]
+        self._racks = racks
+        rest = self.deck[RACK_SIZE * players :]
+        self._discard: list[int] = [rest[0]]
+        self._stock: list[int] = list(reversed(rest[1:]))  # the top of the stock is the last item
+        self._to_act = (dealer + 1) % players
+        self._phase = Phase.PICK
+        self._held: int | None = None
+        self._held_from_discard = False
+        self._turns = 0
+        self._known: list[tuple[int | None, ...]] = [_NOTHING_KNOWN] * players
+        self._left: list[tuple[tuple[int, ...], ...]] = [_NO_LEFT] * players
+        self._turned_over: tuple[int, ...] | None = None
+        self._result: RoundResult | None = None
+        self._public: PublicView | None = None
+        self.actions: list[Action] = []
+        """Every action applied, in order."""
+        self.log: list[Event] = [Dealt(dealer, tuple(tuple(rack) for rack in racks)), TurnedUp(rest[0])]
+        """Every event, actions and chance alike, with every card (see :meth:`public_log`)."""
+        if rules.auto_racko:
+            # A rack that qualifies straight from the deal goes out at once, first in play order.
+            for offset in range(1, players + 1):
+                seat = (dealer + offset) % players
+                if qualifies_for_racko(racks[seat], rules):
+                    self._go_racko(seat)
+                    break
+
+    @classmethod
+    def deal(cls, rules: Rules, *, seed: int | None = None, dealer: int = 0) -> Round:
+        """A freshly shuffled round with its own random generator."""
+        rng = random.Random(seed)
+        deck = standard_deck(rules.deck_size)
+        rng.shuffle(deck)
+        return cls(rules, deck, dealer, rng=rng)
+
+    # --- Questions -------------------------------------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        return self._phase
+
+    @property
+    def over(self) -> bool:
+        return self._phase is Phase.OVER
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act, or ``None`` once the round is over."""
+        return None if self._phase is Phase.OVER else self._to_act
+
+    @property
+    def turns(self) -> int:
+        """Turns completed so far."""
+        return self._turns
+
+    @property
+    def result(self) -> RoundResult | None:
+        return self._result
+
+    @property
+    def stock_size(self) -> int:
+        return len(self._stock)
+
+    @property
+    def discard_pile(self) -> tuple[int, ...]:
+        """Bottom first; the last card is the top discard."""
+        return tuple(self._discard)
+
+    @property
+    def held(self) -> int | None:
+        """The card the player to act holds (drawn or taken), if any."""
+        return self._held
+
+    def rack(self, seat: int) -> tuple[int, ...]:
+        """A seat's rack, slot 5 first.  This is hidden information: show it only to its owner."""
+        return tuple(self._racks[seat])
+
+    def stock(self) -> tuple[int, ...]:
+        """The stock, top card first.  Hidden from every player: for tests and analysis only."""
+        return tuple(reversed(self._stock))
+
+    def check(self, action: Action) -> None:
+        """Raise the :class:`IllegalActionError` that says why ``action`` is not allowed now, if it is not."""
+        error = self._why_illegal(action)
+        if error is not None:
+            raise error
+
+    def can(self, action: Action) -> bool:
+        """Whether ``action`` is allowed now."""
+        return self._why_illegal(action) is None
+
+    def legal_actions(self) -> list[Action]:
+        """The actions the seat to act may take now."""
+        if self._phase is Phase.OVER:
+            return []
+        return legal_actions(
+            self._to_act,
+            self._phase,
+            self._racks[self._to_act],
+            self.rules,
+            stock_size=len(self._stock),
+            discard_size=len(self._discard),
+            held_from_discard=self._held_from_discard,
+        )
+
+    def legal_mask(self) -> list[bool]:
+        """The legal actions as a fixed-size mask over the action space (see :mod:`racko.actions`)."""
+        mask = [False] * ACTION_SPACE_SIZE
+        for action in self.legal_actions():
+            mask[action_index(action)] = True
+        return mask
+
+    def public_view(self) -> PublicView:
+        """What everyone knows (a spectator's view)."""
+        view = self._public
+        if view is None:
+            over = self._phase is Phase.OVER
+            view = PublicView(
+                rules=self.rules,
+                round_number=self.number,
+                dealer=self.dealer,
+                to_act=None if over else self._to_act,
+                phase=self._phase,
+                turns=self._turns,
+                stock_size=len(self._stock),
+                discard_pile=tuple(self._discard),
+                taken_discard=self._held if self._held_from_discard else None,
+                known=tuple(self._known),
+                left=tuple(self._left),
+                turned_over_pile=self._turned_over,
+                totals=self.totals,
+                result=self._result,
+            )
+            self._public = view
+        return view
+
+    def observation(self, seat: int) -> Observation:
+        """Exactly what ``seat`` may know now."""
+        if not isinstance(seat, int) or not 0 <= seat < self.rules.players:
+            raise ValueError(f"There is no seat {seat!r} at a table of {self.rules.players}.")
+        held = self._held if seat == self._to_act and self._phase is Phase.PLACE else None
+        return Observation(seat, tuple(self._racks[seat]), held, self.public_view())
+
+    def public_log(self, seat: int | None = None) -> list[Event]:
+        """The event log as ``seat`` saw it (``None``: as a spectator saw it)."""
+        return [event.visible_to(seat) for event in self.log]
+
+    # --- The one entry point that changes the round ----------------------------------------
+
+    def apply(self, action: Action) -> None:
+        """Apply ``action``; raise a typed :class:`IllegalActionError` and change nothing if it is illegal."""
+        error = self._why_illegal(action)
+        if error is not None:
+            raise error
+        self._public = None
+        self.actions.append(action)
+        seat = self._to_act
+        kind = type(action)
+        if kind is DrawFromStock:
+            card = self._stock.pop()
+            self._held = card
+            self._held_from_discard = False
+            self._phase = Phase.PLACE
+            self.log.append(Drew(seat, card))
+        elif kind is TakeDiscard:
+            card = self._discard.pop()
+            self._held = card
+            self._held_from_discard = True
+            self._phase = Phase.PLACE
+            self.log.append(Took(seat, card))
+        elif kind is Exchange:
+            assert isinstance(action, Exchange) and self._held is not None
+            slot = action.slot
+            rack = self._racks[seat]
+            card_out = rack[slot]
+            card_in = self._held
+            rack[slot] = card_in
+            self._discard.append(card_out)
+            known = list(self._known[seat])
+            known[slot] = card_in if self._held_from_discard else None
+            self._known[seat] = tuple(known)
+            left = list(self._left[seat])
+            left[slot] = left[slot] + (card_out,)
+            self._left[seat] = tuple(left)
+            self.log.append(Exchanged(seat, slot, card_in, card_out, self._held_from_discard))
+            self._end_turn(seat)
+        elif kind is Discard:
+            assert self._held is not None
+            self._discard.append(self._held)
+            self.log.append(Discarded(seat, self._held))
+            self._end_turn(seat)
+        elif kind is CallRacko:
+            self._go_racko(seat)
+        else:  # Wait
+            self.log.append(Waited(seat))
+            self._next_turn()
+
+    # --- Inside ----------------------------------------------------------------------------
+
+    def _why_illegal(self, action: Action) -> IllegalActionError | None:
+        kind = type(action)
+        if kind not in _ACTION_KINDS:
+            return UnknownActionError(f"{action!r} is not a Rack-O action.")
+        phase = self._phase
+        if phase is Phase.OVER:
+            return RoundOverError("The round is over: no more moves can be made.")
+        seat = action.seat
+        if seat != self._to_act:
+            return NotYourTurnError(f"It is not your turn: seat {self._to_act} is to play, not seat {seat}.")
+        if kind is Exchange:
+            assert isinstance(action, Exchange)
+            slot = action.slot
+            if not isinstance(slot, int) or isinstance(slot, bool) or not 0 <= slot < RACK_SIZE:
+                return SlotOutOfRangeError(
+                    f"There is no slot {slot!r}: slots are numbered 0 (the slot labelled 5) "
+                    f"to 9 (the slot labelled 50)."
+                )
+            if phase is not Phase.PLACE:
+                return WrongPhaseError(self._phase_hint("exchange a card"))
+            return None
+        if kind is Discard:
+            if phase is not Phase.PLACE:
+                return WrongPhaseError(self._phase_hint("discard"))
+            if self._held_from_discard:
+                return MustPlaceDiscardError(
+                    f"You took {self._held} from the discard pile, so you must place it in your rack."
+                )
+            return None
+        if kind is DrawFromStock or kind is TakeDiscard:
+            if phase is not Phase.PICK:
+                return WrongPhaseError(self._phase_hint("take a card"))
+            if kind is DrawFromStock and not self._stock:
+                return EmptyPileError("The stock is empty.")
+            if kind is TakeDiscard and not self._discard:
+                return EmptyPileError("The discard pile is empty.")
+            return None
+        if kind is CallRacko:
+            if phase is Phase.PLACE:
+                return WrongPhaseError(self._phase_hint("call Rack-O"))
+            rack = self._racks[seat]
+            if not is_ordered(rack):
+                first_break = ordered_prefix(rack)
+                return NotRackoError(
+                    f"Your rack is not in order: {rack[first_break]} in slot {SLOT_LABELS[first_break]} "
+                    f"is not higher than {rack[first_break - 1]} in slot {SLOT_LABELS[first_break - 1]}."
+                )
+            if not qualifies_for_racko(rack, self.rules):
+                return NotRackoError(
+                    "Your rack is in order, but with two players a Rack-O needs a run of at least three "
+                    "consecutive numbers in adjacent slots (like 28, 29, 30)."
+                )
+            return None
+        # Wait
+        if phase is not Phase.DECLARE:
+            return WrongPhaseError("You can only wait when your turn is over and your rack could go Rack-O.")
+        return None
+
+    def _phase_hint(self, wanted: str) -> str:
+        if self._phase is Phase.PLACE:
+            if self._held_from_discard:
+                return f"You cannot {wanted} now: you took {self._held} from the discard pile, so you must place it."
+            return f"You cannot {wanted} now: place the card you drew in a slot, or discard it."
+        if self._phase is Phase.DECLARE:
+            return f"You cannot {wanted} now: your turn is over; call Rack-O or wait."
+        return f"You cannot {wanted} now: first draw from the stock or take the top discard."
+
+    def _end_turn(self, seat: int) -> None:
+        self._held = None
+        self._held_from_discard = False
+        self._turns += 1
+        if not self._stock:
+            self._refill()
+        if qualifies_for_racko(self._racks[seat], self.rules):
+            if self.rules.auto_racko:
+                self._go_racko(seat)
+                return
+            self._phase = Phase.DECLARE
+            return
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        cap = self.rules.turn_cap
+        if cap is not None and self._turns >= cap:
+            self._finish(winner=None, capped=True)
+            return
+        self._to_act = (self._to_act + 1) % self.rules.players
+        self._phase = Phase.PICK
+
+    def _refill(self) -> None:
+        pile = tuple(self._discard)
+        mode = self.rules.refill
+        if mode == "flip":
+            order = pile  # turned over: the bottom discard becomes the top of the new stock
+        else:
+            if self._scripted_reshuffles:
+                order = self._scripted_reshuffles.pop(0)
+                if sorted(order) != sorted(pile):
+                    raise RecordError(
+                        f"The recorded reshuffle in round {self.number} does not hold the cards of the discard pile."
+                    )
+            else:
+                shuffled = list(pile)
+                self._rng.shuffle(shuffled)
+                order = tuple(shuffled)
+            self.reshuffles.append(order)
+        self._turned_over = pile
+        self._stock = list(reversed(order))
+        turned_up = self._stock.pop()
+        self._discard = [turned_up]
+        self.log.append(Refilled(mode, pile, order))
+        self.log.append(TurnedUp(turned_up))
+
+    def _go_racko(self, seat: int) -> None:
+        self.log.append(Called(seat))
+        self._finish(winner=seat, capped=False)
+
+    def _finish(self, *, winner: int | None, capped: bool) -> None:
+        racks = tuple(tuple(rack) for rack in self._racks)
+        scores = []
+        ordered = []
+        for seat, rack in enumerate(racks):
+            if seat == winner:
+                scores.append(racko_score(rack, self.rules))
+                ordered.append(RACK_SIZE)
+            else:
+                scores.append(prefix_score(rack))
+                ordered.append(ordered_prefix(rack))
+        run = longest_run(racks[winner]) if winner is not None else 0
+        bonus = run_bonus(run) if winner is not None and self.rules.bonus else 0
+        self._result = RoundResult(
+            scores=tuple(scores),
+            winner=winner,
+            capped=capped,
+            racks=racks,
+            ordered=tuple(ordered),
+            run=run,
+            bonus=bonus,
+            turns=self._turns,
+        )
+        self._phase = Phase.OVER
+        self._held = None
+        self._held_from_discard = False
+        self._public = None
+        self.log.append(RoundEnded(self._result))
+
+
+_ACTION_KINDS = frozenset({DrawFromStock, TakeDiscard, Exchange, Discard, CallRacko, Wait})

@@ -1,0 +1,192 @@
+"""Rule options and the named variants of the classic Rack-O family.
+
+A :class:`Rules` value holds every option of a game, fully resolved (no
+"default" placeholders), so that a record states exactly what was played.
+Variants are factories: ``variant("bonus").rules(players=3)`` gives the rules
+of a 3-player Bonus Rack-O game as the sheets describe it.  See docs/RULES.md
+for where each rule and each default comes from.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, ClassVar, Literal, cast
+
+from racko.errors import RulesError
+
+RACK_SIZE = 10
+SLOT_LABELS: tuple[int, ...] = tuple(5 * (i + 1) for i in range(RACK_SIZE))
+"""The numbers printed on a rack, slot index 0 (= slot 5) to 9 (= slot 50)."""
+
+STANDARD_DECK_SIZE: dict[int, int] = {1: 40, 2: 40, 3: 50, 4: 60}
+"""Cards used by player count (sheet 000, Set-up 1); 1 player is our solitaire research mode."""
+
+BONUS_FOR_RUN: dict[int, int] = {3: 50, 4: 100, 5: 200, 6: 400}
+"""Bonus Rack-O: extra points for the longest run (sheet 000 table; 6 or more counts as 6)."""
+
+RACKO_SCORE = 75
+POINTS_PER_CARD = 5
+
+Refill = Literal["flip", "shuffle"]
+REFILL_MODES: tuple[str, ...] = ("flip", "shuffle")
+
+
+def slot_label(slot: int) -> int:
+    """The number printed on the rack for slot index ``slot`` (0 -> 5, 9 -> 50)."""
+    return SLOT_LABELS[slot]
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every option of a classic-family game.  Build it with :func:`variant` or :meth:`Rules.create`."""
+
+    players: int
+    deck_size: int
+    two_player_rule: bool
+    variant: str = "classic"
+    bonus: bool = False
+    auto_racko: bool = True
+    partners: bool = False
+    refill: Refill = "flip"
+    target: int = 500
+    turn_cap: int | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.players, int) or not 1 <= self.players <= 4:
+            raise RulesError(f"Classic Rack-O is played by 1 to 4 players, not {self.players!r}.")
+        minimum = RACK_SIZE * self.players + 2
+        if not isinstance(self.deck_size, int) or self.deck_size < minimum:
+            raise RulesError(
+                f"A deck of {self.deck_size!r} cards is too small for {self.players} players: "
+                f"it needs at least {minimum} (ten per rack, one to turn up, one to draw)."
+            )
+        if self.refill not in REFILL_MODES:
+            raise RulesError(f"Unknown refill rule {self.refill!r}: use 'flip' or 'shuffle'.")
+        if self.partners and self.players != 4:
+            raise RulesError("Partners Rack-O is played by exactly four players, two against two.")
+        if not isinstance(self.target, int) or self.target < 1:
+            raise RulesError(f"The target score must be a positive whole number, not {self.target!r}.")
+        if self.turn_cap is not None and (not isinstance(self.turn_cap, int) or self.turn_cap < 1):
+            raise RulesError(f"The turn cap must be a positive whole number, not {self.turn_cap!r}.")
+        for name in ("two_player_rule", "bonus", "auto_racko", "partners"):
+            if not isinstance(getattr(self, name), bool):
+                raise RulesError(f"The option {name} must be true or false.")
+
+    @classmethod
+    def create(cls, variant_name: str = "classic", players: int = 2, **options: Any) -> Rules:
+        """The rules of a named variant for ``players`` players, with options changed."""
+        return variant(variant_name).rules(players, **options)
+
+    @property
+    def teams(self) -> tuple[tuple[int, ...], ...] | None:
+        """Partners sit opposite: seats 0+2 and 1+3.  ``None`` when every player plays alone."""
+        return ((0, 2), (1, 3)) if self.partners else None
+
+    def side_of(self, seat: int) -> int:
+        """The scoring side of a seat: its team in Partners, else the seat itself."""
+        return seat % 2 if self.partners else seat
+
+    @property
+    def sides(self) -> int:
+        """How many scoring sides there are (teams or players)."""
+        return 2 if self.partners else self.players
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some options changed (validated like a new value)."""
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Rules:
+        """Rules from a record's ``rules`` object; raises :class:`RulesError` with the reason."""
+        if not isinstance(data, dict):
+            raise RulesError("The rules must be a JSON object.")
+        names = {field.name for field in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - names)
+        if unknown:
+            raise RulesError(f"Unknown rule option(s): {', '.join(unknown)}.")
+        missing = sorted(name for name in ("players", "deck_size", "two_player_rule") if name not in data)
+        if missing:
+            raise RulesError(f"The rules lack the option(s): {', '.join(missing)}.")
+        name = data.get("variant", "classic")
+        if name not in VARIANTS:
+            raise RulesError(f"Unknown variant {name!r}; known: {', '.join(VARIANTS)}.")
+        try:
+            return cls(**data)
+        except TypeError as error:  # e.g. a list where a number belongs
+            raise RulesError(f"Bad rule options: {error}.") from None
+
+
+class Variant:
+    """A named way to play, with the sheets it comes from.  Subclasses are registered by name."""
+
+    name: ClassVar[str] = "classic"
+    title: ClassVar[str] = "Classic Rack-O"
+    description: ClassVar[str] = (
+        "First to 500. Go Rack-O for 75; everyone else scores 5 a card up to the first break. "
+        "With 2 players a Rack-O needs a run of three (the 2-player rule)."
+    )
+    sheets: ClassVar[tuple[str, ...]] = ("000", "001", "002", "004")
+    player_counts: ClassVar[tuple[int, ...]] = (2, 3, 4)
+    presets: ClassVar[Mapping[str, Any]] = MappingProxyType({})
+
+    @classmethod
+    def rules(cls, players: int | None = None, **options: Any) -> Rules:
+        """Resolved rules for ``players`` players; ``options`` override the variant's defaults."""
+        count = players if players is not None else cls.player_counts[0]
+        if count not in cls.player_counts and count != 1:
+            counts = ", ".join(str(n) for n in cls.player_counts)
+            raise RulesError(f"{cls.title} is played by {counts} players, not {count}.")
+        settings: dict[str, Any] = {
+            "variant": cls.name,
+            "players": count,
+            "deck_size": STANDARD_DECK_SIZE.get(count, 40),
+            "two_player_rule": count == 2,
+        }
+        settings.update(cls.presets)
+        settings.update(options)
+        if settings["variant"] != cls.name:
+            raise RulesError("The variant is chosen by the factory, not by an option.")
+        return Rules(**settings)
+
+
+class BonusVariant(Variant):
+    name = "bonus"
+    title = "Bonus Rack-O"
+    description = (
+        "Rack-O with bonuses for the longest run: 3/4/5/6+ in a row add 50/100/200/400. "
+        "Declaring is your choice, so you may wait for a longer run."
+    )
+    sheets = ("000", "002", "004")
+    presets = MappingProxyType({"bonus": True, "auto_racko": False})
+
+
+class PartnersVariant(Variant):
+    name = "partners"
+    title = "Partners Rack-O"
+    description = "Four players, two against two, partners opposite; partners' scores are added. First team to 500."
+    sheets = ("000", "002", "004")
+    player_counts = (4,)
+    presets = MappingProxyType({"partners": True})
+
+
+VARIANTS: dict[str, type[Variant]] = {cls.name: cls for cls in (Variant, BonusVariant, PartnersVariant)}
+
+
+def variant(name: str) -> type[Variant]:
+    """The variant registered under ``name`` (``classic``, ``bonus``, ``partners``)."""
+    try:
+        return VARIANTS[name]
+    except KeyError:
+        raise RulesError(f"Unknown variant {name!r}; known: {', '.join(VARIANTS)}.") from None
+
+
+def cast_refill(value: str) -> Refill:
+    if value not in REFILL_MODES:
+        raise RulesError(f"Unknown refill rule {value!r}: use 'flip' or 'shuffle'.")
+    return cast(Refill, value)

@@ -1,0 +1,31 @@
+"""Plain-text rendering shared by the command-line tools (apps layer)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from racko.observation import RoundResult
+from racko.rules import SLOT_LABELS, Rules
+
+
+def rack_lines(cards: Sequence[int | None], indent: str = "  ") -> list[str]:
+    """A rack as two aligned lines: the slot labels 5 to 50, and the cards (``?`` where unknown)."""
+    labels = " ".join(f"{label:>3}" for label in SLOT_LABELS)
+    values = " ".join(f"{card:>3}" if card is not None else "  ?" for card in cards)
+    return [f"{indent}slot {labels}", f"{indent}card {values}"]
+
+
+def round_summary(result: RoundResult, names: Sequence[str]) -> list[str]:
+    """Every rack revealed, with how each score was counted."""
+    lines = []
+    for seat, rack in enumerate(result.racks):
+        lines.append(f"{names[seat]}: {result.scores[seat]} points ({result.explain(seat)})")
+        lines.extend(rack_lines(rack))
+    return lines
+
+
+def side_names(rules: Rules, names: Sequence[str]) -> list[str]:
+    """Names of the scoring sides: the players, or the two teams in Partners."""
+    if rules.teams is None:
+        return list(names)
+    return [" & ".join(names[seat] for seat in team) for team in rules.teams]

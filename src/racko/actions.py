@@ -147,7 +147,7 @@ def action_from_json(data: Any) -> Action:
         raise UnknownActionError('An action must be a JSON object such as {"seat": 0, "act": "draw"}.')
     kind = data.get("act")
     seat = data.get("seat")
-    if kind not in ACTION_TYPES:
+    if not isinstance(kind, str) or kind not in ACTION_TYPES:
         raise UnknownActionError(f"Unknown action {kind!r}; known: {', '.join(ACTION_TYPES)}.")
     if not isinstance(seat, int) or isinstance(seat, bool):
         raise UnknownActionError(f"The action's seat must be a whole number, not {seat!r}.")

@@ -44,12 +44,14 @@ def _rules(variant_name: str, players: int | None, **options: Any) -> Rules:
 @app.command()
 def demo(
     variant_name: Annotated[str, typer.Option("--variant", help=f"One of: {', '.join(VARIANTS)}.")] = "classic",
-    players: Annotated[int | None, typer.Option(help="Number of players (default: the variant's smallest).")] = None,
+    players: Annotated[int | None, typer.Option(help="Number of players (default 3; Partners: 4).")] = None,
     bot_names: Annotated[str, typer.Option("--bots", help="Comma-separated bot per seat, e.g. easy,random.")] = "easy",
     seed: Annotated[int | None, typer.Option(help="Seed for a reproducible round.")] = None,
     turn_cap: Annotated[int, typer.Option(help="End the round after this many turns.")] = 500,
 ) -> None:
     """Watch computer players play one round, move by move."""
+    if players is None:
+        players = 4 if variant_name == "partners" else 3
     rules = _rules(variant_name, players, turn_cap=turn_cap)
     names = [name.strip() for name in bot_names.split(",") if name.strip()] or ["easy"]
     names = (names * rules.players)[: rules.players]
@@ -93,8 +95,8 @@ def replay_command(
             number = getattr(error, "action_number", None)
             typer.echo(json.dumps({"error": str(error), "action_number": number}))
             raise typer.Exit(1) from None
-        _fail(f"{file}: {error}")
-        return
+        typer.echo(f"racko: {file}: {error}", err=True)
+        raise typer.Exit(1) from None
     rules = match.rules
     results = match.results
     outcome = match.outcome
@@ -122,7 +124,8 @@ def replay_command(
     for number, result in enumerate(results, start=1):
         how = f"{names[result.winner]} went Rack-O" if result.winner is not None else "turn cap reached"
         scores = ", ".join(f"{names[seat]} {score}" for seat, score in enumerate(result.scores))
-        typer.echo(f"Round {number}: {how} after {result.turns} turns; {scores}.")
+        turns = "1 turn" if result.turns == 1 else f"{result.turns} turns"
+        typer.echo(f"Round {number}: {how} after {turns}; {scores}.")
     totals = ", ".join(f"{sides[side]} {total}" for side, total in enumerate(match.totals))
     typer.echo(f"Totals: {totals}.")
     if outcome is not None:

@@ -73,6 +73,13 @@ class Match:
         self.rules = rules
         self.seed: int = seed if seed is not None else random.SystemRandom().randrange(2**63)
         self._decks = [tuple(deck) for deck in decks]
+        full_deck = standard_deck(rules.deck_size)
+        for number, deck in enumerate(self._decks, start=1):
+            if not all(type(card) is int for card in deck) or sorted(deck) != full_deck:
+                raise SetupError(
+                    f"Round {number}: The deck must hold each card from 1 to {rules.deck_size} exactly once "
+                    f"(got {len(deck)} cards)."
+                )
         self._reshuffles = [tuple(tuple(order) for order in orders) for orders in reshuffles]
         # Each player cuts a card; the lowest deals first (sheet 000, Set-up 4).
         self.cut: tuple[int, ...] = tuple(self._rng("cut").sample(standard_deck(rules.deck_size), rules.players))

@@ -91,8 +91,9 @@ class GameRecord:
             raise RecordError("A racko record is a JSON object.")
         if data.get("format") != RECORD_FORMAT:
             raise RecordError(f'This is not a racko record (its "format" is not {RECORD_FORMAT!r}).')
-        if data.get("version") != RECORD_VERSION:
-            raise RecordError(f"Unsupported record version {data.get('version')!r}; this racko reads version 1.")
+        version = data.get("version")
+        if not _is_int(version) or version != RECORD_VERSION:
+            raise RecordError(f"Unsupported record version {version!r}; this racko reads version 1.")
         try:
             rules = Rules.from_dict(data.get("rules"))
         except RulesError as error:
@@ -157,11 +158,17 @@ class GameRecord:
 
     @classmethod
     def load(cls, path: str | Path) -> GameRecord:
-        """Read a record file; any problem is a :class:`RecordError` naming the file and the reason."""
+        """Read a record file; any problem is a :class:`RecordError` with the reason."""
         try:
             text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            raise RecordError(f"Cannot read {path}: {error}") from None
+        except FileNotFoundError:
+            raise RecordError("No such file.") from None
+        except IsADirectoryError:
+            raise RecordError("This is a folder, not a record file.") from None
+        except UnicodeDecodeError:
+            raise RecordError("Not a text file (a record is JSON text in UTF-8).") from None
+        except OSError as error:
+            raise RecordError(f"Cannot read the file: {error.strerror}.") from None
         return cls.loads(text)
 
     def save(self, path: str | Path) -> None:
@@ -196,14 +203,14 @@ def replay(record: GameRecord, *, stop_after: int | None = None) -> Match:
             reshuffles=[r.reshuffles for r in record.rounds],
         )
     except RackoError as error:
-        raise RecordError(f"Round 1: {error}") from None
+        raise RecordError(str(error)) from None
     number = 0
     for index, round_record in enumerate(record.rounds, start=1):
-        if len(match.rounds) != index:
+        if index > len(match.rounds):
             if match.over:
                 raise RecordError(f"Round {index} was recorded, but the game was already over after round {index - 1}.")
             raise RecordError(f"Round {index} starts before round {index - 1} was over.")
-        current = match.round
+        current = match.rounds[index - 1]
         if current.dealer != round_record.dealer:
             raise RecordError(
                 f"Round {index}: the record says seat {round_record.dealer} dealt, "
@@ -213,6 +220,13 @@ def replay(record: GameRecord, *, stop_after: int | None = None) -> Match:
             if stop_after is not None and number >= stop_after:
                 return match
             number += 1
+            if current.over:
+                ended = "game" if match.over else "round"
+                raise RecordError(
+                    f"Action {number} (round {index}, seat {action.seat}: {action.describe()}) comes after "
+                    f"the {ended} was over.",
+                    action_number=number,
+                )
             try:
                 match.apply(action)
             except IllegalActionError as error:
@@ -220,6 +234,11 @@ def replay(record: GameRecord, *, stop_after: int | None = None) -> Match:
                     f"Action {number} (round {index}, seat {action.seat}: {action.describe()}) is illegal: {error}",
                     action_number=number,
                 ) from None
-            except RackoError as error:  # a recorded reshuffle or next deck that does not fit
+            except RackoError as error:  # a recorded reshuffle that does not fit the pile
                 raise RecordError(f"Action {number} (round {index}): {error}", action_number=number) from None
+        if stop_after is None and len(current.reshuffles) != len(round_record.reshuffles):
+            raise RecordError(
+                f"Round {index} lists {len(round_record.reshuffles)} reshuffle(s), "
+                f"but its stock ran out {len(current.reshuffles)} time(s)."
+            )
     return match

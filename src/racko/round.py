@@ -69,6 +69,32 @@ def standard_deck(size: int) -> list[int]:
     return list(range(1, size + 1))
 
 
+def deal_position(index: int, dealer: int, players: int) -> tuple[int, int]:
+    """Where the ``index``-th dealt card goes: (seat, slot index).
+
+    Dealing starts at the dealer's left, one card at a time; each player's
+    first card goes into slot 50, the next into 45, ... the tenth into slot 5.
+    """
+    return (dealer + 1 + index) % players, RACK_SIZE - 1 - index // players
+
+
+def arrange_deck(
+    racks: Sequence[Sequence[int]], dealer: int, turned_up: int, stock: Sequence[int] = (), *, deck_size: int
+) -> list[int]:
+    """The deck order that deals exactly these racks (slot 5 first), turns up ``turned_up``,
+    and leaves ``stock`` (top first).  Cards not named go to the bottom of the stock in order;
+    this is how a hand-written record reproduces a rule situation.
+    """
+    players = len(racks)
+    dealt = [0] * (RACK_SIZE * players)
+    for index in range(len(dealt)):
+        seat, slot = deal_position(index, dealer, players)
+        dealt[index] = racks[seat][slot]
+    named = [*dealt, turned_up, *stock]
+    rest = sorted(set(range(1, deck_size + 1)) - set(named))
+    return named + rest
+
+
 class Round:
     """A round of classic Rack-O, from the deal to the scoring.
 
@@ -109,8 +135,8 @@ class Round:
         # Deal one card at a time from the dealer's left; each player's k-th card goes into slot 50 - 5k.
         racks = [[0] * RACK_SIZE for _ in range(players)]
         for index in range(RACK_SIZE * players):
-            seat = (dealer + 1 + index) % players
-            racks[seat][RACK_SIZE - 1 - index // players] = self.deck[index]
+            seat, slot = deal_position(index, dealer, players)
+            racks[seat][slot] = self.deck[index]
         self._racks = racks
         rest = self.deck[RACK_SIZE * players :]
         self._discard: list[int] = [rest[0]]

@@ -34,6 +34,14 @@ Refill = Literal["flip", "shuffle"]
 REFILL_MODES: tuple[str, ...] = ("flip", "shuffle")
 
 
+MAX_DECK_SIZE = 1000
+"""The largest research deck (a bound, so that a bad record cannot ask for a billion cards)."""
+
+
+def _is_whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def slot_label(slot: int) -> int:
     """The number printed on the rack for slot index ``slot`` (0 -> 5, 9 -> 50)."""
     return SLOT_LABELS[slot]
@@ -55,21 +63,23 @@ class Rules:
     turn_cap: int | None = None
 
     def __post_init__(self) -> None:
-        if not isinstance(self.players, int) or not 1 <= self.players <= 4:
+        if not _is_whole(self.players) or not 1 <= self.players <= 4:
             raise RulesError(f"Classic Rack-O is played by 1 to 4 players, not {self.players!r}.")
         minimum = RACK_SIZE * self.players + 2
-        if not isinstance(self.deck_size, int) or self.deck_size < minimum:
+        if not _is_whole(self.deck_size) or self.deck_size < minimum:
             raise RulesError(
                 f"A deck of {self.deck_size!r} cards is too small for {self.players} players: "
                 f"it needs at least {minimum} (ten per rack, one to turn up, one to draw)."
             )
+        if self.deck_size > MAX_DECK_SIZE:
+            raise RulesError(f"A deck of {self.deck_size} cards is too large: at most {MAX_DECK_SIZE}.")
         if self.refill not in REFILL_MODES:
             raise RulesError(f"Unknown refill rule {self.refill!r}: use 'flip' or 'shuffle'.")
         if self.partners and self.players != 4:
             raise RulesError("Partners Rack-O is played by exactly four players, two against two.")
-        if not isinstance(self.target, int) or self.target < 1:
+        if not _is_whole(self.target) or self.target < 1:
             raise RulesError(f"The target score must be a positive whole number, not {self.target!r}.")
-        if self.turn_cap is not None and (not isinstance(self.turn_cap, int) or self.turn_cap < 1):
+        if self.turn_cap is not None and (not _is_whole(self.turn_cap) or self.turn_cap < 1):
             raise RulesError(f"The turn cap must be a positive whole number, not {self.turn_cap!r}.")
         for name in ("two_player_rule", "bonus", "auto_racko", "partners"):
             if not isinstance(getattr(self, name), bool):
@@ -114,7 +124,7 @@ class Rules:
         if missing:
             raise RulesError(f"The rules lack the option(s): {', '.join(missing)}.")
         name = data.get("variant", "classic")
-        if name not in VARIANTS:
+        if not isinstance(name, str) or name not in VARIANTS:
             raise RulesError(f"Unknown variant {name!r}; known: {', '.join(VARIANTS)}.")
         try:
             return cls(**data)
@@ -182,7 +192,7 @@ def variant(name: str) -> type[Variant]:
     """The variant registered under ``name`` (``classic``, ``bonus``, ``partners``)."""
     try:
         return VARIANTS[name]
-    except KeyError:
+    except (KeyError, TypeError):
         raise RulesError(f"Unknown variant {name!r}; known: {', '.join(VARIANTS)}.") from None
 
 

@@ -1,0 +1,376 @@
+"""The ``racko`` command: replay, bench, demo and variants, through typer's CliRunner and as a real process."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from racko import bots
+from racko.bots.runner import play_match, play_round
+from racko.cli import app
+from racko.match import Match
+from racko.record import GameRecord
+from racko.rules import VARIANTS, variant
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "docs" / "examples"
+FIGURE_3 = EXAMPLES / "figure3.json"
+ILLEGAL = EXAMPLES / "illegal-discard-after-take.json"
+FROM_THE_DEAL = EXAMPLES / "racko-from-the-deal.json"
+
+REPLAY_KEYS = {"rounds", "totals", "winner", "over", "teams", "actions"}
+BENCH_KEYS = {"benchmark", "rounds", "seconds", "rounds_per_second", "batch_rates", "mean_turns", "capped"}
+
+runner = CliRunner()
+
+
+def run(*args: str) -> Result:
+    return runner.invoke(app, list(args))
+
+
+def command(*args: str) -> subprocess.CompletedProcess[str]:
+    """The command as a real process, in whichever environment runs the tests."""
+    return subprocess.run(
+        [sys.executable, "-c", "from racko.cli import main; main()", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def assert_clean_failure(result: Result, code: int = 2) -> None:
+    """Exited with ``code`` through typer (no exception escaped) and printed no traceback."""
+    assert result.exit_code == code, result.output
+    assert isinstance(result.exception, SystemExit), result.exception
+    assert "Traceback" not in result.output
+
+
+def write(path: Path, data: Any) -> Path:
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+# --- replay ----------------------------------------------------------------------------------
+
+
+def test_replay_prints_each_round_the_totals_and_the_state_of_the_game() -> None:
+    result = run("replay", str(FIGURE_3))
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert len(lines) == 4
+    assert lines[0] == "Classic Rack-O, 2 players, target 500."
+    assert re.fullmatch(r"Round 1: Bob went Rack-O after 1 turns?; Ann 30, Bob 75\.", lines[1])
+    assert lines[2] == "Totals: Ann 30, Bob 75."
+    assert lines[3] == "The game is not finished."
+
+
+def test_replay_names_the_winner_of_a_finished_game() -> None:
+    result = run("replay", str(FROM_THE_DEAL))
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == [
+        "Classic Rack-O, 3 players, target 75.",
+        "Round 1: seat 0 went Rack-O after 0 turns; seat 0 75, seat 1 50, seat 2 5.",
+        "Totals: seat 0 75, seat 1 50, seat 2 5.",
+        "Winner: seat 0.",
+    ]
+
+
+def test_replay_json_has_exactly_the_documented_keys_and_values() -> None:
+    result = run("replay", "--json", str(FIGURE_3))
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert set(summary) == REPLAY_KEYS
+    assert summary == {
+        "rounds": [{"scores": {"0": 30, "1": 75}, "winner": 1, "capped": False}],
+        "totals": {"0": 30, "1": 75},
+        "winner": None,
+        "over": False,
+        "teams": None,
+        "actions": 2,
+    }
+
+
+def test_replay_json_of_a_finished_game() -> None:
+    summary = json.loads(run("replay", str(FROM_THE_DEAL), "--json").stdout)
+    assert summary == {
+        "rounds": [{"scores": {"0": 75, "1": 50, "2": 5}, "winner": 0, "capped": False}],
+        "totals": {"0": 75, "1": 50, "2": 5},
+        "winner": 0,
+        "over": True,
+        "teams": None,
+        "actions": 0,
+    }
+
+
+def test_replay_json_of_a_partners_game_with_capped_rounds(tmp_path: Path) -> None:
+    rules = variant("partners").rules(4, turn_cap=40, target=150)
+    match = Match(rules, seed=11)
+    outcome = play_match(match, [bots.create(name, seed=seat) for seat, name in enumerate(["easy", "random"] * 2)])
+    names = ("Ann", "Bob", "Cy", "Di")
+    path = tmp_path / "partners.json"
+    GameRecord.of(match, players=names).save(path)
+
+    summary = json.loads(run("replay", "--json", str(path)).stdout)
+    assert set(summary) == REPLAY_KEYS
+    assert summary["rounds"] == [
+        {"scores": {str(seat): score for seat, score in enumerate(r.scores)}, "winner": r.winner, "capped": r.capped}
+        for r in match.results
+    ]
+    assert summary["totals"] == {"0": match.totals[0], "1": match.totals[1]}
+    assert summary["winner"] == outcome.winner
+    assert summary["over"] is True
+    assert summary["teams"] == [[0, 2], [1, 3]]
+    assert summary["actions"] == len(match.actions)
+
+    lines = run("replay", str(path)).output.splitlines()
+    assert lines[0] == "Partners Rack-O, 4 players, target 150."
+    assert len(lines) == 1 + len(match.results) + 2
+    teams = ["Ann & Cy", "Bob & Di"]
+    assert lines[-2] == f"Totals: {teams[0]} {match.totals[0]}, {teams[1]} {match.totals[1]}."
+    assert lines[-1] == f"Winner: {teams[outcome.winner]}."
+
+
+def test_an_illegal_record_is_refused_with_the_action_number_and_the_reason() -> None:
+    result = run("replay", str(ILLEGAL))
+    assert_clean_failure(result, code=1)
+    assert result.stdout == ""
+    assert result.stderr == (
+        f"racko: {ILLEGAL}: Action 2 (round 1, seat 1: discard the drawn card) is illegal: "
+        "You took 29 from the discard pile, so you must place it in your rack.\n"
+    )
+
+
+def test_an_illegal_record_with_json_gives_the_error_as_json() -> None:
+    result = run("replay", "--json", str(ILLEGAL))
+    assert_clean_failure(result, code=1)
+    assert json.loads(result.stdout) == {
+        "error": "Action 2 (round 1, seat 1: discard the drawn card) is illegal: "
+        "You took 29 from the discard pile, so you must place it in your rack.",
+        "action_number": 2,
+    }
+
+
+def test_a_missing_file_gives_a_clear_message(tmp_path: Path) -> None:
+    missing = tmp_path / "no-such-game.json"
+    result = run("replay", str(missing))
+    assert_clean_failure(result, code=1)
+    assert result.output == f"racko: {missing}: No such file.\n"
+
+
+def test_a_directory_is_not_a_record(tmp_path: Path) -> None:
+    result = run("replay", str(tmp_path))
+    assert_clean_failure(result, code=1)
+    assert result.output == f"racko: {tmp_path}: This is a folder, not a record file.\n"
+
+
+CORRUPT_FILES: dict[str, tuple[Any, str]] = {
+    "not json": ("{this is not json", "Not valid JSON: "),
+    "a list": ([1, 2, 3], "A racko record is a JSON object."),
+    "wrong format": ({"format": "chess", "version": 1}, "This is not a racko record"),
+    "wrong version": ({"format": "racko-record", "version": 7}, "Unsupported record version 7"),
+}
+
+
+@pytest.mark.parametrize("name", list(CORRUPT_FILES))
+def test_a_corrupt_file_is_refused_without_a_traceback(name: str, tmp_path: Path) -> None:
+    content, message = CORRUPT_FILES[name]
+    path = tmp_path / "game.json"
+    if isinstance(content, str):
+        path.write_text(content, encoding="utf-8")
+    else:
+        write(path, content)
+    result = run("replay", str(path))
+    assert_clean_failure(result, code=1)
+    assert result.output.startswith(f"racko: {path}: {message}")
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d["rounds"][0]["deck"].pop(), "Round 1: The deck must hold each card from 1 to 40 exactly once"),
+        (lambda d: d["rounds"][0]["actions"][1].update(slot=7), "Action 2 (round 1): An exchange needs a slot 5, 10"),
+        (lambda d: d["rules"].update(jokers=2), "Bad rules: Unknown rule option(s): jokers."),
+        (lambda d: d["rounds"][0].update(dealer=1), "Round 1: the record says seat 1 dealt"),
+    ],
+    ids=["deck missing a card", "slot 7", "unknown rule option", "wrong dealer"],
+)
+def test_a_broken_example_is_refused_with_the_reason(change: Any, message: str, tmp_path: Path) -> None:
+    data = json.loads(FIGURE_3.read_text(encoding="utf-8"))
+    change(data)
+    path = write(tmp_path / "broken.json", data)
+    result = run("replay", str(path))
+    assert_clean_failure(result, code=1)
+    assert message in result.output
+
+
+def test_the_command_runs_as_a_real_process() -> None:
+    done = command("replay", "--json", str(FIGURE_3))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["totals"] == {"0": 30, "1": 75}
+
+    refused = command("replay", str(ILLEGAL))
+    assert refused.returncode == 1
+    assert refused.stdout == ""
+    assert "Action 2 (round 1, seat 1: discard the drawn card) is illegal" in refused.stderr
+    assert "Traceback" not in refused.stderr
+
+    missing = command("replay", str(ROOT / "no-such-file.json"))
+    assert missing.returncode == 1
+    assert "No such file" in missing.stderr and "Traceback" not in missing.stderr
+
+
+def test_the_installed_console_script_runs() -> None:
+    script = shutil.which("racko", path=str(Path(sys.executable).parent))
+    if script is None:
+        pytest.skip("the racko console script is not installed beside this Python")
+    done = subprocess.run([script, "replay", str(FIGURE_3)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "The game is not finished."
+
+
+def test_an_action_kind_that_is_a_list_is_refused_without_a_traceback(tmp_path: Path) -> None:
+    data = json.loads(FIGURE_3.read_text(encoding="utf-8"))
+    data["rounds"][0]["actions"][0]["act"] = ["take"]
+    path = write(tmp_path / "broken.json", data)
+    done = command("replay", str(path))
+    assert "Traceback" not in done.stderr
+    assert done.returncode == 1
+    assert "Action 1" in done.stderr
+
+
+# --- bench -----------------------------------------------------------------------------------
+
+
+def test_bench_json_prints_the_figures() -> None:
+    result = run("bench", "--rounds", "200", "--batches", "2", "--json")
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.stdout)
+    assert set(figures) == BENCH_KEYS
+    assert figures["benchmark"] == "classic-2p-bucket"
+    assert figures["rounds"] == 200
+    assert len(figures["batch_rates"]) == 2
+    assert all(rate > 0 for rate in figures["batch_rates"])
+    assert figures["rounds_per_second"] == pytest.approx(statistics.median(figures["batch_rates"]), abs=0.11)
+    assert figures["seconds"] > 0
+    assert figures["mean_turns"] > 1
+    assert isinstance(figures["capped"], int) and 0 <= figures["capped"] <= 200
+
+
+def test_bench_human_output() -> None:
+    result = run("bench", "--rounds", "20", "--batches", "2")
+    assert result.exit_code == 0, result.output
+    assert "rounds/s" in result.output
+    assert "median of 2 batches" in result.output
+
+
+def test_bench_refuses_zero_rounds() -> None:
+    assert_clean_failure(run("bench", "--rounds", "0"))
+
+
+# --- demo ------------------------------------------------------------------------------------
+
+SUMMARY_LINE = re.compile(r"^easy \(seat (\d)\): (\d+) points \((.+)\)$")
+
+
+def test_demo_ends_with_every_rack_shown_and_the_scores() -> None:
+    result = run("demo", "--seed", "1", "--players", "3")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == "Classic Rack-O, 3 players, cards 1-50."
+
+    # The same round, played through the engine: the demo must show its result.
+    rules = variant("classic").rules(3, turn_cap=500)
+    expected = play_round(Match(rules, seed=1).round, [bots.create("easy", seed=1 + seat) for seat in range(3)])
+
+    tail = lines[-9:]
+    assert lines[-10] == ""
+    for seat in range(3):
+        summary, slots, cards = tail[3 * seat : 3 * seat + 3]
+        found = SUMMARY_LINE.match(summary)
+        assert found is not None, summary
+        assert int(found.group(1)) == seat
+        assert int(found.group(2)) == expected.scores[seat]
+        assert found.group(3) == expected.explain(seat)
+        assert slots.split() == ["slot", *(str(label) for label in range(5, 55, 5))]
+        assert cards.split() == ["card", *(str(card) for card in expected.racks[seat])]
+    assert run("demo", "--seed", "1", "--players", "3").output == result.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--variant", "partners"],
+        ["--variant", "bonus", "--players", "2", "--bots", "random,easy"],
+        ["--players", "4", "--bots", "random", "--turn-cap", "30"],
+    ],
+    ids=["partners", "bonus", "capped"],
+)
+def test_demo_plays_every_variant(args: list[str]) -> None:
+    result = run("demo", "--seed", "3", *args)
+    assert result.exit_code == 0, result.output
+    assert result.output.count("points (") == (2 if "2" in args else 4)
+
+
+def test_demo_without_a_seed_plays_a_round() -> None:
+    result = run("demo", "--players", "2")
+    assert result.exit_code == 0, result.output
+    assert result.output.count("points (") == 2
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--variant", "high-low"], "racko: Unknown variant 'high-low'; known: classic, bonus, partners."),
+        (["--bots", "easy,genius"], "racko: Unknown bot 'genius'; available: easy, random."),
+        (["--players", "7"], "racko: Classic Rack-O is played by 2, 3, 4 players, not 7."),
+        (["--variant", "partners", "--players", "2"], "racko: Partners Rack-O is played by 4 players, not 2."),
+        (["--turn-cap", "0"], "racko: The turn cap must be a positive whole number, not 0."),
+    ],
+    ids=["unknown variant", "unknown bot", "seven players", "partners for two", "turn cap 0"],
+)
+def test_demo_refuses_bad_options_with_exit_code_2(args: list[str], message: str) -> None:
+    result = run("demo", *args)
+    assert_clean_failure(result)
+    assert result.stderr.strip() == message
+
+
+def test_an_unknown_bot_as_a_real_process_exits_2() -> None:
+    done = command("demo", "--bots", "genius")
+    assert done.returncode == 2
+    assert done.stderr.strip() == "racko: Unknown bot 'genius'; available: easy, random."
+    assert "Traceback" not in done.stderr
+
+
+# --- variants and help -----------------------------------------------------------------------
+
+
+def test_variants_lists_every_variant() -> None:
+    result = run("variants")
+    assert result.exit_code == 0, result.output
+    names = [line.split()[0] for line in result.output.splitlines() if line and not line.startswith(" ")]
+    assert names == ["classic", "bonus", "partners"] == list(VARIANTS)
+    for cls in VARIANTS.values():
+        assert cls.title in result.output
+        assert cls.description in result.output
+
+
+def test_an_unknown_command_is_a_usage_error() -> None:
+    result = run("shuffle")
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+
+
+def test_help_lists_the_commands() -> None:
+    result = run("--help")
+    assert result.exit_code == 0
+    for name in ("demo", "replay", "bench", "variants"):
+        assert name in result.output

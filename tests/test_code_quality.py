@@ -1,0 +1,77 @@
+"""The suite's own checks: lint, formatting, strict typing, and the rules core's layering."""
+
+from __future__ import annotations
+
+import ast
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "src" / "racko"
+CORE_MODULES = {"actions", "errors", "events", "match", "observation", "record", "round", "rules", "scoring"}
+
+
+def _tool(name: str) -> list[str]:
+    found = shutil.which(name, path=str(Path(sys.executable).parent)) or shutil.which(name)
+    if found is None:
+        pytest.fail(f"{name} is not installed: install the test extra (pip install -e '.[test]')")
+    return [found]
+
+
+def test_ruff_lint() -> None:
+    run = subprocess.run([*_tool("ruff"), "check", "src", "tests"], cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_ruff_format() -> None:
+    run = subprocess.run(
+        [*_tool("ruff"), "format", "--check", "src", "tests"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_mypy_strict() -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "src/racko"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+def _imports(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def test_the_rules_core_imports_only_the_standard_library_and_itself() -> None:
+    for name in [*sorted(CORE_MODULES), "__init__"]:
+        for module in _imports(PACKAGE / f"{name}.py"):
+            top = module.split(".")[0]
+            if top == "racko":
+                inner = module.split(".")[1] if "." in module else ""
+                assert inner in CORE_MODULES, f"core module {name} imports {module}, which is not in the core"
+            else:
+                assert top in sys.stdlib_module_names or top == "__future__", f"core module {name} imports {module}"
+
+
+def test_importing_racko_loads_no_third_party_module() -> None:
+    code = (
+        "import sys\n"
+        "before = set(sys.modules)\n"
+        "import racko\n"
+        "new = {m.split('.')[0] for m in set(sys.modules) - before}\n"
+        "print(','.join(sorted(new - set(sys.stdlib_module_names) - {'racko'})))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert run.stdout.strip() == ""

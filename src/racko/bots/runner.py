@@ -3,30 +3,41 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
+from racko.actions import Action
 from racko.bots.base import Bot
 from racko.match import Match, MatchOutcome
-from racko.observation import RoundResult
+from racko.observation import Observation, RoundResult
 from racko.round import Round
+
+
+class _Game(Protocol):
+    @property
+    def to_act(self) -> int | None: ...
+
+    def observation(self, seat: int) -> Observation: ...
+
+    def apply(self, action: Action) -> None: ...
+
+
+def _play_out(game: _Game, bots: Sequence[Bot]) -> None:
+    while True:
+        seat = game.to_act
+        if seat is None:
+            return
+        game.apply(bots[seat].act(game.observation(seat)))
 
 
 def play_round(round_: Round, bots: Sequence[Bot]) -> RoundResult:
     """Play ``round_`` to its end, each seat's bot acting on its own observation."""
-    while True:
-        seat = round_.to_act
-        if seat is None:
-            break
-        round_.apply(bots[seat].act(round_.observation(seat)))
+    _play_out(round_, bots)
     assert round_.result is not None
     return round_.result
 
 
 def play_match(match: Match, bots: Sequence[Bot]) -> MatchOutcome:
     """Play ``match`` to its end."""
-    while True:
-        seat = match.to_act
-        if seat is None:
-            break
-        match.apply(bots[seat].act(match.observation(seat)))
+    _play_out(match, bots)
     assert match.outcome is not None
     return match.outcome

@@ -17,7 +17,8 @@ from racko.match import Match
 from racko.record import GameRecord, replay
 from racko.round import Round
 from racko.rules import VARIANTS, Rules, variant
-from racko.text import rack_lines, round_summary, side_names
+from racko.highlow import HighLowRound
+from racko.text import rack_lines, round_summary, row_line, side_names
 
 app = typer.Typer(
     name="racko",
@@ -52,6 +53,8 @@ def demo(
     """Watch computer players play one round, move by move."""
     if players is None:
         players = 4 if variant_name == "partners" else 3
+    if variant_name == "highlow" and bot_names == "easy":
+        bot_names = "random"  # the only bot that plays High-Low so far
     rules = _rules(variant_name, players, turn_cap=turn_cap)
     names = [name.strip() for name in bot_names.split(",") if name.strip()] or ["easy"]
     names = (names * rules.players)[: rules.players]
@@ -63,19 +66,25 @@ def demo(
     match = Match(rules, seed=seed)
     round_ = match.round
     labels = [f"{name} (seat {seat})" for seat, name in enumerate(names)]
-    typer.echo(f"{variant(rules.variant).title}, {rules.players} players, cards 1-{rules.deck_size}.")
-    for seat in range(rules.players):
+    highlow = isinstance(round_, HighLowRound)
+    deck = "112 cards with Wilds and Swaps" if highlow else f"cards 1-{rules.deck_size}"
+    typer.echo(f"{variant(rules.variant).title}, {rules.players} players, {deck}.")
+    for seat, rack in enumerate(round_.dealt):  # a demo shows every hand
         typer.echo(f"{labels[seat]} is dealt:")
-        typer.echo("\n".join(rack_lines(round_.rack(seat))))
+        typer.echo(row_line(rack) if highlow else "\n".join(rack_lines(rack)))
     shown = 0
     while True:
         for event in round_.log[shown:]:
             typer.echo(event.visible_to(None).describe(labels))
         shown = len(round_.log)
-        seat_to_act = round_.to_act
-        if seat_to_act is None:
+        if round_.over:
             break
-        round_.apply(seats[seat_to_act].act(round_.observation(seat_to_act)))
+        seat_to_act = match.to_act
+        assert seat_to_act is not None
+        try:
+            match.apply(seats[seat_to_act].act(match.observation(seat_to_act)))
+        except RackoError as error:
+            _fail(str(error))
     assert round_.result is not None
     typer.echo("")
     typer.echo("\n".join(round_summary(round_.result, labels)))

@@ -11,11 +11,11 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from racko.actions import Action
 from racko.errors import IllegalActionError, RoundOverError, SetupError
 from racko.events import Event
+from racko.families import AnyAction, AnyRound, family_of
+from racko.highlow import HighLowEvent, HighLowObservation, HighLowResult, HighLowView
 from racko.observation import Observation, PublicView, RoundResult
-from racko.round import Round, standard_deck
 from racko.rules import Rules
 
 
@@ -71,25 +71,28 @@ class Match:
         reshuffles: Sequence[Sequence[Sequence[int]]] = (),
     ) -> None:
         self.rules = rules
+        self.family = family_of(rules)
         self.seed: int = seed if seed is not None else random.SystemRandom().randrange(2**63)
         self._decks = [tuple(deck) for deck in decks]
-        full_deck = standard_deck(rules.deck_size)
         for number, deck in enumerate(self._decks, start=1):
-            if not all(type(card) is int for card in deck) or sorted(deck) != full_deck:
-                raise SetupError(
-                    f"Round {number}: The deck must hold each card from 1 to {rules.deck_size} exactly once "
-                    f"(got {len(deck)} cards)."
+            if not self.family.deck_is_valid(rules, deck):
+                what = (
+                    "the 112 High-Low cards"
+                    if self.family.name == "highlow"
+                    else f"each card from 1 to {rules.deck_size} exactly once"
                 )
+                raise SetupError(f"Round {number}: The deck must hold {what} (got {len(deck)} cards).")
         self._reshuffles = [tuple(tuple(order) for order in orders) for orders in reshuffles]
-        # Each player cuts a card; the lowest deals first (sheet 000, Set-up 4).
-        self.cut: tuple[int, ...] = tuple(self._rng("cut").sample(standard_deck(rules.deck_size), rules.players))
+        cut, cut_dealer = self.family.cut_for_dealer(rules, self._rng("cut"))
+        self.cut: tuple[int, ...] = cut
+        """The cards cut for the first deal (the first cut, if a tie was cut again)."""
         if first_dealer is None:
-            first_dealer = self.cut.index(min(self.cut))
+            first_dealer = cut_dealer
         elif not isinstance(first_dealer, int) or not 0 <= first_dealer < rules.players:
             raise SetupError(f"The first dealer must be a seat from 0 to {rules.players - 1}, not {first_dealer!r}.")
         self.first_dealer = first_dealer
         self.seat_totals: list[int] = [0] * rules.players
-        self.rounds: list[Round] = []
+        self.rounds: list[AnyRound] = []
         self._outcome: MatchOutcome | None = None
         self._start_round(first_dealer)
 
@@ -103,12 +106,12 @@ class Match:
         if index < len(self._decks):
             deck: Sequence[int] = self._decks[index]
         else:
-            shuffled = standard_deck(self.rules.deck_size)
+            shuffled = self.family.full_deck(self.rules)
             rng.shuffle(shuffled)
             deck = shuffled
         reshuffles = self._reshuffles[index] if index < len(self._reshuffles) else ()
         self.rounds.append(
-            Round(
+            self.family.round_type(
                 self.rules,
                 deck,
                 dealer,
@@ -124,7 +127,7 @@ class Match:
     # --- Questions -------------------------------------------------------------------------
 
     @property
-    def round(self) -> Round:
+    def round(self) -> AnyRound:
         """The round being played (the last one, once the game is over)."""
         return self.rounds[-1]
 
@@ -146,50 +149,51 @@ class Match:
         return side_totals(self.rules, self.seat_totals)
 
     @property
-    def results(self) -> list[RoundResult]:
+    def results(self) -> list[RoundResult | HighLowResult]:
         """The results of the finished rounds."""
         return [r.result for r in self.rounds if r.result is not None]
 
     @property
-    def log(self) -> list[Event]:
+    def log(self) -> list[Event | HighLowEvent]:
         return [event for r in self.rounds for event in r.log]
 
     @property
-    def actions(self) -> list[Action]:
+    def actions(self) -> list[AnyAction]:
         return [action for r in self.rounds for action in r.actions]
 
-    def check(self, action: Action) -> None:
+    def check(self, action: AnyAction) -> None:
         """Raise the error that says why ``action`` is illegal now, if it is."""
         if self._outcome is not None:
             raise RoundOverError("The game is over: no more moves can be made.")
-        self.round.check(action)
+        self.round.check(action)  # type: ignore[arg-type]  # a wrong family's action is refused there
 
-    def can(self, action: Action) -> bool:
+    def can(self, action: AnyAction) -> bool:
         try:
             self.check(action)
         except IllegalActionError:
             return False
         return True
 
-    def legal_actions(self) -> list[Action]:
-        return [] if self._outcome is not None else self.round.legal_actions()
+    def legal_actions(self) -> list[AnyAction]:
+        actions: list[AnyAction] = [] if self._outcome is not None else list(self.round.legal_actions())
+        return actions
 
     def legal_mask(self) -> list[bool]:
         return self.round.legal_mask()
 
-    def observation(self, seat: int) -> Observation:
+    def observation(self, seat: int) -> Observation | HighLowObservation:
         return self.round.observation(seat)
 
-    def public_view(self) -> PublicView:
+    def public_view(self) -> PublicView | HighLowView:
         return self.round.public_view()
 
     # --- The one entry point that changes the game -----------------------------------------
 
-    def apply(self, action: Action) -> None:
+    def apply(self, action: AnyAction) -> None:
         """Apply ``action`` to the current round; deal the next round or end the game when it ends it."""
         self.check(action)
         current = self.round
-        current.apply(action)
+        current.apply(action)  # type: ignore[arg-type]  # checked above
         if current.over:
             self._round_over()
 
@@ -204,5 +208,4 @@ class Match:
             seats = tuple(s for s in range(self.rules.players) if self.rules.side_of(s) == winner)
             self._outcome = MatchOutcome(winner, seats, sides, len(self.rounds))
             return
-        # The deal passes to the left (sheet 000, To start a new round).
-        self._start_round((self.round.dealer + 1) % self.rules.players)
+        self._start_round(self.family.next_dealer(self.rules, self.round))

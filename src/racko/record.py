@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from racko.actions import Action, action_from_json, action_to_json
 from racko.errors import IllegalActionError, RackoError, RecordError, RulesError
+from racko.families import AnyAction, Family, family_of
 from racko.match import Match
 from racko.rules import Rules
 
@@ -28,7 +28,7 @@ class RoundRecord:
     dealer: int
     deck: tuple[int, ...]
     """The whole deck in dealing order: the first card goes to the dealer's left."""
-    actions: tuple[Action, ...]
+    actions: tuple[AnyAction, ...]
     reshuffles: tuple[tuple[int, ...], ...] = ()
     """The new stock (top card first) made by each shuffle refill of the round."""
 
@@ -60,6 +60,7 @@ class GameRecord:
         return sum(len(r.actions) for r in self.rounds)
 
     def to_json(self) -> dict[str, Any]:
+        family = family_of(self.rules)
         data: dict[str, Any] = {
             "format": RECORD_FORMAT,
             "version": RECORD_VERSION,
@@ -69,9 +70,9 @@ class GameRecord:
             "rounds": [
                 {
                     "dealer": r.dealer,
-                    "deck": list(r.deck),
-                    "reshuffles": [list(order) for order in r.reshuffles],
-                    "actions": [action_to_json(action) for action in r.actions],
+                    "deck": [family.card_to_json(card) for card in r.deck],
+                    "reshuffles": [[family.card_to_json(card) for card in order] for order in r.reshuffles],
+                    "actions": [family.action_to_json(action) for action in r.actions],
                 }
                 for r in self.rounds
             ],
@@ -117,6 +118,8 @@ class GameRecord:
         if not isinstance(raw_rounds, list):
             raise RecordError('"rounds" must be a list.')
         rounds = []
+        family = family_of(rules)
+        cards_are = 'cards (numbers 1-50, "W" or "S")' if family.name == "highlow" else "card numbers"
         number = 0
         for index, raw in enumerate(raw_rounds, start=1):
             if not isinstance(raw, dict):
@@ -127,12 +130,12 @@ class GameRecord:
             dealer, deck, reshuffles = raw.get("dealer"), raw.get("deck"), raw.get("reshuffles", [])
             if not isinstance(dealer, int) or isinstance(dealer, bool):
                 raise RecordError(f'Round {index}: "dealer" must be a seat number.')
-            if not isinstance(deck, list) or not all(_is_int(card) for card in deck):
-                raise RecordError(f'Round {index}: "deck" must be a list of card numbers.')
-            if not isinstance(reshuffles, list) or not all(
-                isinstance(order, list) and all(_is_int(card) for card in order) for order in reshuffles
-            ):
-                raise RecordError(f'Round {index}: "reshuffles" must be a list of lists of card numbers.')
+            cards = _cards(deck, family)
+            if cards is None:
+                raise RecordError(f'Round {index}: "deck" must be a list of {cards_are}.')
+            orders = [_cards(order, family) for order in reshuffles] if isinstance(reshuffles, list) else [None]
+            if any(order is None for order in orders):
+                raise RecordError(f'Round {index}: "reshuffles" must be a list of lists of {cards_are}.')
             raw_actions = raw.get("actions")
             if not isinstance(raw_actions, list):
                 raise RecordError(f'Round {index}: "actions" must be a list.')
@@ -140,10 +143,12 @@ class GameRecord:
             for raw_action in raw_actions:
                 number += 1
                 try:
-                    actions.append(action_from_json(raw_action))
+                    actions.append(family.action_from_json(raw_action))
                 except IllegalActionError as error:
                     raise RecordError(f"Action {number} (round {index}): {error}", action_number=number) from None
-            rounds.append(RoundRecord(dealer, tuple(deck), tuple(actions), tuple(tuple(order) for order in reshuffles)))
+            rounds.append(
+                RoundRecord(dealer, cards, tuple(actions), tuple(order for order in orders if order is not None))
+            )
         known = {"format", "version", "rules", "seed", "first_dealer", "players", "rounds"}
         extra = {key: value for key, value in data.items() if key not in known}
         return cls(rules, tuple(rounds), first_dealer, seed, players, extra)
@@ -177,6 +182,16 @@ class GameRecord:
         temporary = target.with_name(target.name + ".tmp")
         temporary.write_text(self.dumps() + "\n", encoding="utf-8")
         temporary.replace(target)
+
+
+def _cards(value: Any, family: Family) -> tuple[int, ...] | None:
+    """A list of cards as the family writes them, or ``None`` if it is not one."""
+    if not isinstance(value, list):
+        return None
+    try:
+        return tuple(family.card_from_json(card) for card in value)
+    except RackoError:
+        return None
 
 
 def _is_int(value: Any) -> bool:

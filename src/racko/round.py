@@ -138,6 +138,8 @@ class Round:
             seat, slot = deal_position(index, dealer, players)
             racks[seat][slot] = self.deck[index]
         self._racks = racks
+        self.dealt: tuple[tuple[int, ...], ...] = tuple(tuple(rack) for rack in racks)
+        """Every rack as dealt (hidden information: for records, replays and demos)."""
         rest = self.deck[RACK_SIZE * players :]
         self._discard: list[int] = [rest[0]]
         self._stock: list[int] = list(reversed(rest[1:]))  # the top of the stock is the last item
@@ -153,7 +155,7 @@ class Round:
         self._public: PublicView | None = None
         self.actions: list[Action] = []
         """Every action applied, in order."""
-        self.log: list[Event] = [Dealt(dealer, tuple(tuple(rack) for rack in racks)), TurnedUp(rest[0])]
+        self.log: list[Event] = [Dealt(dealer, self.dealt), TurnedUp(rest[0])]
         """Every event, actions and chance alike, with every card (see :meth:`public_log`)."""
         if rules.auto_racko:
             # A rack that qualifies straight from the deal goes out at once, first in play order.

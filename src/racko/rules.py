@@ -34,6 +34,9 @@ Refill = Literal["flip", "shuffle"]
 REFILL_MODES: tuple[str, ...] = ("flip", "shuffle")
 
 
+HIGHLOW_DECK_SIZE = 112
+"""High-Low Rack-O's deck: two of each number 1-50, six Wild, six Swap (sheet 003)."""
+
 MAX_DECK_SIZE = 1000
 """The largest research deck (a bound, so that a bad record cannot ask for a billion cards)."""
 
@@ -63,7 +66,11 @@ class Rules:
     turn_cap: int | None = None
 
     def __post_init__(self) -> None:
-        if not _is_whole(self.players) or not 1 <= self.players <= 4:
+        if not isinstance(self.variant, str) or self.variant not in VARIANTS:
+            raise RulesError(f"Unknown variant {self.variant!r}; known: {', '.join(VARIANTS)}.")
+        if self.variant == HighLowVariant.name:
+            self._validate_highlow()
+        elif not _is_whole(self.players) or not 1 <= self.players <= 4:
             raise RulesError(f"Classic Rack-O is played by 1 to 4 players, not {self.players!r}.")
         minimum = RACK_SIZE * self.players + 2
         if not _is_whole(self.deck_size) or self.deck_size < minimum:
@@ -84,6 +91,16 @@ class Rules:
         for name in ("two_player_rule", "bonus", "auto_racko", "partners"):
             if not isinstance(getattr(self, name), bool):
                 raise RulesError(f"The option {name} must be true or false.")
+
+    def _validate_highlow(self) -> None:
+        if not _is_whole(self.players) or not 3 <= self.players <= 5:
+            raise RulesError(f"High-Low Rack-O is played by 3 to 5 players, not {self.players!r}.")
+        if self.deck_size != HIGHLOW_DECK_SIZE:
+            raise RulesError(f"High-Low Rack-O is played with its own {HIGHLOW_DECK_SIZE}-card deck.")
+        if self.two_player_rule or self.partners or not self.auto_racko:
+            raise RulesError(
+                "High-Low Rack-O has no 2-player rule, no partners, and a row in order always goes Rack-O at once."
+            )
 
     @classmethod
     def create(cls, variant_name: str = "classic", players: int = 2, **options: Any) -> Rules:
@@ -149,7 +166,7 @@ class Variant:
     def rules(cls, players: int | None = None, **options: Any) -> Rules:
         """Resolved rules for ``players`` players; ``options`` override the variant's defaults."""
         count = players if players is not None else cls.player_counts[0]
-        if count not in cls.player_counts and count != 1:
+        if count not in cls.player_counts and not (count == 1 and cls.name == "classic"):
             counts = ", ".join(str(n) for n in cls.player_counts)
             raise RulesError(f"{cls.title} is played by {counts} players, not {count}.")
         settings: dict[str, Any] = {
@@ -185,7 +202,21 @@ class PartnersVariant(Variant):
     presets = MappingProxyType({"partners": True})
 
 
-VARIANTS: dict[str, type[Variant]] = {cls.name: cls for cls in (Variant, BonusVariant, PartnersVariant)}
+class HighLowVariant(Variant):
+    name = "highlow"
+    title = "High-Low Rack-O"
+    description = (
+        "3-5 players, 112 cards with Wilds and Swaps, every row face up. Each card you replace passes to the "
+        "player on your right. Go Rack-O in either direction; doubles score. First to 300."
+    )
+    sheets = ("003",)
+    player_counts = (3, 4, 5)
+    presets = MappingProxyType(
+        {"deck_size": HIGHLOW_DECK_SIZE, "two_player_rule": False, "refill": "shuffle", "target": 300}
+    )
+
+
+VARIANTS: dict[str, type[Variant]] = {cls.name: cls for cls in (Variant, BonusVariant, PartnersVariant, HighLowVariant)}
 
 
 def variant(name: str) -> type[Variant]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from racko.highlow import HighLowResult
+from racko.highlow_scoring import card_name
 from racko.observation import RoundResult
 from racko.rules import SLOT_LABELS, Rules
 
@@ -15,12 +17,20 @@ def rack_lines(cards: Sequence[int | None], indent: str = "  ") -> list[str]:
     return [f"{indent}slot {labels}", f"{indent}card {values}"]
 
 
-def round_summary(result: RoundResult, names: Sequence[str]) -> list[str]:
-    """Every rack revealed, with how each score was counted."""
+def row_line(cards: Sequence[int], indent: str = "  ") -> str:
+    """A High-Low row, left end first (W = Wild)."""
+    return indent + " ".join(f"{card_name(card):>3}" for card in cards)
+
+
+def round_summary(result: RoundResult | HighLowResult, names: Sequence[str]) -> list[str]:
+    """Every rack (or row) revealed, with how each score was counted."""
     lines = []
     for seat, rack in enumerate(result.racks):
         lines.append(f"{names[seat]}: {result.scores[seat]} points ({result.explain(seat)})")
-        lines.extend(rack_lines(rack))
+        if isinstance(result, HighLowResult):
+            lines.append(row_line(rack))
+        else:
+            lines.extend(rack_lines(rack))
     return lines
 
 

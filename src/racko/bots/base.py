@@ -6,9 +6,8 @@ import random
 from abc import ABC, abstractmethod
 from typing import ClassVar, TypeVar
 
-from racko.actions import Action
 from racko.errors import RackoError
-from racko.observation import Observation
+from racko.families import AnyAction, AnyObservation
 
 
 class Bot(ABC):
@@ -25,7 +24,7 @@ class Bot(ABC):
         self.rng = random.Random(seed)
 
     @abstractmethod
-    def act(self, observation: Observation) -> Action:
+    def act(self, observation: AnyObservation) -> AnyAction:
         """The action to take; called only when it is this bot's turn."""
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from racko.actions import Action, CallRacko, Discard, DrawFromStock, Exchange, TakeDiscard
 from racko.bots.base import Bot, register
+from racko.errors import RackoError
+from racko.families import AnyObservation
 from racko.observation import Observation, Phase
 from racko.rules import RACK_SIZE
 
@@ -25,7 +27,9 @@ class BucketBot(Bot):
     name = "easy"
     description = "Sorts cards into ten fixed buckets by number; never plans ahead."
 
-    def act(self, observation: Observation) -> Action:
+    def act(self, observation: AnyObservation) -> Action:
+        if not isinstance(observation, Observation):
+            raise RackoError("The easy bot plays the classic variants only (not yet High-Low).")
         seat = observation.seat
         public = observation.public
         phase = public.phase

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from racko.actions import Action
 from racko.bots.base import Bot, register
-from racko.observation import Observation
+from racko.families import AnyAction, AnyObservation
 
 
 @register
 class RandomBot(Bot):
     name = "random"
-    description = "Plays any legal move at random: for learning the controls."
+    description = "Plays any legal move at random: for learning the controls. Every variant."
 
-    def act(self, observation: Observation) -> Action:
-        return self.rng.choice(observation.legal_actions())
+    def act(self, observation: AnyObservation) -> AnyAction:
+        actions: list[AnyAction] = list(observation.legal_actions())
+        return self.rng.choice(actions)

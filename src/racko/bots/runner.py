@@ -3,22 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
-from racko.actions import Action
 from racko.bots.base import Bot
+from racko.families import AnyObservation, AnyRound
+from racko.highlow import HighLowResult
 from racko.match import Match, MatchOutcome
-from racko.observation import Observation, RoundResult
-from racko.round import Round
+from racko.observation import RoundResult
 
 
 class _Game(Protocol):
     @property
     def to_act(self) -> int | None: ...
 
-    def observation(self, seat: int) -> Observation: ...
+    def observation(self, seat: int) -> AnyObservation: ...
 
-    def apply(self, action: Action) -> None: ...
+    def apply(self, action: Any) -> None: ...
 
 
 def _play_out(game: _Game, bots: Sequence[Bot]) -> None:
@@ -29,7 +29,7 @@ def _play_out(game: _Game, bots: Sequence[Bot]) -> None:
         game.apply(bots[seat].act(game.observation(seat)))
 
 
-def play_round(round_: Round, bots: Sequence[Bot]) -> RoundResult:
+def play_round(round_: AnyRound, bots: Sequence[Bot]) -> RoundResult | HighLowResult:
     """Play ``round_`` to its end, each seat's bot acting on its own observation."""
     _play_out(round_, bots)
     assert round_.result is not None

@@ -13,11 +13,11 @@ import typer
 from racko import bots
 from racko.bots.runner import play_round
 from racko.errors import RackoError
+from racko.highlow import HighLowRound
 from racko.match import Match
 from racko.record import GameRecord, replay
 from racko.round import Round
 from racko.rules import VARIANTS, Rules, variant
-from racko.highlow import HighLowRound
 from racko.text import rack_lines, round_summary, row_line, side_names
 
 app = typer.Typer(

@@ -111,7 +111,7 @@ def _runs(row: Sequence[int], direction: int) -> list[tuple[int, frozenset[int]]
             candidates = [base] if base is not None else list(range(1, HIGHEST + 1))
             for first in candidates:
                 last = first + direction * (length - 1)
-                if not (1 <= min(first, last) and max(first, last) <= HIGHEST):
+                if not (min(first, last) >= 1 and max(first, last) <= HIGHEST):
                     continue
                 if before is not None and (first - before) * direction < 0:
                     continue

@@ -311,8 +311,9 @@ def test_demo_ends_with_every_rack_shown_and_the_scores() -> None:
         ["--variant", "partners"],
         ["--variant", "bonus", "--players", "2", "--bots", "random,easy"],
         ["--players", "4", "--bots", "random", "--turn-cap", "30"],
+        ["--variant", "highlow", "--players", "5", "--turn-cap", "40"],
     ],
-    ids=["partners", "bonus", "capped"],
+    ids=["partners", "bonus", "capped", "highlow"],
 )
 def test_demo_plays_every_variant(args: list[str]) -> None:
     result = run("demo", "--seed", "3", *args)
@@ -329,7 +330,7 @@ def test_demo_without_a_seed_plays_a_round() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--variant", "high-low"], "racko: Unknown variant 'high-low'; known: classic, bonus, partners."),
+        (["--variant", "high-low"], "racko: Unknown variant 'high-low'; known: classic, bonus, partners, highlow."),
         (["--bots", "easy,genius"], "racko: Unknown bot 'genius'; available: easy, random."),
         (["--players", "7"], "racko: Classic Rack-O is played by 2, 3, 4 players, not 7."),
         (["--variant", "partners", "--players", "2"], "racko: Partners Rack-O is played by 4 players, not 2."),
@@ -357,7 +358,7 @@ def test_variants_lists_every_variant() -> None:
     result = run("variants")
     assert result.exit_code == 0, result.output
     names = [line.split()[0] for line in result.output.splitlines() if line and not line.startswith(" ")]
-    assert names == ["classic", "bonus", "partners"] == list(VARIANTS)
+    assert names == ["classic", "bonus", "partners", "highlow"] == list(VARIANTS)
     for cls in VARIANTS.values():
         assert cls.title in result.output
         assert cls.description in result.output

@@ -12,7 +12,20 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "racko"
-CORE_MODULES = {"actions", "errors", "events", "match", "observation", "record", "round", "rules", "scoring"}
+CORE_MODULES = {
+    "actions",
+    "errors",
+    "events",
+    "families",
+    "highlow",
+    "highlow_scoring",
+    "match",
+    "observation",
+    "record",
+    "round",
+    "rules",
+    "scoring",
+}
 
 
 def _tool(name: str) -> list[str]:

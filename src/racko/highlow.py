@@ -542,6 +542,8 @@ class HighLowRound:
             return UnknownActionError(f"{action!r} is not a High-Low Rack-O action.")
         if self._phase is HighLowPhase.OVER:
             return RoundOverError("The hand is over: no more moves can be made.")
+        if type(action.seat) is not int:
+            return UnknownActionError(f"An action's seat is a whole number, not {action.seat!r}.")
         if action.seat != self._to_act:
             return NotYourTurnError(f"It is not your turn: seat {self._to_act} is to play, not seat {action.seat}.")
         if isinstance(action, Replace):
@@ -615,6 +617,9 @@ class HighLowRound:
         if self.rules.refill == "flip":
             order = pile
         else:
+            # Shuffle even when a recorded order is replayed, so the generator ends where the original's did.
+            shuffled = list(pile)
+            self._rng.shuffle(shuffled)
             if self._scripted_reshuffles:
                 order = self._scripted_reshuffles.pop(0)
                 if sorted(order) != sorted(pile):
@@ -622,8 +627,6 @@ class HighLowRound:
                         f"The recorded reshuffle in hand {self.number} does not hold the cards of the discard pile."
                     )
             else:
-                shuffled = list(pile)
-                self._rng.shuffle(shuffled)
                 order = tuple(shuffled)
             self.reshuffles.append(order)
         self._stock = list(reversed(order))

@@ -102,12 +102,11 @@ class Match:
 
     def _start_round(self, dealer: int) -> None:
         index = len(self.rounds)
-        rng = self._rng(f"round:{index + 1}")
         if index < len(self._decks):
             deck: Sequence[int] = self._decks[index]
         else:
             shuffled = self.family.full_deck(self.rules)
-            rng.shuffle(shuffled)
+            self._rng(f"round:{index + 1}:deck").shuffle(shuffled)
             deck = shuffled
         reshuffles = self._reshuffles[index] if index < len(self._reshuffles) else ()
         self.rounds.append(
@@ -115,7 +114,7 @@ class Match:
                 self.rules,
                 deck,
                 dealer,
-                rng=rng,
+                rng=self._rng(f"round:{index + 1}:refills"),
                 reshuffles=reshuffles,
                 totals=self.seat_totals,
                 number=index + 1,

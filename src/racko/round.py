@@ -345,6 +345,8 @@ class Round:
         if phase is Phase.OVER:
             return RoundOverError("The round is over: no more moves can be made.")
         seat = action.seat
+        if type(seat) is not int:
+            return UnknownActionError(f"An action's seat is a whole number, not {seat!r}.")
         if seat != self._to_act:
             return NotYourTurnError(f"It is not your turn: seat {self._to_act} is to play, not seat {seat}.")
         if kind is Exchange:
@@ -432,6 +434,9 @@ class Round:
         if mode == "flip":
             order = pile  # turned over: the bottom discard becomes the top of the new stock
         else:
+            # Shuffle even when a recorded order is replayed, so the generator ends where the original's did.
+            shuffled = list(pile)
+            self._rng.shuffle(shuffled)
             if self._scripted_reshuffles:
                 order = self._scripted_reshuffles.pop(0)
                 if sorted(order) != sorted(pile):
@@ -439,8 +444,6 @@ class Round:
                         f"The recorded reshuffle in round {self.number} does not hold the cards of the discard pile."
                     )
             else:
-                shuffled = list(pile)
-                self._rng.shuffle(shuffled)
                 order = tuple(shuffled)
             self.reshuffles.append(order)
         self._turned_over = pile

@@ -1,0 +1,234 @@
+"""Fuzzing: tens of thousands of turn-capped rounds of random legal play in every variant, and whole games.
+
+Per variant, 10,000 rounds: half with uniformly random legal moves, half epsilon-greedy with the ``easy``
+bucket bot (so that rounds also end in Rack-O, and in Bonus Rack-O players reach the call-or-wait decision,
+wait, and call later).  Half the rounds refill the stock by flipping the discard pile, half by shuffling it.
+Every round must end without an error, keep every card in exactly one place, and score exactly as
+``racko.scoring`` says.  Then a few hundred whole games per run, to the target.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+import racko
+from racko import (
+    CallRacko,
+    DrawFromStock,
+    Match,
+    Phase,
+    Round,
+    TakeDiscard,
+    Wait,
+)
+from racko.bots import Bot, create
+
+pytestmark = pytest.mark.slow
+
+VARIANTS: dict[str, tuple[str, int, dict[str, Any]]] = {
+    "classic-2p": ("classic", 2, {}),
+    "classic-2p-no-run-rule": ("classic", 2, {"two_player_rule": False}),
+    "classic-3p": ("classic", 3, {}),
+    "classic-4p": ("classic", 4, {}),
+    "bonus-2p": ("bonus", 2, {}),
+    "bonus-3p": ("bonus", 3, {}),
+    "bonus-4p": ("bonus", 4, {}),
+    "partners": ("partners", 4, {}),
+}
+ROUNDS_PER_VARIANT = 10_000
+MATCHES_PER_VARIANT = 40
+TURN_CAP = 60
+EPSILON = 0.2
+"""In greedy rounds, the share of moves that are random instead of the bot's."""
+WAIT_CHANCE = 0.3
+"""In greedy rounds, how often a player who may call Rack-O at the end of a turn waits instead."""
+
+
+def make_rules(name: str, **changes: Any) -> racko.Rules:
+    variant_name, players, options = VARIANTS[name]
+    return racko.variant(variant_name).rules(players, **{**options, **changes})
+
+
+def choose(
+    game: Round | Match, rng: random.Random, bot: Bot | None, legal: list[racko.Action], phase: Phase
+) -> racko.Action:
+    """A uniformly random legal move, or (with a bot) an epsilon-greedy one."""
+    seat = game.to_act
+    assert seat is not None
+    if bot is None or rng.random() < EPSILON:
+        return rng.choice(legal)
+    if phase is Phase.DECLARE and rng.random() < WAIT_CHANCE:
+        return Wait(seat)
+    return bot.act(game.observation(seat))
+
+
+def check_conservation(round_: Round) -> None:
+    rules = round_.rules
+    racks = [round_.rack(seat) for seat in range(rules.players)]
+    assert all(len(rack) == racko.RACK_SIZE for rack in racks)
+    held = [] if round_.held is None else [round_.held]
+    cards = [card for rack in racks for card in rack] + [*round_.stock(), *round_.discard_pile, *held]
+    assert sorted(cards) == list(range(1, rules.deck_size + 1)), "every card is in exactly one place"
+
+
+def check_result(round_: Round) -> racko.RoundResult:
+    """The round is over and scored exactly as racko.scoring says."""
+    rules = round_.rules
+    result = round_.result
+    assert round_.over and result is not None and round_.to_act is None
+    check_conservation(round_)
+    racks = tuple(round_.rack(seat) for seat in range(rules.players))
+    assert result.racks == racks
+    assert result.turns == round_.turns <= TURN_CAP
+    winner = result.winner
+    for seat, rack in enumerate(racks):
+        if seat == winner:
+            assert racko.qualifies_for_racko(rack, rules)
+            assert result.scores[seat] == racko.racko_score(rack, rules)
+            assert result.ordered[seat] == racko.RACK_SIZE
+        else:
+            assert result.scores[seat] == racko.prefix_score(rack)
+            assert result.ordered[seat] == racko.ordered_prefix(rack)
+    if winner is None:
+        assert result.capped and result.turns == TURN_CAP
+        assert result.run == 0 and result.bonus == 0
+    else:
+        assert not result.capped
+        assert result.run == racko.longest_run(racks[winner])
+        assert result.bonus == (racko.run_bonus(result.run) if rules.bonus else 0)
+        assert result.scores[winner] == 75 + result.bonus
+        if rules.two_player_rule:
+            assert result.run >= 3
+    return result
+
+
+def play_round(round_: Round, rng: random.Random, bot: Bot | None, stats: Counter[str]) -> None:
+    rules = round_.rules
+    in_racks = racko.RACK_SIZE * rules.players
+    stock_size = round_.stock_size
+    steps = 0
+    while True:
+        seat = round_.to_act
+        if seat is None:
+            break
+        phase = round_.phase
+        legal = round_.legal_actions()
+        action = choose(round_, rng, bot, legal, phase)
+        assert action in legal, f"{action} is not among the legal actions {legal}"
+        if steps % 16 == 0:  # a cheap spot check of can() against the legal actions, over the action space
+            probe = racko.action_from_index(seat, rng.randrange(racko.ACTION_SPACE_SIZE))
+            assert round_.can(probe) == (probe in legal)
+        if phase is Phase.DECLARE:
+            stats["declare"] += 1
+        if isinstance(action, Wait):
+            stats["wait"] += 1
+        elif isinstance(action, CallRacko):
+            stats["call at the start of a turn" if phase is Phase.PICK else "call at the end of a turn"] += 1
+        elif isinstance(action, TakeDiscard):
+            stats["take"] += 1
+        elif isinstance(action, DrawFromStock):
+            stats["draw"] += 1
+        round_.apply(action)
+        steps += 1
+        # Cheap conservation: every card is somewhere (the full check runs at the end of the round).
+        held = 0 if round_.held is None else 1
+        assert in_racks + round_.stock_size + len(round_.discard_pile) + held == rules.deck_size
+        if round_.stock_size > stock_size:
+            stats[f"refill ({rules.refill})"] += 1
+        stock_size = round_.stock_size
+    result = check_result(round_)
+    if result.winner is None:
+        stats["capped"] += 1
+    else:
+        stats["racko"] += 1
+        stats["racko at the deal" if result.turns == 0 else "racko in play"] += 1
+        if result.bonus:
+            stats["bonus scored"] += 1
+        if result.run < 3:
+            stats["racko without a run of three"] += 1
+    with pytest.raises(racko.RoundOverError):
+        round_.apply(DrawFromStock(0))
+
+
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_ten_thousand_random_rounds(name: str) -> None:
+    rules = {refill: make_rules(name, refill=refill, turn_cap=TURN_CAP) for refill in ("flip", "shuffle")}
+    players = rules["flip"].players
+    rng = random.Random(f"fuzz:{name}")
+    bot = create("easy", seed=1)
+    stats: Counter[str] = Counter()
+    for number in range(ROUNDS_PER_VARIANT):
+        refill = "shuffle" if number % 2 else "flip"
+        greedy = number % 4 >= 2
+        round_ = Round.deal(rules[refill], seed=number, dealer=number % players)
+        try:
+            play_round(round_, rng, bot if greedy else None, stats)
+        except Exception as error:  # say which round, so that it can be played again
+            raise AssertionError(f"round {number} ({refill}, {'greedy' if greedy else 'random'}): {error!r}") from error
+        stats["rounds"] += 1
+    print(name, dict(stats))
+    assert stats["rounds"] >= 10_000
+    assert stats["racko"] > 0, "some rounds end in Rack-O"
+    assert stats["capped"] > 0, "some rounds reach the turn cap"
+    assert stats["refill (flip)"] > 0 and stats["refill (shuffle)"] > 0, "the stock runs out and is refilled"
+    assert stats["take"] > 0 and stats["draw"] > 0
+    if rules["flip"].auto_racko:
+        assert stats["declare"] == stats["wait"] == 0
+        assert stats["call at the start of a turn"] == stats["call at the end of a turn"] == 0
+    else:
+        assert stats["declare"] > 0 and stats["wait"] > 0, "Bonus players may choose to wait"
+        assert stats["call at the end of a turn"] > 0 and stats["call at the start of a turn"] > 0
+        assert stats["bonus scored"] > 0
+    if rules["flip"].two_player_rule:
+        assert stats["racko without a run of three"] == 0
+    elif players == 2:
+        assert stats["racko without a run of three"] > 0
+
+
+def check_match(match: Match) -> None:
+    rules = match.rules
+    outcome = match.outcome
+    assert match.over and outcome is not None
+    totals = [0] * rules.players
+    for number, round_ in enumerate(match.rounds):
+        assert round_.totals == tuple(totals)
+        assert round_.dealer == (match.first_dealer + number) % rules.players
+        result = check_result(round_)
+        totals = [total + score for total, score in zip(totals, result.scores, strict=True)]
+        sides = [0] * rules.sides
+        for seat, total in enumerate(totals):
+            sides[rules.side_of(seat)] += total
+        best = max(sides)
+        decided = best >= rules.target and sides.count(best) == 1
+        assert decided == (number == len(match.rounds) - 1), "the game ends at the first round with a winner"
+    assert tuple(totals) == tuple(match.seat_totals)
+    assert tuple(sides) == match.totals == outcome.totals
+    assert outcome.rounds == len(match.rounds)
+    assert sides[outcome.winner] == max(sides) >= rules.target
+    assert outcome.seats == tuple(seat for seat in range(rules.players) if rules.side_of(seat) == outcome.winner)
+    assert match.first_dealer == match.cut.index(min(match.cut))
+    with pytest.raises(racko.RoundOverError):
+        match.apply(DrawFromStock(0))
+
+
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_whole_games_to_the_target(name: str) -> None:
+    rng = random.Random(f"fuzz-games:{name}")
+    bot = create("easy", seed=2)
+    rounds = 0
+    for number in range(MATCHES_PER_VARIANT):
+        rules = make_rules(name, refill="shuffle" if number % 2 else "flip", turn_cap=TURN_CAP)
+        greedy = number % 4 >= 2
+        match = Match(rules, seed=number)
+        while not match.over:
+            legal = match.legal_actions()
+            action = choose(match, rng, bot if greedy else None, legal, match.round.phase)
+            assert action in legal
+            match.apply(action)
+        check_match(match)
+        rounds += len(match.rounds)
+    assert rounds > MATCHES_PER_VARIANT

@@ -318,7 +318,8 @@ def test_demo_ends_with_every_rack_shown_and_the_scores() -> None:
 def test_demo_plays_every_variant(args: list[str]) -> None:
     result = run("demo", "--seed", "3", *args)
     assert result.exit_code == 0, result.output
-    assert result.output.count("points (") == (2 if "2" in args else 4)
+    players = int(args[args.index("--players") + 1]) if "--players" in args else 4
+    assert result.output.count("points (") == players
 
 
 def test_demo_without_a_seed_plays_a_round() -> None:

@@ -18,6 +18,7 @@ from racko import bots
 from racko.actions import ACTION_TYPES
 from racko.bots.runner import play_match
 from racko.errors import RecordError
+from racko.highlow import KeepOrder, Replace, SwapCards
 from racko.match import Match
 from racko.record import GameRecord, replay
 from racko.rules import REFILL_MODES, SLOT_LABELS, VARIANTS, Rules, variant
@@ -184,7 +185,7 @@ def test_the_schema_names_what_the_engine_knows() -> None:
     assert rules["properties"]["variant"]["enum"] == list(VARIANTS)
     assert rules["properties"]["refill"]["enum"] == list(REFILL_MODES)
     action = data["$defs"]["action"]["properties"]
-    assert action["act"]["enum"] == list(ACTION_TYPES)
+    assert action["act"]["enum"] == [*ACTION_TYPES, Replace.kind, SwapCards.kind, KeepOrder.kind]
     assert action["slot"]["enum"] == list(SLOT_LABELS)
     assert data["properties"]["format"]["const"] == "racko-record"
     assert data["properties"]["version"]["const"] == 1
@@ -315,7 +316,8 @@ EXAMPLE_TOTALS = {
 
 
 def test_the_examples_folder_holds_the_examples_tested_here() -> None:
-    names = {path.name for path in EXAMPLES.glob("*.json")}
+    # The High-Low examples (highlow-*.json) are tested in tests/test_highlow.py.
+    names = {path.name for path in EXAMPLES.glob("*.json") if not path.name.startswith("highlow-")}
     assert names == {*EXAMPLE_TOTALS, "illegal-discard-after-take.json"}
 
 

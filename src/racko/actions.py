@@ -119,7 +119,7 @@ def action_index(action: Action) -> int:
 
 def action_from_index(seat: int, index: int) -> Action:
     """The action of ``seat`` at ``index`` in the fixed-size action space."""
-    if not isinstance(index, int) or not 0 <= index < ACTION_SPACE_SIZE:
+    if type(index) is not int or not 0 <= index < ACTION_SPACE_SIZE:
         raise UnknownActionError(f"There is no action number {index!r}; they run from 0 to {ACTION_SPACE_SIZE - 1}.")
     if EXCHANGE_INDEX <= index < DISCARD_INDEX:
         return Exchange(seat, index - EXCHANGE_INDEX)

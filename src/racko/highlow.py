@@ -137,7 +137,7 @@ def highlow_action_index(action: HighLowAction) -> int:
 
 
 def highlow_action_from_index(seat: int, index: int) -> HighLowAction:
-    if not isinstance(index, int) or not 0 <= index < HIGHLOW_ACTION_SPACE_SIZE:
+    if type(index) is not int or not 0 <= index < HIGHLOW_ACTION_SPACE_SIZE:
         raise UnknownActionError(f"There is no action number {index!r}; they run from 0 to {KEEP_INDEX}.")
     if index < SWAP_INDEX:
         return Replace(seat, index - REPLACE_INDEX)
@@ -635,7 +635,7 @@ class HighLowRound:
 
     def _advance(self) -> None:
         """Carry out everything that needs no decision, up to the next decision or the end of the hand."""
-        while True:
+        while self._phase is not HighLowPhase.OVER:
             if self._pending_swaps:
                 self._to_act = self._pending_swaps[0]
                 self._phase = HighLowPhase.SWAP
@@ -661,24 +661,28 @@ class HighLowRound:
             return
 
     def _resolve_starting_swap(self) -> bool:
-        """Replace the next Swap dealt into a row (in play order); return whether there was one."""
+        """Replace the Swaps dealt into the next row that has any (in play order); return whether there was one.
+
+        Every Swap of the row is replaced first, left to right (a replacement that is a Swap is discarded
+        too), then the owner gets one swap decision per Swap discarded.
+        """
         for seat in self._play_order(self.dealer):
             row = self._rows[seat]
             if SWAP not in row:
                 continue
-            position = row.index(SWAP)
             chances = 0
-            card = SWAP
-            while card == SWAP:
-                self._discard.append(SWAP)
-                self.log.append(HighLowEvent("swap-discarded", seat, SWAP, position))
-                chances += 1
-                card = self._draw()
-            row[position] = card
-            self.log.append(HighLowEvent("placed", seat, card, position))
-            if self._check_racko(seat):
-                return True
-            self._pending_swaps = [seat] * chances
+            while SWAP in row:
+                position = row.index(SWAP)
+                card = SWAP
+                while card == SWAP:
+                    self._discard.append(SWAP)
+                    self.log.append(HighLowEvent("swap-discarded", seat, SWAP, position))
+                    chances += 1
+                    card = self._draw()
+                row[position] = card
+                self.log.append(HighLowEvent("placed", seat, card, position))
+            if not self._check_racko(seat):
+                self._pending_swaps = [seat] * chances
             return True
         return False
 

@@ -43,6 +43,8 @@ def in_order_prefix(row: Sequence[int], direction: int) -> int:
     count = 0
     previous: int | None = None
     for card in row:
+        if card == SWAP:  # not a number: only left in a row when a Rack-O ended the hand at the deal
+            break
         if card != WILD:
             if previous is not None and (card - previous) * direction < 0:
                 break
@@ -71,10 +73,12 @@ def doubles(row: Sequence[int], wilds_in_run: frozenset[int] = frozenset()) -> i
     """
     count = 0
     for position, (left, right) in enumerate(pairwise(row), start=1):
+        if left == SWAP:
+            continue
         if right == WILD:
             if position not in wilds_in_run:
                 count += 1
-        elif left == right:
+        elif left == right and right != SWAP:
             count += 1
     return count
 
@@ -139,7 +143,8 @@ def winner_extras(row: Sequence[int], with_run_bonus: bool) -> tuple[int, int, i
         for length, wilds in _runs(row, direction):
             bonus = run_bonus(length)
             pairs = doubles(row, wilds)
-            if 5 * pairs + bonus > 5 * best[0] + best[2]:
+            # The most points; among equals, report the longest run.
+            if (5 * pairs + bonus, length) > (5 * best[0] + best[2], best[1]):
                 best = (pairs, length, bonus)
     return best
 

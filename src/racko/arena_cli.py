@@ -1,0 +1,229 @@
+"""The ``racko arena`` and ``racko solo`` commands (apps layer), added to the main app by :func:`register`.
+
+Every error is one ``racko: ...`` line on stderr and exit code 2.  A progress
+bar with an ETA goes to stderr when it is a terminal; results go to stdout as a
+table, or as JSON with ``--json``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, NoReturn, TypeVar
+
+import typer
+
+from racko import arena
+from racko.errors import RackoError
+from racko.rules import VARIANTS, variant
+
+DEFAULT_TURN_CAP = 1000
+"""Rounds end after this many turns unless told otherwise, so that bots that never sort their racks finish."""
+
+T = TypeVar("T")
+
+
+def _fail(message: str, code: int = 2) -> NoReturn:
+    typer.echo(f"racko: {' '.join(message.split())}", err=True)
+    raise typer.Exit(code)
+
+
+@contextmanager
+def _progress(what: str) -> Iterator[arena.Progress | None]:
+    """A Rich progress bar with an ETA on stderr, or ``None`` when stderr is not a terminal."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        yield None
+        return
+    # No refresh thread (auto_refresh off): worker processes are forked while the bar is shown.
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=console,
+        auto_refresh=False,
+        transient=True,
+    ) as bar:
+        task = bar.add_task(what, total=None)
+
+        def update(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+            bar.refresh()
+
+        yield update
+
+
+def _run(what: str, work: Callable[[arena.Progress | None], T]) -> T:
+    try:
+        with _progress(what) as progress:
+            return work(progress)
+    except RackoError as error:
+        _fail(str(error))
+    except KeyboardInterrupt:
+        _fail("interrupted.", 130)
+
+
+def _jobs(jobs: int | None) -> int:
+    if jobs is None:
+        return os.cpu_count() or 1
+    if jobs < 1:
+        _fail(f"--jobs must be at least 1, not {jobs}.")
+    return jobs
+
+
+def _percent(value: float) -> str:
+    return f"{100 * value:.1f}"
+
+
+def arena_command(
+    bot_list: Annotated[
+        str, typer.Option("--bots", help="Comma-separated bots, one per seat, e.g. expert,easy.")
+    ] = "easy,random",
+    variant_name: Annotated[str, typer.Option("--variant", help=f"One of: {', '.join(VARIANTS)}.")] = "classic",
+    players: Annotated[int | None, typer.Option(help="Number of players (default: one per bot named).")] = None,
+    rounds: Annotated[int | None, typer.Option(help="Single rounds to play (default 10,000).")] = None,
+    games: Annotated[int | None, typer.Option(help="Play this many whole games to the target instead.")] = None,
+    jobs: Annotated[int | None, typer.Option(help="Worker processes (default: one per CPU).")] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the run: the same seed gives the same figures.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+    plot: Annotated[
+        Path | None,
+        typer.Option(help="Draw win rates and score distributions to this PNG (needs racko[plot]).", dir_okay=False),
+    ] = None,
+    two_player_rule: Annotated[
+        bool | None,
+        typer.Option(
+            "--two-player-rule/--no-two-player-rule",
+            help="With 2 players, a Rack-O needs a run of three (default: the variant's rule).",
+            show_default=False,
+        ),
+    ] = None,
+    turn_cap: Annotated[int, typer.Option(help="End a round after this many turns, with no winner (0: no cap).")] = (
+        DEFAULT_TURN_CAP
+    ),
+    target: Annotated[int | None, typer.Option(help="The score that wins a game (default: the variant's).")] = None,
+) -> None:
+    """Bots against bots: win rates with 95 % intervals over many rounds or games, seats rotating."""
+    names = [name.strip() for name in bot_list.split(",")]
+    if rounds is not None and games is not None:
+        _fail("give --rounds or --games, not both.")
+    if turn_cap < 0:
+        _fail(f"--turn-cap must be 0 (no cap) or more, not {turn_cap}.")
+    if plot is not None and importlib.util.find_spec("matplotlib") is None:
+        _fail("--plot needs matplotlib: install it with pip install 'racko[plot]'.")
+    options: dict[str, object] = {"turn_cap": turn_cap or None}
+    if two_player_rule is not None:
+        options["two_player_rule"] = two_player_rule
+    if target is not None:
+        options["target"] = target
+    count = _jobs(jobs)
+    unit = "games" if games is not None else "rounds"
+    if games is None and rounds is None:
+        rounds = 10_000
+    report = _run(
+        unit.capitalize(),
+        lambda progress: arena.run_arena(
+            names,
+            variant_name,
+            players,
+            rounds=rounds,
+            games=games,
+            seed=seed,
+            jobs=count,
+            options=options,
+            progress=progress,
+        ),
+    )
+    if not report.balanced:
+        typer.echo(
+            f"racko: note: {report.deals:,} {unit} is not a multiple of {report.players} players, "
+            f"so the bots did not sit in every seat equally often.",
+            err=True,
+        )
+    if plot is not None:
+        try:
+            arena.plot_report(report, plot)
+        except (RackoError, OSError) as error:
+            _fail(str(error))
+    if as_json:
+        typer.echo(json.dumps(report.to_json()))
+        return
+    _print_arena(report, count, turn_cap)
+    if plot is not None:
+        typer.echo(f"Plot written to {plot}.")
+
+
+def _print_arena(report: arena.ArenaReport, jobs: int, turn_cap: int) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    unit = "rounds" if report.mode == "rounds" else "games"
+    title = f"{variant(report.variant).title}, {report.players} players: {report.deals:,} {unit}, seed {report.seed}"
+    table = Table(title=title, title_justify="left")
+    table.add_column("Bot", no_wrap=True, min_width=max(len(row.bot) for row in report.results))
+    table.add_column(f"{unit.capitalize()} won", justify="right")
+    table.add_column("Win %", justify="right")
+    table.add_column("95 % CI", justify="right")
+    table.add_column("Mean score" if unit == "rounds" else "Mean total", justify="right")
+    table.add_column("Mean turns", justify="right")
+    for row in report.results:
+        lo, hi = row.ci95
+        table.add_row(
+            row.bot,
+            f"{row.wins:,} / {row.played:,}",
+            _percent(row.win_rate),
+            f"{_percent(lo)}–{_percent(hi)}",
+            f"{row.mean_score:.1f}",
+            f"{row.mean_turns:.1f}",
+        )
+    capped = "rounds" if report.capped != 1 else "round"
+    cap = f"at {turn_cap:,} turns" if turn_cap else ""
+    within = " (within the games)" if unit == "games" else ""
+    table.caption = (
+        f"{report.capped:,} {capped} capped {cap}{within}; {report.seconds:.1f} s with {jobs} job{'s' * (jobs != 1)}"
+    )
+    table.caption_justify = "left"
+    Console(highlight=False).print(table)
+
+
+def solo_command(
+    bot: Annotated[str, typer.Option(help="The bot to time.")] = "easy",
+    cards: Annotated[int, typer.Option(help="Cards in the deck.")] = 40,
+    rounds: Annotated[int, typer.Option(help="Rounds to play.")] = 10_000,
+    seed: Annotated[int, typer.Option(help="Seed of the run: the same seed gives the same figures.")] = 0,
+    jobs: Annotated[int | None, typer.Option(help="Worker processes (default: one per CPU).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+    turn_cap: Annotated[int, typer.Option(help="End a round after this many turns.")] = arena.SOLO_TURN_CAP,
+) -> None:
+    """Solitaire: how many turns a bot needs to go Rack-O alone (2-player rule off)."""
+    count = _jobs(jobs)
+    report = _run(
+        "Rounds",
+        lambda progress: arena.run_solo(
+            bot, cards=cards, rounds=rounds, seed=seed, jobs=count, progress=progress, turn_cap=turn_cap
+        ),
+    )
+    if as_json:
+        typer.echo(json.dumps(report.to_json()))
+        return
+    lo, hi = report.ci95
+    typer.echo(f"{report.bot} alone with {report.cards} cards: {report.rounds:,} rounds, seed {report.seed}.")
+    typer.echo(f"Mean turns to Rack-O: {report.mean_turns:.2f} (95 % CI {lo:.2f}–{hi:.2f}).")
+    typer.echo(f"Median {report.median_turns:g}, 90th percentile {report.p90_turns}.")
+    capped = f"{report.capped:,} round{'s' * (report.capped != 1)} capped at {turn_cap:,} turns"
+    typer.echo(f"{capped}; {report.seconds:.1f} s with {count} job{'s' * (count != 1)}.")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``arena`` and ``solo`` to the ``racko`` app."""
+    app.command("arena")(arena_command)
+    app.command("solo")(solo_command)

@@ -12,7 +12,7 @@ multiple of ``players`` deals every bot sits in every seat, and at every
 distance from the dealer, equally often.  In Partners the rotation keeps the
 teams together: bots 1 and 3 of the list play against bots 2 and 4.
 
->>> report = run_arena(["easy", "random"], "classic", 2, rounds=4, seed=1, jobs=1)
+>>> report = run_arena(["easy", "random"], "classic", 2, rounds=4, seed=1, options={"two_player_rule": False})
 >>> [row.bot for row in report.results], report.deals, report.balanced
 (['easy', 'random'], 4, True)
 >>> sorted(report.to_json())
@@ -50,6 +50,9 @@ Mode = Literal["rounds", "games"]
 
 Z95 = 1.959963984540054
 """The standard normal quantile for a two-sided 95 % interval."""
+
+DEFAULT_TURN_CAP = 1000
+"""The arena's turn cap unless the options set one (``turn_cap=None``: none), so that every round ends."""
 
 SOLO_TURN_CAP = 1000
 """A solitaire round ends after this many turns (a bot that cannot sort its rack would never finish)."""
@@ -375,6 +378,18 @@ def _context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("spawn")
 
 
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Terminate the workers, drop the chunks not started, and wait until every worker has exited."""
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14+
+    if terminate is not None:
+        terminate()
+    else:
+        processes = getattr(pool, "_processes", None) or {}
+        for process in list(processes.values()):
+            process.terminate()
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
 def _run_chunks(
     work: Callable[[Job, int, int], Part],
     job: Job,
@@ -412,9 +427,10 @@ def _run_chunks(
                 done += stop - start
                 if progress is not None:
                     progress(done, total)
-    finally:
-        # On an error or Ctrl-C, drop the chunks not started and wait for the workers to exit.
-        pool.shutdown(wait=True, cancel_futures=True)
+    except BaseException:
+        _stop_workers(pool)  # an error or Ctrl-C: stop at once rather than finish the chunks under way
+        raise
+    pool.shutdown(wait=True)
     return [parts[index] for index in range(len(chunks))]
 
 
@@ -456,7 +472,8 @@ def run_arena(
 
     ``bot_names`` names one bot per seat (``players`` defaults to their number);
     ``options`` are rule options for the variant (``two_player_rule``,
-    ``turn_cap``, ``target``, ...).  Raises :class:`~racko.errors.RackoError`
+    ``turn_cap``, ``target``, ...); the turn cap is :data:`DEFAULT_TURN_CAP` unless
+    set (``turn_cap=None`` for none, if every bot pair is sure to finish).  Raises :class:`~racko.errors.RackoError`
     for an unknown bot or variant, a bad player count or option, and for a bot
     that cannot play the variant (raised from its first move).
     """
@@ -468,7 +485,7 @@ def run_arena(
     _check_count("players", players)
     if players < 2:
         raise RackoError("The arena needs two players or more: time a bot alone with racko solo.")
-    rules = variant_of(variant).rules(players, **dict(options or {}))
+    rules = variant_of(variant).rules(players, **{"turn_cap": DEFAULT_TURN_CAP, **(options or {})})
     if len(names) != rules.players:
         raise RackoError(
             f"{len(names)} bot{'s' if len(names) != 1 else ''} named for {rules.players} players: "
@@ -487,7 +504,7 @@ def run_arena(
     )
     job = _ArenaJob(tuple(names), rules, mode, seed, rows)
     started = time.perf_counter()
-    parts = _run_chunks(_play_arena_chunk, job, deals, jobs, 1000 if mode == "rounds" else 50, progress)
+    parts = _run_chunks(_play_arena_chunk, job, deals, jobs, 250 if mode == "rounds" else 20, progress)
     tally = _Tally(len(rows), rules.players)
     for part in parts:
         tally.add(part)
@@ -533,7 +550,7 @@ def run_solo(
     rules = variant_of("classic").rules(1, deck_size=cards, two_player_rule=False, turn_cap=turn_cap)
     _check_bots([bot_name])
     started = time.perf_counter()
-    parts = _run_chunks(_play_solo_chunk, _SoloJob(bot_name, rules, seed), rounds, jobs, 2000, progress)
+    parts = _run_chunks(_play_solo_chunk, _SoloJob(bot_name, rules, seed), rounds, jobs, 1000, progress)
     counts: Counter[int] = Counter()
     capped = 0
     for part_counts, part_capped in parts:

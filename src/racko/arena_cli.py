@@ -21,9 +21,6 @@ from racko import arena
 from racko.errors import RackoError
 from racko.rules import VARIANTS, variant
 
-DEFAULT_TURN_CAP = 1000
-"""Rounds end after this many turns unless told otherwise, so that bots that never sort their racks finish."""
-
 T = TypeVar("T")
 
 
@@ -108,7 +105,7 @@ def arena_command(
         ),
     ] = None,
     turn_cap: Annotated[int, typer.Option(help="End a round after this many turns, with no winner (0: no cap).")] = (
-        DEFAULT_TURN_CAP
+        arena.DEFAULT_TURN_CAP
     ),
     target: Annotated[int | None, typer.Option(help="The score that wins a game (default: the variant's).")] = None,
 ) -> None:

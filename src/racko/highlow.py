@@ -22,7 +22,6 @@ from typing import Any, ClassVar, NamedTuple
 from racko.errors import (
     IllegalActionError,
     NotYourTurnError,
-    RecordError,
     RoundOverError,
     SetupError,
     SlotOutOfRangeError,
@@ -42,6 +41,7 @@ from racko.highlow_scoring import (
     winner_extras,
 )
 from racko.rules import RACK_SIZE, Rules
+from racko.table import Table
 
 # --- Cards ------------------------------------------------------------------------------------
 
@@ -336,7 +336,7 @@ class HighLowEvent:
             "discarded": f"{card} went to the discard pile.",
             "swapped": f"{who} swapped positions {_position_text(self.position)} and {_position_text(self.other)}.",
             "kept": f"{who} kept the row as it was.",
-            "refilled": "The stock ran out: the discard pile was shuffled into a new stock.",
+            "refilled": "The stock ran out: the discard pile became the new stock.",
             "racko": f"{who} went Rack-O!",
             "capped": "The hand reached the turn cap.",
         }
@@ -346,12 +346,15 @@ class HighLowEvent:
 # --- The hand ---------------------------------------------------------------------------------
 
 
-class HighLowRound:
+class HighLowRound(Table[HighLowAction, HighLowResult, HighLowEvent]):
     """A hand of High-Low Rack-O, from the deal to the scoring.
 
     ``deck`` is the whole deck in dealing order: the first card goes to the
     dealer's right and each player's cards fill the row from the left end.
     """
+
+    action_space_size = HIGHLOW_ACTION_SPACE_SIZE
+    action_index = staticmethod(highlow_action_index)
 
     def __init__(
         self,
@@ -364,22 +367,18 @@ class HighLowRound:
         totals: Sequence[int] | None = None,
         number: int = 1,
     ) -> None:
+        super().__init__(
+            rules,
+            deck,
+            dealer,
+            full_deck=highlow_deck(),
+            deck_text="the 112 High-Low cards: two of each number 1-50, six Wild and six Swap",
+            rng=rng,
+            reshuffles=reshuffles,
+            totals=totals,
+            number=number,
+        )
         players = rules.players
-        if not all(type(card) is int for card in deck) or sorted(deck) != sorted(highlow_deck()):
-            raise SetupError(
-                "The deck must hold the 112 High-Low cards: two of each number 1-50, six Wild and six Swap "
-                f"(got {len(deck)} cards)."
-            )
-        if not isinstance(dealer, int) or not 0 <= dealer < players:
-            raise SetupError(f"The dealer must be a seat from 0 to {players - 1}, not {dealer!r}.")
-        self.rules = rules
-        self.dealer = dealer
-        self.number = number
-        self.deck: tuple[int, ...] = tuple(deck)
-        self.totals: tuple[int, ...] = tuple(totals) if totals is not None else (0,) * players
-        self._rng = rng if rng is not None else random.Random()
-        self._scripted_reshuffles = [tuple(order) for order in reshuffles]
-        self.reshuffles: list[tuple[int, ...]] = []
         # Deal to the right (the way play goes), each card filling the row from the left end.
         rows = [[0] * RACK_SIZE for _ in range(players)]
         for index in range(RACK_SIZE * players):
@@ -387,21 +386,16 @@ class HighLowRound:
         self._rows = rows
         self.dealt: tuple[tuple[int, ...], ...] = tuple(tuple(row) for row in rows)
         """Every row as dealt, before any Swap was replaced."""
-        self._stock: list[int] = list(reversed(self.deck[RACK_SIZE * players :]))
-        self._discard: list[int] = []
+        self._stock = list(reversed(self.deck[RACK_SIZE * players :]))
         self._play_dealer = dealer
         self._placed_this_round = 0
         self._to_act = dealer
         self._phase = HighLowPhase.PLACE
-        self._held: int | None = None
         self._held_drawn = False
         self._pending_swaps: list[int] = []
         self._setup_done = False
-        self._turns = 0
-        self._result: HighLowResult | None = None
         self._public: HighLowView | None = None
-        self.actions: list[HighLowAction] = []
-        self.log: list[HighLowEvent] = [HighLowEvent("dealt", dealer, rows=self.dealt)]
+        self.log.append(HighLowEvent("dealt", dealer, rows=self.dealt))
         for seat in self._play_order(dealer):
             if self._check_racko(seat):
                 return
@@ -428,52 +422,14 @@ class HighLowRound:
     def to_act(self) -> int | None:
         return None if self._phase is HighLowPhase.OVER else self._to_act
 
-    @property
-    def turns(self) -> int:
-        return self._turns
-
-    @property
-    def result(self) -> HighLowResult | None:
-        return self._result
-
-    @property
-    def stock_size(self) -> int:
-        return len(self._stock)
-
-    @property
-    def discard_pile(self) -> tuple[int, ...]:
-        return tuple(self._discard)
-
-    @property
-    def held(self) -> int | None:
-        return self._held
-
     def rack(self, seat: int) -> tuple[int, ...]:
         """A seat's row, left end first (rows are public in High-Low)."""
         return tuple(self._rows[seat])
-
-    def stock(self) -> tuple[int, ...]:
-        """The stock, top card first.  Hidden from every player: for tests and analysis only."""
-        return tuple(reversed(self._stock))
-
-    def check(self, action: HighLowAction) -> None:
-        error = self._why_illegal(action)
-        if error is not None:
-            raise error
-
-    def can(self, action: HighLowAction) -> bool:
-        return self._why_illegal(action) is None
 
     def legal_actions(self) -> list[HighLowAction]:
         if self._phase is HighLowPhase.OVER:
             return []
         return highlow_legal_actions(self._to_act, self._phase)
-
-    def legal_mask(self) -> list[bool]:
-        mask = [False] * HIGHLOW_ACTION_SPACE_SIZE
-        for action in self.legal_actions():
-            mask[highlow_action_index(action)] = True
-        return mask
 
     def public_view(self) -> HighLowView:
         view = self._public
@@ -498,13 +454,9 @@ class HighLowRound:
         return view
 
     def observation(self, seat: int) -> HighLowObservation:
-        if not isinstance(seat, int) or not 0 <= seat < self.rules.players:
-            raise ValueError(f"There is no seat {seat!r} at a table of {self.rules.players}.")
+        self._check_seat(seat)
         held = self._held if seat == self._to_act and self._phase is HighLowPhase.PLACE else None
         return HighLowObservation(seat, held, self.public_view())
-
-    def public_log(self, seat: int | None = None) -> list[HighLowEvent]:
-        return [event.visible_to(seat) for event in self.log]
 
     # --- The one entry point ---------------------------------------------------------------
 
@@ -613,23 +565,7 @@ class HighLowRound:
         return self._stock.pop()
 
     def _refill(self) -> None:
-        pile = tuple(self._discard)
-        if self.rules.refill == "flip":
-            order = pile
-        else:
-            # Shuffle even when a recorded order is replayed, so the generator ends where the original's did.
-            shuffled = list(pile)
-            self._rng.shuffle(shuffled)
-            if self._scripted_reshuffles:
-                order = self._scripted_reshuffles.pop(0)
-                if sorted(order) != sorted(pile):
-                    raise RecordError(
-                        f"The recorded reshuffle in hand {self.number} does not hold the cards of the discard pile."
-                    )
-            else:
-                order = tuple(shuffled)
-            self.reshuffles.append(order)
-        self._stock = list(reversed(order))
+        self._stock = list(reversed(self._new_stock(tuple(self._discard))))
         self._discard = []
         self.log.append(HighLowEvent("refilled"))
 

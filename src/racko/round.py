@@ -28,9 +28,7 @@ from racko.errors import (
     MustPlaceDiscardError,
     NotRackoError,
     NotYourTurnError,
-    RecordError,
     RoundOverError,
-    SetupError,
     SlotOutOfRangeError,
     UnknownActionError,
     WrongPhaseError,
@@ -59,6 +57,7 @@ from racko.scoring import (
     racko_score,
     run_bonus,
 )
+from racko.table import Table
 
 _NO_LEFT: tuple[tuple[int, ...], ...] = ((),) * RACK_SIZE
 _NOTHING_KNOWN: tuple[int | None, ...] = (None,) * RACK_SIZE
@@ -95,7 +94,7 @@ def arrange_deck(
     return named + rest
 
 
-class Round:
+class Round(Table[Action, RoundResult, Event]):
     """A round of classic Rack-O, from the deal to the scoring.
 
     ``deck`` is the whole deck in the order it is dealt (the first card goes to
@@ -103,6 +102,9 @@ class Round:
     ``rng`` draws the shuffles when ``refill="shuffle"``; ``reshuffles``
     replays recorded ones instead (top card first).
     """
+
+    action_space_size = ACTION_SPACE_SIZE
+    action_index = staticmethod(action_index)
 
     def __init__(
         self,
@@ -115,23 +117,18 @@ class Round:
         totals: Sequence[int] | None = None,
         number: int = 1,
     ) -> None:
+        super().__init__(
+            rules,
+            deck,
+            dealer,
+            full_deck=standard_deck(rules.deck_size),
+            deck_text=f"each card from 1 to {rules.deck_size} exactly once",
+            rng=rng,
+            reshuffles=reshuffles,
+            totals=totals,
+            number=number,
+        )
         players = rules.players
-        if not all(type(card) is int for card in deck) or sorted(deck) != standard_deck(rules.deck_size):
-            raise SetupError(
-                f"The deck must hold each card from 1 to {rules.deck_size} exactly once (got {len(deck)} cards)."
-            )
-        if not isinstance(dealer, int) or not 0 <= dealer < players:
-            raise SetupError(f"The dealer must be a seat from 0 to {players - 1}, not {dealer!r}.")
-        self.rules = rules
-        self.dealer = dealer
-        self.number = number
-        self.deck: tuple[int, ...] = tuple(deck)
-        self.totals: tuple[int, ...] = tuple(totals) if totals is not None else (0,) * players
-        self._rng = rng if rng is not None else random.Random()
-        self._scripted_reshuffles = [tuple(order) for order in reshuffles]
-        self.reshuffles: list[tuple[int, ...]] = []
-        """The new stock orders (top first) made by shuffle refills so far, for the record."""
-
         # Deal one card at a time from the dealer's left; each player's k-th card goes into slot 50 - 5k.
         racks = [[0] * RACK_SIZE for _ in range(players)]
         for index in range(RACK_SIZE * players):
@@ -141,22 +138,16 @@ class Round:
         self.dealt: tuple[tuple[int, ...], ...] = tuple(tuple(rack) for rack in racks)
         """Every rack as dealt (hidden information: for records, replays and demos)."""
         rest = self.deck[RACK_SIZE * players :]
-        self._discard: list[int] = [rest[0]]
-        self._stock: list[int] = list(reversed(rest[1:]))  # the top of the stock is the last item
+        self._discard = [rest[0]]
+        self._stock = list(reversed(rest[1:]))
         self._to_act = (dealer + 1) % players
         self._phase = Phase.PICK
-        self._held: int | None = None
         self._held_from_discard = False
-        self._turns = 0
         self._known: list[tuple[int | None, ...]] = [_NOTHING_KNOWN] * players
         self._left: list[tuple[tuple[int, ...], ...]] = [_NO_LEFT] * players
         self._turned_over: tuple[int, ...] | None = None
-        self._result: RoundResult | None = None
         self._public: PublicView | None = None
-        self.actions: list[Action] = []
-        """Every action applied, in order."""
-        self.log: list[Event] = [Dealt(dealer, self.dealt), TurnedUp(rest[0])]
-        """Every event, actions and chance alike, with every card (see :meth:`public_log`)."""
+        self.log.extend([Dealt(dealer, self.dealt), TurnedUp(rest[0])])
         if rules.auto_racko:
             # A rack that qualifies straight from the deal goes out at once, first in play order.
             for offset in range(1, players + 1):
@@ -188,46 +179,9 @@ class Round:
         """The seat to act, or ``None`` once the round is over."""
         return None if self._phase is Phase.OVER else self._to_act
 
-    @property
-    def turns(self) -> int:
-        """Turns completed so far."""
-        return self._turns
-
-    @property
-    def result(self) -> RoundResult | None:
-        return self._result
-
-    @property
-    def stock_size(self) -> int:
-        return len(self._stock)
-
-    @property
-    def discard_pile(self) -> tuple[int, ...]:
-        """Bottom first; the last card is the top discard."""
-        return tuple(self._discard)
-
-    @property
-    def held(self) -> int | None:
-        """The card the player to act holds (drawn or taken), if any."""
-        return self._held
-
     def rack(self, seat: int) -> tuple[int, ...]:
         """A seat's rack, slot 5 first.  This is hidden information: show it only to its owner."""
         return tuple(self._racks[seat])
-
-    def stock(self) -> tuple[int, ...]:
-        """The stock, top card first.  Hidden from every player: for tests and analysis only."""
-        return tuple(reversed(self._stock))
-
-    def check(self, action: Action) -> None:
-        """Raise the :class:`IllegalActionError` that says why ``action`` is not allowed now, if it is not."""
-        error = self._why_illegal(action)
-        if error is not None:
-            raise error
-
-    def can(self, action: Action) -> bool:
-        """Whether ``action`` is allowed now."""
-        return self._why_illegal(action) is None
 
     def legal_actions(self) -> list[Action]:
         """The actions the seat to act may take now."""
@@ -242,13 +196,6 @@ class Round:
             discard_size=len(self._discard),
             held_from_discard=self._held_from_discard,
         )
-
-    def legal_mask(self) -> list[bool]:
-        """The legal actions as a fixed-size mask over the action space (see :mod:`racko.actions`)."""
-        mask = [False] * ACTION_SPACE_SIZE
-        for action in self.legal_actions():
-            mask[action_index(action)] = True
-        return mask
 
     def public_view(self) -> PublicView:
         """What everyone knows (a spectator's view)."""
@@ -276,14 +223,9 @@ class Round:
 
     def observation(self, seat: int) -> Observation:
         """Exactly what ``seat`` may know now."""
-        if not isinstance(seat, int) or not 0 <= seat < self.rules.players:
-            raise ValueError(f"There is no seat {seat!r} at a table of {self.rules.players}.")
+        self._check_seat(seat)
         held = self._held if seat == self._to_act and self._phase is Phase.PLACE else None
         return Observation(seat, tuple(self._racks[seat]), held, self.public_view())
-
-    def public_log(self, seat: int | None = None) -> list[Event]:
-        """The event log as ``seat`` saw it (``None``: as a spectator saw it)."""
-        return [event.visible_to(seat) for event in self.log]
 
     # --- The one entry point that changes the round ----------------------------------------
 
@@ -430,27 +372,12 @@ class Round:
 
     def _refill(self) -> None:
         pile = tuple(self._discard)
-        mode = self.rules.refill
-        if mode == "flip":
-            order = pile  # turned over: the bottom discard becomes the top of the new stock
-        else:
-            # Shuffle even when a recorded order is replayed, so the generator ends where the original's did.
-            shuffled = list(pile)
-            self._rng.shuffle(shuffled)
-            if self._scripted_reshuffles:
-                order = self._scripted_reshuffles.pop(0)
-                if sorted(order) != sorted(pile):
-                    raise RecordError(
-                        f"The recorded reshuffle in round {self.number} does not hold the cards of the discard pile."
-                    )
-            else:
-                order = tuple(shuffled)
-            self.reshuffles.append(order)
         self._turned_over = pile
+        order = self._new_stock(pile)
         self._stock = list(reversed(order))
         turned_up = self._stock.pop()
         self._discard = [turned_up]
-        self.log.append(Refilled(mode, pile, order))
+        self.log.append(Refilled(self.rules.refill, pile, order))
         self.log.append(TurnedUp(turned_up))
 
     def _go_racko(self, seat: int) -> None:

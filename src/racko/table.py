@@ -1,0 +1,150 @@
+"""What every kind of round shares: the deck, the stock and discard pile, the card in hand, the log, the
+questions about legality, and refilling the stock.  :class:`~racko.round.Round` (classic) and
+:class:`~racko.highlow.HighLowRound` build on it.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Generic, TypeVar
+
+from racko.errors import IllegalActionError, RecordError, SetupError
+from racko.rules import Rules
+
+ActionT = TypeVar("ActionT")
+ResultT = TypeVar("ResultT")
+EventT = TypeVar("EventT")
+
+
+class Table(ABC, Generic[ActionT, ResultT, EventT]):
+    """The state every round has, and the questions every round answers the same way."""
+
+    action_space_size: int
+    action_index: Callable[[Any], int]
+
+    def __init__(
+        self,
+        rules: Rules,
+        deck: Sequence[int],
+        dealer: int,
+        *,
+        full_deck: Sequence[int],
+        deck_text: str,
+        rng: random.Random | None,
+        reshuffles: Iterable[Sequence[int]],
+        totals: Sequence[int] | None,
+        number: int,
+    ) -> None:
+        players = rules.players
+        if not all(type(card) is int for card in deck) or sorted(deck) != sorted(full_deck):
+            raise SetupError(f"The deck must hold {deck_text} (got {len(deck)} cards).")
+        if type(dealer) is not int or not 0 <= dealer < players:
+            raise SetupError(f"The dealer must be a seat from 0 to {players - 1}, not {dealer!r}.")
+        self.rules = rules
+        self.dealer = dealer
+        self.number = number
+        self.deck: tuple[int, ...] = tuple(deck)
+        """The whole deck in dealing order."""
+        self.totals: tuple[int, ...] = tuple(totals) if totals is not None else (0,) * players
+        """Match totals per seat before this round."""
+        self._rng = rng if rng is not None else random.Random()
+        self._scripted_reshuffles = [tuple(order) for order in reshuffles]
+        self.reshuffles: list[tuple[int, ...]] = []
+        """The new stock orders (top first) made by shuffle refills so far, for the record."""
+        self._stock: list[int] = []  # the top of the stock is the last item
+        self._discard: list[int] = []  # bottom first
+        self._held: int | None = None
+        self._turns = 0
+        self._result: ResultT | None = None
+        self.actions: list[ActionT] = []
+        """Every action applied, in order."""
+        self.log: list[EventT] = []
+        """Every event, actions and chance alike, with every card (see :meth:`public_log`)."""
+
+    # --- Questions -------------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self._result is not None
+
+    @property
+    def turns(self) -> int:
+        """Turns completed so far."""
+        return self._turns
+
+    @property
+    def result(self) -> ResultT | None:
+        return self._result
+
+    @property
+    def stock_size(self) -> int:
+        return len(self._stock)
+
+    @property
+    def discard_pile(self) -> tuple[int, ...]:
+        """Bottom first; the last card is the top discard."""
+        return tuple(self._discard)
+
+    @property
+    def held(self) -> int | None:
+        """The card the player to act holds, if any."""
+        return self._held
+
+    def stock(self) -> tuple[int, ...]:
+        """The stock, top card first.  Hidden from every player: for tests and analysis only."""
+        return tuple(reversed(self._stock))
+
+    def check(self, action: ActionT) -> None:
+        """Raise the :class:`IllegalActionError` that says why ``action`` is not allowed now, if it is not."""
+        error = self._why_illegal(action)
+        if error is not None:
+            raise error
+
+    def can(self, action: ActionT) -> bool:
+        """Whether ``action`` is allowed now."""
+        return self._why_illegal(action) is None
+
+    @abstractmethod
+    def legal_actions(self) -> list[ActionT]:
+        """The actions the seat to act may take now."""
+
+    def legal_mask(self) -> list[bool]:
+        """The legal actions as a fixed-size mask over the variant's action space."""
+        mask = [False] * self.action_space_size
+        index = type(self).action_index
+        for action in self.legal_actions():
+            mask[index(action)] = True
+        return mask
+
+    def public_log(self, seat: int | None = None) -> list[EventT]:
+        """The event log as ``seat`` saw it (``None``: as a spectator saw it)."""
+        return [event.visible_to(seat) for event in self.log]  # type: ignore[attr-defined]
+
+    def _check_seat(self, seat: object) -> int:
+        if type(seat) is not int or not 0 <= seat < self.rules.players:
+            raise ValueError(f"There is no seat {seat!r} at a table of {self.rules.players}.")
+        return seat
+
+    @abstractmethod
+    def _why_illegal(self, action: ActionT) -> IllegalActionError | None: ...
+
+    # --- Refilling the stock ---------------------------------------------------------------
+
+    def _new_stock(self, pile: tuple[int, ...]) -> tuple[int, ...]:
+        """The new stock's order (top first) made from the discard pile, by the refill rule."""
+        if self.rules.refill == "flip":
+            return pile  # turned over: the bottom discard becomes the top of the new stock
+        # Shuffle even when a recorded order is replayed, so the generator ends where the original's did.
+        shuffled = list(pile)
+        self._rng.shuffle(shuffled)
+        order = tuple(shuffled)
+        if self._scripted_reshuffles:
+            order = self._scripted_reshuffles.pop(0)
+            if sorted(order) != sorted(pile):
+                raise RecordError(
+                    f"The recorded reshuffle in round {self.number} does not hold the cards of the discard pile."
+                )
+        self.reshuffles.append(order)
+        return order

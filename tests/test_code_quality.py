@@ -25,6 +25,7 @@ CORE_MODULES = {
     "round",
     "rules",
     "scoring",
+    "table",
 }
 
 

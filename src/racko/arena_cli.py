@@ -154,12 +154,12 @@ def arena_command(
     if as_json:
         typer.echo(json.dumps(report.to_json()))
         return
-    _print_arena(report, count, turn_cap)
+    _print_arena(report, count)
     if plot is not None:
         typer.echo(f"Plot written to {plot}.")
 
 
-def _print_arena(report: arena.ArenaReport, jobs: int, turn_cap: int) -> None:
+def _print_arena(report: arena.ArenaReport, jobs: int) -> None:
     from rich.console import Console
     from rich.table import Table
 
@@ -183,10 +183,11 @@ def _print_arena(report: arena.ArenaReport, jobs: int, turn_cap: int) -> None:
             f"{row.mean_turns:.1f}",
         )
     capped = "rounds" if report.capped != 1 else "round"
-    cap = f"at {turn_cap:,} turns" if turn_cap else ""
+    turn_cap = report.rules.turn_cap
+    cap = f" at {turn_cap:,} turns" if turn_cap else ""
     within = " (within the games)" if unit == "games" else ""
     table.caption = (
-        f"{report.capped:,} {capped} capped {cap}{within}; {report.seconds:.1f} s with {jobs} job{'s' * (jobs != 1)}"
+        f"{report.capped:,} {capped} capped{cap}{within}; {report.seconds:.1f} s with {jobs} job{'s' * (jobs != 1)}"
     )
     table.caption_justify = "left"
     Console(highlight=False).print(table)

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
-from racko import bots
+from racko import arena_cli, bots
 from racko.bots.runner import play_round
 from racko.errors import RackoError
 from racko.highlow import HighLowRound
@@ -198,6 +198,9 @@ def variants_command() -> None:
         counts = "/".join(str(n) for n in cls.player_counts)
         typer.echo(f"{name:<9} {cls.title} ({counts} players; sheets {', '.join(cls.sheets)})")
         typer.echo(f"          {cls.description}")
+
+
+arena_cli.register(app)
 
 
 def main() -> None:

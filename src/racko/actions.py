@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from racko.errors import UnknownActionError
-from racko.rules import RACK_SIZE, SLOT_LABELS
+from racko.rules import RACK_SIZE, SLOT_LABELS, is_whole
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +119,7 @@ def action_index(action: Action) -> int:
 
 def action_from_index(seat: int, index: int) -> Action:
     """The action of ``seat`` at ``index`` in the fixed-size action space."""
-    if type(index) is not int or not 0 <= index < ACTION_SPACE_SIZE:
+    if not is_whole(index) or not 0 <= index < ACTION_SPACE_SIZE:
         raise UnknownActionError(f"There is no action number {index!r}; they run from 0 to {ACTION_SPACE_SIZE - 1}.")
     if EXCHANGE_INDEX <= index < DISCARD_INDEX:
         return Exchange(seat, index - EXCHANGE_INDEX)
@@ -149,7 +149,7 @@ def action_from_json(data: Any) -> Action:
     seat = data.get("seat")
     if not isinstance(kind, str) or kind not in ACTION_TYPES:
         raise UnknownActionError(f"Unknown action {kind!r}; known: {', '.join(ACTION_TYPES)}.")
-    if not isinstance(seat, int) or isinstance(seat, bool):
+    if not is_whole(seat):
         raise UnknownActionError(f"The action's seat must be a whole number, not {seat!r}.")
     expected = {"seat", "act", "slot"} if kind == Exchange.kind else {"seat", "act"}
     extra = sorted(set(data) - expected)
@@ -157,7 +157,7 @@ def action_from_json(data: Any) -> Action:
         raise UnknownActionError(f"Unexpected field(s) in a {kind!r} action: {', '.join(extra)}.")
     if kind == Exchange.kind:
         label = data.get("slot")
-        if label not in SLOT_LABELS or isinstance(label, bool):
+        if not is_whole(label) or label not in SLOT_LABELS:
             raise UnknownActionError(f"An exchange needs a slot 5, 10, ... 50, not {label!r}.")
         return Exchange(seat, SLOT_LABELS.index(label))
     return ACTION_TYPES[kind](seat)  # type: ignore[call-arg]

@@ -34,7 +34,7 @@ from racko.highlow import (
 )
 from racko.observation import Observation
 from racko.round import Round, standard_deck
-from racko.rules import Rules
+from racko.rules import Rules, is_whole
 
 AnyAction = Action | HighLowAction
 AnyRound = Round | HighLowRound
@@ -42,7 +42,7 @@ AnyObservation = Observation | HighLowObservation
 
 
 def _classic_card_from_json(value: Any) -> int:
-    if isinstance(value, int) and not isinstance(value, bool):
+    if is_whole(value):
         return value
     raise SetupError(f"{value!r} is not a card number.")
 
@@ -102,7 +102,7 @@ class Family:
     action_from_index: Callable[[int, int], AnyAction]
 
     def deck_is_valid(self, rules: Rules, deck: Sequence[int]) -> bool:
-        return all(type(card) is int for card in deck) and sorted(deck) == sorted(self.full_deck(rules))
+        return all(is_whole(card) for card in deck) and sorted(deck) == sorted(self.full_deck(rules))
 
 
 CLASSIC = Family(

@@ -40,7 +40,7 @@ from racko.highlow_scoring import (
     is_racko,
     winner_extras,
 )
-from racko.rules import RACK_SIZE, Rules
+from racko.rules import RACK_SIZE, Rules, is_whole
 from racko.table import Table
 
 # --- Cards ------------------------------------------------------------------------------------
@@ -63,7 +63,7 @@ def card_from_json(value: Any) -> int:
         return WILD
     if value == "S":
         return SWAP
-    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 50:
+    if is_whole(value) and 1 <= value <= 50:
         return value
     raise SetupError(f'{value!r} is not a High-Low card (a number 1-50, "W" or "S").')
 
@@ -137,7 +137,7 @@ def highlow_action_index(action: HighLowAction) -> int:
 
 
 def highlow_action_from_index(seat: int, index: int) -> HighLowAction:
-    if type(index) is not int or not 0 <= index < HIGHLOW_ACTION_SPACE_SIZE:
+    if not is_whole(index) or not 0 <= index < HIGHLOW_ACTION_SPACE_SIZE:
         raise UnknownActionError(f"There is no action number {index!r}; they run from 0 to {KEEP_INDEX}.")
     if index < SWAP_INDEX:
         return Replace(seat, index - REPLACE_INDEX)
@@ -164,7 +164,7 @@ def highlow_action_from_json(data: Any) -> HighLowAction:
     fields = {"replace": {"position"}, "swap": {"positions"}, "keep": set()}
     if not isinstance(kind, str) or kind not in fields:
         raise UnknownActionError(f"Unknown High-Low action {kind!r}; known: replace, swap, keep.")
-    if not isinstance(seat, int) or isinstance(seat, bool):
+    if not is_whole(seat):
         raise UnknownActionError(f"The action's seat must be a whole number, not {seat!r}.")
     extra = sorted(set(data) - {"seat", "act"} - fields[kind])
     if extra:
@@ -183,7 +183,7 @@ def highlow_action_from_json(data: Any) -> HighLowAction:
 
 
 def _is_position(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= RACK_SIZE
+    return is_whole(value) and 1 <= value <= RACK_SIZE
 
 
 # --- What a seat sees -------------------------------------------------------------------------
@@ -494,7 +494,7 @@ class HighLowRound(Table[HighLowAction, HighLowResult, HighLowEvent]):
             return UnknownActionError(f"{action!r} is not a High-Low Rack-O action.")
         if self._phase is HighLowPhase.OVER:
             return RoundOverError("The hand is over: no more moves can be made.")
-        if type(action.seat) is not int:
+        if not is_whole(action.seat):
             return UnknownActionError(f"An action's seat is a whole number, not {action.seat!r}.")
         if action.seat != self._to_act:
             return NotYourTurnError(f"It is not your turn: seat {self._to_act} is to play, not seat {action.seat}.")
@@ -657,4 +657,4 @@ class HighLowRound(Table[HighLowAction, HighLowResult, HighLowEvent]):
 
 
 def _is_index(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < RACK_SIZE
+    return is_whole(value) and 0 <= value < RACK_SIZE

@@ -16,7 +16,7 @@ from racko.events import Event
 from racko.families import AnyAction, AnyRound, family_of
 from racko.highlow import HighLowEvent, HighLowObservation, HighLowResult, HighLowView
 from racko.observation import Observation, PublicView, RoundResult
-from racko.rules import Rules
+from racko.rules import Rules, is_whole
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +88,7 @@ class Match:
         """The cards cut for the first deal (the first cut, if a tie was cut again)."""
         if first_dealer is None:
             first_dealer = cut_dealer
-        elif not isinstance(first_dealer, int) or not 0 <= first_dealer < rules.players:
+        elif not is_whole(first_dealer) or not 0 <= first_dealer < rules.players:
             raise SetupError(f"The first dealer must be a seat from 0 to {rules.players - 1}, not {first_dealer!r}.")
         self.first_dealer = first_dealer
         self.seat_totals: list[int] = [0] * rules.players

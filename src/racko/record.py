@@ -17,7 +17,7 @@ from typing import Any
 from racko.errors import IllegalActionError, RackoError, RecordError, RulesError
 from racko.families import AnyAction, Family, family_of
 from racko.match import Match
-from racko.rules import Rules
+from racko.rules import Rules, is_whole
 
 RECORD_FORMAT = "racko-record"
 RECORD_VERSION = 1
@@ -93,17 +93,17 @@ class GameRecord:
         if data.get("format") != RECORD_FORMAT:
             raise RecordError(f'This is not a racko record (its "format" is not {RECORD_FORMAT!r}).')
         version = data.get("version")
-        if not _is_int(version) or version != RECORD_VERSION:
+        if not is_whole(version) or version != RECORD_VERSION:
             raise RecordError(f"Unsupported record version {version!r}; this racko reads version 1.")
         try:
             rules = Rules.from_dict(data.get("rules"))
         except RulesError as error:
             raise RecordError(f"Bad rules: {error}") from None
         seed = data.get("seed")
-        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        if seed is not None and not is_whole(seed):
             raise RecordError("The seed must be a whole number or null.")
         first_dealer = data.get("first_dealer")
-        if not isinstance(first_dealer, int) or isinstance(first_dealer, bool) or not 0 <= first_dealer < rules.players:
+        if not is_whole(first_dealer) or not 0 <= first_dealer < rules.players:
             raise RecordError(f'"first_dealer" must be a seat from 0 to {rules.players - 1}.')
         players = data.get("players")
         if players is not None:
@@ -128,7 +128,7 @@ class GameRecord:
             if unknown:
                 raise RecordError(f"Round {index} has unknown field(s): {', '.join(unknown)}.")
             dealer, deck, reshuffles = raw.get("dealer"), raw.get("deck"), raw.get("reshuffles", [])
-            if not isinstance(dealer, int) or isinstance(dealer, bool):
+            if not is_whole(dealer):
                 raise RecordError(f'Round {index}: "dealer" must be a seat number.')
             cards = _cards(deck, family)
             if cards is None:
@@ -192,10 +192,6 @@ def _cards(value: Any, family: Family) -> tuple[int, ...] | None:
         return tuple(family.card_from_json(card) for card in value)
     except RackoError:
         return None
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def replay(record: GameRecord, *, stop_after: int | None = None) -> Match:

@@ -47,7 +47,7 @@ from racko.events import (
     Waited,
 )
 from racko.observation import Observation, Phase, PublicView, RoundResult, legal_actions
-from racko.rules import RACK_SIZE, SLOT_LABELS, Rules
+from racko.rules import RACK_SIZE, SLOT_LABELS, Rules, is_whole
 from racko.scoring import (
     is_ordered,
     longest_run,
@@ -287,14 +287,14 @@ class Round(Table[Action, RoundResult, Event]):
         if phase is Phase.OVER:
             return RoundOverError("The round is over: no more moves can be made.")
         seat = action.seat
-        if type(seat) is not int:
+        if not is_whole(seat):
             return UnknownActionError(f"An action's seat is a whole number, not {seat!r}.")
         if seat != self._to_act:
             return NotYourTurnError(f"It is not your turn: seat {self._to_act} is to play, not seat {seat}.")
         if kind is Exchange:
             assert isinstance(action, Exchange)
             slot = action.slot
-            if not isinstance(slot, int) or isinstance(slot, bool) or not 0 <= slot < RACK_SIZE:
+            if not is_whole(slot) or not 0 <= slot < RACK_SIZE:
                 return SlotOutOfRangeError(
                     f"There is no slot {slot!r}: slots are numbered 0 (the slot labelled 5) "
                     f"to 9 (the slot labelled 50)."

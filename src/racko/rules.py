@@ -13,7 +13,7 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, ClassVar, Literal, cast
+from typing import Any, ClassVar, Literal, TypeGuard, cast
 
 from racko.errors import RulesError
 
@@ -41,7 +41,8 @@ MAX_DECK_SIZE = 1000
 """The largest research deck (a bound, so that a bad record cannot ask for a billion cards)."""
 
 
-def _is_whole(value: object) -> bool:
+def is_whole(value: object) -> TypeGuard[int]:
+    """A whole number, and not ``True``/``False`` (which Python counts as 1 and 0)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -70,10 +71,10 @@ class Rules:
             raise RulesError(f"Unknown variant {self.variant!r}; known: {', '.join(VARIANTS)}.")
         if self.variant == HighLowVariant.name:
             self._validate_highlow()
-        elif not _is_whole(self.players) or not 1 <= self.players <= 4:
+        elif not is_whole(self.players) or not 1 <= self.players <= 4:
             raise RulesError(f"Classic Rack-O is played by 1 to 4 players, not {self.players!r}.")
         minimum = RACK_SIZE * self.players + 2
-        if not _is_whole(self.deck_size) or self.deck_size < minimum:
+        if not is_whole(self.deck_size) or self.deck_size < minimum:
             raise RulesError(
                 f"A deck of {self.deck_size!r} cards is too small for {self.players} players: "
                 f"it needs at least {minimum} (ten per rack, one to turn up, one to draw)."
@@ -84,16 +85,16 @@ class Rules:
             raise RulesError(f"Unknown refill rule {self.refill!r}: use 'flip' or 'shuffle'.")
         if self.partners and self.players != 4:
             raise RulesError("Partners Rack-O is played by exactly four players, two against two.")
-        if not _is_whole(self.target) or self.target < 1:
+        if not is_whole(self.target) or self.target < 1:
             raise RulesError(f"The target score must be a positive whole number, not {self.target!r}.")
-        if self.turn_cap is not None and (not _is_whole(self.turn_cap) or self.turn_cap < 1):
+        if self.turn_cap is not None and (not is_whole(self.turn_cap) or self.turn_cap < 1):
             raise RulesError(f"The turn cap must be a positive whole number, not {self.turn_cap!r}.")
         for name in ("two_player_rule", "bonus", "auto_racko", "partners"):
             if not isinstance(getattr(self, name), bool):
                 raise RulesError(f"The option {name} must be true or false.")
 
     def _validate_highlow(self) -> None:
-        if not _is_whole(self.players) or not 3 <= self.players <= 5:
+        if not is_whole(self.players) or not 3 <= self.players <= 5:
             raise RulesError(f"High-Low Rack-O is played by 3 to 5 players, not {self.players!r}.")
         if self.deck_size != HIGHLOW_DECK_SIZE:
             raise RulesError(f"High-Low Rack-O is played with its own {HIGHLOW_DECK_SIZE}-card deck.")

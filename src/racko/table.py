@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Generic, TypeVar
 
 from racko.errors import IllegalActionError, RecordError, SetupError
-from racko.rules import Rules
+from racko.rules import Rules, is_whole
 
 ActionT = TypeVar("ActionT")
 ResultT = TypeVar("ResultT")
@@ -38,9 +38,9 @@ class Table(ABC, Generic[ActionT, ResultT, EventT]):
         number: int,
     ) -> None:
         players = rules.players
-        if not all(type(card) is int for card in deck) or sorted(deck) != sorted(full_deck):
+        if not all(is_whole(card) for card in deck) or sorted(deck) != sorted(full_deck):
             raise SetupError(f"The deck must hold {deck_text} (got {len(deck)} cards).")
-        if type(dealer) is not int or not 0 <= dealer < players:
+        if not is_whole(dealer) or not 0 <= dealer < players:
             raise SetupError(f"The dealer must be a seat from 0 to {players - 1}, not {dealer!r}.")
         self.rules = rules
         self.dealer = dealer
@@ -123,7 +123,7 @@ class Table(ABC, Generic[ActionT, ResultT, EventT]):
         return [event.visible_to(seat) for event in self.log]  # type: ignore[attr-defined]
 
     def _check_seat(self, seat: object) -> int:
-        if type(seat) is not int or not 0 <= seat < self.rules.players:
+        if not is_whole(seat) or not 0 <= seat < self.rules.players:
             raise ValueError(f"There is no seat {seat!r} at a table of {self.rules.players}.")
         return seat
 

@@ -108,7 +108,7 @@ class Family:
 CLASSIC = Family(
     name="classic",
     round_type=Round,
-    full_deck=lambda rules: standard_deck(rules.deck_size),
+    full_deck=Round.full_deck,
     cut_for_dealer=_lowest_cut_deals,
     next_dealer=_deal_passes_left,
     action_to_json=action_to_json,
@@ -123,7 +123,7 @@ CLASSIC = Family(
 HIGHLOW = Family(
     name="highlow",
     round_type=HighLowRound,
-    full_deck=lambda rules: highlow_deck(),
+    full_deck=HighLowRound.full_deck,
     cut_for_dealer=_highest_cut_deals,
     next_dealer=_right_of_the_winner_deals,
     action_to_json=highlow_action_to_json,

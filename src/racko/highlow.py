@@ -402,21 +402,14 @@ class HighLowRound(Table[HighLowAction, HighLowResult, HighLowEvent]):
         self._advance()
 
     @classmethod
-    def deal(cls, rules: Rules, *, seed: int | None = None, dealer: int = 0) -> HighLowRound:
-        rng = random.Random(seed)
-        deck = highlow_deck()
-        rng.shuffle(deck)
-        return cls(rules, deck, dealer, rng=rng)
+    def full_deck(cls, rules: Rules) -> list[int]:
+        return highlow_deck()
 
     # --- Questions -------------------------------------------------------------------------
 
     @property
     def phase(self) -> HighLowPhase:
         return self._phase
-
-    @property
-    def over(self) -> bool:
-        return self._phase is HighLowPhase.OVER
 
     @property
     def to_act(self) -> int | None:

@@ -157,22 +157,14 @@ class Round(Table[Action, RoundResult, Event]):
                     break
 
     @classmethod
-    def deal(cls, rules: Rules, *, seed: int | None = None, dealer: int = 0) -> Round:
-        """A freshly shuffled round with its own random generator."""
-        rng = random.Random(seed)
-        deck = standard_deck(rules.deck_size)
-        rng.shuffle(deck)
-        return cls(rules, deck, dealer, rng=rng)
+    def full_deck(cls, rules: Rules) -> list[int]:
+        return standard_deck(rules.deck_size)
 
     # --- Questions -------------------------------------------------------------------------
 
     @property
     def phase(self) -> Phase:
         return self._phase
-
-    @property
-    def over(self) -> bool:
-        return self._phase is Phase.OVER
 
     @property
     def to_act(self) -> int | None:

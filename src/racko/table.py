@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Self, TypeVar
 
 from racko.errors import IllegalActionError, RecordError, SetupError
 from racko.rules import Rules, is_whole
@@ -62,6 +62,19 @@ class Table(ABC, Generic[ActionT, ResultT, EventT]):
         """Every action applied, in order."""
         self.log: list[EventT] = []
         """Every event, actions and chance alike, with every card (see :meth:`public_log`)."""
+
+    @classmethod
+    @abstractmethod
+    def full_deck(cls, rules: Rules) -> list[int]:
+        """Every card of the game's deck, in order."""
+
+    @classmethod
+    def deal(cls, rules: Rules, *, seed: int | None = None, dealer: int = 0) -> Self:
+        """A freshly shuffled round with its own random generator."""
+        rng = random.Random(seed)
+        deck = cls.full_deck(rules)
+        rng.shuffle(deck)
+        return cls(rules, deck, dealer, rng=rng)  # type: ignore[call-arg]  # subclasses take (rules, deck, dealer)
 
     # --- Questions -------------------------------------------------------------------------
 

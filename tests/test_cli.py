@@ -144,7 +144,7 @@ def test_an_illegal_record_is_refused_with_the_action_number_and_the_reason() ->
     assert_clean_failure(result, code=1)
     assert result.stdout == ""
     assert result.stderr == (
-        f"racko: {ILLEGAL}: Action 2 (round 1, seat 1: discard the drawn card) is illegal: "
+        f"racko: {ILLEGAL}: Action 2 (round 1, seat 1: discard the card in hand) is illegal: "
         "You took 29 from the discard pile, so you must place it in your rack.\n"
     )
 
@@ -153,7 +153,7 @@ def test_an_illegal_record_with_json_gives_the_error_as_json() -> None:
     result = run("replay", "--json", str(ILLEGAL))
     assert_clean_failure(result, code=1)
     assert json.loads(result.stdout) == {
-        "error": "Action 2 (round 1, seat 1: discard the drawn card) is illegal: "
+        "error": "Action 2 (round 1, seat 1: discard the card in hand) is illegal: "
         "You took 29 from the discard pile, so you must place it in your rack.",
         "action_number": 2,
     }
@@ -220,7 +220,7 @@ def test_the_command_runs_as_a_real_process() -> None:
     refused = command("replay", str(ILLEGAL))
     assert refused.returncode == 1
     assert refused.stdout == ""
-    assert "Action 2 (round 1, seat 1: discard the drawn card) is illegal" in refused.stderr
+    assert "Action 2 (round 1, seat 1: discard the card in hand) is illegal" in refused.stderr
     assert "Traceback" not in refused.stderr
 
     missing = command("replay", str(ROOT / "no-such-file.json"))

@@ -393,7 +393,7 @@ def test_the_illegal_example_has_the_right_shape_but_is_refused_at_action_2() ->
     error = refused(data)
     assert error.action_number == 2
     assert str(error) == (
-        "Action 2 (round 1, seat 1: discard the drawn card) is illegal: "
+        "Action 2 (round 1, seat 1: discard the card in hand) is illegal: "
         "You took 29 from the discard pile, so you must place it in your rack."
     )
 

@@ -60,7 +60,7 @@ class Discard:
     kind: ClassVar[str] = "discard"
 
     def describe(self) -> str:
-        return "discard the drawn card"
+        return "discard the card in hand"
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,8 @@ class Bot(ABC):
 
     name: ClassVar[str]
     description: ClassVar[str]
+    level: ClassVar[int]
+    """Strength rank: 0 for ``random``, higher is stronger (the order players choose from)."""
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
@@ -48,8 +50,8 @@ def create(name: str, seed: int | None = None) -> Bot:
 
 
 def available() -> list[str]:
-    """The names of the registered bots."""
-    return list(_REGISTRY)
+    """The names of the registered bots, weakest first."""
+    return sorted(_REGISTRY, key=lambda name: _REGISTRY[name].level)
 
 
 def describe(name: str) -> str:

@@ -25,6 +25,7 @@ def bucket_slot(card: int, deck_size: int) -> int:
 @register
 class BucketBot(Bot):
     name = "easy"
+    level = 1
     description = "Sorts cards into ten fixed buckets by number; never plans ahead."
 
     def act(self, observation: AnyObservation) -> Action:

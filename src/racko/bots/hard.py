@@ -18,6 +18,7 @@ from racko.observation import Observation, Phase
 @register
 class HardBot(Bot):
     name = "hard"
+    level = 3
     description = "Weighs the top discard against what a blind draw is worth on average."
 
     def act(self, observation: AnyObservation) -> Action:

@@ -18,6 +18,7 @@ from racko.observation import Observation, Phase
 @register
 class MediumBot(Bot):
     name = "medium"
+    level = 2
     description = "Builds on its best ordered cards and takes a card only when it helps right away."
 
     def act(self, observation: AnyObservation) -> Action:

@@ -9,6 +9,7 @@ from racko.families import AnyAction, AnyObservation
 @register
 class RandomBot(Bot):
     name = "random"
+    level = 0
     description = "Plays any legal move at random: for learning the controls. Every variant."
 
     def act(self, observation: AnyObservation) -> AnyAction:

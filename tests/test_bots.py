@@ -97,3 +97,23 @@ def test_each_level_beats_the_one_below(stronger: str, weaker: str) -> None:
     )
     first, second = report.results
     assert first.bot == stronger and first.win_rate > 0.6 and first.ci95[0] > second.ci95[1]
+
+
+def test_hint_advises_from_the_seat_s_own_view() -> None:
+    from pathlib import Path
+
+    from racko.hint import hint_for
+
+    record = racko.GameRecord.load(Path(__file__).parents[1] / "docs" / "examples" / "figure3.json")
+    advice = hint_for(record, at=0)
+    best = advice.choices[0]
+    assert advice.seat == 1 and best.action == racko.TakeDiscard(1) and best.work == 0
+    assert "put it in slot 45" in best.explanation and "Rack-O" in best.explanation
+    works = [choice.work for choice in advice.choices]
+    assert works == sorted(works)
+    # The advice depends on what the seat may see, not on the other rack or the stock.
+    assert {c.action for c in advice.choices} == set(advice.observation.legal_actions())
+    with pytest.raises(racko.RackoError, match="holds no next round"):
+        hint_for(record)
+    with pytest.raises(racko.RackoError, match="choose --at from 0 to 2"):
+        hint_for(record, at=7)

@@ -14,6 +14,7 @@ from racko import arena_cli, bots
 from racko.bots.runner import play_round
 from racko.errors import RackoError
 from racko.highlow import HighLowRound
+from racko.hint import ADVISOR, hint_for
 from racko.match import Match
 from racko.record import GameRecord, replay
 from racko.round import Round
@@ -189,6 +190,37 @@ def bench(
     typer.echo(
         f"({played:,} rounds in {elapsed:.1f} s, median of {batches} batches; {turns / played:.1f} turns a round)"
     )
+
+
+@app.command()
+def hint(
+    file: Annotated[Path, typer.Argument(help="A game record (JSON).", show_default=False)],
+    at: Annotated[
+        int | None, typer.Option(help="The position after this many actions (default: after the last one).")
+    ] = None,
+    count: Annotated[int, typer.Option(min=1, help="How many choices to show.")] = 3,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the advice as JSON.")] = False,
+) -> None:
+    """Advice for the player to act at a point of a game record, from that player's view only."""
+    try:
+        advice = hint_for(GameRecord.load(file), at)
+    except RackoError as error:
+        typer.echo(f"racko: {file}: {error}", err=True)
+        raise typer.Exit(1) from None
+    if as_json:
+        typer.echo(json.dumps(advice.to_json()))
+        return
+    view = advice.observation
+    typer.echo(
+        f"After action {advice.at}: seat {advice.seat} to play (advice from {ADVISOR}, seeing only that seat's view)."
+    )
+    typer.echo("\n".join(rack_lines(view.rack)))
+    held = f"; in hand: {view.held}" if view.held is not None else ""
+    typer.echo(f"Top discard: {view.discard_top}; stock: {view.public.stock_size} cards{held}.")
+    best, *others = advice.choices[:count]
+    typer.echo(f"Best: {best.explanation}")
+    for choice in others:
+        typer.echo(f"  or: {choice.explanation}")
 
 
 @app.command("variants")

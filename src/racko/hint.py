@@ -1,0 +1,92 @@
+"""Move advice for one position of a game record (apps layer): ``racko hint``.
+
+The advice is computed from the observation of the seat to act, never from the
+record's hidden cards: the record is only re-played to reach the position.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from racko.actions import Action, CallRacko, Discard, DrawFromStock, Exchange, TakeDiscard, Wait, action_to_json
+from racko.bots.gaps import best_placement, cards_that_may_come, counts_below
+from racko.bots.hard import HardBot
+from racko.errors import RackoError
+from racko.observation import Observation
+from racko.record import GameRecord, replay
+from racko.rules import SLOT_LABELS
+
+ADVISOR = "hard"
+"""The bot whose judgement the hints use (the strongest written so far)."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    action: Action
+    work: float
+    """The work left on the rack after this choice: about the draws its gaps need, one after another, so an
+    overestimate of the turns to go; 0 is Rack-O, lower is better."""
+    explanation: str
+
+
+@dataclass(frozen=True)
+class Hint:
+    at: int
+    """The number of actions played before this position."""
+    seat: int
+    observation: Observation
+    choices: tuple[Choice, ...]
+    """Every legal choice, best first."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "at": self.at,
+            "seat": self.seat,
+            "advisor": ADVISOR,
+            "choices": [
+                {"action": action_to_json(c.action), "work_left": round(c.work, 2), "explanation": c.explanation}
+                for c in self.choices
+            ],
+        }
+
+
+def hint_for(record: GameRecord, at: int | None = None) -> Hint:
+    """Advice for the seat to act after the ``at``-th action (default: after the last one)."""
+    total = record.action_count
+    position = total if at is None else at
+    if not 0 <= position <= total:
+        raise RackoError(f"The record has {total} actions: choose --at from 0 to {total}.")
+    match = replay(record, stop_after=position)
+    seat = match.to_act
+    if seat is None:
+        raise RackoError("The game is over at that point: there is no move to advise.")
+    if len(match.rounds) > len(record.rounds):
+        raise RackoError(f"After action {position} the round is over, and the record holds no next round.")
+    observation = match.observation(seat)
+    if not isinstance(observation, Observation):
+        raise RackoError("Hints are for the classic variants only (not yet High-Low).")
+    rated = HardBot().evaluate(observation)
+    choices = tuple(Choice(action, work, _explain(observation, action, work)) for action, work in rated)
+    return Hint(position, seat, observation, choices)
+
+
+def _explain(observation: Observation, action: Action, work: float) -> str:
+    public = observation.public
+    after = f"work left {work:.1f}" if work else "that is Rack-O"
+    if isinstance(action, CallRacko):
+        return "Call Rack-O: your rack qualifies, and the round is yours."
+    if isinstance(action, Wait):
+        return f"Wait instead of calling Rack-O, hoping for a longer run ({after})."
+    if isinstance(action, TakeDiscard):
+        card = public.discard_pile[-1]
+        counts = counts_below(cards_that_may_come(observation), public.rules.deck_size)
+        _, slot = best_placement(observation.rack, card, counts, public.rules.two_player_rule)
+        return f"Take {card} from the discard pile and put it in slot {SLOT_LABELS[slot]}: {after}."
+    if isinstance(action, DrawFromStock):
+        return f"Draw from the stock: {after} on average over the cards that may come."
+    if isinstance(action, Exchange):
+        held = observation.held
+        return f"Put {held} in slot {SLOT_LABELS[action.slot]}, discarding {observation.rack[action.slot]}: {after}."
+    assert isinstance(action, Discard)
+    return f"Discard {observation.held} and keep your rack: {after}."

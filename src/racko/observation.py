@@ -23,7 +23,7 @@ from racko.actions import (
     Wait,
 )
 from racko.rules import RACK_SIZE, SLOT_LABELS, Rules
-from racko.scoring import ordered_prefix, qualifies_for_racko
+from racko.scoring import qualifies_for_racko
 
 
 class Phase(enum.Enum):
@@ -174,10 +174,6 @@ class Observation(NamedTuple):
             for rack in public.result.racks:
                 seen.update(rack)
         return frozenset(seen)
-
-    def score_if_round_ended(self) -> int:
-        """What this rack would score now if another player went Rack-O."""
-        return 5 * ordered_prefix(self.rack)
 
 
 def legal_actions(

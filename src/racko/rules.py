@@ -13,7 +13,7 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, ClassVar, Literal, TypeGuard, cast
+from typing import Any, ClassVar, Literal, TypeGuard
 
 from racko.errors import RulesError
 
@@ -226,9 +226,3 @@ def variant(name: str) -> type[Variant]:
         return VARIANTS[name]
     except (KeyError, TypeError):
         raise RulesError(f"Unknown variant {name!r}; known: {', '.join(VARIANTS)}.") from None
-
-
-def cast_refill(value: str) -> Refill:
-    if value not in REFILL_MODES:
-        raise RulesError(f"Unknown refill rule {value!r}: use 'flip' or 'shuffle'.")
-    return cast(Refill, value)

@@ -197,9 +197,9 @@ def test_bad_requests_raise_racko_errors() -> None:
         run_arena(["easy", "easy"], "classic", 2, rounds=3, games=3)
     with pytest.raises(RackoError, match="solo"):
         run_arena(["easy"], "classic", 1, rounds=3)
-    for jobs in (1, 2):  # the easy bot refuses High-Low from its first move, in a worker too
+    for jobs in (1, 2):  # the medium bot refuses High-Low from its first move, in a worker too
         with pytest.raises(RackoError, match="High-Low"):
-            run_arena(["easy", "random", "random"], "highlow", 3, rounds=30, jobs=jobs)
+            run_arena(["medium", "random", "random"], "highlow", 3, rounds=30, jobs=jobs)
 
 
 def test_progress_is_reported_up_to_the_total() -> None:
@@ -287,7 +287,7 @@ def test_arena_notes_an_imbalance_on_stderr() -> None:
         (("--bots", "easy,easy", "--variant", "partners"), "Partners Rack-O is played by 4 players"),
         (("--bots", "easy,easy", "--variant", "nope"), "Unknown variant"),
         (("--bots", "easy,easy", "--players", "3"), "2 bots named for 3 players"),
-        (("--bots", "easy,random,random", "--variant", "highlow", "--jobs", "2"), "High-Low"),
+        (("--bots", "medium,random,random", "--variant", "highlow", "--jobs", "2"), "High-Low"),
         (("--rounds", "3", "--games", "3"), "not both"),
         (("--rounds", "0"), "positive"),
         (("--jobs", "0"), "--jobs"),

@@ -45,14 +45,22 @@ def test_every_bot_plays_legal_moves_in_every_classic_variant(
         assert sum(result.scores) > 0
 
 
-def test_random_plays_high_low() -> None:
-    rules = racko.variant("highlow").rules(4, turn_cap=80)
-    seats = [bots.create("random", seed=seat) for seat in range(4)]
+@pytest.mark.parametrize("name", ["random", "easy"])
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_random_and_easy_play_high_low(name: str, players: int) -> None:
+    rules = racko.variant("highlow").rules(players, turn_cap=80, bonus=players == 4)
+    seats = [bots.create(name, seed=seat) for seat in range(players)]
     for index in range(20):
-        play_round(racko.highlow.HighLowRound.deal(rules, seed=index, dealer=index % 4), seats)
+        play_round(racko.highlow.HighLowRound.deal(rules, seed=index, dealer=index % players), seats)
 
 
-@pytest.mark.parametrize("name", ["easy", "medium", "hard"])
+def test_easy_beats_random_at_high_low() -> None:
+    report = run_arena(["easy", "random", "random"], "highlow", 3, rounds=150, seed=5, jobs=1, options={})
+    easy = report.results[0]
+    assert easy.bot == "easy" and easy.win_rate > 0.5
+
+
+@pytest.mark.parametrize("name", ["medium", "hard"])
 def test_classic_only_bots_refuse_high_low_with_a_clear_error(name: str) -> None:
     round_ = racko.highlow.HighLowRound.deal(racko.variant("highlow").rules(3), seed=1)
     seat = round_.to_act

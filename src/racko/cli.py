@@ -54,8 +54,6 @@ def demo(
     """Watch computer players play one round, move by move."""
     if players is None:
         players = 4 if variant_name == "partners" else 3
-    if variant_name == "highlow" and bot_names == "easy":
-        bot_names = "random"  # the only bot that plays High-Low so far
     rules = _rules(variant_name, players, turn_cap=turn_cap)
     names = [name.strip() for name in bot_names.split(",") if name.strip()] or ["easy"]
     names = (names * rules.players)[: rules.players]

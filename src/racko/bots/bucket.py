@@ -5,15 +5,23 @@ Card ``c`` of an ``N``-card deck belongs in slot ``t(c) = (c - 1) * 10 // N``
 belong there, and put it there; otherwise draw, and put the drawn card in its
 slot unless the card there belongs there, else discard it.  Call Rack-O as
 soon as allowed.
+
+High-Low, the same idea: number ``c`` belongs at position ``(c - 1) * 10 // 50``
+from the left for a Low row (from the right for a High row, whichever has more
+cards in their buckets; a Wild belongs anywhere).  The card in hand goes to its
+position unless the card there belongs there, else in place of the first card
+that does not belong; after a Swap, swap two cards if that puts a card in its
+bucket without taking another out of its own.
 """
 
 from __future__ import annotations
 
-from racko.actions import Action, CallRacko, Discard, DrawFromStock, Exchange, TakeDiscard
+from racko.actions import CallRacko, Discard, DrawFromStock, Exchange, TakeDiscard
 from racko.bots.base import Bot, register
-from racko.errors import RackoError
-from racko.families import AnyObservation
-from racko.observation import Observation, Phase
+from racko.families import AnyAction, AnyObservation
+from racko.highlow import HighLowObservation, HighLowPhase, KeepOrder, Replace, SwapCards
+from racko.highlow_scoring import HIGHEST, WILD
+from racko.observation import Phase
 from racko.rules import RACK_SIZE
 
 
@@ -26,11 +34,11 @@ def bucket_slot(card: int, deck_size: int) -> int:
 class BucketBot(Bot):
     name = "easy"
     level = 1
-    description = "Sorts cards into ten fixed buckets by number; never plans ahead."
+    description = "Sorts cards into ten fixed buckets by number; never plans ahead. Every variant."
 
-    def act(self, observation: AnyObservation) -> Action:
-        if not isinstance(observation, Observation):
-            raise RackoError("The easy bot plays the classic variants only (not yet High-Low).")
+    def act(self, observation: AnyObservation) -> AnyAction:
+        if isinstance(observation, HighLowObservation):
+            return _highlow_bucket(observation)
         seat = observation.seat
         public = observation.public
         phase = public.phase
@@ -52,3 +60,39 @@ class BucketBot(Bot):
         if bucket_slot(rack[slot], size) != slot:
             return TakeDiscard(seat)
         return DrawFromStock(seat)
+
+
+def _highlow_bucket(observation: HighLowObservation) -> AnyAction:
+    seat = observation.seat
+    row = observation.rack
+    low = sum(_belongs(card, position, low=True) for position, card in enumerate(row))
+    high = sum(_belongs(card, position, low=False) for position, card in enumerate(row))
+    aim_low = low >= high
+    if observation.phase is HighLowPhase.SWAP:
+        for first in range(RACK_SIZE):
+            for second in range(first + 1, RACK_SIZE):
+                a, b = row[first], row[second]
+                before = _belongs(a, first, aim_low) + _belongs(b, second, aim_low)
+                after = _belongs(b, first, aim_low) + _belongs(a, second, aim_low)
+                if after > before:
+                    return SwapCards(seat, first, second)
+        return KeepOrder(seat)
+    card = observation.held if observation.held is not None else observation.public.passed_card
+    assert card is not None
+    if card != WILD:
+        position = _bucket(card, aim_low)
+        if not _belongs(row[position], position, aim_low):
+            return Replace(seat, position)
+    for position, current in enumerate(row):
+        if not _belongs(current, position, aim_low):
+            return Replace(seat, position)
+    return Replace(seat, _bucket(card, aim_low) if card != WILD else 0)
+
+
+def _bucket(card: int, low: bool) -> int:
+    position = (card - 1) * RACK_SIZE // HIGHEST
+    return position if low else RACK_SIZE - 1 - position
+
+
+def _belongs(card: int, position: int, low: bool) -> bool:
+    return card == WILD or (card > 0 and _bucket(card, low) == position)

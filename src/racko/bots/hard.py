@@ -7,48 +7,32 @@ that card, and takes the discard only when that beats the draw.
 
 from __future__ import annotations
 
-from racko.actions import Action, CallRacko, Discard, DrawFromStock, Exchange, TakeDiscard
-from racko.bots.base import Bot, register
+from racko.actions import Action, CallRacko, DrawFromStock, Exchange, TakeDiscard
+from racko.bots.base import register
 from racko.bots.gaps import best_placement, cards_that_may_come, cost_for, counts_below
+from racko.bots.medium import MediumBot
 from racko.errors import RackoError
 from racko.families import AnyObservation
-from racko.observation import Observation, Phase
+from racko.observation import Observation
 
 
 @register
-class HardBot(Bot):
+class HardBot(MediumBot):
     name = "hard"
     level = 3
     description = "Weighs the top discard against what a blind draw is worth on average."
 
-    def act(self, observation: AnyObservation) -> Action:
-        if not isinstance(observation, Observation):
-            raise RackoError("The hard bot plays the classic variants only (not yet High-Low).")
-        seat = observation.seat
-        public = observation.public
-        legal = observation.legal_actions()
-        if CallRacko(seat) in legal:
-            return CallRacko(seat)
-        if public.phase is Phase.DECLARE:
-            return CallRacko(seat)
-        may_come = cards_that_may_come(observation)
-        needs_run = public.rules.two_player_rule
-        counts = counts_below(may_come, public.rules.deck_size)
-        rack = observation.rack
-        now = cost_for(rack, counts, needs_run)
-        if public.phase is Phase.PLACE:
-            held = observation.held
-            assert held is not None
-            cost, slot = best_placement(rack, held, counts, needs_run)
-            if public.taken_discard is not None or cost < now:
-                return Exchange(seat, slot)
-            return Discard(seat)
-        top = public.discard_pile[-1]
-        take_cost, _ = best_placement(rack, top, counts, needs_run)
-        if take_cost >= now:
-            return DrawFromStock(seat)
-        draw_cost = _draw_cost(rack, may_come, counts, needs_run, now)
-        return TakeDiscard(seat) if take_cost < draw_cost else DrawFromStock(seat)
+    def _take_beats_draw(
+        self,
+        rack: tuple[int, ...],
+        may_come: list[int],
+        counts: list[int],
+        needs_run: bool,
+        now: float,
+        take_cost: float,
+    ) -> bool:
+        """Take the discard only when it beats the average of a blind draw."""
+        return take_cost < _draw_cost(rack, may_come, counts, needs_run, now)
 
     def evaluate(self, observation: AnyObservation) -> list[tuple[Action, float]]:
         """Every legal action with the draws the rack would still need after it (lower is better), best first.

@@ -23,24 +23,40 @@ class MediumBot(Bot):
 
     def act(self, observation: AnyObservation) -> Action:
         if not isinstance(observation, Observation):
-            raise RackoError("The medium bot plays the classic variants only (not yet High-Low).")
+            raise RackoError(f"The {self.name} bot plays the classic variants only (not yet High-Low).")
         seat = observation.seat
         public = observation.public
-        legal = observation.legal_actions()
-        if CallRacko(seat) in legal:
+        if public.phase is Phase.DECLARE or CallRacko(seat) in observation.legal_actions():
             return CallRacko(seat)
         needs_run = public.rules.two_player_rule
-        counts = counts_below(cards_that_may_come(observation), public.rules.deck_size)
-        now = cost_for(observation.rack, counts, needs_run)
+        may_come = cards_that_may_come(observation)
+        counts = counts_below(may_come, public.rules.deck_size)
+        rack = observation.rack
+        now = cost_for(rack, counts, needs_run)
         if public.phase is Phase.PLACE:
             held = observation.held
             assert held is not None
-            cost, slot = best_placement(observation.rack, held, counts, needs_run)
+            cost, slot = best_placement(rack, held, counts, needs_run)
             if public.taken_discard is not None or cost < now:
                 return Exchange(seat, slot)
             return Discard(seat)
-        if public.phase is Phase.DECLARE:
-            return CallRacko(seat)
-        top = public.discard_pile[-1]
-        cost, _ = best_placement(observation.rack, top, counts, needs_run)
-        return TakeDiscard(seat) if cost < now else DrawFromStock(seat)
+        take_cost, _ = best_placement(rack, public.discard_pile[-1], counts, needs_run)
+        if take_cost >= now:
+            return DrawFromStock(seat)
+        return (
+            TakeDiscard(seat)
+            if self._take_beats_draw(rack, may_come, counts, needs_run, now, take_cost)
+            else (DrawFromStock(seat))
+        )
+
+    def _take_beats_draw(
+        self,
+        rack: tuple[int, ...],
+        may_come: list[int],
+        counts: list[int],
+        needs_run: bool,
+        now: float,
+        take_cost: float,
+    ) -> bool:
+        """Whether to take a discard that would lower the cost: ``medium`` always does."""
+        return True

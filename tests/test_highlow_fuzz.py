@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
 from itertools import pairwise
 
 import pytest
 
 import racko
 from racko import Match
-from racko.highlow import HighLowAction, HighLowPhase, HighLowRound, KeepOrder, Replace, SwapCards, highlow_deck
-from racko.highlow_scoring import HIGH, LOW, SWAP, WILD, best_prefix, doubles, in_order_prefix, is_racko, row_score
+from racko.highlow import HighLowRound
+from racko.highlow_scoring import HIGH, SWAP, WILD, best_prefix, doubles, in_order_prefix, row_score
+from test_highlow import conservation, greedy  # the same policy and card count as the unit tests
 
 pytestmark = pytest.mark.slow
 
@@ -35,65 +35,6 @@ GAMES = 150
 
 def highlow(players: int, **options: object) -> racko.Rules:
     return racko.variant("highlow").rules(players, **options)
-
-
-# The same simple greedy policy as tests/test_highlow.py: each position has a bucket of five numbers (1-5, 6-10, ...
-# for a Low row, reversed for a High one); prefer a Rack-O now, then more cards in their buckets, then a longer
-# in-order prefix.
-
-
-def _in_bucket(row: Sequence[int], direction: int) -> int:
-    count = 0
-    for position, card in enumerate(row):
-        if card == WILD:
-            count += 1
-        elif card > 0:
-            bucket = (card - 1) // 5
-            count += (bucket if direction == LOW else 9 - bucket) == position
-    return count
-
-
-def _value(row: Sequence[int], direction: int) -> tuple[bool, int, int]:
-    return (SWAP not in row and is_racko(row), _in_bucket(row, direction), best_prefix(row))
-
-
-def greedy(game: HighLowRound | Match, rng: random.Random) -> HighLowAction:
-    seat = game.to_act
-    assert seat is not None
-    observation = game.observation(seat)
-    assert isinstance(observation, racko.highlow.HighLowObservation)
-    row = list(observation.rack)
-    direction = LOW if _in_bucket(row, LOW) >= _in_bucket(row, HIGH) else HIGH
-    if observation.phase is HighLowPhase.PLACE:
-        assert observation.held is not None
-        scored = []
-        for position in range(racko.RACK_SIZE):
-            new = row[:]
-            new[position] = observation.held
-            scored.append((_value(new, direction), position))
-        top = max(value for value, _ in scored)
-        return Replace(seat, rng.choice([position for value, position in scored if value == top]))
-    best, choice = _value(row, direction), KeepOrder(seat)
-    for first in range(racko.RACK_SIZE):
-        for second in range(first + 1, racko.RACK_SIZE):
-            new = row[:]
-            new[first], new[second] = new[second], new[first]
-            value = _value(new, direction)
-            if value > best:
-                best, choice = value, SwapCards(seat, first, second)
-    return choice
-
-
-def conservation(round_: HighLowRound) -> None:
-    rows = [round_.rack(seat) for seat in range(round_.rules.players)]
-    assert all(len(row) == racko.RACK_SIZE for row in rows)
-    held = [] if round_.held is None else [round_.held]
-    cards = [card for row in rows for card in row] + list(round_.stock()) + list(round_.discard_pile) + held
-    assert Counter(cards) == DECK, "every card is in exactly one place"
-    assert round_.stock_size == len(round_.stock())
-
-
-DECK = Counter(highlow_deck())
 
 
 def check_result(round_: HighLowRound, stats: Counter[str]) -> None:

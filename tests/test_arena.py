@@ -24,7 +24,7 @@ from racko.families import AnyObservation
 from racko.observation import Observation
 
 ARENA_KEYS = {"results", "variant", "players", "mode", "deals", "capped", "seed", "seconds"}
-RESULT_KEYS = {"bot", "wins", "played", "win_rate", "ci95", "mean_score", "mean_turns"}
+RESULT_KEYS = {"bot", "wins", "played", "win_rate", "ci95", "mean_score", "mean_turns", "decision_ms"}
 SOLO_KEYS = {"bot", "rounds", "mean_turns", "ci95", "median_turns", "p90_turns", "capped"}
 NO_RULE = {"two_player_rule": False}
 HAS_MATPLOTLIB = importlib.util.find_spec("matplotlib") is not None
@@ -40,6 +40,8 @@ def comparable(report: ArenaReport) -> dict[str, Any]:
     """Everything a run found except how long it took."""
     data = report.to_json()
     del data["seconds"]
+    for row in data["results"]:
+        del row["decision_ms"]  # how long the bots took to decide, like the seconds, differs between runs
     data["seat_counts"] = [row.seat_counts for row in report.results]
     data["score_counts"] = [row.score_counts for row in report.results]
     data["totals"] = [(row.score_total, row.rounds, row.turns_total) for row in report.results]
@@ -252,6 +254,8 @@ def test_arena_json_has_exactly_the_documented_keys() -> None:
         assert set(row) == RESULT_KEYS
         assert row["played"] == 60 and len(row["ci95"]) == 2
         assert row["ci95"][0] <= row["win_rate"] <= row["ci95"][1]
+        assert set(row["decision_ms"]) == {"median", "p99"}
+        assert 0 < row["decision_ms"]["median"] <= row["decision_ms"]["p99"]
 
 
 def test_arena_json_for_games() -> None:
@@ -271,6 +275,7 @@ def test_arena_prints_a_table() -> None:
     for header in ("Bot", "Rounds won", "Win %", "95 % CI", "Mean score", "Mean turns"):
         assert header in out
     assert "easy" in out and "random" in out and "/ 40" in out
+    assert "Decision time in ms (median/99th percentile): easy " in out
 
 
 def test_arena_notes_an_imbalance_on_stderr() -> None:

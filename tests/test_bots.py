@@ -7,10 +7,10 @@ import pytest
 import racko
 from racko import bots
 from racko.arena import run_arena
-from racko.bots.gaps import cards_that_may_come, counts_below, rack_cost, run_cost
+from racko.bots.gaps import RackValuer, cards_that_may_come, counts_below, run_cost
 from racko.bots.runner import play_round
 
-CLASSIC_BOTS = ["random", "easy", "medium", "hard"]
+CLASSIC_BOTS = ["random", "easy", "medium", "hard", "expert"]
 VARIANTS = [
     ("classic", 2, {}),
     ("classic", 2, {"two_player_rule": False}),
@@ -24,7 +24,7 @@ VARIANTS = [
 
 
 def test_the_registry_knows_every_level_with_a_description() -> None:
-    assert {"random", "easy", "medium", "hard"} <= set(bots.available())
+    assert bots.available() == ["random", "easy", "medium", "hard", "expert"]
     for name in bots.available():
         assert bots.describe(name)
         assert bots.create(name, seed=1).name == name
@@ -45,19 +45,20 @@ def test_every_bot_plays_legal_moves_in_every_classic_variant(
         assert sum(result.scores) > 0
 
 
-@pytest.mark.parametrize("name", ["random", "easy"])
+@pytest.mark.parametrize("name", ["random", "easy", "expert"])
 @pytest.mark.parametrize("players", [3, 4, 5])
-def test_random_and_easy_play_high_low(name: str, players: int) -> None:
+def test_random_easy_and_expert_play_high_low(name: str, players: int) -> None:
     rules = racko.variant("highlow").rules(players, turn_cap=80, bonus=players == 4)
     seats = [bots.create(name, seed=seat) for seat in range(players)]
     for index in range(20):
         play_round(racko.highlow.HighLowRound.deal(rules, seed=index, dealer=index % players), seats)
 
 
-def test_easy_beats_random_at_high_low() -> None:
-    report = run_arena(["easy", "random", "random"], "highlow", 3, rounds=150, seed=5, jobs=1, options={})
-    easy = report.results[0]
-    assert easy.bot == "easy" and easy.win_rate > 0.5
+@pytest.mark.parametrize(("stronger", "weaker", "share"), [("easy", "random", 0.5), ("expert", "easy", 0.45)])
+def test_high_low_levels_beat_the_one_below(stronger: str, weaker: str, share: float) -> None:
+    report = run_arena([stronger, weaker, weaker], "highlow", 3, rounds=150, seed=5, jobs=1, options={})
+    first = report.results[0]
+    assert first.bot == stronger and first.win_rate > share  # a third would be an even share
 
 
 @pytest.mark.parametrize("name", ["medium", "hard"])
@@ -71,10 +72,10 @@ def test_classic_only_bots_refuse_high_low_with_a_clear_error(name: str) -> None
 
 def test_a_rack_in_order_costs_nothing_and_a_wider_gap_costs_less() -> None:
     counts = counts_below(range(1, 41), 40)
-    assert rack_cost([2, 5, 9, 13, 17, 21, 25, 29, 33, 37], counts) == 0
+    assert RackValuer(counts).cost([2, 5, 9, 13, 17, 21, 25, 29, 33, 37]) == 0
     # One open slot between 10 and 20 (9 cards may come) is cheaper than between 10 and 13 (2 cards).
-    wide = rack_cost([2, 5, 9, 10, 40, 20, 25, 29, 33, 37], counts)
-    narrow = rack_cost([2, 5, 9, 10, 40, 13, 25, 29, 33, 37], counts)
+    wide = RackValuer(counts).cost([2, 5, 9, 10, 40, 20, 25, 29, 33, 37])
+    narrow = RackValuer(counts).cost([2, 5, 9, 10, 40, 13, 25, 29, 33, 37])
     assert 0 < wide < narrow
 
 
@@ -98,7 +99,10 @@ def test_bots_count_only_cards_they_may_see() -> None:
     assert set(other) <= may_come  # an unseen rack's cards may still come, as far as this seat knows
 
 
-@pytest.mark.parametrize(("stronger", "weaker"), [("easy", "random"), ("medium", "easy"), ("hard", "easy")])
+@pytest.mark.parametrize(
+    ("stronger", "weaker"),
+    [("easy", "random"), ("medium", "easy"), ("hard", "easy"), ("expert", "easy"), ("expert", "random")],
+)
 def test_each_level_beats_the_one_below(stronger: str, weaker: str) -> None:
     report = run_arena(
         [stronger, weaker], "classic", 2, rounds=300, seed=11, jobs=1, options={"two_player_rule": False}
@@ -125,3 +129,81 @@ def test_hint_advises_from_the_seat_s_own_view() -> None:
         hint_for(record)
     with pytest.raises(racko.RackoError, match="choose --at from 0 to 2"):
         hint_for(record, at=7)
+
+
+def test_expert_reads_the_next_card_of_a_turned_over_stock() -> None:
+    from racko.bots.expert import next_stock_card
+
+    rules = racko.variant("classic").rules(2, two_player_rule=False, refill="flip")
+    round_ = racko.Round.deal(rules, seed=3)
+    checked = 0
+    while not round_.over and checked < 40:
+        seat = round_.to_act
+        assert seat is not None
+        view = round_.observation(seat)
+        upcoming = next_stock_card(view.public)
+        if view.public.phase is racko.Phase.PICK:
+            if upcoming is not None:
+                round_.apply(racko.DrawFromStock(seat))
+                assert round_.observation(seat).held == upcoming
+                checked += 1
+                round_.apply(racko.Discard(seat))
+            else:
+                round_.apply(racko.DrawFromStock(seat))
+                round_.apply(racko.Discard(seat))  # nobody improves: the stock runs out and is turned over
+    assert checked >= 20
+    shuffled = racko.variant("classic").rules(2, refill="shuffle")
+    round_ = racko.Round.deal(shuffled, seed=3)
+    while round_.public_view().turned_over_pile is None:
+        seat = round_.to_act
+        assert seat is not None
+        round_.apply(racko.DrawFromStock(seat))
+        round_.apply(racko.Discard(seat))
+    assert next_stock_card(round_.public_view()) is None  # a shuffled stock keeps its order secret
+
+
+def _bonus_view(rack: list[int], totals: tuple[int, int] = (0, 0), turns: int = 0) -> racko.Observation:
+    """The Bonus Rack-O view of seat 0, deciding at the end of its turn with ``rack``."""
+    rules = racko.variant("bonus").rules(2)
+    others = [card for card in range(1, 41) if card not in rack]
+    deck = racko.round.arrange_deck([rack, others[:10]], 1, others[10], others[11:], deck_size=40)
+    round_ = racko.Round(rules, deck, dealer=1)
+    view = round_.observation(0)
+    public = view.public._replace(phase=racko.Phase.DECLARE, totals=totals, turns=turns)
+    return view._replace(public=public)
+
+
+def test_expert_weighs_a_bonus_against_an_opponent_going_out() -> None:
+    from racko.bots.expert import calls_now
+
+    three = [2, 5, 9, 13, 17, 21, 28, 29, 30, 38]  # a run of three, ends open to 27 and 31
+    assert not calls_now(_bonus_view(three))  # early: worth waiting for a longer run
+    assert calls_now(_bonus_view(three, turns=40))  # late: opponents are about to go out
+    assert calls_now(_bonus_view(three, totals=(400, 0)))  # 125 reaches the target: the game is won
+    assert calls_now(_bonus_view(three, totals=(0, 430)))  # the opponent would win by going out
+    six = [2, 5, 9, 13, 25, 26, 27, 28, 29, 30]
+    assert calls_now(_bonus_view(six))  # nothing more to gain
+
+
+def test_expert_waiting_for_a_bonus_keeps_its_rack_in_order() -> None:
+    import random
+
+    rules = racko.variant("bonus").rules(2, turn_cap=300)
+    three = [2, 5, 9, 13, 17, 21, 28, 29, 30, 38]  # qualifies from the deal, with room to lengthen the run
+    seats = [bots.create("expert", seed=0), bots.create("random", seed=1)]
+    waited = lengthened = 0
+    for index in range(20):
+        others = [card for card in range(1, 41) if card not in three]
+        random.Random(index).shuffle(others)
+        deck = racko.round.arrange_deck([three, others[:10]], 1, others[10], others[11:], deck_size=40)
+        round_ = racko.Round(rules, deck, dealer=1)
+        while not round_.over:
+            seat = round_.to_act
+            assert seat is not None
+            action = seats[seat].act(round_.observation(seat))
+            waited += seat == 0 and isinstance(action, (racko.Wait, racko.DrawFromStock, racko.TakeDiscard))
+            round_.apply(action)
+            assert racko.scoring.qualifies_for_racko(round_.rack(0), rules)  # waiting never spoils the rack
+        assert round_.result is not None and round_.result.winner == 0
+        lengthened += racko.scoring.longest_run(round_.rack(0)) > 3
+    assert waited and lengthened

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from racko import bots
-from racko.bots.runner import play_match, play_round
+from racko.bots.runner import DecisionTimes, play_match, play_round, time_quantile
 from racko.errors import RackoError
 from racko.families import family_of
 from racko.match import Match
@@ -122,6 +122,8 @@ class BotResult:
     """How many deals its bots (each member of a team) sat in each seat."""
     score_counts: tuple[tuple[int, int], ...]
     """The distribution of its per-deal scores: (score, how many deals), by score."""
+    decision_times: DecisionTimes = field(default_factory=Counter, repr=False)
+    """How long its bots took to decide (the one figure that differs between runs of the same seed)."""
 
     @property
     def win_rate(self) -> float:
@@ -150,6 +152,10 @@ class BotResult:
             "ci95": [round(lo, 4), round(hi, 4)],
             "mean_score": round(self.mean_score, 3),
             "mean_turns": round(self.mean_turns, 3),
+            "decision_ms": {
+                "median": round(time_quantile(self.decision_times, 0.5), 3),
+                "p99": round(time_quantile(self.decision_times, 0.99), 3),
+            },
         }
 
 
@@ -263,12 +269,14 @@ class _Tally:
     turns: int = 0
     seats: list[list[int]] = field(default_factory=list)
     score_counts: list[Counter[int]] = field(default_factory=list)
+    decision_times: list[DecisionTimes] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.wins = [0] * self.rows
         self.scores = [0] * self.rows
         self.seats = [[0] * self.players for _ in range(self.rows)]
         self.score_counts = [Counter() for _ in range(self.rows)]
+        self.decision_times = [Counter() for _ in range(self.rows)]
 
     def add(self, other: _Tally) -> None:
         self.deals += other.deals
@@ -279,6 +287,7 @@ class _Tally:
             self.wins[row] += other.wins[row]
             self.scores[row] += other.scores[row]
             self.score_counts[row].update(other.score_counts[row])
+            self.decision_times[row].update(other.decision_times[row])
             for seat in range(self.players):
                 self.seats[row][seat] += other.seats[row][seat]
 
@@ -296,11 +305,12 @@ def _play_arena_chunk(job: _ArenaJob, start: int, stop: int) -> _Tally:
             bots.create(name, seed=_derived_seed(job.seed, deal, f"bot:{seat}")) for seat, name in enumerate(seat_bot)
         ]
         dealer = dealer_of(deal, players)
+        times: list[DecisionTimes] = [Counter() for _ in range(players)]
         if job.mode == "rounds":
             deck = family.full_deck(rules)
             _derived_rng(job.seed, deal, "deck").shuffle(deck)
             round_ = family.round_type(rules, deck, dealer, rng=_derived_rng(job.seed, deal, "refills"))
-            result = play_round(round_, seated)
+            result = play_round(round_, seated, times)
             winners: tuple[int, ...] = () if result.winner is None else (result.winner,)
             seat_scores: Sequence[int] = result.scores
             side_scores = [0] * rules.sides
@@ -311,7 +321,7 @@ def _play_arena_chunk(job: _ArenaJob, start: int, stop: int) -> _Tally:
             tally.capped += result.capped
         else:
             match = Match(rules, seed=_derived_seed(job.seed, deal, "match"), first_dealer=dealer)
-            outcome = play_match(match, seated)
+            outcome = play_match(match, seated, times)
             winners = outcome.seats
             side_scores = list(outcome.totals)
             for finished in match.results:
@@ -323,6 +333,7 @@ def _play_arena_chunk(job: _ArenaJob, start: int, stop: int) -> _Tally:
             seats = [seat_of(entry, deal, players) for entry in entries]
             for seat in seats:
                 tally.seats[row][seat] += 1
+                tally.decision_times[row].update(times[seat])
             if any(seat in winners for seat in seats):
                 tally.wins[row] += 1
             score = side_scores[rules.side_of(seats[0])]
@@ -521,6 +532,7 @@ def run_arena(
             turns_total=tally.turns,
             seat_counts=tuple(tally.seats[row]),
             score_counts=tuple(sorted(tally.score_counts[row].items())),
+            decision_times=tally.decision_times[row],
         )
         for row, entries in enumerate(rows)
     )

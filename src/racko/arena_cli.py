@@ -18,6 +18,7 @@ from typing import Annotated, NoReturn, TypeVar
 import typer
 
 from racko import arena
+from racko.bots.runner import time_quantile
 from racko.errors import RackoError
 from racko.rules import VARIANTS, variant
 
@@ -94,7 +95,7 @@ def arena_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
     plot: Annotated[
         Path | None,
-        typer.Option(help="Draw win rates and score distributions to this PNG (needs racko[plot]).", dir_okay=False),
+        typer.Option(help="Draw win rates and score distributions to this PNG (needs racko\\[plot]).", dir_okay=False),
     ] = None,
     two_player_rule: Annotated[
         bool | None,
@@ -186,8 +187,13 @@ def _print_arena(report: arena.ArenaReport, jobs: int) -> None:
     turn_cap = report.rules.turn_cap
     cap = f" at {turn_cap:,} turns" if turn_cap else ""
     within = " (within the games)" if unit == "games" else ""
+    times = ", ".join(
+        f"{row.bot} {time_quantile(row.decision_times, 0.5):.2f}/{time_quantile(row.decision_times, 0.99):.2f}"
+        for row in report.results
+    )
     table.caption = (
-        f"{report.capped:,} {capped} capped{cap}{within}; {report.seconds:.1f} s with {jobs} job{'s' * (jobs != 1)}"
+        f"{report.capped:,} {capped} capped{cap}{within}; {report.seconds:.1f} s with {jobs} job{'s' * (jobs != 1)}\n"
+        f"Decision time in ms (median/99th percentile): {times}"
     )
     table.caption_justify = "left"
     Console(highlight=False).print(table)

@@ -10,15 +10,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from racko.actions import Action, CallRacko, Discard, DrawFromStock, Exchange, TakeDiscard, Wait, action_to_json
-from racko.bots.gaps import best_placement, cards_that_may_come, counts_below
-from racko.bots.hard import HardBot
+from racko.bots.expert import ExpertBot, next_stock_card
+from racko.bots.gaps import cards_that_may_come
 from racko.errors import RackoError
 from racko.observation import Observation
 from racko.record import GameRecord, replay
 from racko.rules import SLOT_LABELS
 
-ADVISOR = "hard"
-"""The bot whose judgement the hints use (the strongest written so far)."""
+ADVISOR = "expert"
+"""The bot whose judgement the hints use (the strongest)."""
 
 
 @dataclass(frozen=True)
@@ -66,12 +66,13 @@ def hint_for(record: GameRecord, at: int | None = None) -> Hint:
     observation = match.observation(seat)
     if not isinstance(observation, Observation):
         raise RackoError("Hints are for the classic variants only (not yet High-Low).")
-    rated = HardBot().evaluate(observation)
-    choices = tuple(Choice(action, work, _explain(observation, action, work)) for action, work in rated)
+    advisor = ExpertBot()
+    rated = advisor.evaluate(observation)
+    choices = tuple(Choice(action, work, _explain(advisor, observation, action, work)) for action, work in rated)
     return Hint(position, seat, observation, choices)
 
 
-def _explain(observation: Observation, action: Action, work: float) -> str:
+def _explain(advisor: ExpertBot, observation: Observation, action: Action, work: float) -> str:
     public = observation.public
     after = f"work left {work:.1f}" if work else "that is Rack-O"
     if isinstance(action, CallRacko):
@@ -80,10 +81,13 @@ def _explain(observation: Observation, action: Action, work: float) -> str:
         return f"Wait instead of calling Rack-O, hoping for a longer run ({after})."
     if isinstance(action, TakeDiscard):
         card = public.discard_pile[-1]
-        counts = counts_below(cards_that_may_come(observation), public.rules.deck_size)
-        _, slot = best_placement(observation.rack, card, counts, public.rules.two_player_rule)
+        valuer = advisor.valuer(observation, cards_that_may_come(observation))
+        _, slot = valuer.best_placement(observation.rack, card)
         return f"Take {card} from the discard pile and put it in slot {SLOT_LABELS[slot]}: {after}."
     if isinstance(action, DrawFromStock):
+        upcoming = next_stock_card(public)
+        if upcoming is not None:
+            return f"Draw from the stock: the turned-over pile shows the next card is {upcoming}; {after}."
         return f"Draw from the stock: {after} on average over the cards that may come."
     if isinstance(action, Exchange):
         held = observation.held

@@ -13,8 +13,20 @@ from __future__ import annotations
 
 from racko.bots.base import Bot, available, create, describe, register
 from racko.bots.bucket import BucketBot
+from racko.bots.expert import ExpertBot
 from racko.bots.hard import HardBot
 from racko.bots.medium import MediumBot
 from racko.bots.random_bot import RandomBot
 
-__all__ = ["Bot", "BucketBot", "HardBot", "MediumBot", "RandomBot", "available", "create", "describe", "register"]
+__all__ = [
+    "Bot",
+    "BucketBot",
+    "ExpertBot",
+    "HardBot",
+    "MediumBot",
+    "RandomBot",
+    "available",
+    "create",
+    "describe",
+    "register",
+]

@@ -7,11 +7,13 @@ to finish, otherwise draws, and keeps a drawn card only if it helps.
 
 from __future__ import annotations
 
-from racko.actions import Action, CallRacko, Discard, DrawFromStock, Exchange, TakeDiscard
+from typing import ClassVar
+
+from racko.actions import CallRacko, Discard, DrawFromStock, Exchange, TakeDiscard
 from racko.bots.base import Bot, register
-from racko.bots.gaps import best_placement, cards_that_may_come, cost_for, counts_below
+from racko.bots.gaps import PLAIN, GapModel, RackValuer, cards_that_may_come, counts_below
 from racko.errors import RackoError
-from racko.families import AnyObservation
+from racko.families import AnyAction, AnyObservation
 from racko.observation import Observation, Phase
 
 
@@ -20,43 +22,38 @@ class MediumBot(Bot):
     name = "medium"
     level = 2
     description = "Builds on its best ordered cards and takes a card only when it helps right away."
+    gap_model: ClassVar[GapModel] = PLAIN
 
-    def act(self, observation: AnyObservation) -> Action:
+    def act(self, observation: AnyObservation) -> AnyAction:
         if not isinstance(observation, Observation):
             raise RackoError(f"The {self.name} bot plays the classic variants only (not yet High-Low).")
         seat = observation.seat
         public = observation.public
         if public.phase is Phase.DECLARE or CallRacko(seat) in observation.legal_actions():
             return CallRacko(seat)
-        needs_run = public.rules.two_player_rule
         may_come = cards_that_may_come(observation)
-        counts = counts_below(may_come, public.rules.deck_size)
+        valuer = self.valuer(observation, may_come)
         rack = observation.rack
-        now = cost_for(rack, counts, needs_run)
+        now = valuer.cost(rack)
         if public.phase is Phase.PLACE:
             held = observation.held
             assert held is not None
-            cost, slot = best_placement(rack, held, counts, needs_run)
+            cost, slot = valuer.best_placement(rack, held)
             if public.taken_discard is not None or cost < now:
                 return Exchange(seat, slot)
             return Discard(seat)
-        take_cost, _ = best_placement(rack, public.discard_pile[-1], counts, needs_run)
-        if take_cost >= now:
-            return DrawFromStock(seat)
-        return (
-            TakeDiscard(seat)
-            if self._take_beats_draw(rack, may_come, counts, needs_run, now, take_cost)
-            else (DrawFromStock(seat))
-        )
+        take_cost, _ = valuer.best_placement(rack, public.discard_pile[-1])
+        if take_cost < now and self._take_beats_draw(valuer, rack, may_come, now, take_cost):
+            return TakeDiscard(seat)
+        return DrawFromStock(seat)
+
+    def valuer(self, observation: Observation, may_come: list[int]) -> RackValuer:
+        """This bot's way of costing racks for one decision."""
+        counts = counts_below(may_come, observation.public.rules.deck_size)
+        return RackValuer(counts, observation.public.rules.two_player_rule, self.gap_model)
 
     def _take_beats_draw(
-        self,
-        rack: tuple[int, ...],
-        may_come: list[int],
-        counts: list[int],
-        needs_run: bool,
-        now: float,
-        take_cost: float,
+        self, valuer: RackValuer, rack: tuple[int, ...], may_come: list[int], now: float, take_cost: float
     ) -> bool:
         """Whether to take a discard that would lower the cost: ``medium`` always does."""
         return True

@@ -24,7 +24,7 @@ VARIANTS = [
 
 
 def test_the_registry_knows_every_level_with_a_description() -> None:
-    assert bots.available() == ["random", "easy", "medium", "hard", "expert"]
+    assert bots.available() == ["random", "easy", "medium", "hard", "expert", "expert-eager"]
     for name in bots.available():
         assert bots.describe(name)
         assert bots.create(name, seed=1).name == name

@@ -192,3 +192,11 @@ def _harmless_slot(rack: tuple[int, ...], card: int, rules: Rules) -> int:
         if qualifies_for_racko(trial, rules):
             return slot
     return 0
+
+
+@register
+class EagerExpertBot(ExpertBot):
+    name = "expert-eager"
+    level = 4
+    description = "expert that calls Rack-O as soon as it may: the baseline that shows what Bonus waiting is worth."
+    waits = False

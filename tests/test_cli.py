@@ -21,6 +21,8 @@ from racko.match import Match
 from racko.record import GameRecord
 from racko.rules import VARIANTS, variant
 
+ALL_BOTS = "random, easy, medium, hard, expert, expert-eager"
+
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "docs" / "examples"
 FIGURE_3 = EXAMPLES / "figure3.json"
@@ -332,7 +334,10 @@ def test_demo_without_a_seed_plays_a_round() -> None:
     ("args", "message"),
     [
         (["--variant", "high-low"], "racko: Unknown variant 'high-low'; known: classic, bonus, partners, highlow."),
-        (["--bots", "easy,genius"], "racko: Unknown bot 'genius'; available: random, easy, medium, hard, expert, expert-eager."),
+        (
+            ["--bots", "easy,genius"],
+            "racko: Unknown bot 'genius'; available: random, easy, medium, hard, expert, expert-eager.",
+        ),
         (["--players", "7"], "racko: Classic Rack-O is played by 2, 3, 4 players, not 7."),
         (["--variant", "partners", "--players", "2"], "racko: Partners Rack-O is played by 4 players, not 2."),
         (["--turn-cap", "0"], "racko: The turn cap must be a positive whole number, not 0."),
@@ -348,7 +353,10 @@ def test_demo_refuses_bad_options_with_exit_code_2(args: list[str], message: str
 def test_an_unknown_bot_as_a_real_process_exits_2() -> None:
     done = command("demo", "--bots", "genius")
     assert done.returncode == 2
-    assert done.stderr.strip() == "racko: Unknown bot 'genius'; available: random, easy, medium, hard, expert, expert-eager."
+    assert (
+        done.stderr.strip()
+        == "racko: Unknown bot 'genius'; available: random, easy, medium, hard, expert, expert-eager."
+    )
     assert "Traceback" not in done.stderr
 
 

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
-from racko import arena_cli, bots
+from racko import arena_cli, bots, play_cli
 from racko.bots.runner import play_round
 from racko.errors import RackoError
 from racko.highlow import HighLowRound
@@ -231,6 +231,7 @@ def variants_command() -> None:
 
 
 arena_cli.register(app)
+play_cli.register(app)
 
 
 def main() -> None:

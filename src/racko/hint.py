@@ -66,10 +66,14 @@ def hint_for(record: GameRecord, at: int | None = None) -> Hint:
     observation = match.observation(seat)
     if not isinstance(observation, Observation):
         raise RackoError("Hints are for the classic variants only (not yet High-Low).")
+    return Hint(position, seat, observation, advice(observation))
+
+
+def advice(observation: Observation) -> tuple[Choice, ...]:
+    """Every legal choice for this seat, best first, judged from its own observation by the advisor."""
     advisor = ExpertBot()
     rated = advisor.evaluate(observation)
-    choices = tuple(Choice(action, work, _explain(advisor, observation, action, work)) for action, work in rated)
-    return Hint(position, seat, observation, choices)
+    return tuple(Choice(action, work, _explain(advisor, observation, action, work)) for action, work in rated)
 
 
 def _explain(advisor: ExpertBot, observation: Observation, action: Action, work: float) -> str:

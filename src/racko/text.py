@@ -39,3 +39,19 @@ def side_names(rules: Rules, names: Sequence[str]) -> list[str]:
     if rules.teams is None:
         return list(names)
     return [" & ".join(names[seat] for seat in team) for team in rules.teams]
+
+
+def score_sheet(rules: Rules, names: Sequence[str], results: Sequence[RoundResult | HighLowResult]) -> list[str]:
+    """The running score sheet: each round's points per side, and the totals."""
+    sides = side_names(rules, names)
+    width = max(8, *(len(side) for side in sides))
+    lines = ["Round  " + " ".join(f"{side:>{width}}" for side in sides)]
+    totals = [0] * len(sides)
+    for number, result in enumerate(results, start=1):
+        points = [0] * len(sides)
+        for seat, score in enumerate(result.scores):
+            points[rules.side_of(seat)] += score
+        totals = [total + point for total, point in zip(totals, points, strict=True)]
+        lines.append(f"{number:>5}  " + " ".join(f"{point:>{width}}" for point in points))
+    lines.append("Total  " + " ".join(f"{total:>{width}}" for total in totals))
+    return lines

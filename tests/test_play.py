@@ -1,0 +1,296 @@
+"""``racko play``: the plain text mode driven through standard input, saves and resumes, and the terminal app
+driven by key presses as a person would."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+import racko
+from racko.cli import app
+from racko.record import GameRecord, replay
+from racko.session import CURRENT_SAVE, PlaySession, SeatSpec
+from racko.tui import MessageScreen, RackoApp, StartScreen, TableScreen
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("RACKO_DATA_DIR", str(tmp_path))
+    return tmp_path
+
+
+def play(*args: str, input: str) -> str:
+    result = runner.invoke(app, ["play", "--plain", *args], input=input)
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    return result.output
+
+
+# --- plain mode ----------------------------------------------------------------------------------
+
+
+def test_plain_mode_plays_a_whole_game_from_standard_input(data: Path) -> None:
+    # Drawing and discarding every turn, the player never goes out; easy does, and reaches the target of 75.
+    out = play("--bots", "easy", "--no-two-player-rule", "--target", "75", "--seed", "1", input="draw\nx\n" * 400)
+    assert "Your rack:" in out and "  slot   5  10  15  20  25  30  35  40  45  50" in out
+    assert "You drew" in out and "easy went Rack-O!" in out
+    assert "Round 1 is over." in out and "Total" in out
+    assert "Game over: easy won." in out
+    assert not (data / CURRENT_SAVE).exists()
+    records = list((data / "games").glob("*.json"))
+    assert len(records) == 1
+    match = replay(GameRecord.load(records[0]))  # the finished game is a record racko replay reads
+    assert match.over and match.outcome is not None and match.outcome.seats == (1,)
+    replayed = runner.invoke(app, ["replay", str(records[0])])
+    assert replayed.exit_code == 0, replayed.output
+
+
+def test_plain_mode_explains_bad_commands_and_changes_nothing(data: Path) -> None:
+    out = play("--bots", "easy", "--seed", "2", input="fly\n25\ntake\ndiscard\nhelp\nquit\n")
+    assert "Unknown command 'fly': type draw, take, a slot 5-50, discard, racko or help." in out
+    assert "You cannot exchange a card now: first draw from the stock or take the top discard." in out
+    assert "so you must place it in your rack." in out  # took the discard, then tried to discard it
+    assert "Commands:" in out and "Game saved." in out
+    assert (data / CURRENT_SAVE).exists()
+
+
+def test_quitting_keeps_the_game_and_play_offers_to_resume_it(data: Path) -> None:
+    play("--bots", "easy", "--seed", "3", input="draw\nx\nquit\n")
+    saved = GameRecord.load(data / CURRENT_SAVE)
+    actions_before = saved.action_count
+    out = runner.invoke(app, ["play", "--plain"], input="y\ndraw\nx\nquit\n").output
+    assert "A saved game was found (You, easy, round 1)." in out
+    assert GameRecord.load(data / CURRENT_SAVE).action_count > actions_before
+    # A record that was saved can be hinted, too: it is an ordinary record.
+    hinted = runner.invoke(app, ["hint", str(data / CURRENT_SAVE)])
+    assert hinted.exit_code == 0, hinted.output
+
+
+def test_a_damaged_save_gives_a_clear_message_and_a_new_game(data: Path) -> None:
+    (data / CURRENT_SAVE).write_text('{"format": "racko-record", "version": 1, "rules": 7}')
+    out = play(input="quit\n")
+    assert "The saved game could not be read" in out and "starting a new game" in out
+    assert list(data.glob("current-game.damaged-*.json"))  # kept, never lost
+    assert (data / CURRENT_SAVE).exists()
+
+
+def test_unknown_bots_are_refused_before_anything_starts(data: Path) -> None:
+    result = runner.invoke(app, ["play", "--plain", "--bots", "genius"])
+    assert result.exit_code == 2
+    assert "Unknown bot 'genius'" in result.stderr and "Traceback" not in result.output
+
+
+# --- the terminal app ----------------------------------------------------------------------------
+
+
+def app_test(scenario: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
+    """Run an async pilot scenario as a plain test (no asyncio plugin needed)."""
+
+    @functools.wraps(scenario)
+    def test(*args: Any, **kwargs: Any) -> None:
+        asyncio.run(scenario(*args, **kwargs))
+
+    return test
+
+
+async def _settle(pilot: object) -> None:
+    await pilot.pause()  # type: ignore[attr-defined]
+
+
+async def _play_out_round(app: RackoApp, pilot: object, keys: tuple[str, ...], rounds: int = 1) -> None:
+    """Press keys as a person would until ``rounds`` rounds are over (answering round-end screens)."""
+    for _ in range(2000):
+        screen = app.screen
+        session = app.session
+        assert session is not None
+        if len(session.match.results) >= rounds and not isinstance(screen, MessageScreen):
+            return
+        if isinstance(screen, MessageScreen):
+            await pilot.press("enter")  # type: ignore[attr-defined]
+        elif session.human_to_act():
+            for key in keys:
+                await pilot.press(key)  # type: ignore[attr-defined]
+        await _settle(pilot)
+    raise AssertionError("the round did not end")
+
+
+@app_test
+async def test_enter_on_the_start_screen_starts_classic_against_medium(tmp_path: Path) -> None:
+    app = RackoApp(save_path=tmp_path / CURRENT_SAVE, seed=5, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settle(pilot)
+        assert isinstance(app.screen, StartScreen)
+        await pilot.press("enter")
+        await _settle(pilot)
+        assert isinstance(app.screen, TableScreen)
+        assert app.session is not None
+        assert [seat.bot for seat in app.session.seats] == [None, "medium"]
+        assert app.session.rules.variant == "classic" and app.session.rules.two_player_rule
+
+
+@app_test
+async def test_a_whole_round_by_keys_against_a_bot(tmp_path: Path) -> None:
+    rules = racko.variant("classic").rules(2, two_player_rule=False)
+    setup = (rules, [SeatSpec("You"), SeatSpec("easy", "easy")])
+    app = RackoApp(setup=setup, save_path=tmp_path / CURRENT_SAVE, seed=8, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settle(pilot)
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        # An illegal key is explained on screen and changes nothing.
+        session = app.session
+        assert session is not None
+        if session.human_to_act():
+            before = session.match.actions[:]
+            await pilot.press("x")
+            await _settle(pilot)
+            assert session.match.actions == before
+            assert "draw" in str(table.query_one("#prompt").render()).lower()
+        # Draw, then put the drawn card in slot 25 (key 5), every turn, until the round ends.
+        await _play_out_round(app, pilot, ("d", "5"))
+        assert len(session.match.results) == 1
+        assert (tmp_path / CURRENT_SAVE).exists()
+
+
+@app_test
+async def test_clicking_a_slot_places_the_card(tmp_path: Path) -> None:
+    rules = racko.variant("classic").rules(2, two_player_rule=False)
+    app = RackoApp(setup=(rules, [SeatSpec("You"), SeatSpec("easy", "easy")]), save_path=None, seed=3, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settle(pilot)
+        session = app.session
+        assert session is not None
+        while not session.human_to_act():
+            await _settle(pilot)
+        await pilot.press("t")  # take the discard: it must be placed
+        await _settle(pilot)
+        taken = session.observation(0).held
+        await pilot.click("#slot-3")
+        await _settle(pilot)
+        assert session.observation(0).rack[3] == taken
+
+
+@app_test
+async def test_hot_seat_play_hides_the_rack_behind_a_curtain(tmp_path: Path) -> None:
+    rules = racko.variant("classic").rules(2, two_player_rule=False)
+    setup = (rules, [SeatSpec("Ann"), SeatSpec("Bob")])
+    app = RackoApp(setup=setup, save_path=None, seed=4, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settle(pilot)
+        session = app.session
+        assert session is not None
+        first = session.to_act
+        assert first is not None
+        if isinstance(app.screen, MessageScreen):
+            await pilot.press("enter")
+            await _settle(pilot)
+        await pilot.press("d")
+        await pilot.press("x")
+        await _settle(pilot)
+        # Now the other person is to play: a curtain, and the table shows no card of either rack.
+        assert isinstance(app.screen, MessageScreen)
+        assert "Pass the screen to" in str(app.screen.query_one("#message-text").render())
+        table = app.screen_stack[-2]
+        assert isinstance(table, TableScreen)
+        labels = [str(table.query_one(f"#slot-{index}").label) for index in range(10)]
+        assert all(label.endswith("?") for label in labels)
+        await pilot.press("enter")
+        await _settle(pilot)
+        labels = [str(table.query_one(f"#slot-{index}").label) for index in range(10)]
+        assert labels[0].split("\n")[1] == str(session.observation(1 - first).rack[0])
+
+
+@app_test
+async def test_bonus_rack_o_lets_the_player_wait(tmp_path: Path) -> None:
+    rules = racko.variant("bonus").rules(2, two_player_rule=False)
+    three = [2, 5, 9, 13, 17, 21, 28, 29, 30, 38]
+    others = [card for card in range(1, 41) if card not in three]
+    deck = racko.round.arrange_deck([three, others[:10]], 1, others[10], others[11:], deck_size=40)
+    record = GameRecord(rules, (racko.RoundRecord(1, tuple(deck), ()),), first_dealer=1, seed=0)
+    match = replay(record)
+    session = PlaySession(match, [SeatSpec("You"), SeatSpec("easy", "easy")], tmp_path / CURRENT_SAVE)
+    app = RackoApp(session=session, save_path=tmp_path / CURRENT_SAVE, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settle(pilot)
+        assert isinstance(app.screen, MessageScreen)  # resume?
+        await pilot.press("enter")
+        await _settle(pilot)
+        assert session.human_to_act()
+        assert "qualifies" in str(app.screen.query_one("#prompt").render())
+        await pilot.press("d")  # play on instead of calling
+        await _settle(pilot)
+        await pilot.press("x")
+        await _settle(pilot)
+        assert session.match.round.result is None  # still playing
+        while not session.human_to_act():
+            await _settle(pilot)
+        await pilot.press("r")
+        await _settle(pilot)
+        assert session.match.results[0].winner == 0
+
+
+@app_test
+async def test_quitting_the_app_and_coming_back_resumes_the_game(tmp_path: Path) -> None:
+    save = tmp_path / CURRENT_SAVE
+    rules = racko.variant("classic").rules(2, two_player_rule=False)
+    app = RackoApp(setup=(rules, [SeatSpec("You"), SeatSpec("easy", "easy")]), save_path=save, seed=6, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settle(pilot)
+        await pilot.press("d", "x")
+        await _settle(pilot)
+        await pilot.press("q")
+        await _settle(pilot)
+    actions = GameRecord.load(save).action_count
+    assert actions >= 2
+    resumed = RackoApp(session=PlaySession.load(save), save_path=save, pace=0)
+    async with resumed.run_test(size=(80, 24)) as pilot:
+        await _settle(pilot)
+        assert isinstance(resumed.screen, MessageScreen)
+        assert "A saved game was found" in str(resumed.screen.query_one("#message-text").render())
+        await pilot.press("enter")
+        await _settle(pilot)
+        assert isinstance(resumed.screen, TableScreen)
+        assert resumed.session is not None and len(resumed.session.match.actions) == actions
+
+
+def test_saves_are_records_with_the_seats() -> None:
+    rules = racko.variant("classic").rules(2)
+    session = PlaySession.new(rules, [SeatSpec("You"), SeatSpec("hard", "hard")], seed=1)
+    data = session.record().to_json()
+    assert data["racko_play"] == {"seats": [{"name": "You", "bot": None}, {"name": "hard", "bot": "hard"}]}
+    assert json.loads(json.dumps(data)) == data
+
+
+@app_test
+async def test_a_whole_game_ends_with_the_winner_and_the_score_sheet(tmp_path: Path) -> None:
+    rules = racko.variant("classic").rules(2, two_player_rule=False, target=150)
+    save = tmp_path / CURRENT_SAVE
+    app = RackoApp(setup=(rules, [SeatSpec("You"), SeatSpec("easy", "easy")]), save_path=save, seed=2, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        session = app.session
+        assert session is not None
+        for _ in range(3000):
+            await _settle(pilot)
+            screen = app.screen
+            if isinstance(screen, MessageScreen):
+                text = str(screen.query_one("#message-text").render())
+                if text.startswith("Game over"):
+                    assert "Game over: easy won." in text and "Total" in text and "Record:" in text
+                    break
+                await pilot.press("enter")
+            elif session.human_to_act():
+                await pilot.press("d", "x")
+        else:
+            raise AssertionError("the game did not end")
+        await pilot.press("enter")
+        await _settle(pilot)
+    assert not save.exists() and len(list((tmp_path / "games").glob("*.json"))) == 1

@@ -1,0 +1,48 @@
+"""Snapshots of the terminal app at 80 x 24 (Textual is pinned in pyproject.toml, so its rendering is stable).
+
+After a deliberate change to the app's look: ``pytest tests/test_play_snapshots.py --snapshot-update``, then look
+at the new pictures before committing them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import racko
+from racko.session import SeatSpec
+from racko.tui import RackoApp
+
+SIZE = (80, 24)
+
+
+def _classic_app() -> RackoApp:
+    rules = racko.variant("classic").rules(2)
+    return RackoApp(setup=(rules, [SeatSpec("You"), SeatSpec("medium", "medium")]), save_path=None, seed=3, pace=0)
+
+
+def test_the_start_screen(snap_compare: Any) -> None:
+    assert snap_compare(RackoApp(save_path=None, seed=1, pace=0), terminal_size=SIZE)
+
+
+def test_the_table(snap_compare: Any) -> None:
+    assert snap_compare(_classic_app(), terminal_size=SIZE)
+
+
+def test_the_table_after_drawing(snap_compare: Any) -> None:
+    assert snap_compare(_classic_app(), terminal_size=SIZE, press=["d"])
+
+
+def test_the_round_end_screen(snap_compare: Any) -> None:
+    rules = racko.variant("classic").rules(2, two_player_rule=False)
+    app = RackoApp(setup=(rules, [SeatSpec("You"), SeatSpec("easy", "easy")]), save_path=None, seed=8, pace=0)
+
+    async def play_until_the_round_ends(pilot: Any) -> None:
+        session = app.session
+        assert session is not None
+        while not session.match.results:
+            if session.human_to_act():
+                await pilot.press("d", "x")
+            await pilot.pause()
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=play_until_the_round_ends)

@@ -294,3 +294,28 @@ async def test_a_whole_game_ends_with_the_winner_and_the_score_sheet(tmp_path: P
         await pilot.press("enter")
         await _settle(pilot)
     assert not save.exists() and len(list((tmp_path / "games").glob("*.json"))) == 1
+
+
+@app_test
+async def test_a_high_low_hand_by_keys(tmp_path: Path) -> None:
+    rules = racko.variant("highlow").rules(3)
+    seats = [SeatSpec("You"), SeatSpec("easy", "easy"), SeatSpec("expert", "expert")]
+    app = RackoApp(setup=(rules, seats), save_path=None, seed=3, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        session = app.session
+        assert session is not None
+        for press in range(3000):
+            await _settle(pilot)
+            if isinstance(app.screen, MessageScreen):
+                assert "Round 1 is over." in str(app.screen.query_one("#message-text").render())
+                break
+            if session.human_to_act():
+                observation = session.observation(0)
+                assert isinstance(observation, racko.highlow.HighLowObservation)
+                if observation.public.phase is racko.highlow.HighLowPhase.SWAP:
+                    await pilot.press("3", "7")  # swap positions 3 and 7
+                else:
+                    await pilot.press(str(press % 9 + 1))
+        else:
+            raise AssertionError("the hand did not end")
+    assert len(session.match.results) == 1

@@ -119,10 +119,10 @@ def test_hint_advises_from_the_seat_s_own_view() -> None:
     record = racko.GameRecord.load(Path(__file__).parents[1] / "docs" / "examples" / "figure3.json")
     advice = hint_for(record, at=0)
     best = advice.choices[0]
-    assert advice.seat == 1 and best.action == racko.TakeDiscard(1) and best.work == 0
-    assert "put it in slot 45" in best.explanation and "Rack-O" in best.explanation
-    works = [choice.work for choice in advice.choices]
-    assert works == sorted(works)
+    assert advice.seat == 1 and best.action == racko.TakeDiscard(1) and best.turns == 1
+    assert "put it in slot 45" in best.explanation and "that is Rack-O" in best.explanation
+    turns = [choice.turns for choice in advice.choices]
+    assert turns == sorted(turns)
     # The advice depends on what the seat may see, not on the other rack or the stock.
     assert {c.action for c in advice.choices} == set(advice.observation.legal_actions())
     with pytest.raises(racko.RackoError, match="holds no next round"):

@@ -10,8 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from racko.actions import Action, CallRacko, Discard, DrawFromStock, Exchange, TakeDiscard, Wait, action_to_json
-from racko.bots.expert import ExpertBot, next_stock_card
-from racko.bots.gaps import cards_that_may_come
+from racko.bots.expert import ExpertBot, Rating, next_stock_card
 from racko.errors import RackoError
 from racko.observation import Observation
 from racko.record import GameRecord, replay
@@ -24,9 +23,9 @@ ADVISOR = "expert"
 @dataclass(frozen=True)
 class Choice:
     action: Action
-    work: float
-    """The work left on the rack after this choice: about the draws its gaps need, one after another, so an
-    overestimate of the turns to go; 0 is Rack-O, lower is better."""
+    turns: float
+    """The seat's own turns expected until it goes Rack-O after this choice, counting this turn (the advisor's
+    play-outs); 0 for calling Rack-O, lower is better."""
     explanation: str
 
 
@@ -45,7 +44,7 @@ class Hint:
             "seat": self.seat,
             "advisor": ADVISOR,
             "choices": [
-                {"action": action_to_json(c.action), "work_left": round(c.work, 2), "explanation": c.explanation}
+                {"action": action_to_json(c.action), "turns_to_racko": round(c.turns, 2), "explanation": c.explanation}
                 for c in self.choices
             ],
         }
@@ -69,25 +68,27 @@ def hint_for(record: GameRecord, at: int | None = None) -> Hint:
     return Hint(position, seat, observation, advice(observation))
 
 
-def advice(observation: Observation) -> tuple[Choice, ...]:
-    """Every legal choice for this seat, best first, judged from its own observation by the advisor."""
-    advisor = ExpertBot()
-    rated = advisor.evaluate(observation)
-    return tuple(Choice(action, work, _explain(advisor, observation, action, work)) for action, work in rated)
+def advice(observation: Observation, seed: int = 0) -> tuple[Choice, ...]:
+    """Every legal choice for this seat, best first, judged from its own observation by the advisor.
+
+    The advisor's play-outs are seeded, so the same position always gets the same advice.
+    """
+    rated = ExpertBot(seed=seed).rate(observation, every_move=True)
+    return tuple(Choice(rating.action, rating.turns, _explain(observation, rating)) for rating in rated)
 
 
-def _explain(advisor: ExpertBot, observation: Observation, action: Action, work: float) -> str:
+def _explain(observation: Observation, rating: Rating) -> str:
     public = observation.public
-    after = f"work left {work:.1f}" if work else "that is Rack-O"
+    action = rating.action
+    after = _turns(rating.turns)
     if isinstance(action, CallRacko):
         return "Call Rack-O: your rack qualifies, and the round is yours."
     if isinstance(action, Wait):
         return f"Wait instead of calling Rack-O, hoping for a longer run ({after})."
     if isinstance(action, TakeDiscard):
         card = public.discard_pile[-1]
-        valuer = advisor.valuer(observation, cards_that_may_come(observation))
-        _, slot = valuer.best_placement(observation.rack, card)
-        return f"Take {card} from the discard pile and put it in slot {SLOT_LABELS[slot]}: {after}."
+        assert rating.slot is not None
+        return f"Take {card} from the discard pile and put it in slot {SLOT_LABELS[rating.slot]}: {after}."
     if isinstance(action, DrawFromStock):
         upcoming = next_stock_card(public)
         if upcoming is not None:
@@ -98,3 +99,9 @@ def _explain(advisor: ExpertBot, observation: Observation, action: Action, work:
         return f"Put {held} in slot {SLOT_LABELS[action.slot]}, discarding {observation.rack[action.slot]}: {after}."
     assert isinstance(action, Discard)
     return f"Discard {observation.held} and keep your rack: {after}."
+
+
+def _turns(turns: float) -> str:
+    if turns <= 1:
+        return "that is Rack-O"
+    return f"about {turns:.1f} turns to Rack-O, counting this one"

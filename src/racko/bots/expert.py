@@ -1,37 +1,53 @@
-"""``expert``: ``hard``'s expectimax with a tuned gap model, the stock's order when it is known, and Bonus waiting.
+"""``expert``: judges its best few moves by playing the round out, and keeps useful cards from the next player.
 
-What it adds to ``hard``, all from its own observation:
+How it chooses, all from its own observation:
 
-- **A gap model tuned on solitaire** (``EXPERT_GAPS``): the plain model charges
-  wide gaps too much; the tuned one credits each open slot (see docs/STRENGTH.md
-  for the search and its figures).
-- **The stock's order after a "flip" refill**: the old discard pile, turned
-  over, is the new stock, so every seat knows which card comes next.  Taking
-  the discard is then weighed against that very card, not an average.
-- **Bonus Rack-O**: whether to call at once or wait for a longer run, weighing
-  the chance of lengthening the run before the next turn against the chance that
-  an opponent goes out first (see :func:`calls_now`); while waiting it only
-  makes exchanges that keep the rack in order and lengthen its run.
-- **High-Low**: the same gap idea for rows that may read up or down, with Wilds
-  and duplicates (:mod:`racko.bots.expert_highlow`).
+- **Candidates from the gap model.**  Every move is first rated by the cost of the
+  rack's gaps (:mod:`racko.bots.gaps`, the model tuned on solitaire): the best few
+  placements of the card in hand, keeping it, the best slot for the top discard, a
+  blind draw.  A top discard that would not even lower that cost is left alone.
+- **Rollouts decide among them** (:mod:`racko.bots.rollout`): each candidate is played
+  out to a Rack-O many times, with the cards that may come in fresh random orders
+  (the same orders for every candidate), opponents drawing and discarding, and the
+  seat playing on like ``medium``.  The candidate with the fewest turns to go wins.
+  A formula judges a rack by its gaps one by one; a play-out sees how they compete
+  for the same draws and how the plan changes as cards arrive.
+- **Denial**: a card it discards goes to the next player.  It estimates what that
+  player wants from what it has seen of that rack: a slot it has not yet changed
+  probably still wants a card of that slot's share of the deck (card ``c`` of ``N``
+  belongs near slot ``10 (c - 1) / N``); a slot it has already changed probably
+  does not.  Each discard costs its chance of being wanted times :attr:`ExpertBot.deny`
+  turns.
+- **A turned-over stock's order**: after a "flip" refill everyone saw the old pile,
+  so the stock's order is known and the play-outs use it.
+- **Bonus Rack-O**: whether to call at once or wait for a longer run (see
+  :func:`calls_now`); while waiting it only makes exchanges that keep the rack in
+  order and lengthen its run.
+- **High-Low**: the gap idea for rows that may read up or down, with Wilds and
+  duplicates (:mod:`racko.bots.expert_highlow`).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import ClassVar
+
 from racko.actions import Action, CallRacko, Discard, DrawFromStock, Exchange, TakeDiscard, Wait
-from racko.bots.base import register
+from racko.bots.base import Bot, register
+from racko.bots.bucket import bucket_slot
 from racko.bots.expert_highlow import highlow_action
 from racko.bots.gaps import GapModel, RackValuer, cards_that_may_come, counts_below
-from racko.bots.hard import HardBot
+from racko.bots.rollout import Candidate, World, estimate
+from racko.errors import RackoError
 from racko.families import AnyAction, AnyObservation
 from racko.highlow import HighLowObservation
 from racko.match import side_totals
 from racko.observation import Observation, Phase, PublicView
-from racko.rules import RACKO_SCORE, Rules
+from racko.rules import RACK_SIZE, RACKO_SCORE, Rules
 from racko.scoring import longest_run, qualifies_for_racko, run_bonus
 
 EXPERT_GAPS = GapModel(slack=-1.5)
-"""The gap model tuned on solitaire (docs/STRENGTH.md): 10.61 turns against 10.75 for the plain model."""
+"""The gap model tuned on solitaire (docs/STRENGTH.md): it ranks candidates and plays on in the rollouts."""
 
 RETURN_HORIZON = 5
 """Turns per player within which a stock that runs out brings the discard pile back into play."""
@@ -39,14 +55,38 @@ RETURN_HORIZON = 5
 ORDERED_SCORE = 50
 """What a rack fully in order scores when somebody else goes out (5 per card)."""
 
+WANTED_OPEN = 0.9
+"""The chance that the next player takes a card for a slot it has not changed yet."""
+WANTED_SETTLED = 0.2
+"""The chance that it takes one for a slot it has already changed."""
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A move with the turns the seat is expected to need to go Rack-O after it (counting this turn)."""
+
+    action: Action
+    turns: float
+    slot: int | None = None
+    """Where the card goes: the planned slot for the top discard when the move is to take it."""
+
 
 @register
-class ExpertBot(HardBot):
+class ExpertBot(Bot):
     name = "expert"
     level = 4
-    description = "Plans with the odds of every gap, reads a turned-over stock, and knows when to wait for a bonus."
-    gap_model = EXPERT_GAPS
-    waits = True
+    description = "Plays its best moves out to the end before choosing, and keeps useful cards from the next player."
+    rollouts: ClassVar[int] = 24
+    """Play-outs per candidate when playing."""
+    advice_rollouts: ClassVar[int] = 96
+    """Play-outs per move when rating every legal move for a hint."""
+    candidates: ClassVar[int] = 3
+    """Placements of the card in hand that are played out (the best by the gap model), besides keeping it."""
+    deny: ClassVar[float] = 0.6
+    """Turns a discard costs when the next player surely wants it."""
+    cap: ClassVar[int] = 60
+    """Turns after which a play-out stops."""
+    waits: ClassVar[bool] = True
     """Whether it may wait for a longer run in Bonus Rack-O (off: it calls as soon as it may)."""
 
     def act(self, observation: AnyObservation) -> AnyAction:
@@ -61,7 +101,82 @@ class ExpertBot(HardBot):
             return Wait(seat) if public.phase is Phase.DECLARE else self._lengthen_run(observation)
         if public.phase is Phase.PLACE and not rules.auto_racko and qualifies_for_racko(observation.rack, rules):
             return self._lengthen_run(observation)  # drawn while waiting
-        return super().act(observation)
+        return self.rate(observation)[0].action
+
+    def rate(self, observation: AnyObservation, every_move: bool = False) -> list[Rating]:
+        """Moves with the turns expected after each, best first.
+
+        While playing only the promising moves are played out; with ``every_move`` (hints) every legal move is,
+        with more play-outs.  Computed from the observation alone.
+        """
+        if not isinstance(observation, Observation):
+            raise RackoError("Rating moves is for the classic variants only (High-Low has its own player).")
+        seat = observation.seat
+        public = observation.public
+        legal = observation.legal_actions()
+        if not legal:
+            raise RackoError("It is not this seat's turn.")
+        if CallRacko(seat) in legal and public.phase is not Phase.PLACE:
+            others = [Rating(action, 1.0) for action in legal if action != CallRacko(seat)]
+            return [Rating(CallRacko(seat), 0.0), *others]
+        may_come = cards_that_may_come(observation)
+        valuer = self.valuer(observation, may_come)
+        denial = denial_costs(observation, self.deny)
+        rack = observation.rack
+        now = valuer.cost(rack)
+        moves: list[tuple[Action, Candidate, int | None]] = []
+        if public.phase is Phase.PICK:
+            top = public.discard_top
+            if top is not None and TakeDiscard(seat) in legal:
+                out = _going_out_slot(rack, top, public.rules)
+                if out is not None and not every_move:
+                    return [Rating(TakeDiscard(seat), 1.0, out)]  # goes out now: nothing can be better
+                cost, slot = _best_slot(valuer, rack, top, denial) if out is None else (0.0, out)
+                if every_move or cost < now or DrawFromStock(seat) not in legal:
+                    moves.append((TakeDiscard(seat), Candidate(_placed(rack, slot, top), rack[slot]), slot))
+            if DrawFromStock(seat) in legal:
+                moves.append((DrawFromStock(seat), Candidate(rack, top or 0, draws_first=True), None))
+        else:
+            held = observation.held
+            assert held is not None
+            out = _going_out_slot(rack, held, public.rules)
+            if out is not None and not every_move:
+                return [Rating(Exchange(seat, out), 1.0, out)]  # goes out now: nothing can be better
+            ranked = sorted(
+                range(RACK_SIZE), key=lambda slot: valuer.cost(_placed(rack, slot, held)) + _cost(denial, rack[slot])
+            )
+            chosen = ranked if every_move else ranked[: self.candidates]
+            for slot in chosen:
+                moves.append((Exchange(seat, slot), Candidate(_placed(rack, slot, held), rack[slot]), slot))
+            if Discard(seat) in legal:
+                moves.append((Discard(seat), Candidate(rack, held), None))
+        if len(moves) == 1 and not every_move:
+            only, _, where = moves[0]
+            return [Rating(only, now, where)]
+        world = World(
+            deck_size=public.rules.deck_size,
+            may_come=tuple(may_come),
+            known_order=known_stock_order(public),
+            needs_run=public.rules.two_player_rule,
+            opponents=public.rules.players - 1,
+            slack=EXPERT_GAPS.slack,
+            denial=denial,
+        )
+        rollouts = self.advice_rollouts if every_move else self.rollouts
+        turns = estimate(world, [candidate for _, candidate, _ in moves], rollouts, self.rng.getrandbits(63), self.cap)
+        rated = [Rating(action, value, slot) for (action, _, slot), value in zip(moves, turns, strict=True)]
+        rated.sort(key=lambda rating: rating.turns)
+        return rated
+
+    def valuer(self, observation: Observation, may_come: list[int]) -> RackValuer:
+        """The gap model that ranks the candidates, with the cards that may come."""
+        public = observation.public
+        returning: list[int] = []
+        if public.stock_size <= RETURN_HORIZON * public.rules.players:
+            # The stock runs out soon: the discard pile under the top card becomes the next stock.
+            returning = list(public.discard_pile[:-1])
+        counts = counts_below([*may_come, *returning], public.rules.deck_size)
+        return RackValuer(counts, public.rules.two_player_rule, EXPERT_GAPS)
 
     def _should_call(self, observation: Observation) -> bool:
         return not self.waits or calls_now(observation)
@@ -84,38 +199,62 @@ class ExpertBot(HardBot):
             return TakeDiscard(seat)
         return DrawFromStock(seat)
 
-    def draw_value(self, valuer: RackValuer, rack: tuple[int, ...], may_come: list[int], now: float) -> float:
-        """The cost after drawing: exact when the stock's next card is known, else the average."""
-        upcoming = self._upcoming
-        if upcoming is not None:
-            return min(now, valuer.best_placement(rack, upcoming)[0])
-        return super().draw_value(valuer, rack, may_come, now)
 
-    def valuer(self, observation: Observation, may_come: list[int]) -> RackValuer:
-        public = observation.public
-        # Remembered for draw_value, which is asked within the same decision.
-        self._upcoming = next_stock_card(public)
-        returning: list[int] = []
-        if public.stock_size <= RETURN_HORIZON * public.rules.players:
-            # The stock runs out soon: the discard pile under the top card becomes the next stock.
-            returning = list(public.discard_pile[:-1])
-        counts = counts_below([*may_come, *returning], public.rules.deck_size)
-        return RackValuer(counts, public.rules.two_player_rule, self.gap_model)
-
-    _upcoming: int | None = None
+def _placed(rack: tuple[int, ...], slot: int, card: int) -> tuple[int, ...]:
+    return (*rack[:slot], card, *rack[slot + 1 :])
 
 
-def next_stock_card(public: PublicView) -> int | None:
-    """The stock's top card when a "flip" refill made its order public, else ``None``.
+def _going_out_slot(rack: tuple[int, ...], card: int, rules: Rules) -> int | None:
+    """A slot where ``card`` makes the rack qualify for Rack-O, if there is one."""
+    return next((slot for slot in range(RACK_SIZE) if qualifies_for_racko(_placed(rack, slot, card), rules)), None)
+
+
+def _cost(denial: tuple[float, ...], card: int) -> float:
+    return denial[card] if denial else 0.0
+
+
+def _best_slot(valuer: RackValuer, rack: tuple[int, ...], card: int, denial: tuple[float, ...]) -> tuple[float, int]:
+    """The slot where ``card`` leaves the cheapest rack, counting what the card it replaces is worth to others."""
+    return min((valuer.cost(_placed(rack, slot, card)) + _cost(denial, rack[slot]), slot) for slot in range(RACK_SIZE))
+
+
+def denial_costs(observation: Observation, weight: float) -> tuple[float, ...]:
+    """Per card (index 0 unused): the turns it costs to hand it to the next player; empty when that is nobody's
+    gain (alone at the table, or the next player is a partner).
+
+    The next player probably wants card ``c`` if the slot where a card of that height belongs has not been
+    changed since the deal (nothing was seen leaving it).
+    """
+    public = observation.public
+    rules = public.rules
+    following = (observation.seat + 1) % rules.players
+    if weight == 0 or following == observation.seat or rules.side_of(following) == rules.side_of(observation.seat):
+        return ()
+    changed = [bool(cards) for cards in public.left[following]]
+    size = rules.deck_size
+    wanted = [0.0] * (size + 1)
+    for card in range(1, size + 1):
+        wanted[card] = weight * (WANTED_SETTLED if changed[bucket_slot(card, size)] else WANTED_OPEN)
+    return tuple(wanted)
+
+
+def known_stock_order(public: PublicView) -> tuple[int, ...]:
+    """The stock, top card first, when a "flip" refill made its order public; else empty.
 
     The pile turned over (bottom first) is the new stock, top first, after its first
     card was turned up to start the new discard pile.
     """
     order = public.turned_over_pile
     if public.rules.refill != "flip" or order is None or public.stock_size == 0:
-        return None
-    index = len(order) - public.stock_size
-    return order[index] if 0 < index < len(order) else None
+        return ()
+    start = len(order) - public.stock_size
+    return tuple(order[start:]) if 0 < start < len(order) else ()
+
+
+def next_stock_card(public: PublicView) -> int | None:
+    """The stock's top card when a "flip" refill made its order public, else ``None``."""
+    order = known_stock_order(public)
+    return order[0] if order else None
 
 
 def calls_now(observation: Observation) -> bool:

@@ -1,0 +1,228 @@
+"""Rollouts: how many turns a rack still needs, found by playing the rest of the round many times.
+
+``expert`` judges its few best candidate moves (see :mod:`racko.bots.expert`) by
+simulation rather than by a formula.  For each candidate the seat's position after
+the move is played out ``rollouts`` times to a Rack-O, each time with the cards that
+may come in a fresh random order (the same orders for every candidate, so that their
+differences are not drowned in luck).  In these play-outs:
+
+- the stock is every card the seat has not seen in a known place, in random order,
+  except that cards whose order is known (a stock made by turning the pile over)
+  come first, in that order;
+- each opponent in turn draws the stock's top card and discards it (so the seat sees
+  one fresh card on the discard pile per turn, as at a real table);
+- the seat plays like ``medium`` with ``expert``'s gap model: it takes the top discard
+  when that lowers the cost of its rack (:mod:`racko.bots.gaps`), else draws and keeps
+  the card where it lowers the cost;
+- a turn that finds the stock empty turns the discard pile over first.
+
+The estimate of a candidate is the mean number of the seat's turns, counting the
+current one, until its rack qualifies (capped at ``cap``), plus the ``denial`` cost of
+the card the seat discards this turn (what that card is worth to the next player, in
+turns; see :mod:`racko.bots.expert`).
+
+Two implementations make the same moves with the same numbers: :func:`estimate_python`,
+the reference written for reading, and the C kernel ``racko.bots._rollout`` built with
+the package, about a hundred times faster.  :func:`estimate` uses the kernel when it
+was built and the reference otherwise.  Both draw their random orders from one
+splitmix64 generator, seeded by the caller, so a seed gives the same estimates in both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from racko.bots.gaps import GapModel, RackValuer, counts_below
+from racko.errors import RackoError
+from racko.rules import RACK_SIZE
+from racko.scoring import is_ordered, longest_run
+
+try:  # the compiled kernel; absent when the package was installed without a C compiler
+    from racko.bots import _rollout as _kernel  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - depends on the build
+    _kernel = None
+
+MASK = (1 << 64) - 1
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A position to play out: the seat's rack and the top discard after its move.
+
+    With ``draws_first`` the seat's turn is not over: it still draws from the stock and
+    keeps or discards the card (the move "draw" before the card is known).
+    """
+
+    rack: tuple[int, ...]
+    top: int
+    """The top discard (0 when the pile is empty)."""
+    draws_first: bool = False
+
+
+@dataclass(frozen=True)
+class World:
+    """What the seat knows that the play-outs need, shared by all candidates of one decision."""
+
+    deck_size: int
+    may_come: tuple[int, ...]
+    """Cards that may still be drawn (in the stock or in hidden rack slots), the seat's own view."""
+    known_order: tuple[int, ...] = ()
+    """The stock's next cards when they are known (a turned-over pile), top first; all are in ``may_come``."""
+    needs_run: bool = False
+    opponents: int = 0
+    slack: float = 0.0
+    """The gap model's credit per open slot (see :class:`racko.bots.gaps.GapModel`)."""
+    denial: tuple[float, ...] = ()
+    """Per card (index 0 unused): added to a candidate's estimate when the seat discards that card this turn;
+    empty for none."""
+
+
+def kernel_available() -> bool:
+    """Whether the compiled kernel was built with this installation."""
+    return _kernel is not None
+
+
+def estimate(world: World, candidates: Sequence[Candidate], rollouts: int, seed: int, cap: int = 60) -> list[float]:
+    """The mean turns to Rack-O of each candidate (see the module's description)."""
+    _check(world, candidates, rollouts, cap)
+    if _kernel is not None:
+        result: list[float] = _kernel.estimate(
+            world.deck_size,
+            world.may_come,
+            world.known_order,
+            world.needs_run,
+            world.opponents,
+            world.slack,
+            world.denial,
+            [(c.rack, c.top, c.draws_first) for c in candidates],
+            rollouts,
+            seed & MASK,
+            cap,
+        )
+        return result
+    return estimate_python(world, candidates, rollouts, seed, cap)
+
+
+def _check(world: World, candidates: Sequence[Candidate], rollouts: int, cap: int) -> None:
+    if rollouts < 1 or cap < 1:
+        raise RackoError("Rollouts need at least one play-out and a cap of at least one turn.")
+    if not set(world.known_order) <= set(world.may_come):
+        raise RackoError("Cards of a known stock order must be among the cards that may come.")
+    if world.denial and len(world.denial) != world.deck_size + 1:
+        raise RackoError(f"Denial costs are given per card: {world.deck_size + 1} values, not {len(world.denial)}.")
+    deck = range(1, world.deck_size + 1)
+    for card in world.may_come:
+        if card not in deck:
+            raise RackoError(f"{card!r} is not a card of the deck (1 to {world.deck_size}).")
+    for candidate in candidates:
+        if len(candidate.rack) != RACK_SIZE:
+            raise RackoError(f"A rack holds {RACK_SIZE} cards, not {len(candidate.rack)}.")
+        for card in (*candidate.rack, *([candidate.top] if candidate.top else [])):
+            if card not in deck:
+                raise RackoError(f"{card!r} is not a card of the deck (1 to {world.deck_size}).")
+
+
+class SplitMix64:
+    """The small 64-bit generator both implementations share (Steele, Lea and Flood's splitmix64)."""
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & MASK
+
+    def next(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        return z ^ (z >> 31)
+
+    def shuffle(self, cards: list[int]) -> None:
+        for i in range(len(cards) - 1, 0, -1):
+            j = self.next() % (i + 1)
+            cards[i], cards[j] = cards[j], cards[i]
+
+
+def estimate_python(
+    world: World, candidates: Sequence[Candidate], rollouts: int, seed: int, cap: int = 60
+) -> list[float]:
+    """The reference implementation of :func:`estimate`."""
+    _check(world, candidates, rollouts, cap)
+    model = GapModel(slack=world.slack)
+    rng = SplitMix64(seed)
+    known = list(world.known_order)
+    rest = [card for card in world.may_come if card not in set(known)]
+    totals = [0.0] * len(candidates)
+    for _ in range(rollouts):
+        shuffled = list(rest)
+        rng.shuffle(shuffled)
+        # The stock as a list with its top at the end.
+        stock = shuffled[::-1] + known[::-1]
+        for index, candidate in enumerate(candidates):
+            totals[index] += _play_out(world, model, candidate, list(stock), cap)
+    return [total / rollouts for total in totals]
+
+
+def _qualifies(rack: Sequence[int], needs_run: bool) -> bool:
+    return is_ordered(rack) and (not needs_run or longest_run(rack) >= 3)
+
+
+def _play_out(world: World, model: GapModel, candidate: Candidate, stock: list[int], cap: int) -> float:
+    """The seat's turns, counting the current one, until its rack qualifies (at most ``cap`` + 1),
+    plus the denial cost of the card it discards this turn."""
+    rack = list(candidate.rack)
+    pile = [candidate.top] if candidate.top else []
+    if candidate.draws_first and not _draw_and_place(world, model, rack, stock, pile):
+        return cap + 1
+    # Going out ends the round: the card discarded then is nobody's gain.
+    done = _qualifies(rack, world.needs_run)
+    denied = world.denial[pile[-1]] if world.denial and pile and not done else 0.0
+    return _turns_to_go(world, model, rack, stock, pile, cap) + denied
+
+
+def _turns_to_go(world: World, model: GapModel, rack: list[int], stock: list[int], pile: list[int], cap: int) -> int:
+    turns = 1
+    while not _qualifies(rack, world.needs_run):
+        if turns > cap:
+            return cap + 1
+        for _ in range(world.opponents):
+            card = _draw(stock, pile)
+            if card is None:
+                return cap + 1
+            pile.append(card)
+        turns += 1
+        valuer = RackValuer(counts_below(stock, world.deck_size), world.needs_run, model)
+        now = valuer.cost(rack)
+        if pile:
+            take_cost, slot = valuer.best_placement(rack, pile[-1])
+            if take_cost < now:
+                pile[-1], rack[slot] = rack[slot], pile[-1]
+                continue
+        if not _draw_and_place(world, model, rack, stock, pile):
+            return cap + 1
+    return turns
+
+
+def _draw(stock: list[int], pile: list[int]) -> int | None:
+    """The stock's top card, turning the discard pile over first when the stock is empty."""
+    if not stock:
+        if len(pile) < 2:
+            return None
+        # The pile turned over: its bottom card becomes the stock's top, and is turned up as the new pile.
+        stock.extend(pile[::-1])
+        pile.clear()
+        pile.append(stock.pop())
+    return stock.pop()
+
+
+def _draw_and_place(world: World, model: GapModel, rack: list[int], stock: list[int], pile: list[int]) -> bool:
+    card = _draw(stock, pile)
+    if card is None:
+        return False
+    valuer = RackValuer(counts_below(stock, world.deck_size), world.needs_run, model)
+    cost, slot = valuer.best_placement(rack, card)
+    if cost < valuer.cost(rack):
+        pile.append(rack[slot])
+        rack[slot] = card
+    else:
+        pile.append(card)
+    return True

@@ -11,10 +11,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.widgets import Button, Select
 from typer.testing import CliRunner
 
 import racko
 from racko.cli import app
+from racko.errors import RackoError
+from racko.highlow import HighLowPhase
+from racko.plain import run_plain
+from racko.play_cli import build_setup
 from racko.record import GameRecord, replay
 from racko.session import CURRENT_SAVE, PlaySession, SeatSpec
 from racko.tui import MessageScreen, RackoApp, StartScreen, TableScreen
@@ -68,7 +73,7 @@ def test_quitting_keeps_the_game_and_play_offers_to_resume_it(data: Path) -> Non
     saved = GameRecord.load(data / CURRENT_SAVE)
     actions_before = saved.action_count
     out = runner.invoke(app, ["play", "--plain"], input="y\ndraw\nx\nquit\n").output
-    assert "A saved game was found (You, easy, round 1)." in out
+    assert "A saved game was found: Classic Rack-O, round 1: You 0, easy 0." in out
     assert GameRecord.load(data / CURRENT_SAVE).action_count > actions_before
     # A record that was saved can be hinted, too: it is an ordinary record.
     hinted = runner.invoke(app, ["hint", str(data / CURRENT_SAVE)])
@@ -307,7 +312,7 @@ async def test_a_high_low_hand_by_keys(tmp_path: Path) -> None:
         for press in range(3000):
             await _settle(pilot)
             if isinstance(app.screen, MessageScreen):
-                assert "Round 1 is over." in str(app.screen.query_one("#message-text").render())
+                assert "Round 1 is over" in str(app.screen.query_one("#message-text").render())
                 break
             if session.human_to_act():
                 observation = session.observation(0)
@@ -319,3 +324,250 @@ async def test_a_high_low_hand_by_keys(tmp_path: Path) -> None:
         else:
             raise AssertionError("the hand did not end")
     assert len(session.match.results) == 1
+
+
+# --- what a demanding player ran into ------------------------------------------------------------
+
+
+def _prompt_text(screen: object) -> str:
+    return str(screen.query_one("#prompt").render())  # type: ignore[attr-defined]
+
+
+async def _until_a_person_acts(pilot: object, session: PlaySession) -> None:
+    for _ in range(200):
+        if session.human_to_act():
+            return
+        await _settle(pilot)
+    raise AssertionError("the computer players did not finish their turns")
+
+
+@app_test
+async def test_enter_picks_from_an_open_list_on_the_start_screen_instead_of_starting(tmp_path: Path) -> None:
+    app = RackoApp(save_path=None, seed=5, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settle(pilot)
+        start = app.screen
+        assert isinstance(start, StartScreen)
+        await pilot.press("tab", "down")  # the players list opens
+        await _settle(pilot)
+        await pilot.press("down", "enter")  # 3 players, and the list closes
+        await _settle(pilot)
+        assert isinstance(app.screen, StartScreen)
+        assert start.query_one("#players", Select).value == 3
+        await pilot.press("enter")
+        await _settle(pilot)
+        assert isinstance(app.screen, TableScreen)
+        assert app.session is not None and app.session.rules.players == 3
+
+
+@app_test
+async def test_high_low_from_the_start_screen_seats_bots_that_play_it(tmp_path: Path) -> None:
+    app = RackoApp(save_path=None, seed=5, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settle(pilot)
+        start = app.screen
+        assert isinstance(start, StartScreen)
+        start.query_one("#variant", Select).value = "highlow"
+        await _settle(pilot)
+        offered = {value for _, value in start.query_one("#seat-1", Select)._options}
+        assert "medium" not in offered and {"human", "easy", "expert"} <= offered
+        await pilot.press("enter")
+        await _settle(pilot)
+        session = app.session
+        assert session is not None and session.rules.variant == "highlow" and session.rules.players == 3
+        for _ in range(30):  # the computer players move without a crash
+            if session.human_to_act():
+                await pilot.press("k" if session.observation(0).public.phase is HighLowPhase.SWAP else "1")
+            await _settle(pilot)
+        assert len(session.match.actions) > 3
+
+
+def test_bots_that_do_not_play_a_variant_are_refused_and_not_the_default() -> None:
+    with pytest.raises(RackoError, match="The medium bot does not play High-Low Rack-O; choose from"):
+        build_setup("highlow", 3, ["medium"], "You")
+    _, seats = build_setup("highlow", None, [], "You")
+    assert [seat.bot for seat in seats] == [None, "easy", "easy"]
+    _, seats = build_setup("classic", 4, ["medium"], "You")
+    assert [seat.name for seat in seats] == ["You", "medium 2", "medium 3", "medium 4"]
+    _, seats = build_setup("classic", 2, ["human"], "You")
+    assert [seat.name for seat in seats] == ["Player 1", "Player 2"]
+
+
+def test_plain_high_low_with_the_default_opponents_plays_on(data: Path) -> None:
+    out = play("--variant", "highlow", "--seed", "2", input="?\n" + "1\nkeep\n" * 20 + "quit\n")
+    assert "High-Low Rack-O: You, easy 2, easy 3." in out
+    assert "Hint: The expert would" in out
+    assert "Game saved." in out
+
+
+@app_test
+async def test_keys_of_another_variant_are_explained(tmp_path: Path) -> None:
+    rules = racko.variant("classic").rules(2)
+    app = RackoApp(setup=(rules, [SeatSpec("You"), SeatSpec("easy", "easy")]), save_path=None, seed=3, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        session = app.session
+        assert session is not None
+        await _until_a_person_acts(pilot, session)
+        await pilot.press("k")
+        await _settle(pilot)
+        assert "k keeps a row after a Swap card, in High-Low only" in _prompt_text(app.screen)
+        await pilot.press("w")
+        await _settle(pilot)
+        assert "Waiting is for Bonus Rack-O" in _prompt_text(app.screen)
+    rules = racko.variant("highlow").rules(3)
+    seats = [SeatSpec("You"), SeatSpec("easy", "easy"), SeatSpec("expert", "expert")]
+    app = RackoApp(setup=(rules, seats), save_path=None, seed=2, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        session = app.session
+        assert session is not None
+        await _until_a_person_acts(pilot, session)
+        await pilot.press("d")
+        await _settle(pilot)
+        assert "In High-Low you only choose positions" in _prompt_text(app.screen)
+        await pilot.press("question_mark")
+        await _settle(pilot)
+        assert "Hint: The expert would" in _prompt_text(app.screen)
+
+
+@app_test
+async def test_hot_seat_starts_behind_the_curtain_and_brings_it_down_after_each_round(tmp_path: Path) -> None:
+    # Drawing and discarding never goes out, so a turn cap ends the round.
+    rules = racko.variant("classic").rules(2, two_player_rule=False, turn_cap=6)
+    setup = (rules, [SeatSpec("Ann"), SeatSpec("Bob")])
+    app = RackoApp(setup=setup, save_path=None, seed=4, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settle(pilot)
+        session = app.session
+        assert session is not None
+        table = app.screen_stack[1]
+        assert isinstance(table, TableScreen)
+
+        def rack_shown() -> bool:
+            return not str(table.query_one("#slot-0", Button).label).endswith("?")
+
+        # Nobody's rack is on show until its player lifts the curtain, not even the first player's.
+        assert isinstance(app.screen, MessageScreen) and not rack_shown()
+        await pilot.press("enter")
+        await _settle(pilot)
+        assert rack_shown()
+        for _ in range(100):
+            screen = app.screen
+            if isinstance(screen, MessageScreen) and "is over" in str(screen.query_one("#message-text").render()):
+                break
+            await pilot.press("enter") if isinstance(screen, MessageScreen) else await pilot.press("d", "x")
+            await _settle(pilot)
+        else:
+            raise AssertionError("the round did not end")
+        assert not rack_shown()  # the next round's racks are new
+        await pilot.press("enter")
+        await _settle(pilot)
+        assert isinstance(app.screen, MessageScreen)
+        assert "Pass the screen to" in str(app.screen.query_one("#message-text").render())
+        assert not rack_shown()
+
+
+@app_test
+async def test_a_round_end_of_four_players_fits_the_screen(tmp_path: Path) -> None:
+    rules = racko.variant("classic").rules(4)
+    seats = [SeatSpec("You"), SeatSpec("easy", "easy"), SeatSpec("medium", "medium"), SeatSpec("hard", "hard")]
+    app = RackoApp(setup=(rules, seats), save_path=None, seed=4, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _play_out_round(app, pilot, ("d", "x"), rounds=4)
+        for _ in range(200):
+            await _settle(pilot)
+            if isinstance(app.screen, MessageScreen):
+                break
+            if app.session is not None and app.session.human_to_act():
+                await pilot.press("d", "x")
+        screen = app.screen
+        assert isinstance(screen, MessageScreen)
+        text = str(screen.query_one("#message-text").render())
+        assert "Round 5 is over" in text and "broken at slot" in text and "Total" in text
+        assert screen.query_one("#message-body").max_scroll_y == 0  # nothing is below the fold
+        assert screen.query_one("#message-prompt").region.bottom <= 24
+
+
+@app_test
+async def test_partners_scores_are_the_teams(tmp_path: Path) -> None:
+    rules = racko.variant("partners").rules(4)
+    seats = [SeatSpec("You"), SeatSpec("easy", "easy"), SeatSpec("medium", "medium"), SeatSpec("hard", "hard")]
+    app = RackoApp(setup=(rules, seats), save_path=None, seed=4, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settle(pilot)
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        assert "Scores: You & medium 0   easy & hard 0" in str(table.query_one("#scores").render())
+        assert "(partner)" in str(table.query_one("#opponents").render())
+
+
+def test_a_save_that_cannot_be_written_is_reported_and_play_goes_on(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    rules = racko.variant("classic").rules(2)
+    session = PlaySession.new(rules, [SeatSpec("You"), SeatSpec("easy", "easy")], seed=1, save_path=blocker / "x.json")
+    assert session.save_problem is not None and "could not be saved" in session.save_problem
+    session.play(racko.DrawFromStock(0)) if session.to_act == 0 else session.play_bot()
+
+
+def test_a_data_folder_that_cannot_be_made_is_a_clear_message(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv("RACKO_DATA_DIR", str(blocker / "racko"))
+    result = runner.invoke(app, ["play", "--plain"], input="quit\n")
+    assert result.exit_code == 2
+    assert "Games cannot be saved in" in result.stderr and "RACKO_DATA_DIR" in result.stderr
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_a_mistyped_option_leaves_the_saved_game_alone(data: Path) -> None:
+    play("--bots", "easy", "--seed", "3", input="draw\nx\nquit\n")
+    result = runner.invoke(app, ["play", "--plain", "--bots", "genius"], input="quit\n")
+    assert result.exit_code == 2
+    assert (data / CURRENT_SAVE).exists() and not list(data.glob("current-game.replaced-*"))
+
+
+def test_ctrl_c_in_plain_mode_leaves_the_game_saved(data: Path) -> None:
+    rules = racko.variant("classic").rules(2)
+    session = PlaySession.new(rules, [SeatSpec("You"), SeatSpec("easy", "easy")], seed=1, save_path=data / "g.json")
+    written: list[str] = []
+
+    def interrupted() -> str | None:
+        raise KeyboardInterrupt
+
+    assert run_plain(session, interrupted, written.append) is False
+    assert written[-1] == "Game saved. Run racko play again to resume it."
+    assert (data / "g.json").exists()
+
+
+def test_export_writes_the_saved_game_as_a_record(data: Path, tmp_path: Path) -> None:
+    nothing = runner.invoke(app, ["play", "--export", str(tmp_path / "none.json")])
+    assert nothing.exit_code == 2 and "no saved or finished game" in nothing.stderr
+    play("--bots", "easy", "--seed", "3", input="draw\nx\nquit\n")
+    target = tmp_path / "exported.json"
+    result = runner.invoke(app, ["play", "--export", str(target)])
+    assert result.exit_code == 0, result.output
+    assert "Wrote the saved game to" in result.output
+    assert runner.invoke(app, ["replay", str(target)]).exit_code == 0
+    assert runner.invoke(app, ["hint", str(target)]).exit_code == 0
+
+
+def test_a_save_seating_a_bot_that_cannot_play_its_variant_is_set_aside(data: Path) -> None:
+    rules = racko.variant("highlow").rules(3)
+    seats = [SeatSpec("You"), SeatSpec("medium", "medium"), SeatSpec("easy", "easy")]
+    PlaySession(racko.Match(rules, seed=1), seats, data / CURRENT_SAVE).save()
+    out = play(input="quit\n")
+    assert "The saved game seats the medium bot, which does not play this variant." in out
+    assert "starting a new game" in out
+
+
+@app_test
+async def test_ctrl_c_leaves_the_app_with_the_game_saved(tmp_path: Path) -> None:
+    save = tmp_path / CURRENT_SAVE
+    rules = racko.variant("classic").rules(2)
+    app = RackoApp(setup=(rules, [SeatSpec("You"), SeatSpec("easy", "easy")]), save_path=save, seed=6, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settle(pilot)
+        await pilot.press("d", "x", "ctrl+c")
+        await _settle(pilot)
+        assert not app.is_running
+    assert PlaySession.load(save).match.actions == app.session.match.actions  # type: ignore[union-attr]

@@ -46,3 +46,32 @@ def test_the_round_end_screen(snap_compare: Any) -> None:
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=SIZE, run_before=play_until_the_round_ends)
+
+
+def test_a_high_low_table_of_five(snap_compare: Any) -> None:
+    # The most crowded table: four other rows, all face up, above your own (bots whose play is settled).
+    rules = racko.variant("highlow").rules(5)
+    seats = [
+        SeatSpec("You"),
+        *[SeatSpec(f"{name} {seat}", name) for seat, name in enumerate(["easy", "random"] * 2, 2)],
+    ]
+    app = RackoApp(setup=(rules, seats), save_path=None, seed=3, pace=0)
+    assert snap_compare(app, terminal_size=SIZE)
+
+
+def test_a_round_end_of_four_players(snap_compare: Any) -> None:
+    # Four racks, how each was scored and the score sheet all fit on one 80 x 24 screen.
+    rules = racko.variant("classic").rules(4)
+    seats = [SeatSpec("You"), SeatSpec("easy 2", "easy"), SeatSpec("random", "random"), SeatSpec("easy 4", "easy")]
+    app = RackoApp(setup=(rules, seats), save_path=None, seed=4, pace=0)
+
+    async def play_until_the_round_ends(pilot: Any) -> None:
+        session = app.session
+        assert session is not None
+        while not session.match.results:
+            if session.human_to_act():
+                await pilot.press("d", "x")
+            await pilot.pause()
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=play_until_the_round_ends)

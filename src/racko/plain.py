@@ -2,7 +2,7 @@
 
 Everything is text: after every move the player's rack is shown with its slot
 labels 5 to 50, and the player types a command (``help`` lists them).  The game
-is saved after every action; ``quit`` (or the end of the input) leaves it saved.
+is saved after every action; ``quit`` (or the end of the input, or Ctrl+C) leaves it saved.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from racko.actions import CallRacko, Discard, DrawFromStock, Exchange, TakeDisca
 from racko.errors import RackoError
 from racko.families import AnyAction
 from racko.highlow import HighLowObservation, HighLowPhase, KeepOrder, Replace, SwapCards
-from racko.hint import advice
+from racko.match import side_totals
 from racko.observation import Observation, Phase
 from racko.rules import SLOT_LABELS, variant
-from racko.session import PlaySession
-from racko.text import rack_lines, round_summary, row_line, score_sheet
+from racko.session import PlaySession, card_words, hint_lines
+from racko.text import rack_lines, round_summary, row_line, score_sheet, side_names
 
 CLASSIC_HELP = """Commands:
   draw (d)        draw the top card of the stock
@@ -35,6 +35,7 @@ HIGHLOW_HELP = """Commands:
   1 ... 10        put the card you hold at that position of your row (1 = left end); the card there moves on
   swap A B        after a Swap card: swap the cards at positions A and B of your row
   keep            after a Swap card: keep your row as it is
+  hint (?)        what the expert would do, from your own view
   show (s)        show the table again
   help (h)        this list
   quit (q)        leave; the game stays saved and `racko play` offers to resume it"""
@@ -67,13 +68,18 @@ def run_plain(session: PlaySession, read: Reader, write: Writer) -> bool:
     viewer = humans[0] if len(humans) == 1 else None  # hot-seat: narrate only what everyone sees
     finished = len(session.match.results)
     last_human: int | None = None
+    told_problem: str | None = None
     write(f"{variant(session.rules.variant).title}: {', '.join(session.names)}. Type help for the commands.")
     try:
         while True:
             for line in session.news(viewer):
                 write(line)
+            if session.save_problem is not None and session.save_problem != told_problem:
+                write(session.save_problem)
+            told_problem = session.save_problem
             if len(session.match.results) > finished:
                 finished = len(session.match.results)
+                last_human = None
                 _round_over(session, write)
             if session.match.over:
                 _game_over(session, write)
@@ -84,14 +90,15 @@ def run_plain(session: PlaySession, read: Reader, write: Writer) -> bool:
                 session.play_bot()
                 continue
             if len(humans) > 1 and seat != last_human:
+                # A new round deals new racks, so the curtain comes down even for the same player.
                 write(f"--- Pass to {session.names[seat]}; {session.names[seat]}, press Enter to see your rack. ---")
                 if read() is None:
                     raise _Quit
             last_human = seat
             _show(session, seat, write)
             _turn(session, seat, read, write)
-    except _Quit:
-        write("Game saved. Run racko play again to resume it.")
+    except (_Quit, KeyboardInterrupt):  # quit, the end of the input, or Ctrl+C: all leave the game saved
+        write(session.save_problem or "Game saved. Run racko play again to resume it.")
         return False
 
 
@@ -148,8 +155,9 @@ def parse_command(observation: Observation | HighLowObservation, words: list[str
 def _show(session: PlaySession, seat: int, write: Writer) -> None:
     observation = session.observation(seat)
     names = session.names
-    totals = ", ".join(f"{name} {total}" for name, total in zip(names, observation.public.totals, strict=True))
-    write(f"Scores: {totals} (target {session.rules.target}).")
+    rules = session.rules
+    sides = zip(side_names(rules, names), side_totals(rules, observation.public.totals), strict=True)
+    write(f"Scores: {', '.join(f'{side} {total}' for side, total in sides)} (target {rules.target}).")
     if isinstance(observation, HighLowObservation):
         table = observation.public
         for other, row in enumerate(table.rows):
@@ -162,12 +170,13 @@ def _show(session: PlaySession, seat: int, write: Writer) -> None:
             write("A Swap card: type swap A B to swap two cards of your row, or keep.")
         else:
             held = observation.held if observation.held is not None else table.passed_card
-            write(f"You hold {held}: type the position (1-10) to put it at.")
+            write(f"You hold {card_words(held or 0)}: type the position (1-10) to put it at.")
         return
     public = observation.public
     for other, known in enumerate(public.known):
         if other != seat:
-            write(f"{names[other]}'s rack as far as you have seen it:")
+            partner = " (your partner)" if rules.partners and rules.side_of(other) == rules.side_of(seat) else ""
+            write(f"{names[other]}'s rack{partner} as far as you have seen it:")
             for line in rack_lines(known):
                 write(line)
     top = public.discard_top
@@ -193,14 +202,10 @@ def _prompt(observation: Observation) -> str:
 
 
 def _hint(session: PlaySession, seat: int, write: Writer) -> None:
-    observation = session.observation(seat)
-    if not isinstance(observation, Observation):
-        write("Hints are for the classic variants only (not yet High-Low).")
-        return
-    choices = advice(observation)
-    write(f"Hint: {choices[0].explanation}")
-    for choice in choices[1:3]:
-        write(f"  or: {choice.explanation}")
+    best, *others = hint_lines(session.observation(seat))
+    write(f"Hint: {best}")
+    for line in others:
+        write(f"  or: {line}")
 
 
 def _round_over(session: PlaySession, write: Writer) -> None:

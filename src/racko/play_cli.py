@@ -4,20 +4,23 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import typer
 
 from racko import bots
 from racko.errors import RackoError
+from racko.match import side_totals
+from racko.record import GameRecord
 from racko.rules import VARIANTS, Rules, variant
-from racko.session import CURRENT_SAVE, PlaySession, SeatSpec, data_dir, set_aside
+from racko.session import CURRENT_SAVE, PlaySession, SeatSpec, bots_for, data_dir, default_opponent, set_aside
+from racko.text import side_names
 
-DEFAULT_OPPONENT = "medium"
 HUMAN = "human"
+DEFAULT_NAME = "You"
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     typer.echo(f"racko: {message}", err=True)
     raise typer.Exit(2)
 
@@ -45,21 +48,37 @@ def build_setup(
     if refill is not None:
         options["refill"] = refill
     rules = variant(variant_name).rules(count, **options)
-    others = opponents or [DEFAULT_OPPONENT]
+    others = opponents or [default_opponent(variant_name)]
     others = (others * count)[: count - 1]
+    playing = bots_for(variant_name)
+    for name in others:
+        if name != HUMAN and name not in bots.available():
+            raise RackoError(f"Unknown bot {name!r}; available: {', '.join(bots.available())}, or human.")
+        if name != HUMAN and name not in playing:
+            raise RackoError(
+                f"The {name} bot does not play {variant(variant_name).title}; choose from {', '.join(playing)}."
+            )
+    if HUMAN in others and your_name == DEFAULT_NAME:
+        your_name = "Player 1"  # "Pass the screen to You" says nothing when several people share it
     seats = [SeatSpec(your_name)]
-    taken = {your_name}
     for index, name in enumerate(others, start=2):
         if name == HUMAN:
-            label = f"Player {index}"
-            seats.append(SeatSpec(label))
+            seats.append(SeatSpec(f"Player {index}"))
+        elif others.count(name) > 1 or name == your_name:
+            seats.append(SeatSpec(f"{name} {index}", name))  # "medium 2", "medium 3": the seat tells them apart
         else:
-            if name not in bots.available():
-                raise RackoError(f"Unknown bot {name!r}; available: {', '.join(bots.available())}, or human.")
-            label = name if name not in taken else f"{name} {index}"
-            seats.append(SeatSpec(label, name))
-        taken.add(label)
+            seats.append(SeatSpec(name, name))
     return rules, seats
+
+
+def describe_save(session: PlaySession) -> str:
+    """A saved game in a line, to ask whether to resume it: the variant, the scores and the round."""
+    rules = session.rules
+    public = session.observation(0).public
+    sides = side_names(rules, session.names)
+    totals = side_totals(rules, public.totals)
+    scores = ", ".join(f"{side} {total}" for side, total in zip(sides, totals, strict=True))
+    return f"{variant(rules.variant).title}, round {len(session.match.rounds)}: {scores}"
 
 
 def play_command(
@@ -74,7 +93,7 @@ def play_command(
             help="The other seats, comma-separated: bot names (e.g. hard,expert) or human for hot-seat play.",
         ),
     ] = None,
-    name: Annotated[str, typer.Option(help="Your name at the table.")] = "You",
+    name: Annotated[str, typer.Option(help="Your name at the table.")] = DEFAULT_NAME,
     two_player_rule: Annotated[
         bool | None, typer.Option(help="With 2 players, a Rack-O needs a run of three (default: on).")
     ] = None,
@@ -89,23 +108,30 @@ def play_command(
     fast: Annotated[bool, typer.Option("--fast", help="Show computer moves instantly.")] = False,
     pace: Annotated[float, typer.Option(help="Seconds to show each computer move in the terminal app.")] = 0.8,
     new: Annotated[bool, typer.Option("--new", help="Start a new game even if one is saved.")] = False,
+    export: Annotated[
+        Path | None,
+        typer.Option(
+            "--export",
+            help="Write the saved game (else the last finished one) to this file as a record, and stop.",
+            dir_okay=False,
+        ),
+    ] = None,
 ) -> None:
     """Play Rack-O against computer players or friends: the terminal app, or --plain for text."""
-    save_path = data_dir() / CURRENT_SAVE
+    folder = data_dir()
+    if export is not None:
+        _export(folder, export)
+        return
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        _fail(f"Games cannot be saved in {folder}: {error.strerror or error}. Set RACKO_DATA_DIR to another folder.")
+    save_path = folder / CURRENT_SAVE
     chosen = any(value is not None for value in (variant_name, players, bot_names, two_player_rule, target, refill))
-    session: PlaySession | None = None
-    notes: list[str] = []
-    if save_path.exists() and not new and not chosen:
-        try:
-            session = PlaySession.load(save_path)
-        except RackoError as error:
-            moved = set_aside(save_path, "damaged")
-            notes.append(f"The saved game could not be read ({error}) and was moved to {moved}; starting a new game.")
-    elif save_path.exists():
-        moved = set_aside(save_path, "replaced")  # never lose a game: the old save is kept beside
-        notes.append(f"The saved game was moved to {moved}.")
+    text_mode = plain or not sys.stdin.isatty()
     setup: tuple[Rules, list[SeatSpec]] | None = None
-    if session is None and (chosen or plain or not sys.stdin.isatty()):
+    if chosen or text_mode:
+        # Checked before a saved game is touched, so a mistyped option never moves it aside.
         try:
             setup = build_setup(
                 variant_name or "classic",
@@ -118,12 +144,57 @@ def play_command(
             )
         except RackoError as error:
             _fail(str(error))
-    if plain or not sys.stdin.isatty():
-        _play_plain(session, setup, save_path, seed, notes)
+    session: PlaySession | None = None
+    notes: list[str] = []
+    if save_path.exists() and not new and not chosen:
+        try:
+            session = PlaySession.load(save_path)
+        except RackoError as error:
+            moved = set_aside(save_path, "damaged")
+            notes.append(f"The saved game could not be read ({error}) and was moved to {moved}; starting a new game.")
+    elif save_path.exists():
+        moved = set_aside(save_path, "replaced")  # never lose a game: the old save is kept beside
+        notes.append(f"The saved game was moved to {moved}.")
+    if text_mode:
+        _play_plain(session, setup, save_path, seed, notes, name)
         return
     from racko.tui import run_app  # Textual is only imported for the full-screen app
 
-    run_app(session=session, setup=setup, save_path=save_path, seed=seed, notes=notes, pace=0.0 if fast else pace)
+    played = run_app(
+        session=session, setup=setup, save_path=save_path, seed=seed, notes=notes, pace=0.0 if fast else pace
+    )
+    if played is not None:
+        typer.echo(_goodbye(played))
+
+
+def _export(folder: Path, target: Path) -> None:
+    """Copy the game in progress, or else the last finished game, to ``target``: a record others can read."""
+    source = folder / CURRENT_SAVE
+    which = "the saved game"
+    if not source.exists():
+        finished = sorted((folder / "games").glob("*.json"), key=lambda path: path.stat().st_mtime)
+        if not finished:
+            _fail(f"There is no saved or finished game in {folder} to export.")
+        source = finished[-1]
+        which = "the last finished game"
+    try:
+        GameRecord.load(source).save(target)  # loaded first, so a damaged file is refused rather than copied
+    except RackoError as error:
+        _fail(f"{source} could not be read: {error}")
+    except OSError as error:
+        _fail(f"{target} could not be written: {error.strerror or error}.")
+    typer.echo(f"Wrote {which} to {target}; racko replay and racko hint read it.")
+
+
+def _goodbye(session: PlaySession) -> str:
+    """What is left behind when the app closes: the save to resume, or the finished game's record."""
+    if session.save_problem is not None:
+        return session.save_problem
+    if session.finished_path is not None:
+        return f"The game's record is in {session.finished_path} (racko replay and racko hint read it)."
+    if session.save_path is not None and session.save_path.exists():
+        return f"Game saved in {session.save_path}. Run racko play again to resume it."
+    return "The game was not saved."
 
 
 def _play_plain(
@@ -132,6 +203,7 @@ def _play_plain(
     save_path: Path,
     seed: int | None,
     notes: list[str],
+    your_name: str,
 ) -> None:
     from racko.plain import run_plain
 
@@ -142,16 +214,14 @@ def _play_plain(
     for note in notes:
         typer.echo(note)
     if session is not None:
-        typer.echo(f"A saved game was found ({', '.join(session.names)}, round {len(session.match.rounds)}).")
+        typer.echo(f"A saved game was found: {describe_save(session)}.")
         typer.echo("Resume it? [Y/n]")
         answer = read()
         if answer is not None and answer.strip().lower().startswith("n"):
             typer.echo(f"The saved game was moved to {set_aside(save_path, 'replaced')}.")
             session = None
-            setup = build_setup("classic", None, [], "You")
     if session is None:
-        assert setup is not None
-        rules, seats = setup
+        rules, seats = setup if setup is not None else build_setup("classic", None, [], your_name)
         session = PlaySession.new(rules, seats, seed=seed, save_path=save_path)
     run_plain(session, read, typer.echo)
 

@@ -9,6 +9,7 @@ game ends.
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from collections.abc import Sequence
@@ -19,9 +20,12 @@ from typing import Any
 from racko import bots
 from racko.errors import RackoError, RecordError
 from racko.families import AnyAction, AnyObservation
+from racko.highlow import HighLowObservation, KeepOrder, Replace, SwapCards
+from racko.highlow_scoring import SWAP, WILD
+from racko.hint import advice
 from racko.match import Match
 from racko.record import GameRecord, replay
-from racko.rules import Rules
+from racko.rules import Rules, variant
 
 SAVE_KEY = "racko_play"
 CURRENT_SAVE = "current-game.json"
@@ -35,6 +39,57 @@ def data_dir() -> Path:
     import platformdirs  # only the apps need it
 
     return Path(platformdirs.user_data_dir("racko", appauthor=False))
+
+
+@functools.cache
+def bots_for(variant_name: str) -> tuple[str, ...]:
+    """The bots that play this variant, weakest first.
+
+    Some bots play the classic variants only; asking each one for its first move of a sample deal finds out
+    without a list to keep up to date (it takes a few milliseconds).
+    """
+    match = Match(variant(variant_name).rules(), seed=0)
+    seat = match.to_act
+    assert seat is not None
+    playing = []
+    for name in bots.available():
+        try:
+            bots.create(name, seed=0).act(match.observation(seat))
+        except RackoError:
+            continue
+        playing.append(name)
+    return tuple(playing)
+
+
+def default_opponent(variant_name: str, preferred: str = "medium") -> str:
+    """``preferred`` if it plays the variant, else the strongest weaker bot that does, else the weakest."""
+    playing = bots_for(variant_name)
+    if preferred in playing:
+        return preferred
+    ranks = bots.available()
+    weaker = [name for name in playing if ranks.index(name) < ranks.index(preferred)]
+    return weaker[-1] if weaker else playing[0]
+
+
+def card_words(card: int) -> str:
+    """A card as a sentence says it: its number, or the Wild or the Swap (High-Low)."""
+    return {WILD: "the Wild", SWAP: "a Swap card"}.get(card, str(card))
+
+
+def hint_lines(observation: AnyObservation, count: int = 3) -> list[str]:
+    """The expert's advice for this seat, judged from its own observation only: best first."""
+    if isinstance(observation, HighLowObservation):
+        # No rated list for High-Low yet: the expert's own move, said in words.
+        action = bots.create("expert", seed=0).act(observation)
+        held = observation.held if observation.held is not None else observation.public.passed_card
+        if isinstance(action, Replace):
+            card = card_words(held) if held is not None else "your card"
+            return [f"The expert would put {card} at position {action.position + 1}."]
+        if isinstance(action, SwapCards):
+            return [f"The expert would swap positions {action.first + 1} and {action.second + 1}."]
+        assert isinstance(action, KeepOrder)
+        return ["The expert would keep the row as it is."]
+    return [choice.explanation for choice in advice(observation)[:count]]
 
 
 @dataclass(frozen=True)
@@ -62,6 +117,8 @@ class PlaySession:
         # Per viewer (a seat, or None for the public): the round and the event it was last told up to.
         self._told: dict[int | None, tuple[int, int]] = {}
         self.finished_path: Path | None = None
+        self.save_problem: str | None = None
+        """Why the last save failed (a full disk, a folder that cannot be written), until one succeeds."""
 
     @classmethod
     def new(
@@ -163,25 +220,36 @@ class PlaySession:
         )
 
     def save(self) -> None:
-        if self.save_path is not None:
+        """Write the save; a failure is kept in :attr:`save_problem` for the player to see, and play goes on."""
+        if self.save_path is None:
+            return
+        try:
             self.save_path.parent.mkdir(parents=True, exist_ok=True)
             self.record().save(self.save_path)
+        except OSError as error:
+            self.save_problem = f"The game could not be saved to {self.save_path}: {error.strerror or error}."
+        else:
+            self.save_problem = None
 
     def _finish(self) -> None:
         """A finished game goes to the finished games (a record), and its save is removed."""
         if self.save_path is None:
             return
         games = self.save_path.parent / "games"
-        games.mkdir(parents=True, exist_ok=True)
         stamp = time.strftime("%Y-%m-%d-%H%M%S")
         target = games / f"game-{stamp}.json"
         suffix = 1
         while target.exists():
             suffix += 1
             target = games / f"game-{stamp}-{suffix}.json"
-        self.record().save(target)
+        try:
+            games.mkdir(parents=True, exist_ok=True)
+            self.record().save(target)
+            self.save_path.unlink(missing_ok=True)
+        except OSError as error:
+            self.save_problem = f"The finished game could not be saved to {target}: {error.strerror or error}."
+            return
         self.finished_path = target
-        self.save_path.unlink(missing_ok=True)
         self.save_path = None
 
 
@@ -197,6 +265,8 @@ def _seats_from(record: GameRecord) -> list[SeatSpec]:
         bot = seat.get("bot")
         if bot is not None and (not isinstance(bot, str) or bot not in bots.available()):
             raise RecordError(f"The saved game names an unknown bot: {bot!r}.")
+        if bot is not None and bot not in bots_for(record.rules.variant):
+            raise RecordError(f"The saved game seats the {bot} bot, which does not play this variant.")
         specs.append(SeatSpec(seat["name"], bot))
     return specs
 

@@ -207,3 +207,46 @@ def test_expert_waiting_for_a_bonus_keeps_its_rack_in_order() -> None:
         assert round_.result is not None and round_.result.winner == 0
         lengthened += racko.scoring.longest_run(round_.rack(0)) > 3
     assert waited and lengthened
+
+
+def test_expert_prices_a_discard_by_what_the_next_player_has_shown_it_wants() -> None:
+    from racko.bots.expert import denial_costs
+
+    rules = racko.variant("classic").rules(2, two_player_rule=False)
+    round_ = racko.Round.deal(rules, seed=5)
+    opponent = round_.to_act
+    assert opponent is not None
+    round_.apply(racko.TakeDiscard(opponent))
+    round_.apply(racko.Exchange(opponent, 0))  # the opponent's slot 5 has changed: low cards matter less to it
+    me = round_.to_act
+    assert me is not None and me != opponent
+    costs = denial_costs(round_.observation(me), weight=1.0)
+    assert costs[1] == costs[4] == pytest.approx(0.2)  # slot 5's share of 40 cards: 1 to 4
+    assert costs[5] == costs[40] == pytest.approx(0.9)  # slots never touched still want their cards
+    assert denial_costs(round_.observation(me), weight=0.0) == ()
+    partners = racko.Round.deal(racko.variant("partners").rules(4), seed=5)
+    seat = partners.to_act
+    assert seat is not None
+    assert len(denial_costs(partners.observation(seat), weight=1.0)) == 61  # partners sit apart: an opponent is next
+    solo = racko.Round.deal(racko.variant("classic").rules(1), seed=5)
+    assert denial_costs(solo.observation(0), weight=1.0) == ()  # alone, nobody gains
+
+
+def test_expert_rates_every_move_at_a_table_and_its_choice_is_the_best_rated() -> None:
+    rules = racko.variant("classic").rules(3)
+    round_ = racko.Round.deal(rules, seed=9)
+    expert = bots.create("expert", seed=0)
+    decisions = 0
+    while not round_.over and decisions < 60:
+        seat = round_.to_act
+        assert seat is not None
+        view = round_.observation(seat)
+        rated = expert.rate(view)  # type: ignore[attr-defined]
+        assert {rating.action for rating in rated} == set(view.legal_actions())
+        assert [rating.turns for rating in rated] == sorted(rating.turns for rating in rated)
+        assert all(rating.turns >= 1 for rating in rated)
+        action = expert.act(view)
+        assert action == rated[0].action
+        round_.apply(action)
+        decisions += 1
+    assert decisions > 20

@@ -25,7 +25,8 @@ class Choice:
     action: Action
     turns: float
     """The seat's own turns expected until it goes Rack-O after this choice, counting this turn (the advisor's
-    play-outs); 0 for calling Rack-O, lower is better."""
+    estimate: its gap model and what the discard is worth to the next player at a table, play-outs in solitaire);
+    0 for calling Rack-O, lower is better."""
     explanation: str
 
 
@@ -71,7 +72,7 @@ def hint_for(record: GameRecord, at: int | None = None) -> Hint:
 def advice(observation: Observation, seed: int = 0) -> tuple[Choice, ...]:
     """Every legal choice for this seat, best first, judged from its own observation by the advisor.
 
-    The advisor's play-outs are seeded, so the same position always gets the same advice.
+    The advisor's play-outs (solitaire) are seeded, so the same position always gets the same advice.
     """
     rated = ExpertBot(seed=seed).rate(observation, every_move=True)
     return tuple(Choice(rating.action, rating.turns, _explain(observation, rating)) for rating in rated)

@@ -1,25 +1,29 @@
-"""``expert``: judges its best few moves by playing the round out, and keeps useful cards from the next player.
+"""``expert``: weighs every move by the rack it leaves and the card it hands the next player; alone, it plays
+its best few moves out to the end.
 
 How it chooses, all from its own observation:
 
-- **Candidates from the gap model.**  Every move is first rated by the cost of the
-  rack's gaps (:mod:`racko.bots.gaps`, the model tuned on solitaire): the best few
-  placements of the card in hand, keeping it, the best slot for the top discard, a
-  blind draw.  A top discard that would not even lower that cost is left alone.
-- **Rollouts decide among them** (:mod:`racko.bots.rollout`): each candidate is played
-  out to a Rack-O many times, with the cards that may come in fresh random orders
-  (the same orders for every candidate), opponents drawing and discarding, and the
-  seat playing on like ``medium``.  The candidate with the fewest turns to go wins.
-  A formula judges a rack by its gaps one by one; a play-out sees how they compete
-  for the same draws and how the plan changes as cards arrive.
+- **At a table: one-ply expectimax with denial.**  Every legal move is rated by the
+  cost of the rack it leaves (:mod:`racko.bots.gaps`, with :data:`TABLE_GAPS`, tuned
+  against ``hard``), plus the denial cost of the card it discards; a blind draw by the
+  average over the cards that may come of the best thing to do with each.
 - **Denial**: a card it discards goes to the next player.  It estimates what that
   player wants from what it has seen of that rack: a slot it has not yet changed
   probably still wants a card of that slot's share of the deck (card ``c`` of ``N``
   belongs near slot ``10 (c - 1) / N``); a slot it has already changed probably
   does not.  Each discard costs its chance of being wanted times :attr:`ExpertBot.deny`
-  turns.
+  draws.  Going out costs nothing: the round ends.
+- **Alone (solitaire): rollouts** (:mod:`racko.bots.rollout`).  The best few moves by
+  the gap model (:data:`SOLITAIRE_GAPS`) are each played out to a Rack-O many times,
+  with the cards that may come in fresh random orders (the same orders for every
+  move), and the move with the fewest turns to go wins.  A formula judges a rack by
+  its gaps one by one; a play-out sees how they compete for the same draws.  At a
+  table the play-outs were measured to be too noisy to beat the one-ply rating
+  (docs/STRENGTH.md).
 - **A turned-over stock's order**: after a "flip" refill everyone saw the old pile,
-  so the stock's order is known and the play-outs use it.
+  so the next card is known and a draw is rated by that card alone.
+- **A stock about to run out** brings the discard pile back into play: its cards
+  count among those that may come.
 - **Bonus Rack-O**: whether to call at once or wait for a longer run (see
   :func:`calls_now`); while waiting it only makes exchanges that keep the rack in
   order and lengthen its run.
@@ -46,8 +50,10 @@ from racko.observation import Observation, Phase, PublicView
 from racko.rules import RACK_SIZE, RACKO_SCORE, Rules
 from racko.scoring import longest_run, qualifies_for_racko, run_bonus
 
-EXPERT_GAPS = GapModel(slack=-1.5)
+SOLITAIRE_GAPS = GapModel(slack=-1.5)
 """The gap model tuned on solitaire (docs/STRENGTH.md): it ranks candidates and plays on in the rollouts."""
+TABLE_GAPS = GapModel(power=0.9)
+"""The gap model tuned at the table, against ``hard`` (docs/STRENGTH.md)."""
 
 RETURN_HORIZON = 5
 """Turns per player within which a stock that runs out brings the discard pile back into play."""
@@ -75,7 +81,7 @@ class Rating:
 class ExpertBot(Bot):
     name = "expert"
     level = 4
-    description = "Plays its best moves out to the end before choosing, and keeps useful cards from the next player."
+    description = "Weighs every move against a blind draw and keeps useful cards from the next player."
     rollouts: ClassVar[int] = 24
     """Play-outs per candidate when playing."""
     advice_rollouts: ClassVar[int] = 96
@@ -83,7 +89,7 @@ class ExpertBot(Bot):
     candidates: ClassVar[int] = 3
     """Placements of the card in hand that are played out (the best by the gap model), besides keeping it."""
     deny: ClassVar[float] = 0.6
-    """Turns a discard costs when the next player surely wants it."""
+    """Draws a discard costs when the next player surely wants it."""
     cap: ClassVar[int] = 60
     """Turns after which a play-out stops."""
     waits: ClassVar[bool] = True
@@ -104,10 +110,11 @@ class ExpertBot(Bot):
         return self.rate(observation)[0].action
 
     def rate(self, observation: AnyObservation, every_move: bool = False) -> list[Rating]:
-        """Moves with the turns expected after each, best first.
+        """Moves with the turns expected after each, best first, computed from the observation alone.
 
-        While playing only the promising moves are played out; with ``every_move`` (hints) every legal move is,
-        with more play-outs.  Computed from the observation alone.
+        At a table: every legal move, by the gap model and the denial cost (one-ply expectimax).  Alone
+        (solitaire): the promising moves are played out; with ``every_move`` (hints) every legal move is,
+        with more play-outs.
         """
         if not isinstance(observation, Observation):
             raise RackoError("Rating moves is for the classic variants only (High-Low has its own player).")
@@ -120,8 +127,52 @@ class ExpertBot(Bot):
             others = [Rating(action, 1.0) for action in legal if action != CallRacko(seat)]
             return [Rating(CallRacko(seat), 0.0), *others]
         may_come = cards_that_may_come(observation)
+        if public.rules.players == 1:
+            return self._rate_by_rollouts(observation, may_come, every_move)
+        return self._rate_one_ply(observation, may_come)
+
+    def _rate_one_ply(self, observation: Observation, may_come: list[int]) -> list[Rating]:
+        """Every legal move rated by the rack it leaves: the gap model's cost, plus the denial cost of the card
+        handed to the next player; a draw by the average over the cards that may come (or the card that will
+        come, when a turned-over stock's order is known)."""
+        seat = observation.seat
+        public = observation.public
+        legal = observation.legal_actions()
         valuer = self.valuer(observation, may_come)
         denial = denial_costs(observation, self.deny)
+        rack = observation.rack
+        now = valuer.cost(rack)
+        rated: list[Rating] = []
+        if public.phase is Phase.PICK:
+            top = public.discard_top
+            if DrawFromStock(seat) in legal:
+                upcoming = known_stock_order(public)[:1] or may_come
+                value = (
+                    sum(min(now + _cost(denial, card), _best_slot(valuer, rack, card, denial)[0]) for card in upcoming)
+                    / len(upcoming)
+                    if upcoming
+                    else now
+                )
+                rated.append(Rating(DrawFromStock(seat), 1 + value))
+            if top is not None and TakeDiscard(seat) in legal:
+                cost, slot = _best_slot(valuer, rack, top, denial)
+                rated.append(Rating(TakeDiscard(seat), 1 + cost, slot))
+        else:
+            held = observation.held
+            assert held is not None
+            for slot in range(RACK_SIZE):
+                rated.append(Rating(Exchange(seat, slot), 1 + _placement_cost(valuer, rack, slot, held, denial), slot))
+            if Discard(seat) in legal:
+                rated.append(Rating(Discard(seat), 1 + now + _cost(denial, held)))
+        rated.sort(key=lambda rating: rating.turns)  # stable: a draw before an equal take
+        return rated
+
+    def _rate_by_rollouts(self, observation: Observation, may_come: list[int], every_move: bool) -> list[Rating]:
+        """Solitaire: the best few moves by the gap model, each played out to a Rack-O many times."""
+        seat = observation.seat
+        public = observation.public
+        legal = observation.legal_actions()
+        valuer = self.valuer(observation, may_come)
         rack = observation.rack
         now = valuer.cost(rack)
         moves: list[tuple[Action, Candidate, int | None]] = []
@@ -131,7 +182,7 @@ class ExpertBot(Bot):
                 out = _going_out_slot(rack, top, public.rules)
                 if out is not None and not every_move:
                     return [Rating(TakeDiscard(seat), 1.0, out)]  # goes out now: nothing can be better
-                cost, slot = _best_slot(valuer, rack, top, denial) if out is None else (0.0, out)
+                cost, slot = _best_slot(valuer, rack, top, ()) if out is None else (0.0, out)
                 if every_move or cost < now or DrawFromStock(seat) not in legal:
                     moves.append((TakeDiscard(seat), Candidate(_placed(rack, slot, top), rack[slot]), slot))
             if DrawFromStock(seat) in legal:
@@ -142,9 +193,7 @@ class ExpertBot(Bot):
             out = _going_out_slot(rack, held, public.rules)
             if out is not None and not every_move:
                 return [Rating(Exchange(seat, out), 1.0, out)]  # goes out now: nothing can be better
-            ranked = sorted(
-                range(RACK_SIZE), key=lambda slot: valuer.cost(_placed(rack, slot, held)) + _cost(denial, rack[slot])
-            )
+            ranked = sorted(range(RACK_SIZE), key=lambda slot: valuer.cost(_placed(rack, slot, held)))
             chosen = ranked if every_move else ranked[: self.candidates]
             for slot in chosen:
                 moves.append((Exchange(seat, slot), Candidate(_placed(rack, slot, held), rack[slot]), slot))
@@ -152,15 +201,13 @@ class ExpertBot(Bot):
                 moves.append((Discard(seat), Candidate(rack, held), None))
         if len(moves) == 1 and not every_move:
             only, _, where = moves[0]
-            return [Rating(only, now, where)]
+            return [Rating(only, 1 + now, where)]
         world = World(
             deck_size=public.rules.deck_size,
             may_come=tuple(may_come),
             known_order=known_stock_order(public),
             needs_run=public.rules.two_player_rule,
-            opponents=public.rules.players - 1,
-            slack=EXPERT_GAPS.slack,
-            denial=denial,
+            slack=SOLITAIRE_GAPS.slack,
         )
         rollouts = self.advice_rollouts if every_move else self.rollouts
         turns = estimate(world, [candidate for _, candidate, _ in moves], rollouts, self.rng.getrandbits(63), self.cap)
@@ -176,7 +223,8 @@ class ExpertBot(Bot):
             # The stock runs out soon: the discard pile under the top card becomes the next stock.
             returning = list(public.discard_pile[:-1])
         counts = counts_below([*may_come, *returning], public.rules.deck_size)
-        return RackValuer(counts, public.rules.two_player_rule, EXPERT_GAPS)
+        model = SOLITAIRE_GAPS if public.rules.players == 1 else TABLE_GAPS
+        return RackValuer(counts, public.rules.two_player_rule, model)
 
     def _should_call(self, observation: Observation) -> bool:
         return not self.waits or calls_now(observation)
@@ -213,9 +261,18 @@ def _cost(denial: tuple[float, ...], card: int) -> float:
     return denial[card] if denial else 0.0
 
 
+def _placement_cost(
+    valuer: RackValuer, rack: tuple[int, ...], slot: int, card: int, denial: tuple[float, ...]
+) -> float:
+    """The cost of the rack with ``card`` in ``slot``, plus what the card it replaces is worth to the next player
+    (nothing when the rack then qualifies: going out ends the round)."""
+    cost = valuer.cost(_placed(rack, slot, card))
+    return cost + _cost(denial, rack[slot]) if cost > 0 else cost
+
+
 def _best_slot(valuer: RackValuer, rack: tuple[int, ...], card: int, denial: tuple[float, ...]) -> tuple[float, int]:
     """The slot where ``card`` leaves the cheapest rack, counting what the card it replaces is worth to others."""
-    return min((valuer.cost(_placed(rack, slot, card)) + _cost(denial, rack[slot]), slot) for slot in range(RACK_SIZE))
+    return min((_placement_cost(valuer, rack, slot, card, denial), slot) for slot in range(RACK_SIZE))
 
 
 def denial_costs(observation: Observation, weight: float) -> tuple[float, ...]:

@@ -25,7 +25,7 @@ from racko.observation import Observation
 
 ARENA_KEYS = {"results", "variant", "players", "mode", "deals", "capped", "seed", "seconds"}
 RESULT_KEYS = {"bot", "wins", "played", "win_rate", "ci95", "mean_score", "mean_turns", "decision_ms"}
-SOLO_KEYS = {"bot", "rounds", "mean_turns", "ci95", "median_turns", "p90_turns", "capped"}
+SOLO_KEYS = {"bot", "rounds", "mean_turns", "ci95", "median_turns", "p90_turns", "capped", "decision_ms"}
 NO_RULE = {"two_player_rule": False}
 HAS_MATPLOTLIB = importlib.util.find_spec("matplotlib") is not None
 
@@ -74,8 +74,13 @@ def test_games_are_reproducible_for_any_number_of_jobs() -> None:
 def test_solo_is_reproducible_for_any_number_of_jobs() -> None:
     one = run_solo("easy", rounds=300, seed=2, jobs=1)
     two = run_solo("easy", rounds=300, seed=2, jobs=2)
-    assert one.to_json() == two.to_json()
+    first, second = one.to_json(), two.to_json()
+    speed = first.pop("decision_ms"), second.pop("decision_ms")  # times differ between runs
+    assert first == second
     assert one.turn_counts == two.turn_counts
+    assert all(0 < times["median"] <= times["p99"] for times in speed)
+    decisions = sum(one.decision_times.values())  # at least one a turn
+    assert decisions == sum(two.decision_times.values()) >= sum(turns * n for turns, n in one.turn_counts)
 
 
 # --- Seats ----------------------------------------------------------------------------------------
@@ -327,7 +332,7 @@ def test_solo_json_and_text() -> None:
     text = run("solo", "--rounds", "50", "--cards", "60")
     assert text.exit_code == 0, text.output
     assert text.stdout.startswith("easy alone with 60 cards: 50 rounds, seed 0.")
-    assert "Mean turns to Rack-O" in text.stdout
+    assert "Mean turns to Rack-O" in text.stdout and "Decision time: median" in text.stdout
 
 
 @pytest.mark.parametrize(

@@ -250,3 +250,31 @@ def test_expert_rates_every_move_at_a_table_and_its_choice_is_the_best_rated() -
         round_.apply(action)
         decisions += 1
     assert decisions > 20
+
+
+def _placing_view(rack: list[int], held: int, totals: tuple[int, int]) -> racko.Observation:
+    """Seat 0 of a 2-player classic round holding ``held``, drawn from the stock, with these game totals."""
+    rules = racko.variant("classic").rules(2, two_player_rule=False)
+    others = sorted((card for card in range(1, 41) if card not in rack and card != held), reverse=True)
+    deck = racko.round.arrange_deck([rack, others[:10]], 1, others[10], [held, *others[11:]], deck_size=40)
+    round_ = racko.Round(rules, deck, dealer=1)
+    round_.apply(racko.DrawFromStock(0))
+    view = round_.observation(0)
+    assert view.held == held
+    return view._replace(public=view.public._replace(totals=totals))
+
+
+def test_expert_near_the_target_keeps_an_ordered_start_that_wins_the_game() -> None:
+    from racko.bots.expert import insured_start
+    from racko.hint import advice
+
+    rack = [6, 8, 17, 21, 4, 33, 12, 27, 28, 36]  # starts 6 8 17 21: four cards in order, 20 points
+    early = _placing_view(rack, 13, (0, 0))
+    assert insured_start(early) is None
+    assert bots.create("expert").act(early) == racko.Exchange(0, 3)  # 13 best replaces 21, for the gaps
+    late = _placing_view(rack, 13, (480, 300))
+    assert insured_start(late) == 4  # 480 + 4 x 5 reaches 500, above 300 + a Rack-O's 75
+    assert bots.create("expert").act(late) == racko.Exchange(0, 2)  # keeps four in order: 500 if anyone goes out
+    best = advice(late)[0]
+    assert best.action == racko.Exchange(0, 2) and "win the game even if somebody else went out" in best.explanation
+    assert insured_start(_placing_view(rack, 13, (480, 430))) == 6  # must top 430 + 75

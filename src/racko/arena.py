@@ -152,11 +152,13 @@ class BotResult:
             "ci95": [round(lo, 4), round(hi, 4)],
             "mean_score": round(self.mean_score, 3),
             "mean_turns": round(self.mean_turns, 3),
-            "decision_ms": {
-                "median": round(time_quantile(self.decision_times, 0.5), 3),
-                "p99": round(time_quantile(self.decision_times, 0.99), 3),
-            },
+            "decision_ms": decision_ms(self.decision_times),
         }
+
+
+def decision_ms(times: DecisionTimes) -> dict[str, float]:
+    """The median and 99th percentile of a bot's decision times, in milliseconds, for ``--json``."""
+    return {"median": round(time_quantile(times, 0.5), 3), "p99": round(time_quantile(times, 0.99), 3)}
 
 
 @dataclass(frozen=True)
@@ -210,8 +212,10 @@ class SoloReport:
     seconds: float
     turn_counts: tuple[tuple[int, int], ...] = field(repr=False)
     """The distribution of turns per round: (turns, how many rounds)."""
+    decision_times: DecisionTimes = field(default_factory=Counter, repr=False)
 
     def to_json(self) -> dict[str, Any]:
+        """The figures; all but ``decision_ms`` are the same for any number of jobs."""
         lo, hi = self.ci95
         return {
             "bot": self.bot,
@@ -221,6 +225,7 @@ class SoloReport:
             "median_turns": self.median_turns,
             "p90_turns": self.p90_turns,
             "capped": self.capped,
+            "decision_ms": decision_ms(self.decision_times),
         }
 
 
@@ -349,20 +354,21 @@ class _SoloJob:
     seed: int
 
 
-def _play_solo_chunk(job: _SoloJob, start: int, stop: int) -> tuple[Counter[int], int]:
+def _play_solo_chunk(job: _SoloJob, start: int, stop: int) -> tuple[Counter[int], int, DecisionTimes]:
     rules = job.rules
     turns: Counter[int] = Counter()
     capped = 0
+    times: DecisionTimes = Counter()
     for deal in range(start, stop):
         bot = bots.create(job.bot_name, seed=_derived_seed(job.seed, deal, "bot:0"))
         deck = family_of(rules).full_deck(rules)
         _derived_rng(job.seed, deal, "deck").shuffle(deck)
         result = play_round(
-            family_of(rules).round_type(rules, deck, 0, rng=_derived_rng(job.seed, deal, "refills")), [bot]
+            family_of(rules).round_type(rules, deck, 0, rng=_derived_rng(job.seed, deal, "refills")), [bot], [times]
         )
         turns[result.turns] += 1
         capped += result.capped
-    return turns, capped
+    return turns, capped, times
 
 
 # --- Running chunks, in this process or in worker processes ------------------------------------
@@ -565,9 +571,11 @@ def run_solo(
     parts = _run_chunks(_play_solo_chunk, _SoloJob(bot_name, rules, seed), rounds, jobs, 1000, progress)
     counts: Counter[int] = Counter()
     capped = 0
-    for part_counts, part_capped in parts:
+    times: DecisionTimes = Counter()
+    for part_counts, part_capped, part_times in parts:
         counts.update(part_counts)
         capped += part_capped
+        times.update(part_times)
     seconds = time.perf_counter() - started
     values = sorted(counts.elements())
     return SoloReport(
@@ -582,6 +590,7 @@ def run_solo(
         seed=seed,
         seconds=seconds,
         turn_counts=tuple(sorted(counts.items())),
+        decision_times=times,
     )
 
 

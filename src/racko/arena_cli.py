@@ -223,6 +223,8 @@ def solo_command(
     typer.echo(f"{report.bot} alone with {report.cards} cards: {report.rounds:,} rounds, seed {report.seed}.")
     typer.echo(f"Mean turns to Rack-O: {report.mean_turns:.2f} (95 % CI {lo:.2f}–{hi:.2f}).")
     typer.echo(f"Median {report.median_turns:g}, 90th percentile {report.p90_turns}.")
+    speed = arena.decision_ms(report.decision_times)
+    typer.echo(f"Decision time: median {speed['median']:.2f} ms, 99th percentile {speed['p99']:.2f} ms.")
     capped = f"{report.capped:,} round{'s' * (report.capped != 1)} capped at {turn_cap:,} turns"
     typer.echo(f"{capped}; {report.seconds:.1f} s with {count} job{'s' * (count != 1)}.")
 

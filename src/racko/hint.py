@@ -82,6 +82,8 @@ def _explain(observation: Observation, rating: Rating) -> str:
     public = observation.public
     action = rating.action
     after = _turns(rating.turns)
+    if rating.insured:
+        after = "your ordered start would win the game even if somebody else went out first"
     if isinstance(action, CallRacko):
         return "Call Rack-O: your rack qualifies, and the round is yours."
     if isinstance(action, Wait):

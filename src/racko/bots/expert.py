@@ -24,6 +24,9 @@ How it chooses, all from its own observation:
   so the next card is known and a draw is rated by that card alone.
 - **A stock about to run out** brings the discard pile back into play: its cards
   count among those that may come.
+- **The match level**: near the target, a rack whose ordered start (5 points a card
+  from slot 5) would win the game if somebody else went out is worth
+  :data:`INSURANCE` draws more (:func:`insured_start`).
 - **Bonus Rack-O**: whether to call at once or wait for a longer run (see
   :func:`calls_now`); while waiting it only makes exchanges that keep the rack in
   order and lengthen its run.
@@ -33,6 +36,8 @@ How it chooses, all from its own observation:
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -47,8 +52,8 @@ from racko.families import AnyAction, AnyObservation
 from racko.highlow import HighLowObservation
 from racko.match import side_totals
 from racko.observation import Observation, Phase, PublicView
-from racko.rules import RACK_SIZE, RACKO_SCORE, Rules
-from racko.scoring import longest_run, qualifies_for_racko, run_bonus
+from racko.rules import POINTS_PER_CARD, RACK_SIZE, RACKO_SCORE, Rules
+from racko.scoring import longest_run, ordered_prefix, qualifies_for_racko, run_bonus
 
 SOLITAIRE_GAPS = GapModel(slack=-1.5)
 """The gap model tuned on solitaire (docs/STRENGTH.md): it ranks candidates and plays on in the rollouts."""
@@ -60,6 +65,9 @@ RETURN_HORIZON = 5
 
 ORDERED_SCORE = 50
 """What a rack fully in order scores when somebody else goes out (5 per card)."""
+
+INSURANCE = 3.0
+"""Draws a rack is worth when its ordered start alone wins the game if somebody else goes out."""
 
 WANTED_OPEN = 0.9
 """The chance that the next player takes a card for a slot it has not changed yet."""
@@ -75,6 +83,9 @@ class Rating:
     turns: float
     slot: int | None = None
     """Where the card goes: the planned slot for the top discard when the move is to take it."""
+    insured: bool = False
+    """The rack kept has an ordered start that wins the game if somebody else goes out (see :func:`insured_start`);
+    its turns are :data:`INSURANCE` fewer for that."""
 
 
 @register
@@ -138,34 +149,39 @@ class ExpertBot(Bot):
         seat = observation.seat
         public = observation.public
         legal = observation.legal_actions()
-        valuer = self.valuer(observation, may_come)
-        denial = denial_costs(observation, self.deny)
+        costs = MoveCosts(
+            self.valuer(observation, may_come), denial_costs(observation, self.deny), insured_start(observation)
+        )
         rack = observation.rack
-        now = valuer.cost(rack)
-        rated: list[Rating] = []
+        now = costs.rack(rack)
+        valued: list[tuple[float, Action, int | None, bool]] = []  # (draws, move, slot, insured)
         if public.phase is Phase.PICK:
             top = public.discard_top
             if DrawFromStock(seat) in legal:
                 upcoming = known_stock_order(public)[:1] or may_come
                 value = (
-                    sum(min(now + _cost(denial, card), _best_slot(valuer, rack, card, denial)[0]) for card in upcoming)
+                    sum(min(now + costs.handed_on(card), costs.best_slot(rack, card)[0]) for card in upcoming)
                     / len(upcoming)
                     if upcoming
                     else now
                 )
-                rated.append(Rating(DrawFromStock(seat), 1 + value))
+                valued.append((value, DrawFromStock(seat), None, costs.insures(rack)))
             if top is not None and TakeDiscard(seat) in legal:
-                cost, slot = _best_slot(valuer, rack, top, denial)
-                rated.append(Rating(TakeDiscard(seat), 1 + cost, slot))
+                cost, slot = costs.best_slot(rack, top)
+                valued.append((cost, TakeDiscard(seat), slot, costs.insures(_placed(rack, slot, top))))
         else:
             held = observation.held
             assert held is not None
             for slot in range(RACK_SIZE):
-                rated.append(Rating(Exchange(seat, slot), 1 + _placement_cost(valuer, rack, slot, held, denial), slot))
+                cost = costs.placement(rack, slot, held)
+                valued.append((cost, Exchange(seat, slot), slot, costs.insures(_placed(rack, slot, held))))
             if Discard(seat) in legal:
-                rated.append(Rating(Discard(seat), 1 + now + _cost(denial, held)))
-        rated.sort(key=lambda rating: rating.turns)  # stable: a draw before an equal take
-        return rated
+                valued.append((now + costs.handed_on(held), Discard(seat), None, costs.insures(rack)))
+        valued.sort(key=lambda entry: entry[0])  # stable: a draw before an equal take
+        return [
+            Rating(action, turns_from_draws(value + (INSURANCE if insured else 0.0)), slot, insured)
+            for value, action, slot, insured in valued
+        ]
 
     def _rate_by_rollouts(self, observation: Observation, may_come: list[int], every_move: bool) -> list[Rating]:
         """Solitaire: the best few moves by the gap model, each played out to a Rack-O many times."""
@@ -182,7 +198,7 @@ class ExpertBot(Bot):
                 out = _going_out_slot(rack, top, public.rules)
                 if out is not None and not every_move:
                     return [Rating(TakeDiscard(seat), 1.0, out)]  # goes out now: nothing can be better
-                cost, slot = _best_slot(valuer, rack, top, ()) if out is None else (0.0, out)
+                cost, slot = MoveCosts(valuer).best_slot(rack, top) if out is None else (0.0, out)
                 if every_move or cost < now or DrawFromStock(seat) not in legal:
                     moves.append((TakeDiscard(seat), Candidate(_placed(rack, slot, top), rack[slot]), slot))
             if DrawFromStock(seat) in legal:
@@ -201,7 +217,7 @@ class ExpertBot(Bot):
                 moves.append((Discard(seat), Candidate(rack, held), None))
         if len(moves) == 1 and not every_move:
             only, _, where = moves[0]
-            return [Rating(only, 1 + now, where)]
+            return [Rating(only, turns_from_draws(now), where)]
         world = World(
             deck_size=public.rules.deck_size,
             may_come=tuple(may_come),
@@ -248,6 +264,18 @@ class ExpertBot(Bot):
         return DrawFromStock(seat)
 
 
+def turns_from_draws(draws: float) -> float:
+    """The turns, counting this one, that the gap model's cost (in draws) means at a table: measured in play
+    between ``expert`` players (2 to 4), a cost of 3 draws is about 2 turns, 10 about 4, 20 about 6, 40 about
+    10 (docs/STRENGTH.md).  At a table cards also come from the discard pile, and the gap model overestimates
+    long waits."""
+    return 1 + TURNS_SCALE * float(max(draws, 0.0) ** TURNS_POWER)
+
+
+TURNS_SCALE = 0.55
+TURNS_POWER = 0.77
+
+
 def _placed(rack: tuple[int, ...], slot: int, card: int) -> tuple[int, ...]:
     return (*rack[:slot], card, *rack[slot + 1 :])
 
@@ -257,22 +285,63 @@ def _going_out_slot(rack: tuple[int, ...], card: int, rules: Rules) -> int | Non
     return next((slot for slot in range(RACK_SIZE) if qualifies_for_racko(_placed(rack, slot, card), rules)), None)
 
 
-def _cost(denial: tuple[float, ...], card: int) -> float:
-    return denial[card] if denial else 0.0
+@dataclass(frozen=True)
+class MoveCosts:
+    """What a move leaves behind, in draws: the rack's cost by the gap model, plus what the card handed to the next
+    player is worth to it, minus :data:`INSURANCE` for a rack whose ordered start alone would win the game."""
+
+    valuer: RackValuer
+    denial: tuple[float, ...] = ()
+    """Per card (index 0 unused), see :func:`denial_costs`; empty for none."""
+    insured_from: int | None = None
+    """The ordered start, in cards, that wins the game if somebody else goes out (see :func:`insured_start`)."""
+
+    def rack(self, rack: Sequence[int]) -> float:
+        cost = self.valuer.cost(rack)
+        return cost - INSURANCE if cost > 0 and self._insured(rack) else cost
+
+    def handed_on(self, card: int) -> float:
+        return self.denial[card] if self.denial else 0.0
+
+    def placement(self, rack: tuple[int, ...], slot: int, card: int) -> float:
+        """With ``card`` in ``slot``; the card it replaces is handed on (worth nothing if the rack goes out)."""
+        after = _placed(rack, slot, card)
+        cost = self.rack(after)
+        return cost + self.handed_on(rack[slot]) if self.valuer.cost(after) > 0 else cost
+
+    def best_slot(self, rack: tuple[int, ...], card: int) -> tuple[float, int]:
+        return min((self.placement(rack, slot, card), slot) for slot in range(RACK_SIZE))
+
+    def insures(self, rack: Sequence[int]) -> bool:
+        """Whether ``rack`` is credited for its ordered start (a rack that goes out needs no insurance)."""
+        return self._insured(rack) and self.valuer.cost(rack) > 0
+
+    def _insured(self, rack: Sequence[int]) -> bool:
+        return self.insured_from is not None and ordered_prefix(rack) >= self.insured_from
 
 
-def _placement_cost(
-    valuer: RackValuer, rack: tuple[int, ...], slot: int, card: int, denial: tuple[float, ...]
-) -> float:
-    """The cost of the rack with ``card`` in ``slot``, plus what the card it replaces is worth to the next player
-    (nothing when the rack then qualifies: going out ends the round)."""
-    cost = valuer.cost(_placed(rack, slot, card))
-    return cost + _cost(denial, rack[slot]) if cost > 0 else cost
+def insured_start(observation: Observation) -> int | None:
+    """The match level: the fewest cards of ordered start (from slot 5) that win the game outright if somebody
+    else goes out this round, or ``None`` when no start can (far from the target, or a rival's Rack-O could top it).
 
-
-def _best_slot(valuer: RackValuer, rack: tuple[int, ...], card: int, denial: tuple[float, ...]) -> tuple[float, int]:
-    """The slot where ``card`` leaves the cheapest rack, counting what the card it replaces is worth to others."""
-    return min((_placement_cost(valuer, rack, slot, card, denial), slot) for slot in range(RACK_SIZE))
+    Somebody else's Rack-O ends the round with this side at its total plus 5 a card of its ordered start: at the
+    target and above what any rival can reach (its total and the highest Rack-O score), that is the game.
+    """
+    public = observation.public
+    rules = public.rules
+    if rules.players == 1:
+        return None
+    side = rules.side_of(observation.seat)
+    sides = side_totals(rules, public.totals)
+    rivals = [total for other, total in enumerate(sides) if other != side]
+    if not rivals:
+        return None
+    highest_rival = max(rivals) + RACKO_SCORE + (run_bonus(RACK_SIZE) if rules.bonus else 0)
+    for cards in range(1, RACK_SIZE + 1):
+        total = sides[side] + POINTS_PER_CARD * cards
+        if total >= rules.target and total > highest_rival:
+            return cards
+    return None
 
 
 def denial_costs(observation: Observation, weight: float) -> tuple[float, ...]:
@@ -319,11 +388,13 @@ def calls_now(observation: Observation) -> bool:
 
     Waiting plays on until the run grows, then calls.  Per lap of the table the run
     grows with probability ``p`` (the share of cards that may come and would lengthen
-    it, plus the top discard if it would), and with probability ``h`` an opponent goes
-    out first, leaving this seat 50 for its ordered rack while the opponent scores.
-    Compared in points for this seat minus an opponent's, lap after lap, at each run
-    length up to six.  Never waits when calling wins the game or an opponent could
-    win it by going out.
+    it), and with probability ``h`` an opponent goes out first, leaving this seat 50
+    for its ordered rack while the opponent scores.  The outcomes are compared by the
+    chance they give of winning the game (:func:`game_chance`), lap after lap, at each
+    run length up to six: far from the target that is the same as comparing points;
+    near it, a side that is behind needs the long run more and a side ahead calls
+    sooner.  Never waits when calling wins the game or an opponent could win it by
+    going out.
     """
     public = observation.public
     rules = public.rules
@@ -336,32 +407,66 @@ def calls_now(observation: Observation) -> bool:
     seat = observation.seat
     side = rules.side_of(seat)
     sides = side_totals(rules, public.totals)
-    now_score = RACKO_SCORE + run_bonus(run)
-    if sides[side] + now_score >= rules.target:
+    mine = sides[side]
+    rival = max(total for other, total in enumerate(sides) if other != side)
+    if mine + RACKO_SCORE + run_bonus(run) >= rules.target:
         return True  # calling reaches the target (and going out, nobody else scores more than 50)
-    if any(total + RACKO_SCORE >= rules.target for other, total in enumerate(sides) if other != side):
+    if rival + RACKO_SCORE >= rules.target:
         return True  # an opponent going out would end the game
     may_come = cards_that_may_come(observation)
     lengthening = sum(1 for card in may_come if _lengthening_slot(rack, card) is not None)
-    p = lengthening / len(may_come) if may_come else 0.0
+    share = lengthening / len(may_come) if may_come else 0.0
+    p = 1 - (1 - share) ** 2  # a lap shows two cards: the previous player's discard, then a draw
     opponents = sum(1 for other in range(rules.players) if rules.side_of(other) != side)
-    per_turn = opponent_hazard(public.turns / rules.players)
+    per_turn = opponent_hazard(public.turns / rules.players * HAZARD_DECK / rules.deck_size)
     h = 1 - (1 - per_turn) ** opponents
-    # Points for this seat minus the opponent who went out, if one does: 50 against about 75.
-    lose = ORDERED_SCORE - RACKO_SCORE
-    ahead = float(RACKO_SCORE + run_bonus(6) - 25)
+
+    def chance(points: int, rival_points: int) -> float:
+        return game_chance(mine + points, rival + rival_points, rules.target)
+
+    # An opponent who goes out scores about 75; one who does not has an ordered start of about 25.
+    lose = chance(ORDERED_SCORE, RACKO_SCORE)
+    ahead = chance(RACKO_SCORE + run_bonus(6), OPPONENT_START)
     for length in range(5, run - 1, -1):
-        call = float(RACKO_SCORE + run_bonus(length) - 25)  # an opponent's ordered start scores about 25
+        call = chance(RACKO_SCORE + run_bonus(length), OPPONENT_START)
         win = ahead
         wait = (h * lose + (1 - h) * p * win) / (h + (1 - h) * p) if h + p > 0 else call
         ahead = max(call, wait)
-    call_now = now_score - 25
-    return call_now >= ahead
+    return chance(RACKO_SCORE + run_bonus(run), OPPONENT_START) >= ahead
+
+
+OPPONENT_START = 25
+"""What an opponent's ordered start scores, about, when this seat goes out."""
+ROUND_POINTS = 70
+"""About how many points the leader gains a round, for counting the rounds left (Bonus Rack-O, expert play)."""
+ROUND_SPREAD = 100
+"""About the spread (standard deviation) of one round's points between two sides in Bonus Rack-O."""
+
+
+def game_chance(mine: int, rival: int, target: int) -> float:
+    """The chance, roughly, that a side with ``mine`` points beats one with ``rival`` in a game to ``target``.
+
+    A normal approximation: the lead against its spread over the rounds still to play (the leader's distance to
+    the target at :data:`ROUND_POINTS` a round).  Once a side has reached the target the game is over.
+    """
+    if max(mine, rival) >= target:
+        return 1.0 if mine > rival else 0.0 if mine < rival else 0.5
+    rounds_left = (target - max(mine, rival)) / ROUND_POINTS
+    return 0.5 * (1 + math.erf((mine - rival) / (ROUND_SPREAD * math.sqrt(2 * (rounds_left + 0.25)))))
+
+
+HAZARD_DECK = 40
+"""The deck size at which :func:`opponent_hazard` was measured; larger decks take proportionally more turns."""
 
 
 def opponent_hazard(turns_each: float) -> float:
-    """The chance that an opponent goes out on a turn, after ``turns_each`` turns each (measured on expert play)."""
-    return min(0.3, max(0.02, 0.025 * (turns_each - 3)))
+    """The chance that an opponent goes out on its turn, after ``turns_each`` turns each.
+
+    Measured on 600 Bonus Rack-O rounds of two ``expert`` players who never call (2 players, 40 cards): the share
+    of racks first qualifying at each turn among those not yet qualified is about 1 % at turn 6, 3.5 % at 7, 8 % at
+    8, 12 % at 9, 18 % at 10, 21 % at 11 and 27 % from 12 on; a logistic curve through those points.
+    """
+    return 0.28 / (1 + math.exp((9.3 - turns_each) / 1.1))
 
 
 def _lengthening_slot(rack: tuple[int, ...], card: int) -> int | None:

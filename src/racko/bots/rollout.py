@@ -1,7 +1,10 @@
 """Rollouts: how many turns a rack still needs, found by playing the rest of the round many times.
 
-``expert`` judges its few best candidate moves (see :mod:`racko.bots.expert`) by
-simulation rather than by a formula.  For each candidate the seat's position after
+Alone at the deck (solitaire), ``expert`` judges its few best candidate moves (see
+:mod:`racko.bots.expert`) by simulation rather than by a formula.  The play-outs also
+model a table (opponents who draw and discard, the denial cost of a discard), for
+research: there they proved too noisy to beat ``expert``'s one-ply rating
+(docs/STRENGTH.md).  For each candidate the seat's position after
 the move is played out ``rollouts`` times to a Rack-O, each time with the cards that
 may come in a fresh random order (the same orders for every candidate, so that their
 differences are not drowned in luck).  In these play-outs:

@@ -309,8 +309,10 @@ class MoveCosts:
     def placement(self, rack: tuple[int, ...], slot: int, card: int) -> float:
         """With ``card`` in ``slot``; the card it replaces is handed on (worth nothing if the rack goes out)."""
         after = _placed(rack, slot, card)
-        cost = self.rack(after)
-        return cost + self.handed_on(rack[slot]) if self.valuer.cost(after) > 0 else cost
+        cost = self.valuer.cost(after)
+        if cost == 0:
+            return 0.0
+        return cost - (INSURANCE if self._insured(after) else 0.0) + self.handed_on(rack[slot])
 
     def best_slot(self, rack: tuple[int, ...], card: int) -> tuple[float, int]:
         return min((self.placement(rack, slot, card), slot) for slot in range(RACK_SIZE))

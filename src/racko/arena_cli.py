@@ -208,7 +208,7 @@ def solo_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
     turn_cap: Annotated[int, typer.Option(help="End a round after this many turns.")] = arena.SOLO_TURN_CAP,
 ) -> None:
-    """Solitaire: how many turns a bot needs to go Rack-O alone (2-player rule off)."""
+    """Solitaire: how many turns a bot needs to go Rack-O alone (2-player rule off), and how long it takes to decide."""
     count = _jobs(jobs)
     report = _run(
         "Rounds",

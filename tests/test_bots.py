@@ -278,3 +278,19 @@ def test_expert_near_the_target_keeps_an_ordered_start_that_wins_the_game() -> N
     best = advice(late)[0]
     assert best.action == racko.Exchange(0, 2) and "win the game even if somebody else went out" in best.explanation
     assert insured_start(_placing_view(rack, 13, (480, 430))) == 6  # must top 430 + 75
+
+
+def test_hints_near_the_target_say_when_a_draw_keeps_a_winning_start() -> None:
+    from racko.hint import advice
+
+    rules = racko.variant("classic").rules(2, two_player_rule=False)
+    rack = [6, 8, 17, 21, 4, 33, 12, 27, 28, 36]
+    others = sorted((card for card in range(1, 41) if card not in rack), reverse=True)
+    deck = racko.round.arrange_deck([rack, others[:10]], 1, others[10], others[11:], deck_size=40)
+    view = racko.Round(rules, deck, dealer=1).observation(0)
+    late = view._replace(public=view.public._replace(totals=(480, 300)))
+    draw = next(choice for choice in advice(late) if choice.action == racko.DrawFromStock(0))
+    assert draw.explanation == (
+        "Draw from the stock and keep your rack if the card does not help: "
+        "your ordered start would win the game even if somebody else went out first."
+    )

@@ -94,6 +94,8 @@ def _explain(observation: Observation, rating: Rating) -> str:
         return f"Take {card} from the discard pile and put it in slot {SLOT_LABELS[rating.slot]}: {after}."
     if isinstance(action, DrawFromStock):
         upcoming = next_stock_card(public)
+        if rating.insured:
+            return f"Draw from the stock and keep your rack if the card does not help: {after}."
         if upcoming is not None:
             return f"Draw from the stock: the turned-over pile shows the next card is {upcoming}; {after}."
         return f"Draw from the stock: {after} on average over the cards that may come."

@@ -334,12 +334,10 @@ def insured_start(observation: Observation) -> int | None:
     """
     public = observation.public
     rules = public.rules
-    if rules.players == 1:
-        return None
     side = rules.side_of(observation.seat)
     sides = side_totals(rules, public.totals)
     rivals = [total for other, total in enumerate(sides) if other != side]
-    if not rivals:
+    if not rivals:  # alone: nobody else goes out
         return None
     highest_rival = max(rivals) + RACKO_SCORE + (run_bonus(RACK_SIZE) if rules.bonus else 0)
     for cards in range(1, RACK_SIZE + 1):
@@ -434,8 +432,9 @@ def calls_now(observation: Observation) -> bool:
         ORDERED_SCORE, RACKO_SCORE + (OPPONENT_RUN_BONUS_RULE if rules.two_player_rule else OPPONENT_RUN_BONUS)
     )
     calls = {length: chance(RACKO_SCORE + run_bonus(length), OPPONENT_START) for length in range(run, 7)}
-    # best[length]: the chance with that run at a lap's end, waiting as long as it pays.  Laps are valued from
-    # the last one back, because the hazard rises lap by lap: after WAIT_LAPS laps, call.
+    # best[length]: the chance with that run when deciding at the end of a lap, waiting as long as it pays.
+    # Decisions are valued from the last one back, because the hazard rises lap by lap: after WAIT_LAPS laps,
+    # call.  Waiting from decision lap - 1 risks the opponents' turns of lap ``lap``.
     best = dict(calls)
     for lap in range(WAIT_LAPS, 0, -1):
         h = 1 - (1 - opponent_hazard(turns_each + lap)) ** opponents
@@ -446,9 +445,7 @@ def calls_now(observation: Observation) -> bool:
             )
             for length in calls
         }
-    h = 1 - (1 - opponent_hazard(turns_each + 1)) ** opponents
-    wait = h * lose + (1 - h) * (p * best[min(run + 1, 6)] + (1 - p) * best[run])
-    return calls[run] >= wait
+    return best[run] <= calls[run]  # now: waiting is worth no more than calling
 
 
 WAIT_LAPS = 12

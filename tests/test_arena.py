@@ -14,14 +14,14 @@ import pytest
 import typer
 from typer.testing import CliRunner, Result
 
-from racko import arena
-from racko.arena import ArenaReport, run_arena, run_solo, wilson_interval
-from racko.arena_cli import register
 from racko.bots import base
 from racko.bots.bucket import BucketBot
 from racko.errors import RackoError
 from racko.families import AnyObservation
 from racko.observation import Observation
+from racko.tools import arena
+from racko.tools.arena import ArenaReport, run_arena, run_solo, wilson_interval
+from racko.tools.arena_commands import register
 
 ARENA_KEYS = {"results", "variant", "players", "mode", "deals", "capped", "seed", "seconds"}
 RESULT_KEYS = {"bot", "wins", "played", "win_rate", "ci95", "mean_score", "mean_turns", "decision_ms"}

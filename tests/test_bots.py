@@ -6,9 +6,9 @@ import pytest
 
 import racko
 from racko import bots
-from racko.arena import run_arena
 from racko.bots.gaps import RackValuer, cards_that_may_come, counts_below, run_cost
 from racko.bots.runner import play_round
+from racko.tools.arena import run_arena
 
 CLASSIC_BOTS = ["random", "easy", "medium", "hard", "expert"]
 VARIANTS = [
@@ -114,7 +114,7 @@ def test_each_level_beats_the_one_below(stronger: str, weaker: str) -> None:
 def test_hint_advises_from_the_seat_s_own_view() -> None:
     from pathlib import Path
 
-    from racko.hint import hint_for
+    from racko.play.hint import hint_for
 
     record = racko.GameRecord.load(Path(__file__).parents[1] / "docs" / "examples" / "figure3.json")
     advice = hint_for(record, at=0)
@@ -266,7 +266,7 @@ def _placing_view(rack: list[int], held: int, totals: tuple[int, int]) -> racko.
 
 def test_expert_near_the_target_keeps_an_ordered_start_that_wins_the_game() -> None:
     from racko.bots.expert import insured_start
-    from racko.hint import advice
+    from racko.play.hint import advice
 
     rack = [6, 8, 17, 21, 4, 33, 12, 27, 28, 36]  # starts 6 8 17 21: four cards in order, 20 points
     early = _placing_view(rack, 13, (0, 0))
@@ -281,7 +281,7 @@ def test_expert_near_the_target_keeps_an_ordered_start_that_wins_the_game() -> N
 
 
 def test_hints_near_the_target_say_when_a_draw_keeps_a_winning_start() -> None:
-    from racko.hint import advice
+    from racko.play.hint import advice
 
     rules = racko.variant("classic").rules(2, two_player_rule=False)
     rack = [6, 8, 17, 21, 4, 33, 12, 27, 28, 36]

@@ -18,11 +18,12 @@ import racko
 from racko.cli import app
 from racko.errors import RackoError
 from racko.highlow import HighLowPhase
-from racko.plain import run_plain
-from racko.play_cli import build_setup
+from racko.play.session import PlaySession, SeatSpec
+from racko.play.setup import build_setup
 from racko.record import GameRecord, replay
-from racko.session import CURRENT_SAVE, PlaySession, SeatSpec
-from racko.tui import MessageScreen, RackoApp, StartScreen, TableScreen
+from racko.terminal.app import MessageScreen, RackoApp, StartScreen, TableScreen
+from racko.terminal.plain import run_plain
+from racko.terminal.saves import CURRENT_SAVE, FileStore, load_save
 
 runner = CliRunner()
 
@@ -48,7 +49,7 @@ def test_plain_mode_plays_a_whole_game_from_standard_input(data: Path) -> None:
     out = play("--bots", "easy", "--no-two-player-rule", "--target", "75", "--seed", "1", input="draw\nx\n" * 400)
     assert "Your rack:" in out and "  slot   5  10  15  20  25  30  35  40  45  50" in out
     assert "You drew" in out and "easy went Rack-O!" in out
-    assert "Round 1 is over." in out and "Total" in out
+    assert "Round 1 is over: easy went Rack-O." in out and "Total" in out
     assert "Game over: easy won." in out
     assert not (data / CURRENT_SAVE).exists()
     records = list((data / "games").glob("*.json"))
@@ -222,7 +223,7 @@ async def test_bonus_rack_o_lets_the_player_wait(tmp_path: Path) -> None:
     deck = racko.round.arrange_deck([three, others[:10]], 1, others[10], others[11:], deck_size=40)
     record = GameRecord(rules, (racko.RoundRecord(1, tuple(deck), ()),), first_dealer=1, seed=0)
     match = replay(record)
-    session = PlaySession(match, [SeatSpec("You"), SeatSpec("easy", "easy")], tmp_path / CURRENT_SAVE)
+    session = PlaySession(match, [SeatSpec("You"), SeatSpec("easy", "easy")], FileStore(tmp_path / CURRENT_SAVE))
     app = RackoApp(session=session, save_path=tmp_path / CURRENT_SAVE, pace=0)
     async with app.run_test(size=(80, 24)) as pilot:
         await _settle(pilot)
@@ -256,7 +257,7 @@ async def test_quitting_the_app_and_coming_back_resumes_the_game(tmp_path: Path)
         await _settle(pilot)
     actions = GameRecord.load(save).action_count
     assert actions >= 2
-    resumed = RackoApp(session=PlaySession.load(save), save_path=save, pace=0)
+    resumed = RackoApp(session=load_save(save), save_path=save, pace=0)
     async with resumed.run_test(size=(80, 24)) as pilot:
         await _settle(pilot)
         assert isinstance(resumed.screen, MessageScreen)
@@ -504,7 +505,9 @@ def test_a_save_that_cannot_be_written_is_reported_and_play_goes_on(tmp_path: Pa
     blocker = tmp_path / "a-file"
     blocker.write_text("")
     rules = racko.variant("classic").rules(2)
-    session = PlaySession.new(rules, [SeatSpec("You"), SeatSpec("easy", "easy")], seed=1, save_path=blocker / "x.json")
+    session = PlaySession.new(
+        rules, [SeatSpec("You"), SeatSpec("easy", "easy")], seed=1, store=FileStore(blocker / "x.json")
+    )
     assert session.save_problem is not None and "could not be saved" in session.save_problem
     session.play(racko.DrawFromStock(0)) if session.to_act == 0 else session.play_bot()
 
@@ -528,7 +531,9 @@ def test_a_mistyped_option_leaves_the_saved_game_alone(data: Path) -> None:
 
 def test_ctrl_c_in_plain_mode_leaves_the_game_saved(data: Path) -> None:
     rules = racko.variant("classic").rules(2)
-    session = PlaySession.new(rules, [SeatSpec("You"), SeatSpec("easy", "easy")], seed=1, save_path=data / "g.json")
+    session = PlaySession.new(
+        rules, [SeatSpec("You"), SeatSpec("easy", "easy")], seed=1, store=FileStore(data / "g.json")
+    )
     written: list[str] = []
 
     def interrupted() -> str | None:
@@ -554,7 +559,7 @@ def test_export_writes_the_saved_game_as_a_record(data: Path, tmp_path: Path) ->
 def test_a_save_seating_a_bot_that_cannot_play_its_variant_is_set_aside(data: Path) -> None:
     rules = racko.variant("highlow").rules(3)
     seats = [SeatSpec("You"), SeatSpec("medium", "medium"), SeatSpec("easy", "easy")]
-    PlaySession(racko.Match(rules, seed=1), seats, data / CURRENT_SAVE).save()
+    PlaySession(racko.Match(rules, seed=1), seats, FileStore(data / CURRENT_SAVE)).save()
     out = play(input="quit\n")
     assert "The saved game seats the medium bot, which does not play this variant." in out
     assert "starting a new game" in out
@@ -570,4 +575,4 @@ async def test_ctrl_c_leaves_the_app_with_the_game_saved(tmp_path: Path) -> None
         await pilot.press("d", "x", "ctrl+c")
         await _settle(pilot)
         assert not app.is_running
-    assert PlaySession.load(save).match.actions == app.session.match.actions  # type: ignore[union-attr]
+    assert load_save(save).match.actions == app.session.match.actions  # type: ignore[union-attr]

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 import racko
-from racko.session import SeatSpec
-from racko.tui import RackoApp
+from racko.play.session import SeatSpec
+from racko.terminal.app import RackoApp
 
 SIZE = (80, 24)
 

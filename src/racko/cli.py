@@ -1,25 +1,15 @@
-"""The ``racko`` command (apps layer): a thin shell over the rules core and the bots."""
+"""The ``racko`` command: a thin tree over the front ends (terminal play, the tools)."""
 
 from __future__ import annotations
 
-import json
-import statistics
-import time
-from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
-from racko import arena_cli, bots, play_cli
-from racko.bots.runner import play_round
-from racko.errors import RackoError
-from racko.highlow import HighLowRound
-from racko.hint import ADVISOR, hint_for
-from racko.match import Match
-from racko.record import GameRecord, replay
-from racko.round import Round
-from racko.rules import VARIANTS, Rules, variant
-from racko.text import rack_lines, round_summary, row_line, side_names
+import racko
+from racko.terminal import command as play_commands
+from racko.terminal.demo import demo_command
+from racko.tools import arena_commands, commands
 
 app = typer.Typer(
     name="racko",
@@ -30,208 +20,25 @@ app = typer.Typer(
 )
 
 
-def _fail(message: str) -> None:
-    typer.echo(f"racko: {message}", err=True)
-    raise typer.Exit(2)
+def _version(shown: bool) -> None:
+    if shown:
+        typer.echo(f"racko {racko.__version__}")
+        raise typer.Exit()
 
 
-def _rules(variant_name: str, players: int | None, **options: Any) -> Rules:
-    try:
-        return variant(variant_name).rules(players, **options)
-    except RackoError as error:
-        _fail(str(error))
-        raise  # unreachable: _fail exits
-
-
-@app.command()
-def demo(
-    variant_name: Annotated[str, typer.Option("--variant", help=f"One of: {', '.join(VARIANTS)}.")] = "classic",
-    players: Annotated[int | None, typer.Option(help="Number of players (default 3; Partners: 4).")] = None,
-    bot_names: Annotated[str, typer.Option("--bots", help="Comma-separated bot per seat, e.g. easy,random.")] = "easy",
-    seed: Annotated[int | None, typer.Option(help="Seed for a reproducible round.")] = None,
-    turn_cap: Annotated[int, typer.Option(help="End the round after this many turns.")] = 500,
+@app.callback()
+def _main(
+    version: Annotated[
+        bool, typer.Option("--version", help="Print racko's version and stop.", callback=_version, is_eager=True)
+    ] = False,
 ) -> None:
-    """Watch computer players play one round, move by move."""
-    if players is None:
-        players = 4 if variant_name == "partners" else 3
-    rules = _rules(variant_name, players, turn_cap=turn_cap)
-    names = [name.strip() for name in bot_names.split(",") if name.strip()] or ["easy"]
-    names = (names * rules.players)[: rules.players]
-    try:
-        seats = [bots.create(name, seed=None if seed is None else seed + i) for i, name in enumerate(names)]
-    except RackoError as error:
-        _fail(str(error))
-        return
-    match = Match(rules, seed=seed)
-    round_ = match.round
-    labels = [f"{name} (seat {seat})" for seat, name in enumerate(names)]
-    highlow = isinstance(round_, HighLowRound)
-    deck = "112 cards with Wilds and Swaps" if highlow else f"cards 1-{rules.deck_size}"
-    typer.echo(f"{variant(rules.variant).title}, {rules.players} players, {deck}.")
-    for seat, rack in enumerate(round_.dealt):  # a demo shows every hand
-        typer.echo(f"{labels[seat]} is dealt:")
-        typer.echo(row_line(rack) if highlow else "\n".join(rack_lines(rack)))
-    shown = 0
-    while True:
-        for event in round_.log[shown:]:
-            typer.echo(event.visible_to(None).describe(labels))
-        shown = len(round_.log)
-        if round_.over:
-            break
-        seat_to_act = match.to_act
-        assert seat_to_act is not None
-        try:
-            match.apply(seats[seat_to_act].act(match.observation(seat_to_act)))
-        except RackoError as error:
-            _fail(str(error))
-    assert round_.result is not None
-    typer.echo("")
-    typer.echo("\n".join(round_summary(round_.result, labels)))
+    """Rack-O: the rules engine, computer players and tools around them."""
 
 
-@app.command("replay")
-def replay_command(
-    file: Annotated[Path, typer.Argument(help="A game record (JSON).", show_default=False)],
-    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
-) -> None:
-    """Re-play a game record through the rules engine and print each round's scores and the winner."""
-    try:
-        record = GameRecord.load(file)
-        match = replay(record)
-    except RackoError as error:
-        if as_json:
-            number = getattr(error, "action_number", None)
-            typer.echo(json.dumps({"error": str(error), "action_number": number}))
-            raise typer.Exit(1) from None
-        typer.echo(f"racko: {file}: {error}", err=True)
-        raise typer.Exit(1) from None
-    rules = match.rules
-    results = match.results
-    outcome = match.outcome
-    if as_json:
-        summary = {
-            "rounds": [
-                {
-                    "scores": {str(seat): score for seat, score in enumerate(result.scores)},
-                    "winner": result.winner,
-                    "capped": result.capped,
-                }
-                for result in results
-            ],
-            "totals": {str(side): total for side, total in enumerate(match.totals)},
-            "winner": outcome.winner if outcome is not None else None,
-            "over": match.over,
-            "teams": [list(team) for team in rules.teams] if rules.teams else None,
-            "actions": record.action_count,
-        }
-        typer.echo(json.dumps(summary))
-        return
-    names = list(record.players) if record.players else [f"seat {seat}" for seat in range(rules.players)]
-    sides = side_names(rules, names)
-    typer.echo(f"{variant(rules.variant).title}, {rules.players} players, target {rules.target}.")
-    for number, result in enumerate(results, start=1):
-        how = f"{names[result.winner]} went Rack-O" if result.winner is not None else "turn cap reached"
-        scores = ", ".join(f"{names[seat]} {score}" for seat, score in enumerate(result.scores))
-        turns = "1 turn" if result.turns == 1 else f"{result.turns} turns"
-        typer.echo(f"Round {number}: {how} after {turns}; {scores}.")
-    totals = ", ".join(f"{sides[side]} {total}" for side, total in enumerate(match.totals))
-    typer.echo(f"Totals: {totals}.")
-    if outcome is not None:
-        typer.echo(f"Winner: {sides[outcome.winner]}.")
-    else:
-        typer.echo("The game is not finished.")
-
-
-@app.command()
-def bench(
-    rounds: Annotated[int, typer.Option(min=1, help="Rounds to play.")] = 10_000,
-    seed: Annotated[int, typer.Option(help="Seed of the first round.")] = 0,
-    batches: Annotated[
-        int, typer.Option(min=1, help="Time the rounds in this many batches and report the median.")
-    ] = 5,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
-) -> None:
-    """Rules-engine speed: 2-player classic rounds (40 cards, 2-player rule off), bucket vs bucket, on one core."""
-    rules = variant("classic").rules(2, two_player_rule=False, turn_cap=10_000)
-    players = [bots.create("easy", seed=1), bots.create("easy", seed=2)]
-    per_batch = max(1, rounds // batches)
-    rates = []
-    turns = capped = played = 0
-    started = time.perf_counter()
-    for batch in range(batches):
-        batch_start = time.perf_counter()
-        for index in range(per_batch):
-            number = seed + batch * per_batch + index
-            result = play_round(Round.deal(rules, seed=number, dealer=number % 2), players)
-            turns += result.turns
-            capped += result.capped
-        rates.append(per_batch / (time.perf_counter() - batch_start))
-        played += per_batch
-    elapsed = time.perf_counter() - started
-    rate = statistics.median(rates)
-    if as_json:
-        typer.echo(
-            json.dumps(
-                {
-                    "benchmark": "classic-2p-bucket",
-                    "rounds": played,
-                    "seconds": round(elapsed, 3),
-                    "rounds_per_second": round(rate, 1),
-                    "batch_rates": [round(r, 1) for r in rates],
-                    "mean_turns": round(turns / played, 2),
-                    "capped": capped,
-                }
-            )
-        )
-        return
-    typer.echo(f"2-player classic, bucket vs bucket: {rate:,.0f} rounds/s")
-    typer.echo(
-        f"({played:,} rounds in {elapsed:.1f} s, median of {batches} batches; {turns / played:.1f} turns a round)"
-    )
-
-
-@app.command()
-def hint(
-    file: Annotated[Path, typer.Argument(help="A game record (JSON).", show_default=False)],
-    at: Annotated[
-        int | None, typer.Option(help="The position after this many actions (default: after the last one).")
-    ] = None,
-    count: Annotated[int, typer.Option(min=1, help="How many choices to show.")] = 3,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the advice as JSON.")] = False,
-) -> None:
-    """Advice for the player to act at a point of a game record, from that player's view only."""
-    try:
-        advice = hint_for(GameRecord.load(file), at)
-    except RackoError as error:
-        typer.echo(f"racko: {file}: {error}", err=True)
-        raise typer.Exit(1) from None
-    if as_json:
-        typer.echo(json.dumps(advice.to_json()))
-        return
-    view = advice.observation
-    typer.echo(
-        f"After action {advice.at}: seat {advice.seat} to play (advice from {ADVISOR}, seeing only that seat's view)."
-    )
-    typer.echo("\n".join(rack_lines(view.rack)))
-    held = f"; in hand: {view.held}" if view.held is not None else ""
-    typer.echo(f"Top discard: {view.discard_top}; stock: {view.public.stock_size} cards{held}.")
-    best, *others = advice.choices[:count]
-    typer.echo(f"Best: {best.explanation}")
-    for choice in others:
-        typer.echo(f"  or: {choice.explanation}")
-
-
-@app.command("variants")
-def variants_command() -> None:
-    """List the variants with their player counts and where their rules come from."""
-    for name, cls in VARIANTS.items():
-        counts = "/".join(str(n) for n in cls.player_counts)
-        typer.echo(f"{name:<9} {cls.title} ({counts} players; sheets {', '.join(cls.sheets)})")
-        typer.echo(f"          {cls.description}")
-
-
-arena_cli.register(app)
-play_cli.register(app)
+app.command("demo")(demo_command)
+commands.register(app)
+arena_commands.register(app)
+play_commands.register(app)
 
 
 def main() -> None:

@@ -117,6 +117,12 @@ class Rules:
         """The scoring side of a seat: its team in Partners, else the seat itself."""
         return seat % 2 if self.partners else seat
 
+    def side_totals(self, seat_totals: Any) -> tuple[int, ...]:  # TEMPORARY until the engine branch lands
+        sides = [0] * self.sides
+        for seat, total in enumerate(seat_totals):
+            sides[self.side_of(seat)] += total
+        return tuple(sides)
+
     @property
     def sides(self) -> int:
         """How many scoring sides there are (teams or players)."""

@@ -11,7 +11,7 @@ action.  Create one by name::
 
 from __future__ import annotations
 
-from racko.bots.base import Bot, available, create, describe, register
+from racko.bots.base import Bot, available, create, describe, playing, register
 from racko.bots.bucket import BucketBot
 from racko.bots.expert import ExpertBot
 from racko.bots.hard import HardBot
@@ -28,5 +28,6 @@ __all__ = [
     "available",
     "create",
     "describe",
+    "playing",
     "register",
 ]

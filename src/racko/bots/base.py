@@ -60,3 +60,11 @@ def describe(name: str) -> str:
         return _REGISTRY[name].description
     except KeyError:
         raise RackoError(f"Unknown bot {name!r}; available: {', '.join(available())}.") from None
+
+
+def playing(variant_name: str) -> list[str]:  # TEMPORARY until the engine branch lands
+    from racko.rules import variant
+
+    name = variant(variant_name).name
+    classic_only = {"medium", "hard"}
+    return [bot for bot in available() if name != "highlow" or bot not in classic_only]

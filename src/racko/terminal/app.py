@@ -9,6 +9,7 @@ Computer moves are shown one at a time at ``pace``.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import ClassVar
 
@@ -20,18 +21,20 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Input, Label, RichLog, Select, Static
 
-from racko.actions import CallRacko, Exchange
+from racko.actions import Exchange
 from racko.errors import RackoError
 from racko.families import AnyAction
-from racko.highlow import HighLowObservation, HighLowPhase, HighLowResult, KeepOrder, Replace, SwapCards
+from racko.highlow import HighLowObservation, KeepOrder, Replace, SwapCards
 from racko.highlow_scoring import card_name
-from racko.match import side_totals
-from racko.observation import Observation, Phase, RoundResult
-from racko.plain import CLASSIC_COMMANDS
-from racko.play_cli import DEFAULT_NAME, HUMAN, build_setup, default_players, describe_save
+from racko.play.hint import hint_lines
+from racko.play.loop import ComputerToAct, GameOver, HandOver, Notice, PersonToAct, RoundOver, Told, game_verbs
+from racko.play.loop import Screen as LoopScreen
+from racko.play.session import PlaySession, SeatSpec, bots_for, default_opponent
+from racko.play.setup import DEFAULT_NAME, HUMAN, build_setup, describe_save
+from racko.play.text import card_words, round_report, score_table, scores_line
 from racko.rules import RACK_SIZE, SLOT_LABELS, VARIANTS, Rules, variant
-from racko.session import PlaySession, SeatSpec, bots_for, card_words, default_opponent, hint_lines
-from racko.text import side_names
+from racko.terminal.plain import CLASSIC_COMMANDS, prompt_text
+from racko.terminal.saves import FileStore, set_aside
 
 SLOT_KEYS = "1234567890"
 """Key i picks slot SLOT_LABELS[i] (1 = slot 5 ... 0 = slot 50), or High-Low position i + 1."""
@@ -103,7 +106,7 @@ class StartScreen(Screen[tuple[Rules, list[SeatSpec]]]):
         self.query_one("#about", Static).update(VARIANTS[name].description)
         players = self.query_one("#players", Select)
         players.set_options(_player_choices(name))
-        players.value = default_players(name)
+        players.value = VARIANTS[name].player_counts[0]
         # Offer only the bots that play this variant, keeping each seat's choice where it can.
         choices = _seat_choices(name)
         for seat in range(1, MAX_OPPONENTS + 1):
@@ -191,7 +194,11 @@ class MessageScreen(ModalScreen[bool]):
 
 
 class TableScreen(Screen[None]):
-    """The table: opponents' racks as far as seen, the piles, your rack as slot buttons, and what happened."""
+    """The table: opponents' racks as far as seen, the piles, your rack as slot buttons, and what happened.
+
+    The flow of the game is the play loop's (:class:`racko.play.loop.Screen`): this screen renders its steps and
+    turns keys and clicks into actions.
+    """
 
     AUTO_FOCUS = ""  # nothing: a focused slot would take a stray Enter as "put the card here"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -211,20 +218,13 @@ class TableScreen(Screen[None]):
     def __init__(self, session: PlaySession, pace: float) -> None:
         super().__init__()
         self.session = session
+        self.loop = LoopScreen(session)
         self.pace = pace
-        humans = session.humans
-        self.hot_seat = len(humans) > 1
-        self.viewer: int | None = humans[0] if len(humans) == 1 else None
-        """Whose view the narration takes: the one person, or only what everyone sees in hot-seat play."""
-        self.seat = humans[0] if humans else 0
-        """The seat whose rack is shown (the person to act, in hot-seat play)."""
-        self.revealed = not self.hot_seat
-        """Whether that rack may be shown: in hot-seat play, only once its player has lifted the curtain."""
-        self.finished = len(session.match.results)
-        self.waiting = False
-        """A message screen is up, or a computer move is about to be shown."""
+        self.verbs = game_verbs(session.rules)
+        """What players of this variant ever do: the footer offers exactly these keys."""
+        self.turn: PersonToAct | None = None
+        """The person's turn being waited for; ``None`` while a message is up or a computer player moves."""
         self.swap_first: int | None = None
-        self.told_problem: str | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="table"):
@@ -239,117 +239,101 @@ class TableScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self._tell()
         self._refresh()
         self._next()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # The footer shows only this variant's keys; the others fall through to not_in_this_game.
         if action == "act":
-            return parameters[0] in self._actions_here()
+            return parameters[0] in self.verbs
         if action == "not_in_this_game":
-            return _key_action(str(parameters[0])) not in self._actions_here()
+            return _key_verb(str(parameters[0])) not in self.verbs
         return True
-
-    def _actions_here(self) -> set[str]:
-        rules = self.session.rules
-        if rules.variant == "highlow":
-            return set(HIGHLOW_KEYS.values())
-        actions = set(CLASSIC_KEYS.values())
-        if rules.auto_racko:
-            actions.discard("wait")  # only Bonus Rack-O lets a player hold back a Rack-O
-        return actions
 
     # --- the flow of play ------------------------------------------------------------------------
 
     def _next(self) -> None:
-        """After every action: show round and game ends, pass to the next person, or let a bot move."""
-        session = self.session
-        self._tell()
-        if len(session.match.results) > self.finished:
-            self.finished = len(session.match.results)
-            if self.hot_seat:
-                self.revealed = False  # the next round's racks are new: each player lifts the curtain again
-            self._refresh()
-            self._round_over()
-            return
-        if session.match.over:
-            self._game_over()
-            return
-        seat = session.to_act
-        assert seat is not None
-        if session.human_to_act():
-            if self.hot_seat and (seat != self.seat or not self.revealed):
-                self.seat = seat
-                self._curtain(seat)
+        """Render the loop's steps until one needs a person (a key, or Enter on a message) or a timer."""
+        self.turn = None
+        while True:
+            step = self.loop.next_step()
+            if isinstance(step, Told):
+                log = self.query_one("#log", RichLog)
+                for line in step.lines:
+                    log.write(line)
+            elif isinstance(step, Notice):
+                self.query_one("#log", RichLog).write(Text(step.text, style="bold"))
+            elif isinstance(step, RoundOver):
+                self._refresh()
+                self._round_over(step)
                 return
-            self._refresh()
-            return
-        self._refresh()
-        self.waiting = True
-        if self.pace > 0:
-            self.set_timer(self.pace, self._bot_move)
-        else:
-            self.call_later(self._bot_move)
+            elif isinstance(step, GameOver):
+                self._game_over(step)
+                return
+            elif isinstance(step, HandOver):
+                self._refresh()
+                self.app.push_screen(
+                    MessageScreen(f"Pass the screen to {step.name}.", f"{step.name}, press Enter to see your rack."),
+                    functools.partial(self._lift_curtain, step.seat),
+                )
+                return
+            elif isinstance(step, ComputerToAct):
+                self._refresh()
+                if self.pace > 0:
+                    self.set_timer(self.pace, self._computer_move)
+                else:
+                    self.call_later(self._computer_move)
+                return
+            else:
+                assert isinstance(step, PersonToAct)
+                self.turn = step
+                self._refresh()
+                return
 
-    def _bot_move(self) -> None:
+    def _computer_move(self) -> None:
         try:
-            self.session.play_bot()
+            self.loop.computer_move()
         except RackoError as error:  # a save from an older version may seat a bot that cannot play this variant
             self.app.push_screen(
                 MessageScreen(f"The computer player cannot go on: {error}", "Press Enter to leave."),
                 lambda _: self.app.exit(),
             )
             return
-        self.waiting = False
         self._next()
 
-    def _curtain(self, seat: int) -> None:
-        self.waiting = True
-        self.revealed = False
-        self._refresh()
-        name = self.session.names[seat]
-        self.app.push_screen(
-            MessageScreen(f"Pass the screen to {name}.", f"{name}, press Enter to see your rack."),
-            self._lift_curtain,
-        )
+    def _lift_curtain(self, seat: int, _: bool | None = None) -> None:
+        self.loop.at_screen(seat)
+        self._next()
 
-    def _lift_curtain(self, _: bool | None) -> None:
-        self.revealed = True
-        self._resume(None)
-
-    def _round_over(self) -> None:
+    def _round_over(self, step: RoundOver) -> None:
         session = self.session
-        result = session.match.results[-1]
-        lines = round_report(result, session.names, len(session.match.results))
-        lines += ["", *score_table(session.rules, session.names, session.match.results)]
-        self.waiting = True
+        lines = round_report(step.result, session.names, step.number)
+        lines += ["", *score_table(session.rules, session.names, session.match.results[: step.number])]
         self.app.push_screen(MessageScreen("\n".join(lines), "Press Enter for the next round."), self._resume)
 
-    def _game_over(self) -> None:
+    def _game_over(self, step: GameOver) -> None:
         session = self.session
-        outcome = session.match.outcome
-        assert outcome is not None
-        winners = " & ".join(session.names[seat] for seat in outcome.seats)
-        lines = [f"Game over: {winners} won.", "", *score_table(session.rules, session.names, session.match.results)]
-        if session.finished_path is not None:
-            lines += ["", f"Record: {session.finished_path}", "(racko replay and racko hint read it)"]
-        self.waiting = True
+        lines = [
+            f"Game over: {step.winners} won.",
+            "",
+            *score_table(session.rules, session.names, session.match.results),
+        ]
+        if session.finished_at is not None:
+            lines += ["", f"Record: {session.finished_at}", "(racko replay and racko hint read it)"]
         self.app.push_screen(MessageScreen("\n".join(lines), "Press Enter to leave."), lambda _: self.app.exit())
 
     def _resume(self, _: bool | None) -> None:
-        self.waiting = False
         self._next()
 
     # --- the player's actions --------------------------------------------------------------------
 
     def action_act(self, what: str) -> None:
-        observation = self._my_turn()
-        if observation is None:
+        turn = self.turn
+        if turn is None:
             return
-        seat = observation.seat
+        seat = turn.seat
         action: AnyAction
-        if isinstance(observation, HighLowObservation):
+        if what == "keep":
             self.swap_first = None
             action = KeepOrder(seat)
         else:
@@ -357,9 +341,9 @@ class TableScreen(Screen[None]):
         self._play(action)
 
     def action_not_in_this_game(self, key: str) -> None:
-        if self._my_turn() is None:
+        if self.turn is None:
             return
-        if self.session.rules.variant == "highlow":
+        if "replace" in self.verbs:
             self._say("In High-Low you only choose positions: keys 1-9 and 0 (10), or click; k keeps your row.")
         elif key == "k":
             self._say("k keeps a row after a Swap card, in High-Low only. Here: t takes the discard, d draws.")
@@ -367,22 +351,21 @@ class TableScreen(Screen[None]):
             self._say("Waiting is for Bonus Rack-O: here a rack in order goes Rack-O at once.")
 
     def action_slot(self, index: int) -> None:
-        observation = self._my_turn()
-        if observation is None:
+        turn = self.turn
+        if turn is None:
             return
-        seat = observation.seat
-        if isinstance(observation, HighLowObservation):
-            if observation.public.phase is HighLowPhase.SWAP:
-                if self.swap_first is None or self.swap_first == index:
-                    self.swap_first = index
-                    self._say(f"Swap position {index + 1} with which? Press another position (k keeps the row).")
-                    return
-                first, self.swap_first = self.swap_first, None
-                self._play(SwapCards(seat, first, index))
+        seat = turn.seat
+        if turn.situation.kind == "swap":
+            if self.swap_first is None or self.swap_first == index:
+                self.swap_first = index
+                self._say(f"Swap position {index + 1} with which? Press another position (k keeps the row).")
                 return
+            first, self.swap_first = self.swap_first, None
+            self._play(SwapCards(seat, first, index))
+        elif turn.situation.kind == "place-in-row":
             self._play(Replace(seat, index))
-            return
-        self._play(Exchange(seat, index))
+        else:
+            self._play(Exchange(seat, index))
 
     @on(Button.Pressed, ".slot")
     def _slot_clicked(self, event: Button.Pressed) -> None:
@@ -390,22 +373,14 @@ class TableScreen(Screen[None]):
         self.action_slot(int(event.button.id.removeprefix("slot-")))
 
     def action_hint(self) -> None:
-        observation = self._my_turn()
-        if observation is None:
+        if self.turn is None:
             return
         # Only in the prompt, never the log: in hot-seat play the log stays on screen for the next player.
-        self._say("Hint: " + hint_lines(observation, count=1)[0])
-
-    def _my_turn(self) -> Observation | HighLowObservation | None:
-        if self.waiting or not self.session.human_to_act():
-            return None
-        seat = self.session.to_act
-        assert seat is not None
-        return self.session.observation(seat)
+        self._say("Hint: " + hint_lines(self.turn.observation, count=1)[0])
 
     def _play(self, action: AnyAction) -> None:
         try:
-            self.session.play(action)
+            self.loop.play(action)
         except RackoError as error:
             self._say(str(error))
             return
@@ -413,38 +388,27 @@ class TableScreen(Screen[None]):
 
     # --- drawing ---------------------------------------------------------------------------------
 
-    def _tell(self) -> None:
-        log = self.query_one("#log", RichLog)
-        for line in self.session.news(self.viewer):
-            log.write(line)
-        problem = self.session.save_problem
-        if problem is not None and problem != self.told_problem:
-            log.write(Text(problem, style="bold"))
-        self.told_problem = problem
-
     def _say(self, text: str) -> None:
         self.query_one("#prompt", Static).update(Text(text, style="bold"))
 
     def _refresh(self) -> None:
         session = self.session
-        seat = self.seat
-        hidden = not self.revealed
+        shown = self.loop.shown_seat
+        seat = shown if shown is not None else (self.turn.seat if self.turn is not None else session.humans[0])
+        hidden = shown is None
         observation = session.observation(seat)
         names = session.names
         rules = session.rules
         public = observation.public
-        sides = side_names(rules, names)
-        totals = "   ".join(
-            f"{side} {total}" for side, total in zip(sides, side_totals(rules, public.totals), strict=True)
-        )
         to_act = session.to_act
         turn = f"{names[to_act]} to play" if to_act is not None else ""
         self.query_one("#scores", Static).update(
             f"{variant(rules.variant).title} · round {len(session.match.rounds)} · {turn}\n"
-            f"Scores: {totals} (target {rules.target})"
+            f"Scores: {scores_line(rules, names, public.totals, '   ')} (target {rules.target})"
         )
         buttons = [self.query_one(f"#slot-{index}", Button) for index in range(RACK_SIZE)]
-        yours = to_act == seat and not hidden
+        yours = self.turn is not None and self.turn.seat == seat and not hidden
+        prompt = self._to_you(prompt_text(self.turn.situation, PROMPTS)) if yours and self.turn is not None else ""
         if isinstance(observation, HighLowObservation):
             table = observation.public
             lines = [
@@ -462,12 +426,7 @@ class TableScreen(Screen[None]):
             for index, button in enumerate(buttons):
                 card = "?" if hidden else card_name(observation.rack[index])
                 button.label = f"{index + 1}\n{card}"
-            if not yours:
-                self._say("")
-            elif table.phase is HighLowPhase.SWAP:
-                self._say(self._to_you("A Swap: press two positions to swap them, or k to keep your row."))
-            else:
-                self._say(self._to_you(f"Put {card_words(held or 0)} at a position: keys 1-9 and 0 (10), or click."))
+            self._say(prompt)
             return
         classic = observation.public
         lines = []
@@ -486,80 +445,28 @@ class TableScreen(Screen[None]):
         for index, button in enumerate(buttons):
             card = "?" if hidden else str(observation.rack[index])
             button.label = f"{SLOT_LABELS[index]}\n{card}"
-        self._say(self._to_you(_prompt(observation)) if yours else "")
+        self._say(prompt)
 
     def _to_you(self, prompt: str) -> str:
         """In hot-seat play, the prompt names who it speaks to."""
-        return f"{self.session.names[self.seat]}: {prompt}" if self.hot_seat else prompt
+        shown = self.loop.shown_seat
+        return f"{self.session.names[shown]}: {prompt}" if self.loop.shared and shown is not None else prompt
 
 
-def _key_action(key: str) -> str:
+def _key_verb(key: str) -> str:
     return {**CLASSIC_KEYS, **HIGHLOW_KEYS}[key]
 
 
-def _prompt(observation: Observation) -> str:
-    public = observation.public
-    if public.phase is Phase.PLACE:
-        if public.taken_discard is not None:
-            return f"You took {observation.held}: put it in a slot (keys 1-9, 0 = slot 50, or click)."
-        return f"You drew {observation.held}: put it in a slot (1-9, 0) or discard it (x)."
-    if public.phase is Phase.DECLARE:
-        return "Your rack qualifies: r calls Rack-O, w waits for a longer run."
-    if CallRacko(observation.seat) in observation.legal_actions():
-        return "Your rack qualifies: r calls Rack-O, or draw (d) or take (t) to play on."
-    return "Your turn: take the discard (t) or draw (d)."
-
-
-def round_report(result: RoundResult | HighLowResult, names: list[str], number: int) -> list[str]:
-    """The round's end on one screen: every rack, a bar where its order broke, and how each score was counted."""
-    highlow = isinstance(result, HighLowResult)
-    corner = "position" if highlow else "slot"
-    width = max(len(corner), *(len(name) for name in names)) + 1
-    headline = f"Round {number} is over"
-    headline += f": {names[result.winner]} went Rack-O." if result.winner is not None else "."
-    labels = [str(position) for position in range(1, RACK_SIZE + 1)] if highlow else [str(s) for s in SLOT_LABELS]
-    header = f"{corner:<{width}}" + " ".join(f"{label:>3}" for label in labels)
-    lines = [headline, header + "  points"]
-    for seat, rack in enumerate(result.racks):
-        cells = [f"{card_name(card):>3}" for card in rack]
-        gaps = [" "] * (RACK_SIZE - 1)
-        in_order = result.ordered[seat]
-        if 1 <= in_order < RACK_SIZE:
-            gaps[in_order - 1] = "|"  # the order breaks after the last card in order
-        row = cells[0] + "".join(gap + cell for gap, cell in zip(gaps, cells[1:], strict=True))
-        lines.append(f"{names[seat]:<{width}}{row}  {result.scores[seat]:>6}")
-    lines.append("")
-    points = " points" if highlow else ""  # High-Low's sentence ends on the bare number
-    lines += [f"{names[seat]}: {result.explain(seat)}{points}" for seat in range(len(result.racks))]
-    return lines
-
-
-def score_table(
-    rules: Rules, names: list[str], results: list[RoundResult | HighLowResult], width: int = 74
-) -> list[str]:
-    """The running score sheet sideways, a column per round, so it stays a few lines however long the game.
-
-    When the rounds do not fit across ``width``, the earliest are added up in one column ("1-6").
-    """
-    sides = side_names(rules, names)
-    name_width = max(len("Round"), *(len(side) for side in sides)) + 1
-    columns: list[tuple[str, list[int]]] = []
-    for number, result in enumerate(results, start=1):
-        points = [0] * len(sides)
-        for seat, score in enumerate(result.scores):
-            points[rules.side_of(seat)] += score
-        columns.append((str(number), points))
-    totals = [sum(points[side] for _, points in columns) for side in range(len(sides))]
-    room = max(2, (width - name_width - 7) // 5)
-    if len(columns) > room:
-        merged = len(columns) - room + 1
-        earlier = [sum(column[1][side] for column in columns[:merged]) for side in range(len(sides))]
-        columns = [(f"1-{merged}", earlier), *columns[merged:]]
-    lines = [f"{'Round':<{name_width}}" + "".join(f"{label:>5}" for label, _ in columns) + f"{'Total':>7}"]
-    for side, name in enumerate(sides):
-        row = "".join(f"{points[side]:>5}" for _, points in columns)
-        lines.append(f"{name:<{name_width}}{row}{totals[side]:>7}")
-    return lines
+PROMPTS = {
+    "pick": "Your turn: take the discard (t) or draw (d).",
+    "pick-or-call": "Your rack qualifies: r calls Rack-O, or draw (d) or take (t) to play on.",
+    "place-taken": "You took {card}: put it in a slot (keys 1-9, 0 = slot 50, or click).",
+    "place-drawn": "You drew {card}: put it in a slot (1-9, 0) or discard it (x).",
+    "declare": "Your rack qualifies: r calls Rack-O, w waits for a longer run.",
+    "place-in-row": "Put {card} at a position: keys 1-9 and 0 (10), or click.",
+    "swap": "A Swap: press two positions to swap them, or k to keep your row.",
+}
+"""What a person is asked to do, by situation, in the app's keys (plain mode words it with commands)."""
 
 
 class RackoApp(App[None]):
@@ -628,8 +535,6 @@ class RackoApp(App[None]):
             self.push_screen(TableScreen(self.session, self.pace))
             return
         if self.session is not None and self.save_path is not None and self.save_path.exists():
-            from racko.session import set_aside
-
             set_aside(self.save_path, "replaced")
         self.session = None
         self._set_up()
@@ -645,7 +550,8 @@ class RackoApp(App[None]):
             self.exit()
             return
         rules, seats = setup
-        self.session = PlaySession.new(rules, seats, seed=self.seed, save_path=self.save_path)
+        store = FileStore(self.save_path) if self.save_path is not None else None
+        self.session = PlaySession.new(rules, seats, seed=self.seed, store=store)
         self.push_screen(TableScreen(self.session, self.pace))
 
 

@@ -1,7 +1,7 @@
-"""Move advice for one position of a game record (apps layer): ``racko hint``.
+"""Move advice from the expert, for a seat's own view: the hint at the table and ``racko hint`` on a record.
 
-The advice is computed from the observation of the seat to act, never from the
-record's hidden cards: the record is only re-played to reach the position.
+The advice is computed from the observation of the seat to act, never from hidden cards: a record is only
+re-played to reach the position.
 """
 
 from __future__ import annotations
@@ -9,10 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from racko import bots
 from racko.actions import Action, CallRacko, Discard, DrawFromStock, Exchange, TakeDiscard, Wait, action_to_json
 from racko.bots.expert import ExpertBot, Rating, next_stock_card
 from racko.errors import RackoError
+from racko.families import AnyObservation
+from racko.highlow import HighLowObservation, KeepOrder, Replace, SwapCards
 from racko.observation import Observation
+from racko.play.text import card_words
 from racko.record import GameRecord, replay
 from racko.rules import SLOT_LABELS
 
@@ -110,3 +114,19 @@ def _turns(turns: float) -> str:
     if turns <= 1:
         return "that is Rack-O"
     return f"about {turns:.1f} turns to Rack-O, counting this one"
+
+
+def hint_lines(observation: AnyObservation, count: int = 3) -> list[str]:
+    """The expert's advice for this seat in sentences, judged from its own observation only: best first."""
+    if isinstance(observation, HighLowObservation):
+        # No rated list for High-Low yet: the expert's own move, said in words.
+        action = bots.create(ADVISOR, seed=0).act(observation)
+        held = observation.held if observation.held is not None else observation.public.passed_card
+        if isinstance(action, Replace):
+            card = card_words(held) if held is not None else "your card"
+            return [f"The expert would put {card} at position {action.position + 1}."]
+        if isinstance(action, SwapCards):
+            return [f"The expert would swap positions {action.first + 1} and {action.second + 1}."]
+        assert isinstance(action, KeepOrder)
+        return ["The expert would keep the row as it is."]
+    return [choice.explanation for choice in advice(observation)[:count]]

@@ -1,4 +1,4 @@
-"""The ``racko arena`` and ``racko solo`` commands (apps layer), added to the main app by :func:`register`.
+"""The ``racko arena`` and ``racko solo`` commands , added to the main app by :func:`register`.
 
 Every error is one ``racko: ...`` line on stderr and exit code 2.  A progress
 bar with an ETA goes to stderr when it is a terminal; results go to stdout as a
@@ -17,10 +17,10 @@ from typing import Annotated, NoReturn, TypeVar
 
 import typer
 
-from racko import arena
 from racko.bots.runner import time_quantile
 from racko.errors import RackoError
 from racko.rules import VARIANTS, variant
+from racko.tools import arena
 
 T = TypeVar("T")
 

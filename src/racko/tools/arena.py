@@ -1,4 +1,4 @@
-"""The research arena (apps layer): bots play many rounds or games against each other, or solitaire.
+"""The research arena : bots play many rounds or games against each other, or solitaire.
 
 :func:`run_arena` seats one bot per seat and plays single rounds or whole games;
 :func:`run_solo` times one bot alone against the deck.  Both split the deals

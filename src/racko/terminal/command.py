@@ -1,4 +1,4 @@
-"""``racko play`` (apps layer): set up or resume a game for people, then hand it to the terminal app or plain mode."""
+"""``racko play``: set up or resume a game for people, then hand it to the terminal app or plain mode."""
 
 from __future__ import annotations
 
@@ -8,77 +8,17 @@ from typing import Annotated, NoReturn
 
 import typer
 
-from racko import bots
 from racko.errors import RackoError
-from racko.match import side_totals
+from racko.play.session import PlaySession, SeatSpec
+from racko.play.setup import DEFAULT_NAME, build_setup, describe_save
 from racko.record import GameRecord
-from racko.rules import VARIANTS, Rules, variant
-from racko.session import CURRENT_SAVE, PlaySession, SeatSpec, bots_for, data_dir, default_opponent, set_aside
-from racko.text import side_names
-
-HUMAN = "human"
-DEFAULT_NAME = "You"
+from racko.rules import VARIANTS, Rules
+from racko.terminal.saves import CURRENT_SAVE, FileStore, data_dir, load_save, set_aside
 
 
 def _fail(message: str) -> NoReturn:
     typer.echo(f"racko: {message}", err=True)
     raise typer.Exit(2)
-
-
-def default_players(variant_name: str) -> int:
-    return {"partners": 4, "highlow": 3}.get(variant_name, 2)
-
-
-def build_setup(
-    variant_name: str,
-    players: int | None,
-    opponents: list[str],
-    your_name: str,
-    two_player_rule: bool | None = None,
-    target: int | None = None,
-    refill: str | None = None,
-) -> tuple[Rules, list[SeatSpec]]:
-    """The rules and seats of a new game: you in seat 0, then ``opponents`` (bots, or ``human`` for hot-seat)."""
-    count = players if players is not None else max(default_players(variant_name), 1 + len(opponents))
-    options: dict[str, object] = {}
-    if two_player_rule is not None:
-        options["two_player_rule"] = two_player_rule
-    if target is not None:
-        options["target"] = target
-    if refill is not None:
-        options["refill"] = refill
-    rules = variant(variant_name).rules(count, **options)
-    others = opponents or [default_opponent(variant_name)]
-    others = (others * count)[: count - 1]
-    playing = bots_for(variant_name)
-    for name in others:
-        if name != HUMAN and name not in bots.available():
-            raise RackoError(f"Unknown bot {name!r}; available: {', '.join(bots.available())}, or human.")
-        if name != HUMAN and name not in playing:
-            raise RackoError(
-                f"The {name} bot does not play {variant(variant_name).title}; choose from {', '.join(playing)}."
-            )
-    if HUMAN in others and your_name == DEFAULT_NAME:
-        your_name = "Player 1"  # "Pass the screen to You" says nothing when several people share it
-    seats = [SeatSpec(your_name)]
-    for index, name in enumerate(others, start=2):
-        if name == HUMAN:
-            seats.append(SeatSpec(f"Player {index}"))
-        elif others.count(name) > 1 or name == your_name:
-            seats.append(SeatSpec(f"{name} {index}", name))  # "medium 2", "medium 3": the seat tells them apart
-        else:
-            seats.append(SeatSpec(name, name))
-    return rules, seats
-
-
-def describe_save(session: PlaySession) -> str:
-    """A saved game in a line, to ask whether to resume it: the variant, the scores and the round."""
-    rules = session.rules
-    public = session.observation(0).public
-    sides = side_names(rules, session.names)
-    totals = side_totals(rules, public.totals)
-    scores = ", ".join(f"{side} {total}" for side, total in zip(sides, totals, strict=True))
-    return f"{variant(rules.variant).title}, round {len(session.match.rounds)}: {scores}"
 
 
 def play_command(
@@ -148,7 +88,7 @@ def play_command(
     notes: list[str] = []
     if save_path.exists() and not new and not chosen:
         try:
-            session = PlaySession.load(save_path)
+            session = load_save(save_path)
         except RackoError as error:
             moved = set_aside(save_path, "damaged")
             notes.append(f"The saved game could not be read ({error}) and was moved to {moved}; starting a new game.")
@@ -158,7 +98,7 @@ def play_command(
     if text_mode:
         _play_plain(session, setup, save_path, seed, notes, name)
         return
-    from racko.tui import run_app  # Textual is only imported for the full-screen app
+    from racko.terminal.app import run_app  # Textual is only imported for the full-screen app
 
     played = run_app(
         session=session, setup=setup, save_path=save_path, seed=seed, notes=notes, pace=0.0 if fast else pace
@@ -190,10 +130,11 @@ def _goodbye(session: PlaySession) -> str:
     """What is left behind when the app closes: the save to resume, or the finished game's record."""
     if session.save_problem is not None:
         return session.save_problem
-    if session.finished_path is not None:
-        return f"The game's record is in {session.finished_path} (racko replay and racko hint read it)."
-    if session.save_path is not None and session.save_path.exists():
-        return f"Game saved in {session.save_path}. Run racko play again to resume it."
+    if session.finished_at is not None:
+        return f"The game's record is in {session.finished_at} (racko replay and racko hint read it)."
+    store = session.store
+    if isinstance(store, FileStore) and store.path.exists():
+        return f"Game saved in {store.path}. Run racko play again to resume it."
     return "The game was not saved."
 
 
@@ -205,7 +146,7 @@ def _play_plain(
     notes: list[str],
     your_name: str,
 ) -> None:
-    from racko.plain import run_plain
+    from racko.terminal.plain import run_plain
 
     def read() -> str | None:
         line = sys.stdin.readline()
@@ -222,7 +163,7 @@ def _play_plain(
             session = None
     if session is None:
         rules, seats = setup if setup is not None else build_setup("classic", None, [], your_name)
-        session = PlaySession.new(rules, seats, seed=seed, save_path=save_path)
+        session = PlaySession.new(rules, seats, seed=seed, store=FileStore(save_path))
     run_plain(session, read, typer.echo)
 
 

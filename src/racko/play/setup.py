@@ -1,0 +1,61 @@
+"""Setting up a game for people: the rules and who sits where, from what a player chose."""
+
+from __future__ import annotations
+
+from racko import bots
+from racko.errors import RackoError
+from racko.play.session import PlaySession, SeatSpec, bots_for, default_opponent
+from racko.play.text import scores_line
+from racko.rules import Rules, variant
+
+HUMAN = "human"
+"""The seat choice for a person (hot-seat play at one screen)."""
+DEFAULT_NAME = "You"
+
+
+def build_setup(
+    variant_name: str,
+    players: int | None,
+    opponents: list[str],
+    your_name: str,
+    two_player_rule: bool | None = None,
+    target: int | None = None,
+    refill: str | None = None,
+) -> tuple[Rules, list[SeatSpec]]:
+    """The rules and seats of a new game: you in seat 0, then ``opponents`` (bots, or ``human`` for hot-seat)."""
+    chosen = variant(variant_name)
+    count = players if players is not None else max(chosen.player_counts[0], 1 + len(opponents))
+    options: dict[str, object] = {}
+    if two_player_rule is not None:
+        options["two_player_rule"] = two_player_rule
+    if target is not None:
+        options["target"] = target
+    if refill is not None:
+        options["refill"] = refill
+    rules = chosen.rules(count, **options)
+    others = opponents or [default_opponent(chosen.name)]
+    others = (others * count)[: count - 1]
+    playing = bots_for(chosen.name)
+    for name in others:
+        if name != HUMAN and name not in bots.available():
+            raise RackoError(f"Unknown bot {name!r}; available: {', '.join(bots.available())}, or human.")
+        if name != HUMAN and name not in playing:
+            raise RackoError(f"The {name} bot does not play {chosen.title}; choose from {', '.join(playing)}.")
+    if HUMAN in others and your_name == DEFAULT_NAME:
+        your_name = "Player 1"  # "Pass the screen to You" says nothing when several people share it
+    seats = [SeatSpec(your_name)]
+    for index, name in enumerate(others, start=2):
+        if name == HUMAN:
+            seats.append(SeatSpec(f"Player {index}"))
+        elif others.count(name) > 1 or name == your_name:
+            seats.append(SeatSpec(f"{name} {index}", name))  # "medium 2", "medium 3": the seat tells them apart
+        else:
+            seats.append(SeatSpec(name, name))
+    return rules, seats
+
+
+def describe_save(session: PlaySession) -> str:
+    """A saved game in a line, to ask whether to resume it: the variant, the scores and the round."""
+    rules = session.rules
+    scores = scores_line(rules, session.names, session.match.seat_totals)
+    return f"{variant(rules.variant).title}, round {len(session.match.rounds)}: {scores}"

@@ -1,0 +1,92 @@
+"""Plain-text renderings shared by every text front end: racks, rows, the round's end, the score sheet."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from racko.highlow import HighLowResult
+from racko.highlow_scoring import SWAP, WILD, card_name
+from racko.observation import RoundResult
+from racko.rules import RACK_SIZE, SLOT_LABELS, Rules
+
+AnyResult = RoundResult | HighLowResult
+
+
+def card_words(card: int) -> str:
+    """A card as a sentence says it: its number, or the Wild or the Swap (High-Low)."""
+    return {WILD: "the Wild", SWAP: "a Swap card"}.get(card, str(card))
+
+
+def rack_lines(cards: Sequence[int | None], indent: str = "  ") -> list[str]:
+    """A rack as two aligned lines: the slot labels 5 to 50, and the cards (``?`` where unknown)."""
+    labels = " ".join(f"{label:>3}" for label in SLOT_LABELS)
+    values = " ".join(f"{card:>3}" if card is not None else "  ?" for card in cards)
+    return [f"{indent}slot {labels}", f"{indent}card {values}"]
+
+
+def row_line(cards: Sequence[int], indent: str = "  ") -> str:
+    """A High-Low row, left end first (W = Wild)."""
+    return indent + " ".join(f"{card_name(card):>3}" for card in cards)
+
+
+def side_names(rules: Rules, names: Sequence[str]) -> list[str]:
+    """Names of the scoring sides: the players, or the two teams in Partners."""
+    if rules.teams is None:
+        return list(names)
+    return [" & ".join(names[seat] for seat in team) for team in rules.teams]
+
+
+def scores_line(rules: Rules, names: Sequence[str], seat_totals: Sequence[int], separator: str = ", ") -> str:
+    """Each side's total, name then points ("You 75, easy 30")."""
+    sides = zip(side_names(rules, names), rules.side_totals(seat_totals), strict=True)
+    return separator.join(f"{side} {total}" for side, total in sides)
+
+
+def round_report(result: AnyResult, names: Sequence[str], number: int) -> list[str]:
+    """The round's end: every rack, a bar where its order broke, and how each score was counted."""
+    highlow = isinstance(result, HighLowResult)
+    corner = "position" if highlow else "slot"
+    width = max(len(corner), *(len(name) for name in names)) + 1
+    headline = f"Round {number} is over"
+    headline += f": {names[result.winner]} went Rack-O." if result.winner is not None else "."
+    labels = [str(position) for position in range(1, RACK_SIZE + 1)] if highlow else [str(s) for s in SLOT_LABELS]
+    header = f"{corner:<{width}}" + " ".join(f"{label:>3}" for label in labels)
+    lines = [headline, header + "  points"]
+    for seat, rack in enumerate(result.racks):
+        cells = [f"{card_name(card):>3}" for card in rack]
+        gaps = [" "] * (RACK_SIZE - 1)
+        in_order = result.ordered[seat]
+        if 1 <= in_order < RACK_SIZE:
+            gaps[in_order - 1] = "|"  # the order breaks after the last card in order
+        row = cells[0] + "".join(gap + cell for gap, cell in zip(gaps, cells[1:], strict=True))
+        lines.append(f"{names[seat]:<{width}}{row}  {result.scores[seat]:>6}")
+    lines.append("")
+    points = " points" if highlow else ""  # High-Low's sentence ends on the bare number
+    lines += [f"{names[seat]}: {result.explain(seat)}{points}" for seat in range(len(result.racks))]
+    return lines
+
+
+def score_table(rules: Rules, names: Sequence[str], results: Sequence[AnyResult], width: int = 74) -> list[str]:
+    """The running score sheet sideways, a column per round, so it stays a few lines however long the game.
+
+    When the rounds do not fit across ``width``, the earliest are added up in one column ("1-6").
+    """
+    sides = side_names(rules, names)
+    name_width = max(len("Round"), *(len(side) for side in sides)) + 1
+    columns: list[tuple[str, list[int]]] = []
+    for number, result in enumerate(results, start=1):
+        points = [0] * len(sides)
+        for seat, score in enumerate(result.scores):
+            points[rules.side_of(seat)] += score
+        columns.append((str(number), points))
+    totals = [sum(points[side] for _, points in columns) for side in range(len(sides))]
+    room = max(2, (width - name_width - 7) // 5)
+    if len(columns) > room:
+        merged = len(columns) - room + 1
+        earlier = [sum(column[1][side] for column in columns[:merged]) for side in range(len(sides))]
+        columns = [(f"1-{merged}", earlier), *columns[merged:]]
+    lines = [f"{'Round':<{name_width}}" + "".join(f"{label:>5}" for label, _ in columns) + f"{'Total':>7}"]
+    for side, name in enumerate(sides):
+        row = "".join(f"{points[side]:>5}" for _, points in columns)
+        lines.append(f"{name:<{name_width}}{row}{totals[side]:>7}")
+    return lines

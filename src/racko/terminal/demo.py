@@ -1,0 +1,66 @@
+"""``racko demo``: watch computer players play one round, move by move, every hand shown at the deal."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from racko import bots
+from racko.errors import RackoError
+from racko.families import family_of
+from racko.match import Match
+from racko.play.loop import ComputerToAct, RoundOver, Screen, Told
+from racko.play.session import PlaySession, SeatSpec, bots_for
+from racko.play.text import rack_lines, round_report, row_line
+from racko.rules import VARIANTS, variant
+
+
+def _fail(message: str) -> None:
+    typer.echo(f"racko: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def demo_command(
+    variant_name: Annotated[str, typer.Option("--variant", help=f"One of: {', '.join(VARIANTS)}.")] = "classic",
+    players: Annotated[int | None, typer.Option(help="Number of players (default 3; Partners: 4).")] = None,
+    bot_names: Annotated[str, typer.Option("--bots", help="Comma-separated bot per seat, e.g. easy,random.")] = "easy",
+    seed: Annotated[int | None, typer.Option(help="Seed for a reproducible round.")] = None,
+    turn_cap: Annotated[int, typer.Option(help="End the round after this many turns.")] = 500,
+) -> None:
+    """Watch computer players play one round, move by move."""
+    try:
+        chosen = variant(variant_name)
+        rules = chosen.rules(players if players is not None else max(3, chosen.player_counts[0]), turn_cap=turn_cap)
+        names = [name.strip() for name in bot_names.split(",") if name.strip()] or ["easy"]
+        names = (names * rules.players)[: rules.players]
+        for name in names:
+            bots.describe(name)  # an unknown bot is refused before anything is dealt
+            if name not in bots_for(chosen.name):
+                raise RackoError(
+                    f"The {name} bot does not play {chosen.title}; choose from {', '.join(bots_for(chosen.name))}."
+                )
+    except RackoError as error:
+        _fail(str(error))
+        return
+    seats = [SeatSpec(f"{name} (seat {seat})", name) for seat, name in enumerate(names)]
+    session = PlaySession(Match(rules, seed=seed), seats, bot_seed=seed)
+    highlow = family_of(rules).name == "highlow"
+    deck = "112 cards with Wilds and Swaps" if highlow else f"cards 1-{rules.deck_size}"
+    typer.echo(f"{chosen.title}, {rules.players} players, {deck}.")
+    for seat, rack in enumerate(session.match.round.dealt):  # a demo shows every hand
+        typer.echo(f"{session.names[seat]} is dealt:")
+        typer.echo(row_line(rack) if highlow else "\n".join(rack_lines(rack)))
+    screen = Screen(session)
+    while True:
+        step = screen.next_step()
+        if isinstance(step, Told):
+            typer.echo("\n".join(step.lines))
+        elif isinstance(step, ComputerToAct):
+            screen.computer_move()
+        elif isinstance(step, RoundOver):
+            typer.echo("")
+            typer.echo("\n".join(round_report(step.result, session.names, step.number)))
+            return
+        else:  # a game of bots only has no person to ask, and the demo stops at the first round's end
+            raise AssertionError(f"unexpected step in a demo: {step!r}")

@@ -1,0 +1,210 @@
+"""``racko play --plain``: Rack-O line by line, for screen readers and pipes.
+
+Everything is text: after every move the player's rack is shown with its slot labels 5 to 50, and the player
+types a command (``help`` lists them).  The game is saved after every action; ``quit`` (or the end of the input,
+or Ctrl+C) leaves it saved.  The flow of the game is the play loop's: this module only words its steps and reads
+commands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from racko.actions import CallRacko, Discard, DrawFromStock, Exchange, TakeDiscard, Wait
+from racko.errors import RackoError
+from racko.families import AnyAction, AnyObservation
+from racko.highlow import HighLowObservation, KeepOrder, Replace, SwapCards
+from racko.play.hint import hint_lines
+from racko.play.loop import (
+    ComputerToAct,
+    GameOver,
+    HandOver,
+    Notice,
+    PersonToAct,
+    RoundOver,
+    Screen,
+    Situation,
+    Told,
+)
+from racko.play.session import PlaySession
+from racko.play.text import card_words, rack_lines, round_report, row_line, score_table, scores_line
+from racko.rules import SLOT_LABELS, variant
+
+CLASSIC_HELP = """Commands:
+  draw (d)        draw the top card of the stock
+  take (t)        take the top card of the discard pile
+  5, 10, ... 50   put the card you hold in that slot (its card goes on the discard pile)
+  discard (x)     discard the card you drew and keep your rack as it is
+  racko (r)       call Rack-O when your rack qualifies
+  wait (w)        Bonus Rack-O: play on instead of calling, hoping for a longer run
+  hint (?)        what the expert would do, from your own view
+  show (s)        show the table again
+  help (h)        this list
+  quit (q)        leave; the game stays saved and `racko play` offers to resume it"""
+
+HIGHLOW_HELP = """Commands:
+  1 ... 10        put the card you hold at that position of your row (1 = left end); the card there moves on
+  swap A B        after a Swap card: swap the cards at positions A and B of your row
+  keep            after a Swap card: keep your row as it is
+  hint (?)        what the expert would do, from your own view
+  show (s)        show the table again
+  help (h)        this list
+  quit (q)        leave; the game stays saved and `racko play` offers to resume it"""
+
+CLASSIC_COMMANDS: dict[str, Callable[[int], AnyAction]] = {
+    "draw": DrawFromStock,
+    "d": DrawFromStock,
+    "take": TakeDiscard,
+    "t": TakeDiscard,
+    "discard": Discard,
+    "x": Discard,
+    "racko": CallRacko,
+    "r": CallRacko,
+    "wait": Wait,
+    "w": Wait,
+}
+"""Classic commands by their words and keys (shared with the terminal app's keys)."""
+
+PROMPTS = {
+    "pick": "Your turn: draw or take.",
+    "pick-or-call": "Your turn: racko, or draw or take to play on.",
+    "place-taken": "You took {card}: type the slot (5-50) to put it in.",
+    "place-drawn": "You drew {card}: type a slot (5-50) to put it in, or discard.",
+    "declare": "Your rack qualifies: racko to call Rack-O, or wait to play on for a longer run.",
+    "place-in-row": "You hold {card}: type the position (1-10) to put it at.",
+    "swap": "A Swap card: type swap A B to swap two cards of your row, or keep.",
+}
+"""What a person is asked to do, by situation (see :class:`racko.play.loop.Situation`)."""
+
+Reader = Callable[[], str | None]
+Writer = Callable[[str], None]
+
+
+class _Quit(Exception):
+    pass
+
+
+def prompt_text(situation: Situation, prompts: dict[str, str]) -> str:
+    """A situation in words, from a front end's own prompts."""
+    card = card_words(situation.card) if situation.card is not None else ""
+    return prompts[situation.kind].format(card=card)
+
+
+def run_plain(session: PlaySession, read: Reader, write: Writer) -> bool:
+    """Play until the game ends (True) or the player quits or the input ends (False; the game stays saved)."""
+    screen = Screen(session)
+    write(f"{variant(session.rules.variant).title}: {', '.join(session.names)}. Type help for the commands.")
+    try:
+        while True:
+            step = screen.next_step()
+            if isinstance(step, Told):
+                for line in step.lines:
+                    write(line)
+            elif isinstance(step, Notice):
+                write(step.text)
+            elif isinstance(step, RoundOver):
+                write("")
+                for line in round_report(step.result, session.names, step.number):
+                    write(line)
+                for line in score_table(session.rules, session.names, session.match.results):
+                    write(line)
+                write("")
+            elif isinstance(step, GameOver):
+                write(f"Game over: {step.winners} won.")
+                if session.finished_at is not None:
+                    write(f"The game's record is in {session.finished_at} (racko replay and racko hint read it).")
+                return True
+            elif isinstance(step, ComputerToAct):
+                screen.computer_move()
+            elif isinstance(step, HandOver):
+                write(f"--- Pass to {step.name}; {step.name}, press Enter to see your rack. ---")
+                if read() is None:
+                    raise _Quit
+                screen.at_screen(step.seat)
+            else:
+                assert isinstance(step, PersonToAct)
+                _show(session, step, write)
+                _turn(screen, step, read, write)
+    except (_Quit, KeyboardInterrupt):  # quit, the end of the input, or Ctrl+C: all leave the game saved
+        write(session.save_problem or "Game saved. Run racko play again to resume it.")
+        return False
+
+
+def _turn(screen: Screen, step: PersonToAct, read: Reader, write: Writer) -> None:
+    """Read commands until one of them is a legal action, and play it."""
+    while True:
+        line = read()
+        if line is None:
+            raise _Quit
+        words = line.strip().lower().split()
+        if not words:
+            continue
+        command = words[0]
+        if command in ("quit", "q", "exit"):
+            raise _Quit
+        if command in ("help", "h"):
+            write(HIGHLOW_HELP if isinstance(step.observation, HighLowObservation) else CLASSIC_HELP)
+            continue
+        if command in ("show", "s"):
+            _show(screen.session, step, write)
+            continue
+        if command in ("hint", "?"):
+            best, *others = hint_lines(step.observation)
+            write(f"Hint: {best}")
+            for other in others:
+                write(f"  or: {other}")
+            continue
+        try:
+            screen.play(parse_command(step.observation, words))
+        except RackoError as error:
+            write(str(error))
+            continue
+        return
+
+
+def parse_command(observation: AnyObservation, words: list[str]) -> AnyAction:
+    """The action a typed command means for this seat; an unknown command raises with a hint."""
+    seat = observation.seat
+    command = words[0]
+    if isinstance(observation, HighLowObservation):
+        if command == "swap" and len(words) == 3 and all(word.isdigit() for word in words[1:]):
+            return SwapCards(seat, int(words[1]) - 1, int(words[2]) - 1)
+        if command == "keep":
+            return KeepOrder(seat)
+        if command.isdigit() and 1 <= int(command) <= 10:
+            return Replace(seat, int(command) - 1)
+        raise RackoError(f"Unknown command {command!r}: type a position 1-10, swap A B, keep or help.")
+    if command in CLASSIC_COMMANDS:
+        return CLASSIC_COMMANDS[command](seat)
+    if command.isdigit() and int(command) in SLOT_LABELS:
+        return Exchange(seat, SLOT_LABELS.index(int(command)))
+    raise RackoError(f"Unknown command {command!r}: type draw, take, a slot 5-50, discard, racko or help.")
+
+
+def _show(session: PlaySession, step: PersonToAct, write: Writer) -> None:
+    observation = step.observation
+    seat = step.seat
+    names = session.names
+    rules = session.rules
+    write(f"Scores: {scores_line(rules, names, observation.public.totals)} (target {rules.target}).")
+    if isinstance(observation, HighLowObservation):
+        table = observation.public
+        for other, row in enumerate(table.rows):
+            if other != seat:
+                write(f"{names[other]}'s row:")
+                write(row_line(row))
+        write(f"Stock: {table.stock_size} cards. Your row (positions 1-10, left to right):")
+        write(row_line(observation.rack))
+    else:
+        public = observation.public
+        for other, known in enumerate(public.known):
+            if other != seat:
+                partner = " (your partner)" if rules.partners and rules.side_of(other) == rules.side_of(seat) else ""
+                write(f"{names[other]}'s rack{partner} as far as you have seen it:")
+                for line in rack_lines(known):
+                    write(line)
+        top = public.discard_top
+        write(f"Discard pile: {top if top is not None else 'empty'}. Stock: {public.stock_size} cards. Your rack:")
+        for line in rack_lines(observation.rack):
+            write(line)
+    write(prompt_text(step.situation, PROMPTS))

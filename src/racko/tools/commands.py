@@ -1,0 +1,168 @@
+"""``racko replay``, ``racko hint``, ``racko bench`` and ``racko variants``: records, advice, speed, the variants.
+
+Added to the main app by :func:`register`.  Every error is one ``racko: ...`` line on stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from racko import bots
+from racko.bots.runner import play_round
+from racko.errors import RackoError
+from racko.play.hint import ADVISOR, hint_for
+from racko.play.text import rack_lines, side_names
+from racko.record import GameRecord, replay
+from racko.round import Round
+from racko.rules import VARIANTS, variant
+
+
+def replay_command(
+    file: Annotated[Path, typer.Argument(help="A game record (JSON).", show_default=False)],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+) -> None:
+    """Re-play a game record through the rules engine and print each round's scores and the winner."""
+    try:
+        record = GameRecord.load(file)
+        match = replay(record)
+    except RackoError as error:
+        if as_json:
+            number = getattr(error, "action_number", None)
+            typer.echo(json.dumps({"error": str(error), "action_number": number}))
+            raise typer.Exit(1) from None
+        typer.echo(f"racko: {file}: {error}", err=True)
+        raise typer.Exit(1) from None
+    rules = match.rules
+    results = match.results
+    outcome = match.outcome
+    if as_json:
+        summary = {
+            "rounds": [
+                {
+                    "scores": {str(seat): score for seat, score in enumerate(result.scores)},
+                    "winner": result.winner,
+                    "capped": result.capped,
+                }
+                for result in results
+            ],
+            "totals": {str(side): total for side, total in enumerate(match.totals)},
+            "winner": outcome.winner if outcome is not None else None,
+            "over": match.over,
+            "teams": [list(team) for team in rules.teams] if rules.teams else None,
+            "actions": record.action_count,
+        }
+        typer.echo(json.dumps(summary))
+        return
+    names = list(record.players) if record.players else [f"seat {seat}" for seat in range(rules.players)]
+    sides = side_names(rules, names)
+    typer.echo(f"{variant(rules.variant).title}, {rules.players} players, target {rules.target}.")
+    for number, result in enumerate(results, start=1):
+        how = f"{names[result.winner]} went Rack-O" if result.winner is not None else "turn cap reached"
+        scores = ", ".join(f"{names[seat]} {score}" for seat, score in enumerate(result.scores))
+        turns = "1 turn" if result.turns == 1 else f"{result.turns} turns"
+        typer.echo(f"Round {number}: {how} after {turns}; {scores}.")
+    totals = ", ".join(f"{sides[side]} {total}" for side, total in enumerate(match.totals))
+    typer.echo(f"Totals: {totals}.")
+    if outcome is not None:
+        typer.echo(f"Winner: {sides[outcome.winner]}.")
+    else:
+        typer.echo("The game is not finished.")
+
+
+def bench_command(
+    rounds: Annotated[int, typer.Option(min=1, help="Rounds to play.")] = 10_000,
+    seed: Annotated[int, typer.Option(help="Seed of the first round.")] = 0,
+    batches: Annotated[
+        int, typer.Option(min=1, help="Time the rounds in this many batches and report the median.")
+    ] = 5,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+) -> None:
+    """Rules-engine speed: 2-player classic rounds (40 cards, 2-player rule off), bucket vs bucket, on one core."""
+    rules = variant("classic").rules(2, two_player_rule=False, turn_cap=10_000)
+    players = [bots.create("easy", seed=1), bots.create("easy", seed=2)]
+    per_batch = max(1, rounds // batches)
+    rates = []
+    turns = capped = played = 0
+    started = time.perf_counter()
+    for batch in range(batches):
+        batch_start = time.perf_counter()
+        for index in range(per_batch):
+            number = seed + batch * per_batch + index
+            result = play_round(Round.deal(rules, seed=number, dealer=number % 2), players)
+            turns += result.turns
+            capped += result.capped
+        rates.append(per_batch / (time.perf_counter() - batch_start))
+        played += per_batch
+    elapsed = time.perf_counter() - started
+    rate = statistics.median(rates)
+    if as_json:
+        typer.echo(
+            json.dumps(
+                {
+                    "benchmark": "classic-2p-bucket",
+                    "rounds": played,
+                    "seconds": round(elapsed, 3),
+                    "rounds_per_second": round(rate, 1),
+                    "batch_rates": [round(r, 1) for r in rates],
+                    "mean_turns": round(turns / played, 2),
+                    "capped": capped,
+                }
+            )
+        )
+        return
+    typer.echo(f"2-player classic, bucket vs bucket: {rate:,.0f} rounds/s")
+    typer.echo(
+        f"({played:,} rounds in {elapsed:.1f} s, median of {batches} batches; {turns / played:.1f} turns a round)"
+    )
+
+
+def hint_command(
+    file: Annotated[Path, typer.Argument(help="A game record (JSON).", show_default=False)],
+    at: Annotated[
+        int | None, typer.Option(help="The position after this many actions (default: after the last one).")
+    ] = None,
+    count: Annotated[int, typer.Option(min=1, help="How many choices to show.")] = 3,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the advice as JSON.")] = False,
+) -> None:
+    """Advice for the player to act at a point of a game record, from that player's view only."""
+    try:
+        advice = hint_for(GameRecord.load(file), at)
+    except RackoError as error:
+        typer.echo(f"racko: {file}: {error}", err=True)
+        raise typer.Exit(1) from None
+    if as_json:
+        typer.echo(json.dumps(advice.to_json()))
+        return
+    view = advice.observation
+    typer.echo(
+        f"After action {advice.at}: seat {advice.seat} to play (advice from {ADVISOR}, seeing only that seat's view)."
+    )
+    typer.echo("\n".join(rack_lines(view.rack)))
+    held = f"; in hand: {view.held}" if view.held is not None else ""
+    typer.echo(f"Top discard: {view.discard_top}; stock: {view.public.stock_size} cards{held}.")
+    best, *others = advice.choices[:count]
+    typer.echo(f"Best: {best.explanation}")
+    for choice in others:
+        typer.echo(f"  or: {choice.explanation}")
+
+
+def variants_command() -> None:
+    """List the variants with their player counts and where their rules come from."""
+    for name, cls in VARIANTS.items():
+        counts = "/".join(str(n) for n in cls.player_counts)
+        typer.echo(f"{name:<9} {cls.title} ({counts} players; sheets {', '.join(cls.sheets)})")
+        typer.echo(f"          {cls.description}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``replay``, ``bench``, ``hint`` and ``variants`` to the ``racko`` app."""
+    app.command("replay")(replay_command)
+    app.command("bench")(bench_command)
+    app.command("hint")(hint_command)
+    app.command("variants")(variants_command)

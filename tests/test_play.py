@@ -69,6 +69,15 @@ def test_plain_mode_explains_bad_commands_and_changes_nothing(data: Path) -> Non
     assert (data / CURRENT_SAVE).exists()
 
 
+def test_plain_mode_refuses_odd_digits_without_a_traceback(data: Path) -> None:
+    out = play("--bots", "easy", "--seed", "2", input="\u00b2\n" + "9" * 5000 + "\n\u0665\nquit\n")
+    assert out.count("Unknown command") == 3 and "Game saved." in out
+    out = play(
+        "--variant", "highlow", "--seed", "2", "--new", input="\u00b2\nswap \u00b2 3\n" + "1" * 5000 + "\nquit\n"
+    )
+    assert out.count("Unknown command") == 3 and "Game saved." in out
+
+
 def test_quitting_keeps_the_game_and_play_offers_to_resume_it(data: Path) -> None:
     play("--bots", "easy", "--seed", "3", input="draw\nx\nquit\n")
     saved = GameRecord.load(data / CURRENT_SAVE)
@@ -284,6 +293,7 @@ async def test_a_whole_game_ends_with_the_winner_and_the_score_sheet(tmp_path: P
     async with app.run_test(size=(80, 24)) as pilot:
         session = app.session
         assert session is not None
+        prompts: list[str] = []
         for _ in range(3000):
             await _settle(pilot)
             screen = app.screen
@@ -291,7 +301,13 @@ async def test_a_whole_game_ends_with_the_winner_and_the_score_sheet(tmp_path: P
                 text = str(screen.query_one("#message-text").render())
                 if text.startswith("Game over"):
                     assert "Game over: easy won." in text and "Total" in text and "Record:" in text
+                    # The last round's end does not promise a next round, and the header shows the final totals.
+                    assert prompts[-1] == "Press Enter for the final scores."
+                    assert set(prompts[:-1]) == {"Press Enter for the next round."}
+                    header = str(app.screen_stack[-2].query_one("#scores").render())
+                    assert "easy " + str(session.match.totals[1]) in header and "to play" not in header
                     break
+                prompts.append(screen.prompt)
                 await pilot.press("enter")
             elif session.human_to_act():
                 await pilot.press("d", "x")

@@ -18,14 +18,17 @@ sees it (in hot-seat play, the public log), and a seat's view comes only when th
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from racko.actions import CallRacko, Discard, DrawFromStock, TakeDiscard, Wait
 from racko.families import AnyAction, AnyObservation
-from racko.highlow import HighLowObservation, HighLowPhase, HighLowResult
+from racko.highlow import HighLowObservation, HighLowPhase, HighLowResult, KeepOrder
 from racko.match import MatchOutcome
 from racko.observation import Phase, RoundResult
 from racko.play.session import PlaySession
+from racko.play.text import card_words
 from racko.rules import Rules
 
 SituationKind = Literal["pick", "pick-or-call", "place-taken", "place-drawn", "declare", "place-in-row", "swap"]
@@ -42,6 +45,10 @@ class Situation:
 
     kind: SituationKind
     card: int | None = None
+
+    def worded(self, prompts: Mapping[str, str]) -> str:
+        """The situation in a front end's own words: ``prompts`` by kind, ``{card}`` standing for the card."""
+        return prompts[self.kind].format(card=card_words(self.card) if self.card is not None else "")
 
 
 @dataclass(frozen=True)
@@ -63,15 +70,18 @@ class RoundOver:
 
 
 @dataclass(frozen=True)
-class HandOver:
+class _SeatStep:
     seat: int
     name: str
 
 
 @dataclass(frozen=True)
-class PersonToAct:
-    seat: int
-    name: str
+class HandOver(_SeatStep):
+    pass
+
+
+@dataclass(frozen=True)
+class PersonToAct(_SeatStep):
     observation: AnyObservation
     verbs: frozenset[str]
     """The kinds of action legal now (``draw``, ``take``, ``exchange``, ``discard``, ``racko``, ``wait``;
@@ -80,9 +90,8 @@ class PersonToAct:
 
 
 @dataclass(frozen=True)
-class ComputerToAct:
-    seat: int
-    name: str
+class ComputerToAct(_SeatStep):
+    pass
 
 
 @dataclass(frozen=True)
@@ -91,6 +100,16 @@ class GameOver:
     winners: str
     """The winner's name, or the partners' names joined by " & "."""
 
+
+SEAT_ONLY_ACTIONS: dict[str, Callable[[int], AnyAction]] = {
+    "draw": DrawFromStock,
+    "take": TakeDiscard,
+    "discard": Discard,
+    "racko": CallRacko,
+    "wait": Wait,
+    "keep": KeepOrder,
+}
+"""The actions that name nothing but the seat, by verb: a key or a word becomes one of these."""
 
 Step = Told | Notice | RoundOver | HandOver | PersonToAct | ComputerToAct | GameOver
 

@@ -24,16 +24,25 @@ from textual.widgets import Button, Footer, Input, Label, RichLog, Select, Stati
 from racko.actions import Exchange
 from racko.errors import RackoError
 from racko.families import AnyAction
-from racko.highlow import HighLowObservation, KeepOrder, Replace, SwapCards
+from racko.highlow import HighLowObservation, Replace, SwapCards
 from racko.highlow_scoring import card_name
 from racko.play.hint import hint_lines
-from racko.play.loop import ComputerToAct, GameOver, HandOver, Notice, PersonToAct, RoundOver, Told, game_verbs
+from racko.play.loop import (
+    SEAT_ONLY_ACTIONS,
+    ComputerToAct,
+    GameOver,
+    HandOver,
+    Notice,
+    PersonToAct,
+    RoundOver,
+    Told,
+    game_verbs,
+)
 from racko.play.loop import Screen as LoopScreen
 from racko.play.session import PlaySession, SeatSpec, bots_for, default_opponent
 from racko.play.setup import DEFAULT_NAME, HUMAN, build_setup, describe_save
 from racko.play.text import card_words, round_report, score_table, scores_line
 from racko.rules import RACK_SIZE, SLOT_LABELS, VARIANTS, Rules, variant
-from racko.terminal.plain import CLASSIC_COMMANDS, prompt_text
 from racko.terminal.saves import FileStore, set_aside
 
 SLOT_KEYS = "1234567890"
@@ -309,7 +318,8 @@ class TableScreen(Screen[None]):
         session = self.session
         lines = round_report(step.result, session.names, step.number)
         lines += ["", *score_table(session.rules, session.names, session.match.results[: step.number])]
-        self.app.push_screen(MessageScreen("\n".join(lines), "Press Enter for the next round."), self._resume)
+        prompt = "Press Enter for the final scores." if step.last else "Press Enter for the next round."
+        self.app.push_screen(MessageScreen("\n".join(lines), prompt), self._resume)
 
     def _game_over(self, step: GameOver) -> None:
         session = self.session
@@ -332,13 +342,8 @@ class TableScreen(Screen[None]):
         if turn is None:
             return
         seat = turn.seat
-        action: AnyAction
-        if what == "keep":
-            self.swap_first = None
-            action = KeepOrder(seat)
-        else:
-            action = CLASSIC_COMMANDS[what](seat)
-        self._play(action)
+        self.swap_first = None
+        self._play(SEAT_ONLY_ACTIONS[what](seat))
 
     def action_not_in_this_game(self, key: str) -> None:
         if self.turn is None:
@@ -399,16 +404,16 @@ class TableScreen(Screen[None]):
         observation = session.observation(seat)
         names = session.names
         rules = session.rules
-        public = observation.public
         to_act = session.to_act
-        turn = f"{names[to_act]} to play" if to_act is not None else ""
-        self.query_one("#scores", Static).update(
-            f"{variant(rules.variant).title} · round {len(session.match.rounds)} · {turn}\n"
-            f"Scores: {scores_line(rules, names, public.totals, '   ')} (target {rules.target})"
-        )
+        headline = [variant(rules.variant).title, f"round {len(session.match.rounds)}"]
+        if to_act is not None:
+            headline.append(f"{names[to_act]} to play")
+        # The match's totals, not the round's: at the game's end they include its last round.
+        scores = scores_line(rules, names, session.match.seat_totals, "   ")
+        self.query_one("#scores", Static).update(f"{' · '.join(headline)}\nScores: {scores} (target {rules.target})")
         buttons = [self.query_one(f"#slot-{index}", Button) for index in range(RACK_SIZE)]
         yours = self.turn is not None and self.turn.seat == seat and not hidden
-        prompt = self._to_you(prompt_text(self.turn.situation, PROMPTS)) if yours and self.turn is not None else ""
+        prompt = self._to_you(self.turn.situation.worded(PROMPTS)) if yours and self.turn is not None else ""
         if isinstance(observation, HighLowObservation):
             table = observation.public
             lines = [

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from racko.actions import CallRacko, Discard, DrawFromStock, Exchange, TakeDiscard, Wait
+from racko.actions import Exchange
 from racko.errors import RackoError
 from racko.families import AnyAction, AnyObservation
 from racko.highlow import HighLowObservation, KeepOrder, Replace, SwapCards
 from racko.play.hint import hint_lines
 from racko.play.loop import (
+    SEAT_ONLY_ACTIONS,
     ComputerToAct,
     GameOver,
     HandOver,
@@ -23,11 +24,10 @@ from racko.play.loop import (
     PersonToAct,
     RoundOver,
     Screen,
-    Situation,
     Told,
 )
 from racko.play.session import PlaySession
-from racko.play.text import card_words, rack_lines, round_report, row_line, score_table, scores_line
+from racko.play.text import rack_lines, round_report, row_line, score_table, scores_line
 from racko.rules import SLOT_LABELS, variant
 
 CLASSIC_HELP = """Commands:
@@ -51,19 +51,8 @@ HIGHLOW_HELP = """Commands:
   help (h)        this list
   quit (q)        leave; the game stays saved and `racko play` offers to resume it"""
 
-CLASSIC_COMMANDS: dict[str, Callable[[int], AnyAction]] = {
-    "draw": DrawFromStock,
-    "d": DrawFromStock,
-    "take": TakeDiscard,
-    "t": TakeDiscard,
-    "discard": Discard,
-    "x": Discard,
-    "racko": CallRacko,
-    "r": CallRacko,
-    "wait": Wait,
-    "w": Wait,
-}
-"""Classic commands by their words and keys (shared with the terminal app's keys)."""
+COMMANDS = {"d": "draw", "t": "take", "x": "discard", "r": "racko", "w": "wait"}
+"""Classic commands by their keys; the words are the verbs themselves."""
 
 PROMPTS = {
     "pick": "Your turn: draw or take.",
@@ -82,12 +71,6 @@ Writer = Callable[[str], None]
 
 class _Quit(Exception):
     pass
-
-
-def prompt_text(situation: Situation, prompts: dict[str, str]) -> str:
-    """A situation in words, from a front end's own prompts."""
-    card = card_words(situation.card) if situation.card is not None else ""
-    return prompts[situation.kind].format(card=card)
 
 
 def run_plain(session: PlaySession, read: Reader, write: Writer) -> bool:
@@ -166,19 +149,31 @@ def parse_command(observation: AnyObservation, words: list[str]) -> AnyAction:
     """The action a typed command means for this seat; an unknown command raises with a hint."""
     seat = observation.seat
     command = words[0]
+    number = _small_number(command)
     if isinstance(observation, HighLowObservation):
-        if command == "swap" and len(words) == 3 and all(word.isdigit() for word in words[1:]):
-            return SwapCards(seat, int(words[1]) - 1, int(words[2]) - 1)
+        positions = [_small_number(word) for word in words[1:]]
+        if command == "swap" and len(positions) == 2 and None not in positions:
+            first, second = positions
+            assert first is not None and second is not None
+            return SwapCards(seat, first - 1, second - 1)
         if command == "keep":
             return KeepOrder(seat)
-        if command.isdigit() and 1 <= int(command) <= 10:
-            return Replace(seat, int(command) - 1)
+        if number is not None and 1 <= number <= 10:
+            return Replace(seat, number - 1)
         raise RackoError(f"Unknown command {command!r}: type a position 1-10, swap A B, keep or help.")
-    if command in CLASSIC_COMMANDS:
-        return CLASSIC_COMMANDS[command](seat)
-    if command.isdigit() and int(command) in SLOT_LABELS:
-        return Exchange(seat, SLOT_LABELS.index(int(command)))
+    verb = COMMANDS.get(command, command)
+    if verb in SEAT_ONLY_ACTIONS and verb != "keep":
+        return SEAT_ONLY_ACTIONS[verb](seat)
+    if number is not None and number in SLOT_LABELS:
+        return Exchange(seat, SLOT_LABELS.index(number))
     raise RackoError(f"Unknown command {command!r}: type draw, take, a slot 5-50, discard, racko or help.")
+
+
+def _small_number(word: str) -> int | None:
+    """A slot or position typed in plain digits 0-9 (not "²" or a thousand digits), else ``None``."""
+    if 1 <= len(word) <= 3 and all("0" <= character <= "9" for character in word):
+        return int(word)
+    return None
 
 
 def _show(session: PlaySession, step: PersonToAct, write: Writer) -> None:
@@ -207,4 +202,4 @@ def _show(session: PlaySession, step: PersonToAct, write: Writer) -> None:
         write(f"Discard pile: {top if top is not None else 'empty'}. Stock: {public.stock_size} cards. Your rack:")
         for line in rack_lines(observation.rack):
             write(line)
-    write(prompt_text(step.situation, PROMPTS))
+    write(step.situation.worded(PROMPTS))

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner, Result
 
+import racko
 from racko import bots
 from racko.bots.runner import play_match, play_round
 from racko.cli import app
@@ -403,3 +404,14 @@ def test_help_lists_the_commands() -> None:
     assert result.exit_code == 0
     for name in ("demo", "replay", "bench", "variants"):
         assert name in result.output
+
+
+def test_bare_racko_prints_the_help_and_succeeds() -> None:
+    result = run()
+    assert result.exit_code == 0
+    assert "Commands" in result.output and "play" in result.output
+
+
+def test_version() -> None:
+    result = run("--version")
+    assert result.exit_code == 0 and result.output.strip() == f"racko {racko.__version__}"

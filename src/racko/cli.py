@@ -14,7 +14,7 @@ from racko.tools import arena_commands, commands
 app = typer.Typer(
     name="racko",
     help="Rack-O: the rules engine, computer players and tools around them.",
-    no_args_is_help=True,
+    invoke_without_command=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
@@ -28,11 +28,15 @@ def _version(shown: bool) -> None:
 
 @app.callback()
 def _main(
+    context: typer.Context,
     version: Annotated[
         bool, typer.Option("--version", help="Print racko's version and stop.", callback=_version, is_eager=True)
     ] = False,
 ) -> None:
     """Rack-O: the rules engine, computer players and tools around them."""
+    if context.invoked_subcommand is None:  # bare `racko` is a question, not a mistake: the help, exit 0
+        typer.echo(context.get_help())
+        raise typer.Exit()
 
 
 app.command("demo")(demo_command)

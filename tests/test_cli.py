@@ -81,9 +81,9 @@ def test_replay_names_the_winner_of_a_finished_game() -> None:
     assert result.exit_code == 0, result.output
     assert result.output.splitlines() == [
         "Classic Rack-O, 3 players, target 75.",
-        "Round 1: seat 0 went Rack-O after 0 turns; seat 0 75, seat 1 50, seat 2 5.",
-        "Totals: seat 0 75, seat 1 50, seat 2 5.",
-        "Winner: seat 0.",
+        "Round 1: seat 1 went Rack-O after 0 turns; seat 1 75, seat 2 50, seat 3 5.",
+        "Totals: seat 1 75, seat 2 50, seat 3 5.",
+        "Winner: seat 1.",
     ]
 
 
@@ -304,7 +304,7 @@ def test_demo_ends_with_every_rack_shown_and_the_scores() -> None:
     assert header.split() == ["slot", *(str(label) for label in range(5, 55, 5)), "points"]
     for seat, row in enumerate(racks):
         name, cells = row[: len("easy (seat 0)")], row[len("easy (seat 0)") :]
-        assert name == f"easy (seat {seat})"
+        assert name == f"easy (seat {seat + 1})"
         assert cells.replace("|", " ").split() == [
             *(str(card) for card in expected.racks[seat]),
             str(expected.scores[seat]),
@@ -313,7 +313,7 @@ def test_demo_ends_with_every_rack_shown_and_the_scores() -> None:
     for seat, summary in enumerate(lines[-3:]):
         found = SUMMARY_LINE.match(summary)
         assert found is not None, summary
-        assert int(found.group(1)) == seat
+        assert int(found.group(1)) == seat + 1
         assert found.group(2) == expected.explain(seat)
     assert run("demo", "--seed", "1", "--players", "3").output == result.output
 

@@ -592,3 +592,25 @@ async def test_ctrl_c_leaves_the_app_with_the_game_saved(tmp_path: Path) -> None
         await _settle(pilot)
         assert not app.is_running
     assert load_save(save).match.actions == app.session.match.actions  # type: ignore[union-attr]
+
+
+@app_test
+async def test_names_are_plain_text_in_the_app_never_markup_or_escape_sequences(tmp_path: Path) -> None:
+    rules = racko.variant("classic").rules(2, two_player_rule=False)
+    save = tmp_path / CURRENT_SAVE
+    seats = [SeatSpec("[b]You[/]"), SeatSpec("[/]", "easy")]
+    PlaySession(racko.Match(rules, seed=1), seats, FileStore(save)).save()
+    data = json.loads(save.read_text())
+    data["racko_play"]["seats"][0]["name"] = "[Bob]\x1b]0;pwned\x07\x1b[2J\ud800"
+    save.write_text(json.dumps(data))
+    session = load_save(save)
+    assert session.names[0] == "[Bob]?]0;pwned??[2J?"
+    app = RackoApp(session=session, save_path=save, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settle(pilot)
+        await pilot.press("enter")  # resume
+        await _settle(pilot)
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        assert "[/]" in str(table.query_one("#opponents").render())
+        assert "[Bob]" in str(table.query_one("#scores").render())

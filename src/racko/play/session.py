@@ -17,6 +17,7 @@ from racko import bots
 from racko.errors import RackoError, RecordError
 from racko.families import AnyAction, AnyObservation
 from racko.match import Match
+from racko.play.text import plain_name
 from racko.record import GameRecord, replay
 from racko.rules import Rules
 
@@ -227,5 +228,5 @@ def seats_from(record: GameRecord) -> list[SeatSpec]:
             raise RecordError(f"The saved game names an unknown bot: {bot!r}.")
         if bot is not None and bot not in playing:
             raise RecordError(f"The saved game seats the {bot} bot, which does not play this variant.")
-        specs.append(SeatSpec(seat["name"], bot))
+        specs.append(SeatSpec(plain_name(seat["name"]), bot))
     return specs

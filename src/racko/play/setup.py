@@ -5,7 +5,7 @@ from __future__ import annotations
 from racko import bots
 from racko.errors import RackoError
 from racko.play.session import PlaySession, SeatSpec, bots_for, default_opponent
-from racko.play.text import scores_line
+from racko.play.text import plain_name, scores_line
 from racko.rules import Rules, variant
 
 HUMAN = "human"
@@ -23,6 +23,7 @@ def build_setup(
     refill: str | None = None,
 ) -> tuple[Rules, list[SeatSpec]]:
     """The rules and seats of a new game: you in seat 0, then ``opponents`` (bots, or ``human`` for hot-seat)."""
+    your_name = plain_name(your_name)
     chosen = variant(variant_name)
     count = players if players is not None else max(chosen.player_counts[0], 1 + len(opponents))
     options: dict[str, object] = {}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 
 from racko.highlow import HighLowResult
@@ -10,6 +11,13 @@ from racko.observation import RoundResult
 from racko.rules import RACK_SIZE, SLOT_LABELS, Rules
 
 AnyResult = RoundResult | HighLowResult
+
+
+def plain_name(name: str, limit: int = 40) -> str:
+    """A player's name as plain text, safe to show anywhere: control and format characters (a terminal's escape
+    sequences, bidirectional overrides) and lone surrogates become "?", and it is cut to ``limit`` characters."""
+    cleaned = "".join("?" if unicodedata.category(character) in ("Cc", "Cf", "Cs") else character for character in name)
+    return cleaned.strip()[:limit] or "?"
 
 
 def card_words(card: int) -> str:

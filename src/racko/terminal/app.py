@@ -96,7 +96,7 @@ class StartScreen(Screen[tuple[Rules, list[SeatSpec]]]):
                 yield Label("Refill", classes="name")
                 refills = [("turn the discard pile over", "flip"), ("shuffle the discard pile", "shuffle")]
                 yield Select(refills, value="flip", allow_blank=False, compact=True, id="refill")
-            yield Label("", id="problem")
+            yield Label("", id="problem", markup=False)
             yield Button("Start (Enter)", id="start-button", variant="primary", compact=True)
         yield Footer()
 
@@ -176,7 +176,10 @@ def _seat_choices(variant_name: str) -> list[tuple[str, str]]:
 
 
 class MessageScreen(ModalScreen[bool]):
-    """A page of text (round end, game end, curtain, resume question); Enter goes on, arrows scroll a long one."""
+    """A page of text (round end, game end, curtain, resume question); Enter goes on, arrows scroll a long one.
+
+    Its text is plain (never markup): it holds players' names, which may contain brackets.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,space", "answer(True)", "Continue", priority=True),
@@ -192,8 +195,8 @@ class MessageScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(id="message"):
             with VerticalScroll(id="message-body"):
-                yield Static(self.text, id="message-text")
-            yield Label(self.prompt, id="message-prompt")
+                yield Static(self.text, id="message-text", markup=False)
+            yield Label(self.prompt, id="message-prompt", markup=False)
 
     def on_mount(self) -> None:
         self.query_one("#message-body").focus()  # so the arrow keys scroll a page taller than the screen
@@ -237,13 +240,13 @@ class TableScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="table"):
-            yield Static("", id="scores")
-            yield Static("", id="opponents")
-            yield Static("", id="piles")
+            yield Static("", id="scores", markup=False)
+            yield Static("", id="opponents", markup=False)
+            yield Static("", id="piles", markup=False)
             with Horizontal(id="rack"):
                 for index in range(RACK_SIZE):
                     yield Button("", id=f"slot-{index}", classes="slot")
-            yield Static("", id="prompt")
+            yield Static("", id="prompt", markup=False)
             yield RichLog(id="log", wrap=True, max_lines=200)
         yield Footer()
 

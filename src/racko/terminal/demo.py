@@ -43,7 +43,7 @@ def demo_command(
     except RackoError as error:
         _fail(str(error))
         return
-    seats = [SeatSpec(f"{name} (seat {seat})", name) for seat, name in enumerate(names)]
+    seats = [SeatSpec(f"{name} (seat {seat + 1})", name) for seat, name in enumerate(names)]  # people count from 1
     session = PlaySession(Match(rules, seed=seed), seats, bot_seed=seed)
     highlow = family_of(rules).name == "highlow"
     deck = "112 cards with Wilds and Swaps" if highlow else f"cards 1-{rules.deck_size}"

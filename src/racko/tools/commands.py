@@ -17,7 +17,7 @@ from racko import bots
 from racko.bots.runner import play_round
 from racko.errors import RackoError
 from racko.play.hint import ADVISOR, hint_for
-from racko.play.text import rack_lines, side_names
+from racko.play.text import plain_name, rack_lines, side_names
 from racko.record import GameRecord, replay
 from racko.round import Round
 from racko.rules import VARIANTS, variant
@@ -59,7 +59,10 @@ def replay_command(
         }
         typer.echo(json.dumps(summary))
         return
-    names = list(record.players) if record.players else [f"seat {seat}" for seat in range(rules.players)]
+    if record.players:
+        names = [plain_name(name) for name in record.players]
+    else:
+        names = [f"seat {seat + 1}" for seat in range(rules.players)]
     sides = side_names(rules, names)
     typer.echo(f"{variant(rules.variant).title}, {rules.players} players, target {rules.target}.")
     for number, result in enumerate(results, start=1):
@@ -141,7 +144,7 @@ def hint_command(
         return
     view = advice.observation
     typer.echo(
-        f"After action {advice.at}: seat {advice.seat} to play (advice from {ADVISOR}, seeing only that seat's view)."
+        f"After action {advice.at}: seat {advice.seat + 1} to play (advice from {ADVISOR}, seeing only that seat's view)."
     )
     typer.echo("\n".join(rack_lines(view.rack)))
     held = f"; in hand: {view.held}" if view.held is not None else ""

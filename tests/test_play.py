@@ -614,3 +614,26 @@ async def test_names_are_plain_text_in_the_app_never_markup_or_escape_sequences(
         assert isinstance(table, TableScreen)
         assert "[/]" in str(table.query_one("#opponents").render())
         assert "[Bob]" in str(table.query_one("#scores").render())
+
+
+def test_plain_hot_seat_clears_a_terminal_at_every_hand_over_and_warns_a_pipe(data: Path) -> None:
+    rules = racko.variant("classic").rules(2, two_player_rule=False)
+    session = PlaySession(racko.Match(rules, seed=4), [SeatSpec("Ann"), SeatSpec("Bob")])
+    commands = iter(["", "draw", "x", "", "draw", "x", "quit"])
+    out: list[str] = []
+    assert run_plain(session, lambda: next(commands, None), out.append, lambda: out.append("<clear>")) is False
+    # The curtain comes down for each turn of the other person, each time after a clear; quit works there too.
+    curtains = [index for index, line in enumerate(out) if line.startswith("--- Pass to")]
+    assert len(curtains) == 3 and all(out[index - 1] == "<clear>" for index in curtains)
+    assert out[-1] == "Game saved. Run racko play again to resume it." and curtains[-1] == len(out) - 2
+    piped: list[str] = []
+    commands = iter(["", "quit"])
+    session = PlaySession(racko.Match(rules, seed=4), [SeatSpec("Ann"), SeatSpec("Bob")])
+    run_plain(session, lambda: next(commands, None), piped.append)
+    assert "this output cannot be cleared" in piped[1]
+
+
+def test_plain_resume_question_takes_only_yes_or_no(data: Path) -> None:
+    play("--bots", "easy", "--seed", "3", input="draw\nx\nquit\n")
+    out = runner.invoke(app, ["play", "--plain"], input="foo\nno\nquit\n").output
+    assert "Please answer y or n, not 'foo'." in out and "The saved game was moved to" in out

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, NoReturn
 
@@ -156,15 +157,33 @@ def _play_plain(
         typer.echo(note)
     if session is not None:
         typer.echo(f"A saved game was found: {describe_save(session)}.")
-        typer.echo("Resume it? [Y/n]")
-        answer = read()
-        if answer is not None and answer.strip().lower().startswith("n"):
+        if not _yes(read, "Resume it? [Y/n]"):
             typer.echo(f"The saved game was moved to {set_aside(save_path, 'replaced')}.")
             session = None
     if session is None:
         rules, seats = setup if setup is not None else build_setup("classic", None, [], your_name)
         session = PlaySession.new(rules, seats, seed=seed, store=FileStore(save_path))
-    run_plain(session, read, typer.echo)
+    clear = _clear_terminal if sys.stdout.isatty() else None
+    run_plain(session, read, typer.echo, clear)
+
+
+def _yes(read: Callable[[], str | None], question: str) -> bool:
+    """Ask until the answer is yes or no (Enter, or the end of the input, is yes)."""
+    while True:
+        typer.echo(question)
+        answer = read()
+        word = "" if answer is None else answer.strip().lower()
+        if word in ("", "y", "yes"):
+            return True
+        if word in ("n", "no"):
+            return False
+        typer.echo(f"Please answer y or n, not {word[:20]!r}.")
+
+
+def _clear_terminal() -> None:
+    # Clear the screen and its scrollback, so that the next player cannot scroll up to the last one's rack.
+    sys.stdout.write("\033[H\033[2J\033[3J")
+    sys.stdout.flush()
 
 
 def register(app: typer.Typer) -> None:

@@ -73,10 +73,19 @@ class _Quit(Exception):
     pass
 
 
-def run_plain(session: PlaySession, read: Reader, write: Writer) -> bool:
-    """Play until the game ends (True) or the player quits or the input ends (False; the game stays saved)."""
+def run_plain(session: PlaySession, read: Reader, write: Writer, clear: Callable[[], None] | None = None) -> bool:
+    """Play until the game ends (True) or the player quits or the input ends (False; the game stays saved).
+
+    ``clear`` wipes the output (a terminal's screen and scrollback); in hot-seat play it runs at every hand-over.
+    Where the output cannot be wiped (a pipe), the players are told so once at the start.
+    """
     screen = Screen(session)
     write(f"{variant(session.rules.variant).title}: {', '.join(session.names)}. Type help for the commands.")
+    if screen.shared and clear is None:
+        write(
+            "Several people share this game, and this output cannot be cleared: each rack is shown only after "
+            "its player presses Enter, but it stays above for anyone who looks back."
+        )
     try:
         while True:
             step = screen.next_step()
@@ -100,8 +109,11 @@ def run_plain(session: PlaySession, read: Reader, write: Writer) -> bool:
             elif isinstance(step, ComputerToAct):
                 screen.computer_move()
             elif isinstance(step, HandOver):
+                if clear is not None:
+                    clear()
                 write(f"--- Pass to {step.name}; {step.name}, press Enter to see your rack. ---")
-                if read() is None:
+                answer = read()
+                if answer is None or answer.strip().lower() in ("quit", "q", "exit"):
                     raise _Quit
                 screen.at_screen(step.seat)
             else:

@@ -144,7 +144,8 @@ def hint_command(
         return
     view = advice.observation
     typer.echo(
-        f"After action {advice.at}: seat {advice.seat + 1} to play (advice from {ADVISOR}, seeing only that seat's view)."
+        f"After action {advice.at}: seat {advice.seat + 1} to play "
+        f"(advice from {ADVISOR}, seeing only that seat's view)."
     )
     typer.echo("\n".join(rack_lines(view.rack)))
     held = f"; in hand: {view.held}" if view.held is not None else ""

@@ -117,7 +117,7 @@ def test_hint_advises_from_the_seat_s_own_view() -> None:
     from racko.play.hint import hint_for
 
     record = racko.GameRecord.load(Path(__file__).parents[1] / "docs" / "examples" / "figure3.json")
-    advice = hint_for(record, at=0)
+    advice = hint_for(record, at=0, reveal=True)  # an unfinished game's record: every card is in it
     best = advice.choices[0]
     assert advice.seat == 1 and best.action == racko.TakeDiscard(1) and best.turns == 1
     assert "put it in slot 45" in best.explanation and "that is Rack-O" in best.explanation
@@ -126,9 +126,9 @@ def test_hint_advises_from_the_seat_s_own_view() -> None:
     # The advice depends on what the seat may see, not on the other rack or the stock.
     assert {c.action for c in advice.choices} == set(advice.observation.legal_actions())
     with pytest.raises(racko.RackoError, match="holds no next round"):
-        hint_for(record)
+        hint_for(record, reveal=True)
     with pytest.raises(racko.RackoError, match="choose --at from 0 to 2"):
-        hint_for(record, at=7)
+        hint_for(record, at=7, reveal=True)
 
 
 def test_expert_reads_the_next_card_of_a_turned_over_stock() -> None:

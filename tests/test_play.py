@@ -560,16 +560,50 @@ def test_ctrl_c_in_plain_mode_leaves_the_game_saved(data: Path) -> None:
     assert (data / "g.json").exists()
 
 
-def test_export_writes_the_saved_game_as_a_record(data: Path, tmp_path: Path) -> None:
+def test_export_writes_finished_games_and_a_game_in_progress_only_with_reveal(data: Path, tmp_path: Path) -> None:
     nothing = runner.invoke(app, ["play", "--export", str(tmp_path / "none.json")])
-    assert nothing.exit_code == 2 and "no saved or finished game" in nothing.stderr
+    assert nothing.exit_code == 2 and "no finished game" in nothing.stderr
     play("--bots", "easy", "--seed", "3", input="draw\nx\nquit\n")
     target = tmp_path / "exported.json"
-    result = runner.invoke(app, ["play", "--export", str(target)])
+    refused = runner.invoke(app, ["play", "--export", str(target)])
+    assert refused.exit_code == 2 and "add --reveal" in refused.stderr and not target.exists()
+    result = runner.invoke(app, ["play", "--export", str(target), "--reveal"])
     assert result.exit_code == 0, result.output
     assert "Wrote the saved game to" in result.output
     assert runner.invoke(app, ["replay", str(target)]).exit_code == 0
-    assert runner.invoke(app, ["hint", str(target)]).exit_code == 0
+    assert runner.invoke(app, ["hint", str(target)]).exit_code == 0  # the one person's own seat
+
+
+def test_hint_keeps_an_unfinished_game_s_secrets_without_reveal(data: Path, tmp_path: Path) -> None:
+    example = Path(__file__).parents[1] / "docs" / "examples" / "figure3.json"  # a game in progress, no seats
+    refused = runner.invoke(app, ["hint", str(example), "--at", "0"])
+    assert refused.exit_code == 1 and "Add --reveal" in refused.stderr and "Traceback" not in refused.output
+    assert runner.invoke(app, ["hint", str(example), "--at", "0", "--reveal"]).exit_code == 0
+    # In a save of racko play, the person's own seat is advised, another seat's turn is not.
+    play("--bots", "easy", "--seed", "3", input="draw\nx\nquit\n")
+    record = GameRecord.load(data / CURRENT_SAVE)
+    bots_turn = next(at for at in range(record.action_count) if replay(record, stop_after=at).to_act == 1)
+    refused = runner.invoke(app, ["hint", str(data / CURRENT_SAVE), "--at", str(bots_turn)])
+    assert refused.exit_code == 1 and "the one person's seat (seat 1)" in refused.stderr
+
+
+def test_hint_on_a_finished_game_advises_its_last_move_and_json_keeps_the_count(data: Path) -> None:
+    play("--bots", "easy", "--no-two-player-rule", "--target", "75", "--seed", "1", input="draw\nx\n" * 400)
+    finished = next((data / "games").glob("*.json"))
+    result = runner.invoke(app, ["hint", str(finished)])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("The game is over after action") and "Best:" in result.output
+    as_json = json.loads(runner.invoke(app, ["hint", str(finished), "--json", "--count", "1"]).output)
+    assert len(as_json["choices"]) == 1
+
+
+def test_hint_advises_high_low(data: Path) -> None:
+    play("--variant", "highlow", "--seed", "2", input="1\nquit\n")
+    result = runner.invoke(app, ["hint", str(data / CURRENT_SAVE)])
+    assert result.exit_code == 0, result.output
+    assert "Best: The expert would" in result.output
+    as_json = json.loads(runner.invoke(app, ["hint", str(data / CURRENT_SAVE), "--json"]).output)
+    assert as_json["choices"][0]["turns_to_racko"] is None
 
 
 def test_a_save_seating_a_bot_that_cannot_play_its_variant_is_set_aside(data: Path) -> None:

@@ -53,15 +53,23 @@ def play_command(
         Path | None,
         typer.Option(
             "--export",
-            help="Write the saved game (else the last finished one) to this file as a record, and stop.",
+            help="Write the last finished game to this file as a record, and stop (the game in progress: "
+            "add --reveal).",
             dir_okay=False,
         ),
     ] = None,
+    reveal: Annotated[
+        bool,
+        typer.Option(
+            "--reveal",
+            help="With --export: write the game in progress, although its record holds every hidden card.",
+        ),
+    ] = False,
 ) -> None:
     """Play Rack-O against computer players or friends: the terminal app, or --plain for text."""
     folder = data_dir()
     if export is not None:
-        _export(folder, export)
+        _export(folder, export, reveal)
         return
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -108,14 +116,19 @@ def play_command(
         typer.echo(_goodbye(played))
 
 
-def _export(folder: Path, target: Path) -> None:
-    """Copy the game in progress, or else the last finished game, to ``target``: a record others can read."""
+def _export(folder: Path, target: Path, reveal: bool) -> None:
+    """Copy the last finished game (or, with ``reveal``, the game in progress) to ``target``: a record others read.
+
+    A game in progress is only written on request: its record holds every card, the other racks and the stock's
+    order included, which nobody at the table may know yet.
+    """
     source = folder / CURRENT_SAVE
     which = "the saved game"
-    if not source.exists():
+    if not reveal or not source.exists():
         finished = sorted((folder / "games").glob("*.json"), key=lambda path: path.stat().st_mtime)
         if not finished:
-            _fail(f"There is no saved or finished game in {folder} to export.")
+            in_progress = " (add --reveal to write the game in progress)" if source.exists() else ""
+            _fail(f"There is no finished game in {folder} to export{in_progress}.")
         source = finished[-1]
         which = "the last finished game"
     try:

@@ -16,8 +16,9 @@ import typer
 from racko import bots
 from racko.bots.runner import play_round
 from racko.errors import RackoError
+from racko.highlow import HighLowObservation
 from racko.play.hint import ADVISOR, hint_for
-from racko.play.text import plain_name, rack_lines, side_names
+from racko.play.text import card_words, plain_name, rack_lines, row_line, side_names
 from racko.record import GameRecord, replay
 from racko.round import Round
 from racko.rules import VARIANTS, variant
@@ -128,28 +129,45 @@ def bench_command(
 def hint_command(
     file: Annotated[Path, typer.Argument(help="A game record (JSON).", show_default=False)],
     at: Annotated[
-        int | None, typer.Option(help="The position after this many actions (default: after the last one).")
+        int | None,
+        typer.Option(help="The position after this many actions (default: the last one; a finished game's last move)."),
     ] = None,
-    count: Annotated[int, typer.Option(min=1, help="How many choices to show.")] = 3,
+    count: Annotated[int, typer.Option(min=1, help="How many choices to show (also with --json).")] = 3,
+    reveal: Annotated[
+        bool,
+        typer.Option(
+            "--reveal",
+            help="Advise any seat of a game in progress (its record holds every hidden card); without it, only "
+            "the one person's seat of a racko play save.",
+        ),
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the advice as JSON.")] = False,
 ) -> None:
     """Advice for the player to act at a point of a game record, from that player's view only."""
     try:
-        advice = hint_for(GameRecord.load(file), at)
+        advice = hint_for(GameRecord.load(file), at, reveal=reveal)
     except RackoError as error:
         typer.echo(f"racko: {file}: {error}", err=True)
         raise typer.Exit(1) from None
     if as_json:
-        typer.echo(json.dumps(advice.to_json()))
+        typer.echo(json.dumps(advice.to_json(count)))
         return
+    if advice.note is not None:
+        typer.echo(advice.note)
     view = advice.observation
     typer.echo(
         f"After action {advice.at}: seat {advice.seat + 1} to play "
         f"(advice from {ADVISOR}, seeing only that seat's view)."
     )
-    typer.echo("\n".join(rack_lines(view.rack)))
-    held = f"; in hand: {view.held}" if view.held is not None else ""
-    typer.echo(f"Top discard: {view.discard_top}; stock: {view.public.stock_size} cards{held}.")
+    if isinstance(view, HighLowObservation):
+        held = view.held if view.held is not None else view.public.passed_card
+        typer.echo(row_line(view.rack))
+        holding = f"; in hand: {card_words(held)}" if held is not None else ""
+        typer.echo(f"Stock: {view.public.stock_size} cards{holding}.")
+    else:
+        typer.echo("\n".join(rack_lines(view.rack)))
+        holding = f"; in hand: {view.held}" if view.held is not None else ""
+        typer.echo(f"Top discard: {view.discard_top}; stock: {view.public.stock_size} cards{holding}.")
     best, *others = advice.choices[:count]
     typer.echo(f"Best: {best.explanation}")
     for choice in others:

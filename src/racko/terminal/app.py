@@ -543,7 +543,12 @@ class RackoApp(App[None]):
             self.push_screen(TableScreen(self.session, self.pace))
             return
         if self.session is not None and self.save_path is not None and self.save_path.exists():
-            set_aside(self.save_path, "replaced")
+            try:
+                set_aside(self.save_path, "replaced")
+            except RackoError as error:  # the save stays as it was, and no new game overwrites it
+                self.push_screen(MessageScreen(str(error), "Press Enter to leave."), lambda _: self.exit())
+                self.session = None
+                return
         self.session = None
         self._set_up()
 

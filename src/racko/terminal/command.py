@@ -14,7 +14,15 @@ from racko.play.session import PlaySession, SeatSpec
 from racko.play.setup import DEFAULT_NAME, build_setup, describe_save
 from racko.record import GameRecord
 from racko.rules import VARIANTS, Rules
-from racko.terminal.saves import CURRENT_SAVE, FileStore, data_dir, load_save, set_aside
+from racko.terminal.saves import (
+    CURRENT_SAVE,
+    FileStore,
+    FolderLock,
+    data_dir,
+    file_if_finished,
+    load_save,
+    set_aside,
+)
 
 
 def _fail(message: str) -> NoReturn:
@@ -75,7 +83,46 @@ def play_command(
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         _fail(f"Games cannot be saved in {folder}: {error.strerror or error}. Set RACKO_DATA_DIR to another folder.")
-    save_path = folder / CURRENT_SAVE
+    lock = FolderLock(folder)
+    try:
+        lock.acquire()
+    except RackoError as error:
+        _fail(str(error))
+    except OSError as error:
+        _fail(f"Games cannot be saved in {folder}: {error.strerror or error}. Set RACKO_DATA_DIR to another folder.")
+    try:
+        _play(
+            folder / CURRENT_SAVE,
+            variant_name,
+            players,
+            bot_names,
+            name,
+            two_player_rule,
+            target,
+            refill,
+            seed,
+            plain,
+            0.0 if fast else pace,
+            new,
+        )
+    finally:
+        lock.release()
+
+
+def _play(
+    save_path: Path,
+    variant_name: str | None,
+    players: int | None,
+    bot_names: str | None,
+    name: str,
+    two_player_rule: bool | None,
+    target: int | None,
+    refill: str | None,
+    seed: int | None,
+    plain: bool,
+    pace: float,
+    new: bool,
+) -> None:
     chosen = any(value is not None for value in (variant_name, players, bot_names, two_player_rule, target, refill))
     text_mode = plain or not sys.stdin.isatty()
     setup: tuple[Rules, list[SeatSpec]] | None = None
@@ -95,23 +142,32 @@ def play_command(
             _fail(str(error))
     session: PlaySession | None = None
     notes: list[str] = []
-    if save_path.exists() and not new and not chosen:
-        try:
-            session = load_save(save_path)
-        except RackoError as error:
-            moved = set_aside(save_path, "damaged")
-            notes.append(f"The saved game could not be read ({error}) and was moved to {moved}; starting a new game.")
-    elif save_path.exists():
-        moved = set_aside(save_path, "replaced")  # never lose a game: the old save is kept beside
-        notes.append(f"The saved game was moved to {moved}.")
+    try:
+        filed = file_if_finished(save_path) if save_path.exists() else None
+    except OSError as error:
+        _fail(f"The saved game had ended but could not be filed: {error.strerror or error}.")
+    if filed is not None:
+        notes.append(f"The saved game had ended; its record was filed in {filed}.")
+    try:
+        if save_path.exists() and not new and not chosen:
+            try:
+                session = load_save(save_path)
+            except RackoError as error:
+                moved = set_aside(save_path, "damaged")
+                notes.append(
+                    f"The saved game could not be read ({error}) and was moved to {moved}; starting a new game."
+                )
+        elif save_path.exists():
+            moved = set_aside(save_path, "replaced")  # never lose a game: the old save is kept beside
+            notes.append(f"The saved game was moved to {moved}.")
+    except RackoError as error:  # a save that could not be moved aside is left as it is, and nothing starts
+        _fail(str(error))
     if text_mode:
         _play_plain(session, setup, save_path, seed, notes, name)
         return
     from racko.terminal.app import run_app  # Textual is only imported for the full-screen app
 
-    played = run_app(
-        session=session, setup=setup, save_path=save_path, seed=seed, notes=notes, pace=0.0 if fast else pace
-    )
+    played = run_app(session=session, setup=setup, save_path=save_path, seed=seed, notes=notes, pace=pace)
     if played is not None:
         typer.echo(_goodbye(played))
 
@@ -171,7 +227,10 @@ def _play_plain(
     if session is not None:
         typer.echo(f"A saved game was found: {describe_save(session)}.")
         if not _yes(read, "Resume it? [Y/n]"):
-            typer.echo(f"The saved game was moved to {set_aside(save_path, 'replaced')}.")
+            try:
+                typer.echo(f"The saved game was moved to {set_aside(save_path, 'replaced')}.")
+            except RackoError as error:
+                _fail(str(error))
             session = None
     if session is None:
         rules, seats = setup if setup is not None else build_setup("classic", None, [], your_name)

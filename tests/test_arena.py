@@ -350,3 +350,10 @@ def test_plot_report_needs_matplotlib(monkeypatch: pytest.MonkeyPatch, tmp_path:
     monkeypatch.setitem(sys.modules, "matplotlib.figure", None)  # import fails as if it were missing
     with pytest.raises(RackoError, match=r"racko\[plot\]"):
         arena.plot_report(report, tmp_path / "x.png")
+
+
+def test_the_interval_of_a_mean_never_goes_below_what_a_value_can_be() -> None:
+    from racko.tools.arena import mean_interval
+
+    low, high = mean_interval([0, 0, 0, 30])
+    assert low == 0.0 and high > 7.5

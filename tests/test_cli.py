@@ -352,6 +352,8 @@ def test_demo_without_a_seed_plays_a_round() -> None:
             "racko: Unknown bot 'genius'; available: random, easy, medium, hard, expert, expert-eager.",
         ),
         (["--players", "7"], "racko: Classic Rack-O is played by 2, 3, 4 players, not 7."),
+        (["--players", "1"], "racko: Classic Rack-O is played by 2, 3, 4 players, not 1."),
+        (["--players", "3", "--bots", "easy,hard"], "racko: 2 bots were named for 3 seats: name one for all"),
         (["--variant", "partners", "--players", "2"], "racko: Partners Rack-O is played by 4 players, not 2."),
         (["--turn-cap", "0"], "racko: The turn cap must be a positive whole number, not 0."),
     ],
@@ -360,6 +362,8 @@ def test_demo_without_a_seed_plays_a_round() -> None:
         "a bot for another variant",
         "unknown bot",
         "seven players",
+        "one player",
+        "bots that do not fit the seats",
         "partners for two",
         "turn cap 0",
     ],
@@ -415,3 +419,10 @@ def test_bare_racko_prints_the_help_and_succeeds() -> None:
 def test_version() -> None:
     result = run("--version")
     assert result.exit_code == 0 and result.output.strip() == f"racko {racko.__version__}"
+
+
+def test_bench_plays_exactly_the_rounds_asked_for() -> None:
+    figures = json.loads(run("bench", "--rounds", "3", "--batches", "5", "--json").output)
+    assert figures["rounds"] == 3 and len(figures["batch_rates"]) == 3
+    figures = json.loads(run("bench", "--rounds", "7", "--batches", "2", "--json").output)
+    assert figures["rounds"] == 7

@@ -399,6 +399,15 @@ async def test_high_low_from_the_start_screen_seats_bots_that_play_it(tmp_path: 
         assert len(session.match.actions) > 3
 
 
+def test_play_refuses_one_player_and_bots_that_do_not_fit_the_seats(data: Path) -> None:
+    for args, message in (
+        (["--players", "1"], "Classic Rack-O is played by 2, 3, 4 players, not 1."),
+        (["--players", "4", "--bots", "easy,hard"], "2 bots were named for 3 other seats"),
+    ):
+        result = runner.invoke(app, ["play", "--plain", *args], input="quit\n")
+        assert result.exit_code == 2 and message in result.stderr
+
+
 def test_bots_that_do_not_play_a_variant_are_refused_and_not_the_default() -> None:
     with pytest.raises(RackoError, match="The medium bot does not play High-Low Rack-O; choose from"):
         build_setup("highlow", 3, ["medium"], "You")

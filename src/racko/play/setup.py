@@ -26,6 +26,7 @@ def build_setup(
     your_name = plain_name(your_name)
     chosen = variant(variant_name)
     count = players if players is not None else max(chosen.player_counts[0], 1 + len(opponents))
+    check_seat_count(chosen.title, chosen.player_counts, count, len(opponents), count - 1, "other seats")
     options: dict[str, object] = {}
     if two_player_rule is not None:
         options["two_player_rule"] = two_player_rule
@@ -53,6 +54,18 @@ def build_setup(
         else:
             seats.append(SeatSpec(name, name))
     return rules, seats
+
+
+def check_seat_count(
+    title: str, player_counts: tuple[int, ...], players: int, named: int, wanted: int, what: str
+) -> None:
+    """Refuse a player count the variant is not played by (1 is ``racko solo``'s), and a list of bots that names
+    neither one bot for every seat nor exactly one per seat."""
+    if players not in player_counts:
+        counts = ", ".join(str(count) for count in player_counts)
+        raise RackoError(f"{title} is played by {counts} players, not {players}.")
+    if named not in (0, 1, wanted):
+        raise RackoError(f"{named} bots were named for {wanted} {what}: name one for all of them, or one for each.")
 
 
 def describe_save(session: PlaySession) -> str:

@@ -12,6 +12,7 @@ from racko.families import family_of
 from racko.match import Match
 from racko.play.loop import ComputerToAct, RoundOver, Screen, Told
 from racko.play.session import PlaySession, SeatSpec, bots_for
+from racko.play.setup import check_seat_count
 from racko.play.text import rack_lines, round_report, row_line
 from racko.rules import VARIANTS, variant
 
@@ -33,13 +34,14 @@ def demo_command(
         chosen = variant(variant_name)
         rules = chosen.rules(players if players is not None else max(3, chosen.player_counts[0]), turn_cap=turn_cap)
         names = [name.strip() for name in bot_names.split(",") if name.strip()] or ["easy"]
-        names = (names * rules.players)[: rules.players]
         for name in names:
             bots.describe(name)  # an unknown bot is refused before anything is dealt
             if name not in bots_for(chosen.name):
                 raise RackoError(
                     f"The {name} bot does not play {chosen.title}; choose from {', '.join(bots_for(chosen.name))}."
                 )
+        check_seat_count(chosen.title, chosen.player_counts, rules.players, len(names), rules.players, "seats")
+        names = (names * rules.players)[: rules.players]
     except RackoError as error:
         _fail(str(error))
         return

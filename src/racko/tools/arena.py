@@ -80,15 +80,16 @@ def wilson_interval(wins: int, played: int, z: float = Z95) -> tuple[float, floa
     return lo, hi
 
 
-def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float]:
-    """The normal-approximation interval for a mean: mean ± z·sd/√n (sd of the sample)."""
+def mean_interval(values: Sequence[float], z: float = Z95, floor: float = 0.0) -> tuple[float, float]:
+    """The normal-approximation interval for a mean: mean ± z·sd/√n (sd of the sample), never below ``floor``
+    (the least a value can be: a count of turns is never negative, whatever a few samples suggest)."""
     if not values:
         return 0.0, 0.0
     mean = statistics.fmean(values)
     if len(values) < 2:
         return mean, mean
     half = z * statistics.stdev(values) / math.sqrt(len(values))
-    return mean - half, mean + half
+    return max(floor, mean - half), mean + half
 
 
 def percentile(sorted_values: Sequence[int], fraction: float) -> int:

@@ -90,19 +90,19 @@ def bench_command(
     """Rules-engine speed: 2-player classic rounds (40 cards, 2-player rule off), bucket vs bucket, on one core."""
     rules = variant("classic").rules(2, two_player_rule=False, turn_cap=10_000)
     players = [bots.create("easy", seed=1), bots.create("easy", seed=2)]
-    per_batch = max(1, rounds // batches)
+    batches = min(batches, rounds)  # exactly ``rounds`` rounds, in batches that differ by one round at most
+    sizes = [rounds // batches + (1 if batch < rounds % batches else 0) for batch in range(batches)]
     rates = []
     turns = capped = played = 0
     started = time.perf_counter()
-    for batch in range(batches):
+    for size in sizes:
         batch_start = time.perf_counter()
-        for index in range(per_batch):
-            number = seed + batch * per_batch + index
+        for number in range(seed + played, seed + played + size):
             result = play_round(Round.deal(rules, seed=number, dealer=number % 2), players)
             turns += result.turns
             capped += result.capped
-        rates.append(per_batch / (time.perf_counter() - batch_start))
-        played += per_batch
+        rates.append(size / (time.perf_counter() - batch_start))
+        played += size
     elapsed = time.perf_counter() - started
     rate = statistics.median(rates)
     if as_json:

@@ -426,3 +426,8 @@ def test_bench_plays_exactly_the_rounds_asked_for() -> None:
     assert figures["rounds"] == 3 and len(figures["batch_rates"]) == 3
     figures = json.loads(run("bench", "--rounds", "7", "--batches", "2", "--json").output)
     assert figures["rounds"] == 7
+
+
+def test_help_shows_no_type_beside_a_flag() -> None:
+    result = run("play", "--help")
+    assert result.exit_code == 0 and "<bool>" not in result.output and "<int>" in result.output

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+import typer.core
 
 import racko
 from racko.terminal import command as play_commands
@@ -18,6 +19,19 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+def _flags_take_no_value() -> None:
+    """Typer (0.29) prints "<bool>" beside every on/off flag, as if it took a value: show no type for a flag."""
+    show_type = typer.core.TyperOption.display_type_rich
+
+    def display_type_rich(option: typer.core.TyperOption, ctx: Any) -> str | None:
+        return None if option.is_flag else show_type(option, ctx)
+
+    typer.core.TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign, assignment]
+
+
+_flags_take_no_value()
 
 
 def _version(shown: bool) -> None:

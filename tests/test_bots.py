@@ -132,7 +132,6 @@ def test_hint_advises_from_the_seat_s_own_view() -> None:
 
 
 def test_expert_reads_the_next_card_of_a_turned_over_stock() -> None:
-    from racko.bots.expert import next_stock_card
 
     rules = racko.variant("classic").rules(2, two_player_rule=False, refill="flip")
     round_ = racko.Round.deal(rules, seed=3)
@@ -141,7 +140,7 @@ def test_expert_reads_the_next_card_of_a_turned_over_stock() -> None:
         seat = round_.to_act
         assert seat is not None
         view = round_.observation(seat)
-        upcoming = next_stock_card(view.public)
+        upcoming = view.public.next_stock_card
         if view.public.phase is racko.Phase.PICK:
             if upcoming is not None:
                 round_.apply(racko.DrawFromStock(seat))
@@ -159,7 +158,7 @@ def test_expert_reads_the_next_card_of_a_turned_over_stock() -> None:
         assert seat is not None
         round_.apply(racko.DrawFromStock(seat))
         round_.apply(racko.Discard(seat))
-    assert next_stock_card(round_.public_view()) is None  # a shuffled stock keeps its order secret
+    assert round_.public_view().next_stock_card is None  # a shuffled stock keeps its order secret
 
 
 def _bonus_view(rack: list[int], totals: tuple[int, int] = (0, 0), turns: int = 0) -> racko.Observation:
@@ -294,3 +293,25 @@ def test_hints_near_the_target_say_when_a_draw_keeps_a_winning_start() -> None:
         "Draw from the stock and keep your rack if the card does not help: "
         "your ordered start would win the game even if somebody else went out first."
     )
+
+
+@pytest.mark.parametrize("variant_name", list(racko.VARIANTS))
+def test_the_bots_a_variant_lists_play_it_and_the_others_refuse_it(variant_name: str) -> None:
+    rules = racko.variant(variant_name).rules(turn_cap=40)
+    listed = bots.playing(variant_name)
+    assert listed and listed == [name for name in bots.available() if name in listed]  # weakest first
+    for name in bots.available():
+        round_ = racko.Match(rules, seed=2).round
+        players = [bots.create(name, seed=seat) for seat in range(rules.players)]
+        if name in listed:
+            result = play_round(round_, players)
+            assert result.winner is not None or result.capped
+        else:
+            seat = round_.to_act
+            assert seat is not None
+            with pytest.raises(racko.RackoError):
+                players[seat].act(round_.observation(seat))
+
+
+def test_bots_are_listed_by_any_name_of_a_variant() -> None:
+    assert bots.playing("High-Low") == bots.playing("highlow") == ["random", "easy", "expert", "expert-eager"]

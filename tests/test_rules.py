@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 import racko
@@ -493,3 +495,65 @@ def test_rules_options_are_validated() -> None:
     with pytest.raises(racko.RulesError, match="Unknown variant"):
         racko.variant("chess")
     assert classic(2, deck_size=60).deck_size == 60  # research option
+
+
+@pytest.mark.parametrize(
+    ("written", "canonical"),
+    [
+        ("classic", "classic"),
+        ("Classic Rack-O", "classic"),
+        ("Rack-O", "classic"),
+        ("standard", "classic"),
+        ("Bonus Rack-O", "bonus"),
+        ("BONUS", "bonus"),
+        ("partner", "partners"),
+        ("Teams", "partners"),
+        ("high-low", "highlow"),
+        ("High-Low", "highlow"),
+        ("high low rack-o", "highlow"),
+        ("hilo", "highlow"),
+        ("HighLow", "highlow"),
+    ],
+)
+def test_variants_are_found_by_the_names_people_write(written: str, canonical: str) -> None:
+    assert racko.variant(written).name == canonical
+    assert racko.variant(written).rules().variant == canonical  # records keep the canonical name
+    data = racko.variant(canonical).rules().to_dict()
+    assert racko.Rules.from_dict({**data, "variant": written}).variant == canonical
+
+
+@pytest.mark.parametrize("written", ["poker", "", "high-low-low", 7, None])
+def test_an_unknown_variant_name_is_refused_with_the_known_ones(written: object) -> None:
+    with pytest.raises(racko.RulesError, match="known: classic, bonus, partners, highlow"):
+        racko.variant(written)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("variant_name", ["classic", "bonus", "partners", "highlow"])
+def test_apply_returns_exactly_the_events_it_logged_after_one_legality_check(
+    variant_name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from racko import bots
+
+    rules = racko.variant(variant_name).rules(target=100, turn_cap=60, two_player_rule=False)
+    match = racko.Match(rules, seed=9)
+    players = [bots.create("easy", seed=seat) for seat in range(rules.players)]
+    round_type = type(match.round)
+    checks = 0
+    real_check = round_type._why_illegal
+
+    def counted(self: Any, action: Any) -> Any:
+        nonlocal checks
+        checks += 1
+        return real_check(self, action)
+
+    monkeypatch.setattr(round_type, "_why_illegal", counted)
+    while not match.over:
+        seat = match.to_act
+        assert seat is not None
+        logged = len(match.log)
+        checks = 0
+        events = match.apply(players[seat].act(match.observation(seat)))
+        assert checks == 1
+        assert events == tuple(match.log[logged:]) and events
+    with pytest.raises(racko.RoundOverError):
+        match.apply(racko.DrawFromStock(0))

@@ -1,6 +1,7 @@
 """racko: the rules of Rack-O, computer players and tools around them.
 
-The rules core (this package's top level) uses only the standard library.
+The engine (this package's top level and :mod:`racko.highlow`) uses only the standard library; the layers
+above it are :mod:`racko.bots`, :mod:`racko.play` and the front ends (see docs/ARCHITECTURE.md).
 
 >>> import racko
 >>> rules = racko.variant("classic").rules(players=2)
@@ -9,7 +10,9 @@ The rules core (this package's top level) uses only the standard library.
 >>> game = racko.Match(rules, seed=7)
 >>> seat = game.to_act
 >>> game.apply(racko.DrawFromStock(seat))
+(Drew(seat=1, card=26),)
 >>> game.apply(racko.Exchange(seat, slot=0))
+(Exchanged(seat=1, slot=0, card_in=26, card_out=35, from_discard=False),)
 >>> game.to_act != seat
 True
 >>> racko.prefix_score([3, 8, 12, 19, 26, 37, 22, 30, 33, 39])

@@ -453,11 +453,17 @@ class HighLowRound(Table[HighLowAction, HighLowResult, HighLowEvent]):
 
     # --- The one entry point ---------------------------------------------------------------
 
-    def apply(self, action: HighLowAction) -> None:
-        """Apply ``action``; raise a typed :class:`IllegalActionError` and change nothing if it is illegal."""
+    def apply(self, action: HighLowAction) -> tuple[HighLowEvent, ...]:
+        """Apply ``action`` and return the events it logged; raise a typed :class:`IllegalActionError` and change
+        nothing if it is illegal (the one legality check)."""
         error = self._why_illegal(action)
         if error is not None:
             raise error
+        logged = len(self.log)
+        self._apply(action)
+        return tuple(self.log[logged:])
+
+    def _apply(self, action: HighLowAction) -> None:
         self._public = None
         self.actions.append(action)
         seat = self._to_act

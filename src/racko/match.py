@@ -32,14 +32,6 @@ class MatchOutcome:
     rounds: int
 
 
-def side_totals(rules: Rules, seat_totals: Sequence[int]) -> tuple[int, ...]:
-    """Totals per scoring side: per team in Partners (partners' scores are added), else per seat."""
-    sides = [0] * rules.sides
-    for seat, total in enumerate(seat_totals):
-        sides[rules.side_of(seat)] += total
-    return tuple(sides)
-
-
 def match_winner(rules: Rules, sides: Sequence[int]) -> int | None:
     """The side that has won, if any: the highest total at or past the target, alone at the top.
 
@@ -145,7 +137,7 @@ class Match:
     @property
     def totals(self) -> tuple[int, ...]:
         """Totals per side: per seat, or per team in Partners."""
-        return side_totals(self.rules, self.seat_totals)
+        return self.rules.side_totals(self.seat_totals)
 
     @property
     def results(self) -> list[RoundResult | HighLowResult]:
@@ -188,13 +180,21 @@ class Match:
 
     # --- The one entry point that changes the game -----------------------------------------
 
-    def apply(self, action: AnyAction) -> None:
-        """Apply ``action`` to the current round; deal the next round or end the game when it ends it."""
-        self.check(action)
+    def apply(self, action: AnyAction) -> tuple[Event | HighLowEvent, ...]:
+        """Apply ``action`` to the current round; deal the next round or end the game when it ends it.
+
+        Returns every event this logged (the action's, and a next round's deal); an illegal action raises a typed
+        :class:`IllegalActionError` from the round's one check and changes nothing.
+        """
+        if self._outcome is not None:
+            raise RoundOverError("The game is over: no more moves can be made.")
         current = self.round
-        current.apply(action)  # type: ignore[arg-type]  # checked above
+        rounds = len(self.rounds)
+        events: tuple[Event | HighLowEvent, ...] = current.apply(action)  # type: ignore[arg-type]
         if current.over:
             self._round_over()
+            events += tuple(event for later in self.rounds[rounds:] for event in later.log)
+        return events
 
     def _round_over(self) -> None:
         result = self.round.result

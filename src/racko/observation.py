@@ -114,6 +114,25 @@ class PublicView(NamedTuple):
     def over(self) -> bool:
         return self.phase is Phase.OVER
 
+    @property
+    def known_stock_order(self) -> tuple[int, ...]:
+        """The stock, top card first, when a "flip" refill made its order public; else empty.
+
+        Everyone saw the discard pile that was turned over (bottom first): it is the new stock, top first, after its
+        first card was turned up to start the new discard pile.  Public knowledge, for every seat and the hints.
+        """
+        order = self.turned_over_pile
+        if self.rules.refill != "flip" or order is None or self.stock_size == 0:
+            return ()
+        start = len(order) - self.stock_size
+        return tuple(order[start:]) if 0 < start < len(order) else ()
+
+    @property
+    def next_stock_card(self) -> int | None:
+        """The stock's top card when a "flip" refill made its order public, else ``None``."""
+        order = self.known_stock_order
+        return order[0] if order else None
+
 
 class Observation(NamedTuple):
     """One seat's view: the public part plus its own rack and the card it holds."""

@@ -221,11 +221,17 @@ class Round(Table[Action, RoundResult, Event]):
 
     # --- The one entry point that changes the round ----------------------------------------
 
-    def apply(self, action: Action) -> None:
-        """Apply ``action``; raise a typed :class:`IllegalActionError` and change nothing if it is illegal."""
+    def apply(self, action: Action) -> tuple[Event, ...]:
+        """Apply ``action`` and return the events it logged; raise a typed :class:`IllegalActionError` and change
+        nothing if it is illegal (the one legality check)."""
         error = self._why_illegal(action)
         if error is not None:
             raise error
+        logged = len(self.log)
+        self._apply(action)
+        return tuple(self.log[logged:])
+
+    def _apply(self, action: Action) -> None:
         self._public = None
         self.actions.append(action)
         seat = self._to_act

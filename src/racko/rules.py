@@ -10,7 +10,7 @@ for where each rule and each default comes from.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar, Literal, TypeGuard
@@ -117,7 +117,8 @@ class Rules:
         """The scoring side of a seat: its team in Partners, else the seat itself."""
         return seat % 2 if self.partners else seat
 
-    def side_totals(self, seat_totals: Any) -> tuple[int, ...]:  # TEMPORARY until the engine branch lands
+    def side_totals(self, seat_totals: Sequence[int]) -> tuple[int, ...]:
+        """Totals per scoring side: per team in Partners (partners' scores are added), else per seat."""
         sides = [0] * self.sides
         for seat, total in enumerate(seat_totals):
             sides[self.side_of(seat)] += total
@@ -148,10 +149,10 @@ class Rules:
         if missing:
             raise RulesError(f"The rules lack the option(s): {', '.join(missing)}.")
         name = data.get("variant", "classic")
-        if not isinstance(name, str) or name not in VARIANTS:
+        if not isinstance(name, str):
             raise RulesError(f"Unknown variant {name!r}; known: {', '.join(VARIANTS)}.")
         try:
-            return cls(**data)
+            return cls(**{**data, "variant": variant(name).name})  # a hand-written record may say "High-Low"
         except TypeError as error:  # e.g. a list where a number belongs
             raise RulesError(f"Bad rule options: {error}.") from None
 
@@ -226,9 +227,40 @@ class HighLowVariant(Variant):
 VARIANTS: dict[str, type[Variant]] = {cls.name: cls for cls in (Variant, BonusVariant, PartnersVariant, HighLowVariant)}
 
 
+VARIANT_ALIASES: dict[str, str] = {
+    "racko": "classic",
+    "standard": "classic",
+    "original": "classic",
+    "basic": "classic",
+    "bonusracko": "bonus",
+    "partner": "partners",
+    "team": "partners",
+    "teams": "partners",
+    "hilo": "highlow",
+    "highandlow": "highlow",
+}
+"""Other names people write a variant by, reduced as :func:`variant` reduces them (no case, spaces or hyphens)."""
+
+
+def _reduced(name: str) -> str:
+    reduced = "".join(character for character in name.lower() if character.isalnum())
+    for suffix in ("racko", "rack0"):
+        if reduced.endswith(suffix) and len(reduced) > len(suffix):
+            reduced = reduced[: -len(suffix)]
+    return reduced
+
+
 def variant(name: str) -> type[Variant]:
-    """The variant registered under ``name`` (``classic``, ``bonus``, ``partners``)."""
-    try:
-        return VARIANTS[name]
-    except (KeyError, TypeError):
-        raise RulesError(f"Unknown variant {name!r}; known: {', '.join(VARIANTS)}.") from None
+    """The variant named ``name`` as people write it: ``classic``, ``Bonus Rack-O``, ``partner``, ``High-Low``,
+    ``hilo`` … (case, spaces, hyphens and a trailing "Rack-O" do not matter).  :attr:`Variant.name` is the
+    canonical name records keep.
+
+    >>> variant("High-Low Rack-O").name, variant("hilo").name, variant("Partner").name
+    ('highlow', 'highlow', 'partners')
+    """
+    if isinstance(name, str):
+        reduced = _reduced(name)
+        found = VARIANTS.get(VARIANT_ALIASES.get(reduced, reduced))
+        if found is not None:
+            return found
+    raise RulesError(f"Unknown variant {name!r}; known: {', '.join(VARIANTS)}.")

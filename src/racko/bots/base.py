@@ -8,6 +8,7 @@ from typing import ClassVar, TypeVar
 
 from racko.errors import RackoError
 from racko.families import AnyAction, AnyObservation
+from racko.rules import VARIANTS, variant
 
 
 class Bot(ABC):
@@ -21,6 +22,8 @@ class Bot(ABC):
     description: ClassVar[str]
     level: ClassVar[int]
     """Strength rank: 0 for ``random``, higher is stronger (the order players choose from)."""
+    variants: ClassVar[frozenset[str]] = frozenset(VARIANTS)
+    """The variants this bot plays (by their canonical names); every one unless a bot says otherwise."""
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
@@ -62,9 +65,7 @@ def describe(name: str) -> str:
         raise RackoError(f"Unknown bot {name!r}; available: {', '.join(available())}.") from None
 
 
-def playing(variant_name: str) -> list[str]:  # TEMPORARY until the engine branch lands
-    from racko.rules import variant
-
+def playing(variant_name: str) -> list[str]:
+    """The names of the bots that play this variant (any name :func:`racko.variant` knows), weakest first."""
     name = variant(variant_name).name
-    classic_only = {"medium", "hard"}
-    return [bot for bot in available() if name != "highlow" or bot not in classic_only]
+    return [bot for bot in available() if name in _REGISTRY[bot].variants]

@@ -50,8 +50,7 @@ from racko.bots.rollout import Candidate, World, estimate
 from racko.errors import RackoError
 from racko.families import AnyAction, AnyObservation
 from racko.highlow import HighLowObservation
-from racko.match import side_totals
-from racko.observation import Observation, Phase, PublicView
+from racko.observation import Observation, Phase
 from racko.rules import POINTS_PER_CARD, RACK_SIZE, RACKO_SCORE, Rules
 from racko.scoring import longest_run, ordered_prefix, qualifies_for_racko, run_bonus
 
@@ -161,7 +160,7 @@ class ExpertBot(Bot):
         if public.phase is Phase.PICK:
             top = public.discard_top
             if DrawFromStock(seat) in legal:
-                upcoming = known_stock_order(public)[:1] or may_come
+                upcoming = public.known_stock_order[:1] or may_come
                 value = (
                     sum(min(now + costs.handed_on(card), costs.best_slot(rack, card)[0]) for card in upcoming)
                     / len(upcoming)
@@ -224,7 +223,7 @@ class ExpertBot(Bot):
         world = World(
             deck_size=public.rules.deck_size,
             may_come=tuple(may_come),
-            known_order=known_stock_order(public),
+            known_order=public.known_stock_order,
             needs_run=public.rules.two_player_rule,
             slack=SOLITAIRE_GAPS.slack,
         )
@@ -335,7 +334,7 @@ def insured_start(observation: Observation) -> int | None:
     public = observation.public
     rules = public.rules
     side = rules.side_of(observation.seat)
-    sides = side_totals(rules, public.totals)
+    sides = rules.side_totals(public.totals)
     rivals = [total for other, total in enumerate(sides) if other != side]
     if not rivals:  # alone: nobody else goes out
         return None
@@ -367,25 +366,6 @@ def denial_costs(observation: Observation, weight: float) -> tuple[float, ...]:
     return tuple(wanted)
 
 
-def known_stock_order(public: PublicView) -> tuple[int, ...]:
-    """The stock, top card first, when a "flip" refill made its order public; else empty.
-
-    The pile turned over (bottom first) is the new stock, top first, after its first
-    card was turned up to start the new discard pile.
-    """
-    order = public.turned_over_pile
-    if public.rules.refill != "flip" or order is None or public.stock_size == 0:
-        return ()
-    start = len(order) - public.stock_size
-    return tuple(order[start:]) if 0 < start < len(order) else ()
-
-
-def next_stock_card(public: PublicView) -> int | None:
-    """The stock's top card when a "flip" refill made its order public, else ``None``."""
-    order = known_stock_order(public)
-    return order[0] if order else None
-
-
 def calls_now(observation: Observation) -> bool:
     """Bonus Rack-O: call now rather than wait for a longer run?
 
@@ -410,7 +390,7 @@ def calls_now(observation: Observation) -> bool:
         return True
     seat = observation.seat
     side = rules.side_of(seat)
-    sides = side_totals(rules, public.totals)
+    sides = rules.side_totals(public.totals)
     mine = sides[side]
     rival = max(total for other, total in enumerate(sides) if other != side)
     if mine + RACKO_SCORE + run_bonus(run) >= rules.target:

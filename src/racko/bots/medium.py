@@ -21,6 +21,7 @@ from racko.observation import Observation, Phase
 class MediumBot(Bot):
     name = "medium"
     level = 2
+    variants = frozenset({"classic", "bonus", "partners"})  # the gap model knows classic racks only
     description = "Builds on its best ordered cards and takes a card only when it helps right away."
     gap_model: ClassVar[GapModel] = PLAIN
 

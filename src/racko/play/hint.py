@@ -11,7 +11,7 @@ from typing import Any
 
 from racko import bots
 from racko.actions import CallRacko, Discard, DrawFromStock, Exchange, TakeDiscard, Wait
-from racko.bots.expert import ExpertBot, Rating, next_stock_card
+from racko.bots.expert import ExpertBot, Rating
 from racko.errors import RackoError
 from racko.families import AnyAction, AnyObservation, family_of
 from racko.highlow import HighLowObservation, Replace, SwapCards
@@ -149,7 +149,7 @@ def _explain(observation: Observation, rating: Rating) -> str:
         assert rating.slot is not None
         return f"Take {card} from the discard pile and put it in slot {SLOT_LABELS[rating.slot]}: {after}."
     if isinstance(action, DrawFromStock):
-        upcoming = next_stock_card(public)
+        upcoming = public.next_stock_card
         if rating.insured:
             return f"Draw from the stock and keep your rack if the card does not help: {after}."
         if upcoming is not None:

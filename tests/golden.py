@@ -19,8 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import racko
-from racko.highlow import HighLowObservation, KeepOrder, Replace, SwapCards
-from racko.highlow_scoring import SWAP, WILD
+from racko.highlow import SWAP, WILD, HighLowObservation, KeepOrder, Replace, SwapCards
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 

@@ -52,12 +52,12 @@ from racko.highlow import (
     highlow_action_index,
     highlow_action_to_json,
     highlow_deck,
+    highlow_legal_actions,
 )
-from racko.highlow_scoring import (
+from racko.highlow.cards import SWAP, WILD
+from racko.highlow.scoring import (
     HIGH,
     LOW,
-    SWAP,
-    WILD,
     best_prefix,
     doubles,
     in_order_prefix,
@@ -359,7 +359,7 @@ def test_a_rack_o_at_the_deal_leaves_the_other_rows_swaps_where_they_are() -> No
     result = round_.result
     assert result is not None and result.winner == 0 and round_.over
     assert round_.rack(1)[0] == S and round_.discard_pile == ()
-    assert [event.what for event in round_.log] == ["dealt", "racko"]
+    assert [event.kind for event in round_.log] == ["dealt", "racko", "round-ended"]
     # How a Swap left in a row scores is row_score's business (today it counts as the number -1: an open rule point).
     assert result.scores == tuple(row_score(row, winner=seat == 0) for seat, row in enumerate(result.racks))
     conservation(round_)
@@ -387,7 +387,7 @@ def test_a_starting_replacement_that_puts_the_row_in_order_goes_rack_o() -> None
     assert result is not None and result.winner == 1 and result.direction == HIGH
     assert round_.rack(1) == (50, 45, 40, 35, 30, 25, 20, 15, 10, 3)
     assert round_.actions == [] and result.turns == 0
-    assert [e.what for e in round_.log] == ["dealt", "swap-discarded", "placed", "racko"]
+    assert [e.kind for e in round_.log] == ["dealt", "swap-discarded", "placed", "racko", "round-ended"]
     assert round_.over and round_.to_act is None and round_.held is None
     assert round_.discard_pile == (S,)
     assert round_.legal_actions() == []
@@ -413,7 +413,7 @@ def test_a_placement_that_wins_puts_the_removed_card_on_the_discard_pile() -> No
     assert result.bonus == 50 and result.run >= 6  # a run of nine counts as six (reported as 6 today)
     assert result.scores == (5 * 2, 5 * 2, 75 + 50)  # zigzag rows: two in order (High: 41, 1, 27 and 31, 6, 32)
     assert round_.held is None and round_.to_act is None
-    assert [e.what for e in round_.log][-3:] == ["placed", "discarded", "racko"]
+    assert [e.kind for e in round_.log][-4:] == ["placed", "discarded", "racko", "round-ended"]
     conservation(round_)
 
 
@@ -441,7 +441,7 @@ def test_the_deal_goes_to_the_right_one_card_at_a_time_filling_rows_from_the_lef
     assert round_.held == deck[10 * players]
     assert round_.stock() == tuple(deck[10 * players + 1 :])
     assert round_.discard_pile == ()  # no Swap at the deal: no discard pile yet
-    assert round_.dealer == dealer and round_.public_view().hand_dealer == dealer
+    assert round_.dealer == dealer and round_.public_view().dealer == dealer
     conservation(round_)
 
 
@@ -510,7 +510,7 @@ def test_a_swap_at_the_deal_is_discarded_replaced_and_gives_its_owner_a_swap() -
     assert round_.rack(2)[4] == 41
     assert round_.discard_pile == (S,)
     assert round_.phase is HighLowPhase.SWAP and round_.to_act == 2 and round_.held is None
-    assert [(e.what, e.seat, e.card, e.position) for e in round_.log[1:]] == [
+    assert [(e.kind, e.seat, e.card, e.position) for e in round_.log[1:]] == [
         ("swap-discarded", 2, S, 4),
         ("placed", 2, 41, 4),
     ]
@@ -531,7 +531,7 @@ def test_a_swap_replaced_by_a_swap_is_discarded_too_and_gives_two_swaps() -> Non
     round_ = hand(rows, dealer=0, stock=[S, 41, 42])
     assert round_.rack(2)[4] == 41
     assert round_.discard_pile == (S, S)
-    assert [(e.what, e.seat, e.card) for e in round_.log[1:]] == [
+    assert [(e.kind, e.seat, e.card) for e in round_.log[1:]] == [
         ("swap-discarded", 2, S),
         ("swap-discarded", 2, S),
         ("placed", 2, 41),
@@ -561,9 +561,9 @@ def test_swaps_at_the_deal_are_resolved_in_play_order_from_the_dealer_each_row_l
         seen.append(round_.to_act)
         round_.apply(KeepOrder(round_.to_act))
     assert seen == [1, 3, 3, 3, 2]  # seat 3's second Swap was replaced by a Swap: two swaps for it
-    placed = [(e.seat, e.card, e.position) for e in round_.log if e.what == "placed"]
+    placed = [(e.seat, e.card, e.position) for e in round_.log if e.kind == "placed"]
     assert placed == [(1, 41, 9), (3, 42, 2), (3, 43, 7), (2, 44, 0)]
-    discarded = [(e.seat, e.position) for e in round_.log if e.what == "swap-discarded"]
+    discarded = [(e.seat, e.position) for e in round_.log if e.kind == "swap-discarded"]
     assert discarded == [(1, 9), (3, 2), (3, 7), (3, 7), (2, 0)]
     assert round_.discard_pile == (S,) * 5
     assert round_.to_act == dealer and round_.held == 45
@@ -593,7 +593,7 @@ def test_a_swap_drawn_in_play_lets_everyone_swap_in_play_order_then_the_drawer_d
     rows = [zigzag(seat) for seat in range(players)]
     round_ = hand(rows, dealer, stock=[S, 41, 42])
     assert round_.discard_pile == (S,)
-    assert [(e.what, e.seat, e.card) for e in round_.log[1:]] == [("drew", dealer, S), ("discarded", dealer, S)]
+    assert [(e.kind, e.seat, e.card) for e in round_.log[1:]] == [("drew", dealer, S), ("discarded", dealer, S)]
     asked = []
     while round_.phase is HighLowPhase.SWAP:
         seat = round_.to_act
@@ -608,7 +608,7 @@ def test_a_swap_drawn_in_play_lets_everyone_swap_in_play_order_then_the_drawer_d
             assert round_.rack(seat) == before
     assert asked == play_order(dealer, players)
     assert round_.to_act == dealer and round_.held == 41 and round_.phase is HighLowPhase.PLACE
-    assert round_.public_view().dealer == dealer and round_.turns == 0
+    assert round_.public_view().drawer == dealer and round_.turns == 0
     conservation(round_)
 
 
@@ -624,7 +624,7 @@ def test_a_swap_drawn_by_a_later_round_of_plays_dealer_starts_with_that_dealer()
         round_.apply(KeepOrder(round_.to_act))  # type: ignore[arg-type]
     assert asked == [1, 0, 3, 2]
     assert round_.to_act == 1 and round_.held == 42
-    assert round_.public_view().dealer == 1 and round_.public_view().hand_dealer == 2
+    assert round_.public_view().drawer == 1 and round_.public_view().dealer == 2
 
 
 def test_a_swap_that_puts_a_row_in_order_ends_the_hand_at_once() -> None:
@@ -637,7 +637,7 @@ def test_a_swap_that_puts_a_row_in_order_ends_the_hand_at_once() -> None:
     assert result is not None and result.winner == 2 and result.turns == 0
     assert result.racks[2] == tuple(range(1, 11))
     assert round_.discard_pile == (S,) and round_.stock()[0] == 41  # seat 1 never asked; nobody drew again
-    assert [e.what for e in round_.log][-2:] == ["swapped", "racko"]
+    assert [e.kind for e in round_.log][-3:] == ["swapped", "racko", "round-ended"]
     conservation(round_)
 
 
@@ -654,7 +654,7 @@ def test_a_round_of_play_passes_the_card_to_the_right_and_the_deal_moves_right(p
         order = play_order(first, players)
         assert order[-1] == (first + 1) % players  # the left of the round's dealer plays last
         view = round_.public_view()
-        assert view.dealer == first and view.hand_dealer == dealer
+        assert view.drawer == first and view.dealer == dealer
         assert round_.to_act == first and round_.held == drawn
         assert view.passed_card is None  # a drawn card is not public
         card = drawn
@@ -674,11 +674,11 @@ def test_a_round_of_play_passes_the_card_to_the_right_and_the_deal_moves_right(p
         assert round_.discard_pile == tuple(discarded)  # the last player's card goes face up on the pile
         assert round_.turns == players * (number + 1)
     # The prior dealer played last; the next round of play is dealt by the right of the round's dealer.
-    assert round_.public_view().dealer == (dealer - 2) % players
+    assert round_.public_view().drawer == (dealer - 2) % players
     assert round_.to_act == (dealer - 2) % players and round_.held == 43
-    placed = [e for e in round_.log if e.what in ("placed", "passed", "discarded")]
-    assert [e.what for e in placed[: 2 * players]] == ["placed", "passed"] * (players - 1) + ["placed", "discarded"]
-    assert [e.seat for e in placed if e.what == "passed"][: players - 1] == play_order(dealer, players)[1:]
+    placed = [e for e in round_.log if e.kind in ("placed", "passed", "discarded")]
+    assert [e.kind for e in placed[: 2 * players]] == ["placed", "passed"] * (players - 1) + ["placed", "discarded"]
+    assert [e.seat for e in placed if e.kind == "passed"][: players - 1] == play_order(dealer, players)[1:]
 
 
 def test_the_turn_cap_ends_a_hand_at_the_end_of_a_round_of_play() -> None:
@@ -692,7 +692,7 @@ def test_the_turn_cap_ends_a_hand_at_the_end_of_a_round_of_play() -> None:
     assert result.scores == tuple(row_score(row, winner=False) for row in result.racks)
     assert result.direction == 0 and result.bonus == 0
     assert round_.discard_pile == (31,) and round_.held is None
-    assert [e.what for e in round_.log][-2:] == ["discarded", "capped"]
+    assert [e.kind for e in round_.log][-3:] == ["discarded", "capped", "round-ended"]
     conservation(round_)
 
 
@@ -710,7 +710,10 @@ def test_the_action_space() -> None:
             assert highlow_action_from_json(json.loads(json.dumps(highlow_action_to_json(action)))) == action
     assert highlow_action_index(SwapCards(0, 7, 2)) == highlow_action_index(SwapCards(0, 2, 7))
     assert highlow_action_to_json(Replace(1, 0)) == {"seat": 1, "act": "replace", "position": 1}
-    assert highlow_action_to_json(SwapCards(2, 9, 0)) == {"seat": 2, "act": "swap", "positions": [10, 1]}
+    # A swap is a pair of positions, kept lowest first however it was named.
+    swap = SwapCards(2, 9, 0)
+    assert swap == SwapCards(2, 0, 9) and swap in highlow_legal_actions(2, HighLowPhase.SWAP)
+    assert highlow_action_to_json(SwapCards(2, 9, 0)) == {"seat": 2, "act": "swap", "positions": [1, 10]}
     assert highlow_action_to_json(KeepOrder(0)) == {"seat": 0, "act": "keep"}
     for index in (-1, 56, "3", 3.0):
         with pytest.raises(UnknownActionError):
@@ -855,7 +858,7 @@ def test_observations_do_not_depend_on_the_stock_nor_on_another_seats_drawn_card
     assert "stock" not in a.public_view()._fields and a.public_view().stock_size == a.stock_size
     # The drawn card is in the record's log, hidden from the other seats and the spectator.
     drew = a.log[-1]
-    assert (drew.what, drew.seat, drew.card) == ("drew", dealer, 41)
+    assert (drew.kind, drew.seat, drew.card) == ("drew", dealer, 41)
     assert a.public_log(dealer)[-1].card == 41
     assert all(a.public_log(seat)[-1].card is None for seat in (None, 0, 1, 3))
     # Once placed it is face up: everyone sees the card passed on, and what went into the row.
@@ -969,11 +972,11 @@ def play_until_refill(round_: HighLowRound) -> tuple[int, ...]:
             round_.apply(KeepOrder(seat))
             gone: tuple[int, ...] = ()
         else:
-            last = round_.public_view().dealer == (seat - 1) % round_.rules.players
+            last = round_.public_view().drawer == (seat - 1) % round_.rules.players
             gone = (round_.rack(seat)[0],) if last else ()
             round_.apply(Replace(seat, 0))
         conservation(round_)
-        if any(event.what == "refilled" for event in round_.log):
+        if any(event.kind == "refilled" for event in round_.log):
             return (*pile, *gone)
     raise AssertionError("the hand ended before the stock ran out")
 
@@ -1238,7 +1241,7 @@ def check_views(round_: HighLowRound) -> None:
             assert observation.held is None
     if round_.phase is HighLowPhase.PLACE:
         # Only the dealer of the round of play draws; everyone else is passed a card that was face up.
-        assert view.passed_card == (None if round_.to_act == view.dealer else round_.held)
+        assert view.passed_card == (None if round_.to_act == view.drawer else round_.held)
     else:
         assert view.passed_card is None
 
@@ -1274,12 +1277,12 @@ def test_random_play_keeps_every_card_and_the_rules(players: int, bonus: bool, d
     result = round_.result
     assert result is not None
     statistic("Rack-O" if result.winner is not None else "capped")
-    whats = {event.what for event in round_.log}
+    whats = {event.kind for event in round_.log}
     if "refilled" in whats:
         statistic("the stock ran out")
     if "swap-discarded" in whats:
         statistic("a Swap at the deal")
-    if any(event.what == "drew" and event.card == S for event in round_.log):
+    if any(event.kind == "drew" and event.card == S for event in round_.log):
         statistic("a Swap drawn in play")
     if result.bonus:
         statistic("a run bonus")
@@ -1293,7 +1296,8 @@ def test_random_play_keeps_every_card_and_the_rules(players: int, bonus: bool, d
         assert cap <= result.turns < cap + players and result.turns % players == 0
     else:
         assert result.winner is not None and is_racko(result.racks[result.winner])
-        assert round_.log[-1].what == "racko" and round_.log[-1].seat == result.winner
+        assert round_.log[-2].kind == "racko" and round_.log[-2].seat == result.winner
+    assert round_.log[-1].kind == "round-ended" and round_.log[-1].result == result
     for seat, row in enumerate(result.racks):
         assert result.scores[seat] == row_score(row, winner=seat == result.winner, with_run_bonus=bonus)
 
@@ -1351,7 +1355,7 @@ def test_long_hands_run_the_stock_out_and_replay(players: int, refill: str) -> N
     while not round_.over:
         match.apply(rng.choice(match.legal_actions()))
         conservation(round_)
-    refills = sum(1 for event in round_.log if event.what == "refilled")
+    refills = sum(1 for event in round_.log if event.kind == "refilled")
     assert refills >= 2
     assert len(round_.reshuffles) == (refills if refill == "shuffle" else 0)
     record = GameRecord.loads(GameRecord.of(match).dumps())

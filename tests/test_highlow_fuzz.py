@@ -3,7 +3,7 @@ the run bonus, with the shuffle and the flip refill; then whole games to the tar
 
 Half the hands are played with uniformly random legal moves, half epsilon-greedy with a simple bucket policy (so
 that hands also end in Rack-O, High and Low, and the run bonus is really earned).  Every hand must end without an
-error, keep every card in exactly one place, and score exactly as ``racko.highlow_scoring.row_score`` says.
+error, keep every card in exactly one place, and score exactly as ``racko.highlow.scoring.row_score`` says.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ import pytest
 import racko
 from racko import Match
 from racko.highlow import HighLowRound
-from racko.highlow_scoring import HIGH, SWAP, WILD, best_prefix, doubles, in_order_prefix, row_score
+from racko.highlow.cards import SWAP, WILD
+from racko.highlow.scoring import HIGH, best_prefix, doubles, in_order_prefix, row_score
 from test_highlow import conservation, greedy  # the same policy and card count as the unit tests
 
 pytestmark = pytest.mark.slow

@@ -515,7 +515,7 @@ CORRUPT: dict[str, tuple[Callable[[Any], None], str, int | None]] = {
         "Bad rules: The rules lack the option(s): deck_size.",
         None,
     ),
-    "unknown variant": (set_in(("rules", "variant"), "high-low"), "Bad rules: Unknown variant 'high-low'", None),
+    "unknown variant": (set_in(("rules", "variant"), "poker"), "Bad rules: Unknown variant 'poker'", None),
     "unknown refill": (set_in(("rules", "refill"), "riffle"), "Bad rules: Unknown refill rule 'riffle'", None),
     "five players": (set_in(("rules", "players"), 5), "Bad rules: Classic Rack-O is played by 1 to 4 players", None),
     "deck too small": (set_in(("rules", "deck_size"), 21), "Bad rules: A deck of 21 cards is too small", None),

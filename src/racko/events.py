@@ -1,4 +1,4 @@
-"""The event log: every applied action and every chance event, as frozen values.
+"""The event log of a classic round: every applied action and every chance event, as frozen values.
 
 The log holds the whole truth (it is what a record is made from).  What one
 seat may see of an event is :meth:`visible_to`; a spectator sees
@@ -8,11 +8,12 @@ seat may see of an event is :meth:`visible_to`; a spectator sees
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from racko.rules import SLOT_LABELS
 
 if TYPE_CHECKING:
+    from racko.highlow.observation import HighLowResult
     from racko.observation import RoundResult
 
 
@@ -22,6 +23,7 @@ class Dealt:
 
     dealer: int
     racks: tuple[tuple[int, ...], ...] | None
+    kind: ClassVar[str] = "dealt"
 
     def visible_to(self, seat: int | None) -> Dealt:
         if self.racks is None:
@@ -38,6 +40,7 @@ class TurnedUp:
     """The top card of the stock was turned up to start the discard pile."""
 
     card: int
+    kind: ClassVar[str] = "turned-up"
 
     def visible_to(self, seat: int | None) -> TurnedUp:
         return self
@@ -52,6 +55,7 @@ class Drew:
 
     seat: int
     card: int | None
+    kind: ClassVar[str] = "drew"
 
     def visible_to(self, seat: int | None) -> Drew:
         return self if seat == self.seat else replace(self, card=None)
@@ -67,6 +71,7 @@ class Took:
 
     seat: int
     card: int
+    kind: ClassVar[str] = "took"
 
     def visible_to(self, seat: int | None) -> Took:
         return self
@@ -84,6 +89,7 @@ class Exchanged:
     card_in: int | None
     card_out: int
     from_discard: bool
+    kind: ClassVar[str] = "exchanged"
 
     def visible_to(self, seat: int | None) -> Exchanged:
         if self.from_discard or seat == self.seat:
@@ -102,6 +108,7 @@ class Discarded:
 
     seat: int
     card: int
+    kind: ClassVar[str] = "discarded"
 
     def visible_to(self, seat: int | None) -> Discarded:
         return self
@@ -122,6 +129,7 @@ class Refilled:
     mode: str
     pile: tuple[int, ...]
     order: tuple[int, ...] | None
+    kind: ClassVar[str] = "refilled"
 
     def visible_to(self, seat: int | None) -> Refilled:
         return replace(self, order=None)
@@ -136,6 +144,7 @@ class Called:
     """A player went Rack-O."""
 
     seat: int
+    kind: ClassVar[str] = "racko"
 
     def visible_to(self, seat: int | None) -> Called:
         return self
@@ -149,6 +158,7 @@ class Waited:
     """A player whose rack qualifies chose to play on."""
 
     seat: int
+    kind: ClassVar[str] = "waited"
 
     def visible_to(self, seat: int | None) -> Waited:
         return self
@@ -159,9 +169,10 @@ class Waited:
 
 @dataclass(frozen=True, slots=True)
 class RoundEnded:
-    """The round is over; every rack is shown for scoring."""
+    """The round (a hand, in High-Low) is over; every rack is shown for scoring.  Both families end with it."""
 
-    result: RoundResult
+    result: RoundResult | HighLowResult
+    kind: ClassVar[str] = "round-ended"
 
     def visible_to(self, seat: int | None) -> RoundEnded:
         return self

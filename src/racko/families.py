@@ -1,141 +1,223 @@
 """What differs between the classic family and High-Low: the deck, the cut, the deal's rotation, the round type,
-and how actions and cards are written in records.  :func:`family_of` picks one from the rules.
+the verbs players use, and how actions and cards are written in records.
+
+A :class:`Family` is a typed interface (a generic protocol over the family's action and round types);
+:func:`family_of` gives the one a variant belongs to, as the variant says (:attr:`racko.rules.Variant.family`).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Protocol, TypeVar
 
-from racko.actions import (
-    ACTION_SPACE_SIZE,
-    Action,
-    action_from_index,
-    action_from_json,
-    action_index,
-    action_to_json,
-)
+import racko.actions as classic_actions
+import racko.highlow as highlow
+from racko.actions import Action
 from racko.errors import SetupError
-from racko.highlow import (
-    HIGHLOW_ACTION_SPACE_SIZE,
-    HighLowAction,
-    HighLowObservation,
-    HighLowRound,
-    card_from_json,
-    card_to_json,
-    cut_value,
-    highlow_action_from_index,
-    highlow_action_from_json,
-    highlow_action_index,
-    highlow_action_to_json,
-    highlow_deck,
-)
+from racko.highlow import HighLowAction, HighLowObservation, HighLowRound
 from racko.observation import Observation
-from racko.round import Round, standard_deck
-from racko.rules import Rules, is_whole
+from racko.round import Round
+from racko.rules import Rules, is_whole, variant
 
 AnyAction = Action | HighLowAction
 AnyRound = Round | HighLowRound
 AnyObservation = Observation | HighLowObservation
 
-
-def _classic_card_from_json(value: Any) -> int:
-    if is_whole(value):
-        return value
-    raise SetupError(f"{value!r} is not a card number.")
+ActionT = TypeVar("ActionT")
+RoundT = TypeVar("RoundT")
 
 
-def _classic_card_to_json(card: int) -> int:
-    return card
+class Family(Protocol[ActionT, RoundT]):
+    """Everything the match, records and front ends need to know that differs between the families."""
 
-
-def _lowest_cut_deals(rules: Rules, rng: random.Random) -> tuple[tuple[int, ...], int]:
-    # Each player cuts a card; the lowest deals first (sheet 000, Set-up 4). Cards differ, so no ties.
-    cut = tuple(rng.sample(standard_deck(rules.deck_size), rules.players))
-    return cut, cut.index(min(cut))
-
-
-def _highest_cut_deals(rules: Rules, rng: random.Random) -> tuple[tuple[int, ...], int]:
-    # Each player takes a card from the top of the deck; the highest deals, Swap and Wild count as 0 (sheet 003).
-    # Decision: players tied for the highest cut again, from a fresh shuffle, until one is highest.
-    contenders = list(range(rules.players))
-    first_cut: tuple[int, ...] | None = None
-    while True:
-        deck = highlow_deck()
-        rng.shuffle(deck)
-        cards = deck[: len(contenders)]
-        if first_cut is None:
-            first_cut = tuple(cards)
-        best = max(cut_value(card) for card in cards)
-        contenders = [seat for seat, card in zip(contenders, cards, strict=True) if cut_value(card) == best]
-        if len(contenders) == 1:
-            return first_cut, contenders[0]
-
-
-def _deal_passes_left(rules: Rules, finished: AnyRound) -> int:
-    return (finished.dealer + 1) % rules.players  # sheet 000, To start a new round
-
-
-def _right_of_the_winner_deals(rules: Rules, finished: AnyRound) -> int:
-    # Sheet 003: the player to the right of the hand's winner deals next. Decision: after a capped hand (no winner),
-    # the player to the right of that hand's dealer.
-    result = finished.result
-    anchor = result.winner if result is not None and result.winner is not None else finished.dealer
-    return (anchor - 1) % rules.players
-
-
-@dataclass(frozen=True)
-class Family:
     name: str
-    round_type: Callable[..., AnyRound]
-    full_deck: Callable[[Rules], list[int]]
-    cut_for_dealer: Callable[[Rules, random.Random], tuple[tuple[int, ...], int]]
-    next_dealer: Callable[[Rules, AnyRound], int]
-    action_to_json: Callable[[Any], dict[str, Any]]
-    action_from_json: Callable[[Any], AnyAction]
-    card_to_json: Callable[[int], int | str]
-    card_from_json: Callable[[Any], int]
     action_space_size: int
-    action_index: Callable[[Any], int]
-    action_from_index: Callable[[int, int], AnyAction]
+    cards_in_records: str
+    """How a record writes this family's cards, for error messages."""
+
+    def full_deck(self, rules: Rules) -> list[int]: ...
+
+    def deck_text(self, rules: Rules) -> str: ...
+
+    def deck_is_valid(self, rules: Rules, deck: Sequence[int]) -> bool: ...
+
+    def new_round(
+        self,
+        rules: Rules,
+        deck: Sequence[int],
+        dealer: int,
+        *,
+        rng: random.Random,
+        reshuffles: Sequence[Sequence[int]] = (),
+        totals: Sequence[int] | None = None,
+        number: int = 1,
+    ) -> RoundT: ...
+
+    def cut_for_dealer(self, rules: Rules, rng: random.Random) -> tuple[tuple[int, ...], int]:
+        """The cards cut for the first deal (the first cut, if a tie was cut again) and the first dealer."""
+
+    def next_dealer(self, rules: Rules, finished: RoundT) -> int: ...
+
+    def verbs(self, rules: Rules) -> frozenset[str]:
+        """The kinds of action a player of these rules ever takes (the ``kind`` of its action types)."""
+
+    def action_to_json(self, action: ActionT) -> dict[str, Any]: ...
+
+    def action_from_json(self, data: object) -> ActionT: ...
+
+    def action_index(self, action: ActionT) -> int: ...
+
+    def action_from_index(self, seat: int, index: int) -> ActionT: ...
+
+    def card_to_json(self, card: int) -> int | str: ...
+
+    def card_from_json(self, value: object) -> int: ...
+
+
+class ClassicFamily:
+    """Classic, Bonus and Partners Rack-O: cards 1 to N, the lowest cut deals, the deal passes left."""
+
+    name = "classic"
+    action_space_size = classic_actions.ACTION_SPACE_SIZE
+    cards_in_records = "card numbers"
+
+    def full_deck(self, rules: Rules) -> list[int]:
+        return Round.full_deck(rules)
+
+    def deck_text(self, rules: Rules) -> str:
+        return Round.deck_text(rules)
 
     def deck_is_valid(self, rules: Rules, deck: Sequence[int]) -> bool:
-        return all(is_whole(card) for card in deck) and sorted(deck) == sorted(self.full_deck(rules))
+        return Round.deck_is_valid(rules, deck)
+
+    def new_round(
+        self,
+        rules: Rules,
+        deck: Sequence[int],
+        dealer: int,
+        *,
+        rng: random.Random,
+        reshuffles: Sequence[Sequence[int]] = (),
+        totals: Sequence[int] | None = None,
+        number: int = 1,
+    ) -> Round:
+        return Round(rules, deck, dealer, rng=rng, reshuffles=reshuffles, totals=totals, number=number)
+
+    def cut_for_dealer(self, rules: Rules, rng: random.Random) -> tuple[tuple[int, ...], int]:
+        # Each player cuts a card; the lowest deals first (sheet 000, Set-up 4). Cards differ, so no ties.
+        cut = tuple(rng.sample(Round.full_deck(rules), rules.players))
+        return cut, cut.index(min(cut))
+
+    def next_dealer(self, rules: Rules, finished: Round) -> int:
+        return (finished.dealer + 1) % rules.players  # sheet 000, To start a new round
+
+    def verbs(self, rules: Rules) -> frozenset[str]:
+        kinds = set(classic_actions.ACTION_TYPES)
+        if rules.auto_racko:
+            kinds.discard("wait")  # only where calling is a choice (Bonus Rack-O) may a player hold back
+        return frozenset(kinds)
+
+    def action_to_json(self, action: Action) -> dict[str, Any]:
+        return classic_actions.action_to_json(action)
+
+    def action_from_json(self, data: object) -> Action:
+        return classic_actions.action_from_json(data)
+
+    def action_index(self, action: Action) -> int:
+        return classic_actions.action_index(action)
+
+    def action_from_index(self, seat: int, index: int) -> Action:
+        return classic_actions.action_from_index(seat, index)
+
+    def card_to_json(self, card: int) -> int | str:
+        return card
+
+    def card_from_json(self, value: object) -> int:
+        if is_whole(value):
+            return value
+        raise SetupError(f"{value!r} is not a card number.")
 
 
-CLASSIC = Family(
-    name="classic",
-    round_type=Round,
-    full_deck=Round.full_deck,
-    cut_for_dealer=_lowest_cut_deals,
-    next_dealer=_deal_passes_left,
-    action_to_json=action_to_json,
-    action_from_json=action_from_json,
-    card_to_json=_classic_card_to_json,
-    card_from_json=_classic_card_from_json,
-    action_space_size=ACTION_SPACE_SIZE,
-    action_index=action_index,
-    action_from_index=action_from_index,
-)
+class HighLowFamily:
+    """High-Low Rack-O: 112 cards with Wilds and Swaps, the highest cut deals, the winner's right deals next."""
 
-HIGHLOW = Family(
-    name="highlow",
-    round_type=HighLowRound,
-    full_deck=HighLowRound.full_deck,
-    cut_for_dealer=_highest_cut_deals,
-    next_dealer=_right_of_the_winner_deals,
-    action_to_json=highlow_action_to_json,
-    action_from_json=highlow_action_from_json,
-    card_to_json=card_to_json,
-    card_from_json=card_from_json,
-    action_space_size=HIGHLOW_ACTION_SPACE_SIZE,
-    action_index=highlow_action_index,
-    action_from_index=highlow_action_from_index,
-)
+    name = "highlow"
+    action_space_size = highlow.HIGHLOW_ACTION_SPACE_SIZE
+    cards_in_records = 'cards (numbers 1-50, "W" or "S")'
+
+    def full_deck(self, rules: Rules) -> list[int]:
+        return HighLowRound.full_deck(rules)
+
+    def deck_text(self, rules: Rules) -> str:
+        return HighLowRound.deck_text(rules)
+
+    def deck_is_valid(self, rules: Rules, deck: Sequence[int]) -> bool:
+        return HighLowRound.deck_is_valid(rules, deck)
+
+    def new_round(
+        self,
+        rules: Rules,
+        deck: Sequence[int],
+        dealer: int,
+        *,
+        rng: random.Random,
+        reshuffles: Sequence[Sequence[int]] = (),
+        totals: Sequence[int] | None = None,
+        number: int = 1,
+    ) -> HighLowRound:
+        return HighLowRound(rules, deck, dealer, rng=rng, reshuffles=reshuffles, totals=totals, number=number)
+
+    def cut_for_dealer(self, rules: Rules, rng: random.Random) -> tuple[tuple[int, ...], int]:
+        # Each player takes a card from the top of the deck; the highest deals, Swap and Wild count as 0 (sheet
+        # 003). Decision: players tied for the highest cut again, from a fresh shuffle, until one is highest.
+        contenders = list(range(rules.players))
+        first_cut: tuple[int, ...] | None = None
+        while True:
+            deck = highlow.highlow_deck()
+            rng.shuffle(deck)
+            cards = deck[: len(contenders)]
+            if first_cut is None:
+                first_cut = tuple(cards)
+            best = max(highlow.cut_value(card) for card in cards)
+            contenders = [seat for seat, card in zip(contenders, cards, strict=True) if highlow.cut_value(card) == best]
+            if len(contenders) == 1:
+                return first_cut, contenders[0]
+
+    def next_dealer(self, rules: Rules, finished: HighLowRound) -> int:
+        # Sheet 003: the player to the right of the hand's winner deals next. Decision: after a capped hand (no
+        # winner), the player to the right of that hand's dealer.
+        result = finished.result
+        anchor = result.winner if result is not None and result.winner is not None else finished.dealer
+        return (anchor - 1) % rules.players
+
+    def verbs(self, rules: Rules) -> frozenset[str]:
+        return frozenset({highlow.Replace.kind, highlow.SwapCards.kind, highlow.KeepOrder.kind})
+
+    def action_to_json(self, action: HighLowAction) -> dict[str, Any]:
+        return highlow.highlow_action_to_json(action)
+
+    def action_from_json(self, data: object) -> HighLowAction:
+        return highlow.highlow_action_from_json(data)
+
+    def action_index(self, action: HighLowAction) -> int:
+        return highlow.highlow_action_index(action)
+
+    def action_from_index(self, seat: int, index: int) -> HighLowAction:
+        return highlow.highlow_action_from_index(seat, index)
+
+    def card_to_json(self, card: int) -> int | str:
+        return highlow.card_to_json(card)
+
+    def card_from_json(self, value: object) -> int:
+        return highlow.card_from_json(value)
 
 
-def family_of(rules: Rules) -> Family:
-    """The family whose engine plays these rules."""
-    return HIGHLOW if rules.variant == "highlow" else CLASSIC
+CLASSIC: Family[Action, Round] = ClassicFamily()
+HIGHLOW: Family[HighLowAction, HighLowRound] = HighLowFamily()
+FAMILIES: dict[str, Family[Any, Any]] = {CLASSIC.name: CLASSIC, HIGHLOW.name: HIGHLOW}
+
+
+def family_of(rules: Rules) -> Family[Any, Any]:
+    """The family whose engine plays these rules, as their variant says."""
+    return FAMILIES[variant(rules.variant).family]

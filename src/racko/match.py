@@ -68,11 +68,7 @@ class Match:
         self._decks = [tuple(deck) for deck in decks]
         for number, deck in enumerate(self._decks, start=1):
             if not self.family.deck_is_valid(rules, deck):
-                what = (
-                    "the 112 High-Low cards"
-                    if self.family.name == "highlow"
-                    else f"each card from 1 to {rules.deck_size} exactly once"
-                )
+                what = self.family.deck_text(rules)
                 raise SetupError(f"Round {number}: The deck must hold {what} (got {len(deck)} cards).")
         self._reshuffles = [tuple(tuple(order) for order in orders) for orders in reshuffles]
         cut, cut_dealer = self.family.cut_for_dealer(rules, self._rng("cut"))
@@ -102,7 +98,7 @@ class Match:
             deck = shuffled
         reshuffles = self._reshuffles[index] if index < len(self._reshuffles) else ()
         self.rounds.append(
-            self.family.round_type(
+            self.family.new_round(
                 self.rules,
                 deck,
                 dealer,

@@ -119,7 +119,7 @@ class GameRecord:
             raise RecordError('"rounds" must be a list.')
         rounds = []
         family = family_of(rules)
-        cards_are = 'cards (numbers 1-50, "W" or "S")' if family.name == "highlow" else "card numbers"
+        cards_are = family.cards_in_records
         number = 0
         for index, raw in enumerate(raw_rounds, start=1):
             if not isinstance(raw, dict):
@@ -184,7 +184,7 @@ class GameRecord:
         temporary.replace(target)
 
 
-def _cards(value: Any, family: Family) -> tuple[int, ...] | None:
+def _cards(value: Any, family: Family[Any, Any]) -> tuple[int, ...] | None:
     """A list of cards as the family writes them, or ``None`` if it is not one."""
     if not isinstance(value, list):
         return None

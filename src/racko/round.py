@@ -121,8 +121,6 @@ class Round(Table[Action, RoundResult, Event]):
             rules,
             deck,
             dealer,
-            full_deck=standard_deck(rules.deck_size),
-            deck_text=f"each card from 1 to {rules.deck_size} exactly once",
             rng=rng,
             reshuffles=reshuffles,
             totals=totals,
@@ -159,6 +157,10 @@ class Round(Table[Action, RoundResult, Event]):
     @classmethod
     def full_deck(cls, rules: Rules) -> list[int]:
         return standard_deck(rules.deck_size)
+
+    @classmethod
+    def deck_text(cls, rules: Rules) -> str:
+        return f"each card from 1 to {rules.deck_size} exactly once"
 
     # --- Questions -------------------------------------------------------------------------
 

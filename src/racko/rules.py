@@ -69,10 +69,7 @@ class Rules:
     def __post_init__(self) -> None:
         if not isinstance(self.variant, str) or self.variant not in VARIANTS:
             raise RulesError(f"Unknown variant {self.variant!r}; known: {', '.join(VARIANTS)}.")
-        if self.variant == HighLowVariant.name:
-            self._validate_highlow()
-        elif not is_whole(self.players) or not 1 <= self.players <= 4:
-            raise RulesError(f"Classic Rack-O is played by 1 to 4 players, not {self.players!r}.")
+        VARIANTS[self.variant].check_players(self)
         minimum = RACK_SIZE * self.players + 2
         if not is_whole(self.deck_size) or self.deck_size < minimum:
             raise RulesError(
@@ -92,16 +89,6 @@ class Rules:
         for name in ("two_player_rule", "bonus", "auto_racko", "partners"):
             if not isinstance(getattr(self, name), bool):
                 raise RulesError(f"The option {name} must be true or false.")
-
-    def _validate_highlow(self) -> None:
-        if not is_whole(self.players) or not 3 <= self.players <= 5:
-            raise RulesError(f"High-Low Rack-O is played by 3 to 5 players, not {self.players!r}.")
-        if self.deck_size != HIGHLOW_DECK_SIZE:
-            raise RulesError(f"High-Low Rack-O is played with its own {HIGHLOW_DECK_SIZE}-card deck.")
-        if self.two_player_rule or self.partners or not self.auto_racko:
-            raise RulesError(
-                "High-Low Rack-O has no 2-player rule, no partners, and a row in order always goes Rack-O at once."
-            )
 
     @classmethod
     def create(cls, variant_name: str = "classic", players: int = 2, **options: Any) -> Rules:
@@ -169,6 +156,14 @@ class Variant:
     sheets: ClassVar[tuple[str, ...]] = ("000", "001", "002", "004")
     player_counts: ClassVar[tuple[int, ...]] = (2, 3, 4)
     presets: ClassVar[Mapping[str, Any]] = MappingProxyType({})
+    family: ClassVar[str] = "classic"
+    """The engine that plays it (:mod:`racko.families`): ``classic`` or ``highlow``."""
+
+    @classmethod
+    def check_players(cls, rules: Rules) -> None:
+        """Refuse rules this family cannot play (1 player is the classic family's solitaire research mode)."""
+        if not is_whole(rules.players) or not 1 <= rules.players <= 4:
+            raise RulesError(f"Classic Rack-O is played by 1 to 4 players, not {rules.players!r}.")
 
     @classmethod
     def rules(cls, players: int | None = None, **options: Any) -> Rules:
@@ -219,9 +214,21 @@ class HighLowVariant(Variant):
     )
     sheets = ("003",)
     player_counts = (3, 4, 5)
+    family = "highlow"
     presets = MappingProxyType(
         {"deck_size": HIGHLOW_DECK_SIZE, "two_player_rule": False, "refill": "shuffle", "target": 300}
     )
+
+    @classmethod
+    def check_players(cls, rules: Rules) -> None:
+        if not is_whole(rules.players) or not 3 <= rules.players <= 5:
+            raise RulesError(f"High-Low Rack-O is played by 3 to 5 players, not {rules.players!r}.")
+        if rules.deck_size != HIGHLOW_DECK_SIZE:
+            raise RulesError(f"High-Low Rack-O is played with its own {HIGHLOW_DECK_SIZE}-card deck.")
+        if rules.two_player_rule or rules.partners or not rules.auto_racko:
+            raise RulesError(
+                "High-Low Rack-O has no 2-player rule, no partners, and a row in order always goes Rack-O at once."
+            )
 
 
 VARIANTS: dict[str, type[Variant]] = {cls.name: cls for cls in (Variant, BonusVariant, PartnersVariant, HighLowVariant)}

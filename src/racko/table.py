@@ -30,16 +30,14 @@ class Table(ABC, Generic[ActionT, ResultT, EventT]):
         deck: Sequence[int],
         dealer: int,
         *,
-        full_deck: Sequence[int],
-        deck_text: str,
         rng: random.Random | None,
         reshuffles: Iterable[Sequence[int]],
         totals: Sequence[int] | None,
         number: int,
     ) -> None:
         players = rules.players
-        if not all(is_whole(card) for card in deck) or sorted(deck) != sorted(full_deck):
-            raise SetupError(f"The deck must hold {deck_text} (got {len(deck)} cards).")
+        if not self.deck_is_valid(rules, deck):
+            raise SetupError(f"The deck must hold {self.deck_text(rules)} (got {len(deck)} cards).")
         if not is_whole(dealer) or not 0 <= dealer < players:
             raise SetupError(f"The dealer must be a seat from 0 to {players - 1}, not {dealer!r}.")
         self.rules = rules
@@ -67,6 +65,16 @@ class Table(ABC, Generic[ActionT, ResultT, EventT]):
     @abstractmethod
     def full_deck(cls, rules: Rules) -> list[int]:
         """Every card of the game's deck, in order."""
+
+    @classmethod
+    @abstractmethod
+    def deck_text(cls, rules: Rules) -> str:
+        """What a deck must hold, for the player who wrote a bad one ("each card from 1 to 40 exactly once")."""
+
+    @classmethod
+    def deck_is_valid(cls, rules: Rules, deck: Sequence[int]) -> bool:
+        """Whether ``deck`` holds exactly the game's cards, in any order."""
+        return all(is_whole(card) for card in deck) and sorted(deck) == sorted(cls.full_deck(rules))
 
     @classmethod
     def deal(cls, rules: Rules, *, seed: int | None = None, dealer: int = 0) -> Self:

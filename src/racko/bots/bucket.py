@@ -19,8 +19,7 @@ from __future__ import annotations
 from racko.actions import CallRacko, Discard, DrawFromStock, Exchange, TakeDiscard
 from racko.bots.base import Bot, register
 from racko.families import AnyAction, AnyObservation
-from racko.highlow import HighLowObservation, HighLowPhase, KeepOrder, Replace, SwapCards
-from racko.highlow_scoring import HIGHEST, WILD
+from racko.highlow import HIGHEST, WILD, HighLowObservation, HighLowPhase, KeepOrder, Replace, SwapCards
 from racko.observation import Phase
 from racko.rules import RACK_SIZE
 

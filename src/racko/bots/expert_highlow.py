@@ -15,6 +15,9 @@ from collections.abc import Sequence
 
 from racko.bots.gaps import INFINITE, GapModel, gap_tables
 from racko.highlow import (
+    HIGHEST,
+    SWAP,
+    WILD,
     HighLowAction,
     HighLowObservation,
     HighLowPhase,
@@ -23,7 +26,6 @@ from racko.highlow import (
     SwapCards,
     highlow_deck,
 )
-from racko.highlow_scoring import HIGHEST, SWAP, WILD
 from racko.rules import RACK_SIZE
 
 HIGHLOW_GAPS = GapModel(slack=-1.5)
@@ -125,7 +127,7 @@ def highlow_action(observation: HighLowObservation) -> HighLowAction:
     card = observation.held if observation.held is not None else public.passed_card
     assert card is not None
     players = public.rules.players
-    receiver = None if (public.dealer - seat) % players == players - 1 else (seat - 1) % players
+    receiver = None if (public.drawer - seat) % players == players - 1 else (seat - 1) % players
     helps: dict[int, float] = {}
     if receiver is not None:
         their_row = public.rows[receiver]

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from racko.actions import CallRacko, Discard, DrawFromStock, TakeDiscard, Wait
-from racko.families import AnyAction, AnyObservation
+from racko.families import AnyAction, AnyObservation, family_of
 from racko.highlow import HighLowObservation, HighLowPhase, HighLowResult, KeepOrder
 from racko.match import MatchOutcome
 from racko.observation import Phase, RoundResult
@@ -116,12 +116,7 @@ Step = Told | Notice | RoundOver | HandOver | PersonToAct | ComputerToAct | Game
 
 def game_verbs(rules: Rules) -> frozenset[str]:
     """The kinds of action a player of these rules ever takes (a front end offers exactly these)."""
-    if rules.variant == "highlow":
-        return frozenset({"replace", "swap", "keep"})
-    verbs = {"draw", "take", "exchange", "discard", "racko"}
-    if not rules.auto_racko:
-        verbs.add("wait")  # only where calling is a choice (Bonus Rack-O) may a player hold back
-    return frozenset(verbs)
+    return family_of(rules).verbs(rules)
 
 
 def situation_of(observation: AnyObservation) -> Situation:

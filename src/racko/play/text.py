@@ -5,8 +5,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 
-from racko.highlow import HighLowResult
-from racko.highlow_scoring import SWAP, WILD, card_name
+from racko.highlow import SWAP, WILD, HighLowResult, card_name
 from racko.observation import RoundResult
 from racko.rules import RACK_SIZE, SLOT_LABELS, Rules
 

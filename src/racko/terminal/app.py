@@ -24,8 +24,7 @@ from textual.widgets import Button, Footer, Input, Label, RichLog, Select, Stati
 from racko.actions import Exchange
 from racko.errors import RackoError
 from racko.families import AnyAction
-from racko.highlow import HighLowObservation, Replace, SwapCards
-from racko.highlow_scoring import card_name
+from racko.highlow import HighLowObservation, Replace, SwapCards, card_name
 from racko.play.hint import hint_lines
 from racko.play.loop import (
     SEAT_ONLY_ACTIONS,

@@ -315,7 +315,7 @@ def _play_arena_chunk(job: _ArenaJob, start: int, stop: int) -> _Tally:
         if job.mode == "rounds":
             deck = family.full_deck(rules)
             _derived_rng(job.seed, deal, "deck").shuffle(deck)
-            round_ = family.round_type(rules, deck, dealer, rng=_derived_rng(job.seed, deal, "refills"))
+            round_ = family.new_round(rules, deck, dealer, rng=_derived_rng(job.seed, deal, "refills"))
             result = play_round(round_, seated, times)
             winners: tuple[int, ...] = () if result.winner is None else (result.winner,)
             seat_scores: Sequence[int] = result.scores
@@ -365,7 +365,7 @@ def _play_solo_chunk(job: _SoloJob, start: int, stop: int) -> tuple[Counter[int]
         deck = family_of(rules).full_deck(rules)
         _derived_rng(job.seed, deal, "deck").shuffle(deck)
         result = play_round(
-            family_of(rules).round_type(rules, deck, 0, rng=_derived_rng(job.seed, deal, "refills")), [bot], [times]
+            family_of(rules).new_round(rules, deck, 0, rng=_derived_rng(job.seed, deal, "refills")), [bot], [times]
         )
         turns[result.turns] += 1
         capped += result.capped

@@ -1,6 +1,6 @@
 """Scoring a High-Low Rack-O row (sheet 003): pure functions on a row's cards, left end first.
 
-Cards are numbers 1-50, :data:`WILD` and :data:`SWAP`.  A Wild stands for any
+Cards are numbers 1-50, :data:`~racko.highlow.cards.WILD` and :data:`~racko.highlow.cards.SWAP`.  A Wild stands for any
 number its owner wants, chosen at the end of the hand; the engine chooses the
 value that scores best.  Equal neighbours count as in order (see docs/RULES.md).
 """
@@ -8,28 +8,16 @@ value that scores best.  Equal neighbours count as in order (see docs/RULES.md).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import pairwise
 
-WILD = 0
-"""The Wild card: any number, chosen at the end of the hand."""
-SWAP = -1
-"""The Swap card: never stays in a row; it lets players swap two cards of their row."""
-HIGHEST = 50
+from racko.highlow.cards import HIGHEST, SWAP, WILD
 
 RUN_BONUS: dict[int, int] = {3: 25, 4: 35, 5: 40, 6: 50}
 """Optional bonus for the winner's longest run (sheet 003, Optional Bonus Scoring); 7 or more counts as 6."""
 
 LOW = 1
 HIGH = -1
-
-
-def card_name(card: int) -> str:
-    """How a card is written: its number, ``W`` or ``S``."""
-    if card == WILD:
-        return "W"
-    if card == SWAP:
-        return "S"
-    return str(card)
 
 
 def in_order_prefix(row: Sequence[int], direction: int) -> int:
@@ -149,15 +137,39 @@ def winner_extras(row: Sequence[int], with_run_bonus: bool) -> tuple[int, int, i
     return best
 
 
+@dataclass(frozen=True, slots=True)
+class RowScore:
+    """Everything a row scores at the end of a hand, and why."""
+
+    points: int
+    ordered: int
+    """Cards in order from the left end, in the better direction (10 for the winner)."""
+    doubles: int
+    """Doubles counted (for the winner, after the Wilds its run uses)."""
+    run: int
+    """The winner's longest run, when the run bonus is played (else 0)."""
+    bonus: int
+    direction: int
+    """The winner's direction, ``LOW`` or ``HIGH``; 0 for the others."""
+
+
+def score_row(row: Sequence[int], *, winner: bool, with_run_bonus: bool = False) -> RowScore:
+    """A row's score for the hand: 75 (+ run bonus) for the winner, else 5 per in-order card; 5 per double."""
+    if winner:
+        pairs, run, bonus = winner_extras(row, with_run_bonus)
+        direction = LOW if in_order_prefix(row, LOW) == len(row) else HIGH
+        return RowScore(75 + 5 * pairs + bonus, len(row), pairs, run, bonus, direction)
+    pairs = doubles(row)
+    count = best_prefix(row)
+    return RowScore(5 * count + 5 * pairs, count, pairs, 0, 0, 0)
+
+
 def row_score(row: Sequence[int], *, winner: bool, with_run_bonus: bool = False) -> int:
-    """A row's score for the hand: 75 (+ run bonus) for the winner, else 5 per in-order card; 5 per double.
+    """A row's points for the hand (see :func:`score_row`).
 
     >>> row_score([7, 10, 12, 5, 20, 30, 31, 40, 41, 49], winner=False)
     15
     >>> row_score([1, 2, 3, 3, 9, 10, 20, 30, 40, 50], winner=True, with_run_bonus=True)
     105
     """
-    if winner:
-        pairs, _, bonus = winner_extras(row, with_run_bonus)
-        return 75 + 5 * pairs + bonus
-    return 5 * best_prefix(row) + 5 * doubles(row)
+    return score_row(row, winner=winner, with_run_bonus=with_run_bonus).points

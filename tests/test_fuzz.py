@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
 
 import pytest
 
 import racko
+from helpers import CLASSIC_CASES, case_rules, check_conservation
 from racko import (
     CallRacko,
     DrawFromStock,
@@ -29,16 +29,6 @@ from racko.bots import Bot, create
 
 pytestmark = pytest.mark.slow
 
-VARIANTS: dict[str, tuple[str, int, dict[str, Any]]] = {
-    "classic-2p": ("classic", 2, {}),
-    "classic-2p-no-run-rule": ("classic", 2, {"two_player_rule": False}),
-    "classic-3p": ("classic", 3, {}),
-    "classic-4p": ("classic", 4, {}),
-    "bonus-2p": ("bonus", 2, {}),
-    "bonus-3p": ("bonus", 3, {}),
-    "bonus-4p": ("bonus", 4, {}),
-    "partners": ("partners", 4, {}),
-}
 ROUNDS_PER_VARIANT = 10_000
 MATCHES_PER_VARIANT = 40
 TURN_CAP = 60
@@ -46,11 +36,6 @@ EPSILON = 0.2
 """In greedy rounds, the share of moves that are random instead of the bot's."""
 WAIT_CHANCE = 0.3
 """In greedy rounds, how often a player who may call Rack-O at the end of a turn waits instead."""
-
-
-def make_rules(name: str, **changes: Any) -> racko.Rules:
-    variant_name, players, options = VARIANTS[name]
-    return racko.variant(variant_name).rules(players, **{**options, **changes})
 
 
 def choose(
@@ -64,15 +49,6 @@ def choose(
     if phase is Phase.DECLARE and rng.random() < WAIT_CHANCE:
         return Wait(seat)
     return bot.act(game.observation(seat))
-
-
-def check_conservation(round_: Round) -> None:
-    rules = round_.rules
-    racks = [round_.rack(seat) for seat in range(rules.players)]
-    assert all(len(rack) == racko.RACK_SIZE for rack in racks)
-    held = [] if round_.held is None else [round_.held]
-    cards = [card for rack in racks for card in rack] + [*round_.stock(), *round_.discard_pile, *held]
-    assert sorted(cards) == list(range(1, rules.deck_size + 1)), "every card is in exactly one place"
 
 
 def check_result(round_: Round) -> racko.RoundResult:
@@ -154,9 +130,9 @@ def play_round(round_: Round, rng: random.Random, bot: Bot | None, stats: Counte
         round_.apply(DrawFromStock(0))
 
 
-@pytest.mark.parametrize("name", list(VARIANTS))
+@pytest.mark.parametrize("name", list(CLASSIC_CASES))
 def test_ten_thousand_random_rounds(name: str) -> None:
-    rules = {refill: make_rules(name, refill=refill, turn_cap=TURN_CAP) for refill in ("flip", "shuffle")}
+    rules = {refill: case_rules(name, refill=refill, turn_cap=TURN_CAP) for refill in ("flip", "shuffle")}
     players = rules["flip"].players
     rng = random.Random(f"fuzz:{name}")
     bot = create("easy", seed=1)
@@ -215,13 +191,13 @@ def check_match(match: Match) -> None:
         match.apply(DrawFromStock(0))
 
 
-@pytest.mark.parametrize("name", list(VARIANTS))
+@pytest.mark.parametrize("name", list(CLASSIC_CASES))
 def test_whole_games_to_the_target(name: str) -> None:
     rng = random.Random(f"fuzz-games:{name}")
     bot = create("easy", seed=2)
     rounds = 0
     for number in range(MATCHES_PER_VARIANT):
-        rules = make_rules(name, refill="shuffle" if number % 2 else "flip", turn_cap=TURN_CAP)
+        rules = case_rules(name, refill="shuffle" if number % 2 else "flip", turn_cap=TURN_CAP)
         greedy = number % 4 >= 2
         match = Match(rules, seed=number)
         while not match.over:

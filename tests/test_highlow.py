@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import racko
+from helpers import check_conservation, check_illegal_actions, check_legality, snapshot
 from racko import (
     DrawFromStock,
     GameRecord,
@@ -113,29 +114,6 @@ def play_order(first: int, players: int) -> list[int]:
     return [(first - k) % players for k in range(players)]
 
 
-def snapshot(round_: HighLowRound) -> tuple[Any, ...]:
-    """Everything an action could change."""
-    seats = range(round_.rules.players)
-    return (
-        tuple(round_.rack(seat) for seat in seats),
-        round_.stock(),
-        round_.stock_size,
-        round_.discard_pile,
-        round_.held,
-        round_.phase,
-        round_.to_act,
-        round_.turns,
-        round_.result,
-        tuple(round_.log),
-        tuple(round_.actions),
-        tuple(round_.reshuffles),
-        round_.public_view(),
-        tuple(round_.observation(seat) for seat in seats),
-        tuple(round_.legal_actions()),
-        tuple(round_.legal_mask()),
-    )
-
-
 def match_state(match: Match) -> tuple[Any, ...]:
     """Everything a replay must reproduce."""
     current = match.round
@@ -152,13 +130,8 @@ def match_state(match: Match) -> tuple[Any, ...]:
 
 
 def conservation(round_: HighLowRound) -> None:
-    """Every card is in exactly one place: rows + stock + discard pile + the card in hand == the 112-card deck."""
-    rows = [round_.rack(seat) for seat in range(round_.rules.players)]
-    assert all(len(row) == racko.RACK_SIZE for row in rows)
-    held = [] if round_.held is None else [round_.held]
-    cards = [card for row in rows for card in row] + list(round_.stock()) + list(round_.discard_pile) + held
-    assert Counter(cards) == Counter(highlow_deck())
-    assert round_.stock_size == len(round_.stock())
+    """Every card is in exactly one place (:func:`helpers.check_conservation`), and a card is held only to place."""
+    check_conservation(round_)
     assert (round_.held is not None) == (round_.phase is HighLowPhase.PLACE)
 
 
@@ -1215,21 +1188,6 @@ def hands(draw: st.DrawFn, players: int, bonus: bool) -> HighLowRound:
     return HighLowRound.deal(rules, seed=draw(st.integers(0, 2**32 - 1)), dealer=draw(st.integers(0, players - 1)))
 
 
-def check_legality(round_: HighLowRound) -> None:
-    """legal_actions() is exactly the actions can() accepts, over the whole action space of every seat."""
-    players = round_.rules.players
-    legal = round_.legal_actions()
-    accepted = [action for action in every_action(players) if round_.can(action)]
-    assert Counter(legal) == Counter(accepted)
-    mask = round_.legal_mask()
-    assert len(mask) == HIGHLOW_ACTION_SPACE_SIZE
-    seat = round_.to_act
-    assert mask == [seat is not None and round_.can(highlow_action_from_index(seat, i)) for i in range(56)]
-    if seat is not None:
-        assert round_.observation(seat).legal_actions() == legal
-        assert all(round_.observation(other).legal_actions() == [] for other in range(players) if other != seat)
-
-
 def check_views(round_: HighLowRound) -> None:
     view = round_.public_view()
     for seat in range(round_.rules.players):
@@ -1246,18 +1204,6 @@ def check_views(round_: HighLowRound) -> None:
         assert view.passed_card is None
 
 
-def check_illegal(round_: HighLowRound, rng: random.Random) -> None:
-    legal = set(round_.legal_actions())
-    illegal = [action for action in every_action(round_.rules.players) if action not in legal]
-    if round_.to_act is not None:
-        illegal += [Replace(round_.to_act, 10), SwapCards(round_.to_act, 4, 4), Replace(round_.to_act, -1)]
-    before = snapshot(round_)
-    for action in rng.sample(illegal, 5):
-        with pytest.raises(IllegalActionError):
-            round_.apply(action)
-    assert snapshot(round_) == before
-
-
 @pytest.mark.parametrize(("players", "bonus"), CONFIGS, ids=CONFIG_IDS)
 @SETTINGS
 @given(data=st.data())
@@ -1271,7 +1217,7 @@ def test_random_play_keeps_every_card_and_the_rules(players: int, bonus: bool, d
         check_views(round_)
         if round_.over:
             break
-        check_illegal(round_, checks)
+        check_illegal_actions(round_, checks, limit=5)
         round_.apply(play.choose(round_))
         assert len(round_.actions) < 3000
     result = round_.result

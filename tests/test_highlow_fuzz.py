@@ -53,8 +53,10 @@ def check_result(round_: HighLowRound, stats: Counter[str]) -> None:
         assert result.turns == 0 and result.winner is not None and SWAP not in result.racks[result.winner]
         stats["hand over with a Swap left in a row"] += 1
     assert result.turns == round_.turns
-    whats = [event.what for event in round_.log]
+    whats = [event.kind for event in round_.log]
     assert whats.count("racko") + whats.count("capped") == 1
+    assert whats[-1] == "round-ended" and round_.log[-1].result == result  # type: ignore[union-attr]
+    whats.pop()
     for seat, row in enumerate(result.racks):
         winner = seat == result.winner
         assert result.scores[seat] == row_score(row, winner=winner, with_run_bonus=rules.bonus), (seat, row)
@@ -68,7 +70,7 @@ def check_result(round_: HighLowRound, stats: Counter[str]) -> None:
         stats["capped"] += 1
     else:
         row = result.racks[result.winner]
-        assert not result.capped and whats[-1] == "racko" and round_.log[-1].seat == result.winner
+        assert not result.capped and whats[-1] == "racko" and round_.log[-2].seat == result.winner  # type: ignore[union-attr]
         assert in_order_prefix(row, result.direction) == racko.RACK_SIZE
         assert result.ordered[result.winner] == racko.RACK_SIZE
         assert result.bonus == (0 if result.run < 3 else {3: 25, 4: 35, 5: 40}.get(result.run, 50))
@@ -82,7 +84,7 @@ def check_result(round_: HighLowRound, stats: Counter[str]) -> None:
         stats["run bonus"] += result.bonus > 0
     stats["stock ran out"] += "refilled" in whats
     stats["Swap at the deal"] += "swap-discarded" in whats
-    stats["Swap drawn in play"] += any(event.what == "drew" and event.card == SWAP for event in round_.log)
+    stats["Swap drawn in play"] += any(event.kind == "drew" and event.card == SWAP for event in round_.log)
     stats["Wild double"] += any(a != WILD and b == WILD for row in result.racks for a, b in pairwise(row))
 
 

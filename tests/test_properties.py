@@ -1,5 +1,8 @@
 """Property tests: random legal play in every variant, with the engine's invariants checked at every step.
 
+The legality properties (legal actions agree with can() and the mask; illegal actions raise a typed error and
+change nothing) run over both families, High-Low included, with the checks of :mod:`helpers`.
+
 Each test is run for every variant (classic with 2 players, with and without the 2-player rule, classic with 3
 and 4 players, Bonus with 2, 3 and 4 players, Partners); Hypothesis draws the refill rule, the turn cap, the deal
 and the moves.  Moves are uniform among the legal actions, or (with a drawn probability) the ``easy`` bucket
@@ -20,8 +23,17 @@ from hypothesis import event as statistic
 from hypothesis import strategies as st
 
 import racko
+from helpers import (
+    CASES,
+    CLASSIC_CASES,
+    HIGHLOW_CASES,
+    case_rules,
+    check_conservation,
+    check_illegal_actions,
+    check_legality,
+    snapshot,
+)
 from racko import (
-    CallRacko,
     Discard,
     DrawFromStock,
     Exchange,
@@ -46,18 +58,10 @@ from racko.events import (
     TurnedUp,
     Waited,
 )
+from racko.families import AnyRound
+from racko.highlow import HighLowRound
 
-VARIANTS: dict[str, tuple[str, int, dict[str, Any]]] = {
-    "classic-2p": ("classic", 2, {}),
-    "classic-2p-no-run-rule": ("classic", 2, {"two_player_rule": False}),
-    "classic-3p": ("classic", 3, {}),
-    "classic-4p": ("classic", 4, {}),
-    "bonus-2p": ("bonus", 2, {}),
-    "bonus-3p": ("bonus", 3, {}),
-    "bonus-4p": ("bonus", 4, {}),
-    "partners": ("partners", 4, {}),
-}
-VARIANT_NAMES = list(VARIANTS)
+VARIANT_NAMES = list(CLASSIC_CASES)
 REFILLS = ("flip", "shuffle")
 
 # Hypothesis settings: no example database (the suite must not write into the repository) and no deadline
@@ -77,8 +81,7 @@ MATCH_SETTINGS = settings(
 
 
 def make_rules(name: str, *, refill: str = "flip", turn_cap: int | None = 60, **extra: Any) -> racko.Rules:
-    variant_name, players, options = VARIANTS[name]
-    return racko.variant(variant_name).rules(players, refill=refill, turn_cap=turn_cap, **options, **extra)
+    return case_rules(name, refill=refill, turn_cap=turn_cap, **extra)
 
 
 @dataclass
@@ -91,7 +94,7 @@ class Play:
     wait: float
     bot: Bot
 
-    def choose(self, game: Round | Match) -> racko.Action:
+    def choose(self, game: Any) -> Any:
         seat = game.to_act
         assert seat is not None
         if self.wait and game.observation(seat).phase is Phase.DECLARE and self.rng.random() < self.wait:
@@ -110,14 +113,16 @@ def plays(draw: st.DrawFn) -> Play:
 
 
 @st.composite
-def rounds(draw: st.DrawFn, name: str) -> Round:
+def rounds(draw: st.DrawFn, name: str) -> Any:
+    """A freshly dealt round of a case of either family (typed ``Any``: its type follows the case)."""
     rules = make_rules(name, refill=draw(st.sampled_from(REFILLS)), turn_cap=draw(st.integers(40, 120)))
     seed = draw(st.integers(0, 2**32 - 1))
     dealer = draw(st.integers(0, rules.players - 1))
-    return Round.deal(rules, seed=seed, dealer=dealer)
+    round_type = HighLowRound if name in HIGHLOW_CASES else Round
+    return round_type.deal(rules, seed=seed, dealer=dealer)
 
 
-def play_out(round_: Round, play: Play, step: Callable[[Round, racko.Action], None] | None = None) -> None:
+def play_out(round_: Any, play: Play, step: Callable[[Any, Any], None] | None = None) -> None:
     """Play the round to its end; ``step(round, action)`` is called before each action is applied."""
     guard = 0
     while not round_.over:
@@ -140,15 +145,9 @@ def play_out(round_: Round, play: Play, step: Callable[[Round, racko.Action], No
 # --- Card conservation and the shape of the state ------------------------------------------------------------
 
 
-def check_conservation(round_: Round) -> None:
-    rules = round_.rules
-    racks = [round_.rack(seat) for seat in range(rules.players)]
-    for rack in racks:
-        assert len(rack) == racko.RACK_SIZE
-    held = [] if round_.held is None else [round_.held]
-    cards = [card for rack in racks for card in rack] + list(round_.stock()) + list(round_.discard_pile) + held
-    assert sorted(cards) == list(range(1, rules.deck_size + 1)), "every card is in exactly one place"
-    assert round_.stock_size == len(round_.stock())
+def check_round_state(round_: Round) -> None:
+    """Every card in one place (:func:`helpers.check_conservation`), and the classic round's shape."""
+    check_conservation(round_)
     assert (round_.held is not None) == (round_.phase is Phase.PLACE)
     if not round_.over:
         # Between turns the stock is never empty (it is refilled at the end of the turn that emptied it).
@@ -162,13 +161,13 @@ def check_conservation(round_: Round) -> None:
 def test_every_card_is_in_exactly_one_place_and_racks_hold_ten(name: str, data: st.DataObject) -> None:
     round_ = data.draw(rounds(name))
     play = data.draw(plays())
-    check_conservation(round_)
+    check_round_state(round_)
 
     def step(current: Round, action: racko.Action) -> None:
-        check_conservation(current)
+        check_round_state(current)
 
     play_out(round_, play, step)
-    check_conservation(round_)
+    check_round_state(round_)
     result = round_.result
     assert result is not None
     assert result.racks == tuple(round_.rack(seat) for seat in range(round_.rules.players))
@@ -425,143 +424,26 @@ def test_observations_show_only_what_their_seat_has_seen(name: str, data: st.Dat
 # --- legal_actions(), can(), check() and the legal mask agree -------------------------------------------------
 
 
-def refusal(call: Callable[[Any], None], action: object) -> IllegalActionError | None:
-    """The error ``call(action)`` raises, if any (``pytest.raises`` is too slow for thousands of calls)."""
-    try:
-        call(action)
-    except IllegalActionError as error:
-        return error
-    return None
-
-
-def check_legality(game: Round | Match) -> None:
-    players = game.rules.players
-    legal = game.legal_actions()
-    assert len(set(legal)) == len(legal)
-    to_act = game.to_act
-    if to_act is None:
-        assert legal == []
-    assert all(action.seat == to_act for action in legal)
-    for seat in range(players):
-        observation = game.observation(seat)
-        assert observation.legal_actions() == (legal if seat == to_act else [])
-        for index in range(racko.ACTION_SPACE_SIZE):
-            action = racko.action_from_index(seat, index)
-            assert racko.action_index(action) == index
-            allowed = game.can(action)
-            assert allowed == (action in legal), f"can({action}) is {allowed} but legal_actions() is {legal}"
-            assert (refusal(game.check, action) is None) == allowed
-    mask = game.legal_mask()
-    assert len(mask) == racko.ACTION_SPACE_SIZE
-    expected = [to_act is not None and racko.action_from_index(to_act, i) in legal for i in range(len(mask))]
-    assert mask == expected
-
-
-@pytest.mark.parametrize("name", VARIANT_NAMES)
+@pytest.mark.parametrize("name", list(CASES))
 @ROUND_SETTINGS
 @given(data=st.data())
 def test_legal_actions_agree_with_can_and_the_mask(name: str, data: st.DataObject) -> None:
+    # Both families: the one property, over each family's own action space.
     round_ = data.draw(rounds(name))
     play = data.draw(plays())
 
-    def step(current: Round, action: racko.Action) -> None:
+    def step(current: AnyRound, action: Any) -> None:
         check_legality(current)
 
     play_out(round_, play, step)
     check_legality(round_)
-    assert round_.legal_mask() == [False] * racko.ACTION_SPACE_SIZE
+    assert not any(round_.legal_mask())
 
 
 # --- Illegal actions change nothing ----------------------------------------------------------------------------
 
 
-def snapshot(round_: Round) -> tuple[object, ...]:
-    players = round_.rules.players
-    return (
-        tuple(round_.rack(seat) for seat in range(players)),
-        round_.stock(),
-        round_.discard_pile,
-        round_.held,
-        round_.phase,
-        round_.to_act,
-        round_.turns,
-        round_.result,
-        len(round_.log),
-        round_.log[-1],
-        len(round_.actions),
-        tuple(round_.reshuffles),
-        tuple(round_.legal_actions()),
-        round_.public_view(),
-        tuple(round_.observation(seat) for seat in range(players)),
-    )
-
-
-class NotAnAction:
-    seat = 0
-    slot = 0
-
-
-def illegal_candidates(
-    round_: Round, rng: random.Random
-) -> Iterator[tuple[object, type[IllegalActionError] | tuple[type[IllegalActionError], ...]]]:
-    """Illegal actions for the current state, each with the error it must raise."""
-    players = round_.rules.players
-    legal = round_.legal_actions()
-    if round_.over:
-        for seat in range(players):
-            for index in range(racko.ACTION_SPACE_SIZE):
-                yield racko.action_from_index(seat, index), racko.RoundOverError
-        yield Exchange(0, -1), racko.RoundOverError
-        return
-    seat = round_.to_act
-    assert seat is not None
-    # The right move by the wrong seat.
-    for other in range(players):
-        if other != seat:
-            action = rng.choice(legal)
-            yield racko.action_from_index(other, racko.action_index(action)), racko.NotYourTurnError
-    for bad_seat in (-1, players):
-        yield DrawFromStock(bad_seat), racko.NotYourTurnError
-    for bad_seat in ("0", None, True, 1.0):
-        yield DrawFromStock(bad_seat), racko.UnknownActionError  # type: ignore[arg-type]
-    # Slots that do not exist, whatever the phase.
-    for slot in (-1, 10, 11, "3", 3.0, True, None):
-        yield Exchange(seat, slot), racko.SlotOutOfRangeError  # type: ignore[arg-type]
-    # Every other move of the seat to act.
-    phase = round_.phase
-    for index in range(racko.ACTION_SPACE_SIZE):
-        action = racko.action_from_index(seat, index)
-        if action in legal:
-            continue
-        expected: type[IllegalActionError] = racko.WrongPhaseError
-        if isinstance(action, Discard) and phase is Phase.PLACE:
-            assert round_.public_view().taken_discard is not None
-            expected = racko.MustPlaceDiscardError
-        elif isinstance(action, CallRacko) and phase is Phase.PICK:
-            assert not racko.qualifies_for_racko(round_.rack(seat), round_.rules)
-            expected = racko.NotRackoError
-        yield action, expected
-    for thing in (None, "draw", 3, NotAnAction(), (seat, "draw")):
-        yield thing, racko.UnknownActionError
-
-
-def check_illegal_actions(round_: Round, rng: random.Random, limit: int | None) -> int:
-    candidates = list(illegal_candidates(round_, rng))
-    if limit is not None and len(candidates) > limit:
-        candidates = rng.sample(candidates, limit)
-    before = snapshot(round_)
-    for action, expected in candidates:
-        assert not round_.can(action)  # type: ignore[arg-type]
-        checked = refusal(round_.check, action)
-        applied = refusal(round_.apply, action)
-        assert isinstance(applied, expected), f"{action!r} raised {applied!r}, expected {expected}"
-        assert type(checked) is type(applied)
-        assert str(applied), "an illegal action is refused with a reason"
-        assert snapshot(round_) == before, f"the illegal {action!r} changed the round"
-    return len(candidates)
-
-
-@pytest.mark.parametrize("name", VARIANT_NAMES)
+@pytest.mark.parametrize("name", list(CASES))
 @ROUND_SETTINGS
 @given(data=st.data())
 def test_illegal_actions_raise_and_change_nothing(name: str, data: st.DataObject) -> None:
@@ -569,9 +451,9 @@ def test_illegal_actions_raise_and_change_nothing(name: str, data: st.DataObject
     play = data.draw(plays())
     rng = random.Random(data.draw(st.integers(0, 2**32 - 1)))
 
-    def step(current: Round, action: racko.Action) -> None:
+    def step(current: AnyRound, action: Any) -> None:
         check_illegal_actions(current, rng, limit=8)
-        if current.phase is Phase.PLACE and current.public_view().taken_discard is not None:
+        if isinstance(current, Round) and current.phase is Phase.PLACE and current.public_view().taken_discard:
             seat = current.to_act
             assert seat is not None
             with pytest.raises(racko.MustPlaceDiscardError):
@@ -742,23 +624,14 @@ def test_a_game_resumed_from_its_record_goes_on_as_the_original(name: str, data:
 # --- Cases random play does not reach, and regressions --------------------------------------------------------
 
 
-def deck_dealing(racks: list[list[int]], dealer: int, turned_up: int, deck_size: int) -> list[int]:
-    """A deck order that deals these racks (slot 5 first) and then turns up ``turned_up``."""
-    players = len(racks)
-    dealt = []
-    for index in range(racko.RACK_SIZE * players):
-        seat = (dealer + 1 + index) % players
-        dealt.append(racks[seat][racko.RACK_SIZE - 1 - index // players])
-    rest = sorted(set(range(1, deck_size + 1)) - set(dealt) - {turned_up})
-    return [*dealt, turned_up, *rest]
-
-
 def test_a_game_with_a_racko_straight_from_the_deal_replays() -> None:
     # Random play never deals an ordered rack, so this case is set up by hand: the round ends at the deal and
     # the game goes on (target 500).  (Replay used to refuse it: "Round 1 starts before round 0 was over".)
     rules = racko.variant("classic").rules(3)
     racks = [list(range(30, 20, -1)), list(range(1, 20, 2)), list(range(40, 30, -1))]
-    match = Match(rules, seed=5, first_dealer=0, decks=[deck_dealing(racks, 0, 50, rules.deck_size)])
+    match = Match(
+        rules, seed=5, first_dealer=0, decks=[racko.round.arrange_deck(racks, 0, 50, deck_size=rules.deck_size)]
+    )
     assert match.rounds[0].result is not None and match.rounds[0].result.winner == 1
     assert len(match.rounds) == 2 and not match.over
     record = racko.GameRecord.loads(racko.GameRecord.of(match).dumps())

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 import racko.actions as classic_actions
 import racko.highlow as highlow
@@ -75,21 +75,21 @@ class Family(Protocol[ActionT, RoundT]):
     def card_from_json(self, value: object) -> int: ...
 
 
-class ClassicFamily:
-    """Classic, Bonus and Partners Rack-O: cards 1 to N, the lowest cut deals, the deal passes left."""
+class _RoundFamily(Generic[ActionT, RoundT]):
+    """What a family answers through its round type: the deck and how a round is made."""
 
-    name = "classic"
-    action_space_size = classic_actions.ACTION_SPACE_SIZE
-    cards_in_records = "card numbers"
+    round_type: type[Any]
 
     def full_deck(self, rules: Rules) -> list[int]:
-        return Round.full_deck(rules)
+        deck: list[int] = self.round_type.full_deck(rules)
+        return deck
 
     def deck_text(self, rules: Rules) -> str:
-        return Round.deck_text(rules)
+        text: str = self.round_type.deck_text(rules)
+        return text
 
     def deck_is_valid(self, rules: Rules, deck: Sequence[int]) -> bool:
-        return Round.deck_is_valid(rules, deck)
+        return bool(self.round_type.deck_is_valid(rules, deck))
 
     def new_round(
         self,
@@ -101,8 +101,20 @@ class ClassicFamily:
         reshuffles: Sequence[Sequence[int]] = (),
         totals: Sequence[int] | None = None,
         number: int = 1,
-    ) -> Round:
-        return Round(rules, deck, dealer, rng=rng, reshuffles=reshuffles, totals=totals, number=number)
+    ) -> RoundT:
+        made: RoundT = self.round_type(
+            rules, deck, dealer, rng=rng, reshuffles=reshuffles, totals=totals, number=number
+        )
+        return made
+
+
+class ClassicFamily(_RoundFamily[Action, Round]):
+    """Classic, Bonus and Partners Rack-O: cards 1 to N, the lowest cut deals, the deal passes left."""
+
+    name = "classic"
+    round_type = Round
+    action_space_size = classic_actions.ACTION_SPACE_SIZE
+    cards_in_records = "card numbers"
 
     def cut_for_dealer(self, rules: Rules, rng: random.Random) -> tuple[tuple[int, ...], int]:
         # Each player cuts a card; the lowest deals first (sheet 000, Set-up 4). Cards differ, so no ties.
@@ -118,17 +130,10 @@ class ClassicFamily:
             kinds.discard("wait")  # only where calling is a choice (Bonus Rack-O) may a player hold back
         return frozenset(kinds)
 
-    def action_to_json(self, action: Action) -> dict[str, Any]:
-        return classic_actions.action_to_json(action)
-
-    def action_from_json(self, data: object) -> Action:
-        return classic_actions.action_from_json(data)
-
-    def action_index(self, action: Action) -> int:
-        return classic_actions.action_index(action)
-
-    def action_from_index(self, seat: int, index: int) -> Action:
-        return classic_actions.action_from_index(seat, index)
+    action_to_json = staticmethod(classic_actions.action_to_json)
+    action_from_json = staticmethod(classic_actions.action_from_json)
+    action_index = staticmethod(classic_actions.action_index)
+    action_from_index = staticmethod(classic_actions.action_from_index)
 
     def card_to_json(self, card: int) -> int | str:
         return card
@@ -139,34 +144,13 @@ class ClassicFamily:
         raise SetupError(f"{value!r} is not a card number.")
 
 
-class HighLowFamily:
+class HighLowFamily(_RoundFamily[HighLowAction, HighLowRound]):
     """High-Low Rack-O: 112 cards with Wilds and Swaps, the highest cut deals, the winner's right deals next."""
 
     name = "highlow"
+    round_type = HighLowRound
     action_space_size = highlow.HIGHLOW_ACTION_SPACE_SIZE
     cards_in_records = 'cards (numbers 1-50, "W" or "S")'
-
-    def full_deck(self, rules: Rules) -> list[int]:
-        return HighLowRound.full_deck(rules)
-
-    def deck_text(self, rules: Rules) -> str:
-        return HighLowRound.deck_text(rules)
-
-    def deck_is_valid(self, rules: Rules, deck: Sequence[int]) -> bool:
-        return HighLowRound.deck_is_valid(rules, deck)
-
-    def new_round(
-        self,
-        rules: Rules,
-        deck: Sequence[int],
-        dealer: int,
-        *,
-        rng: random.Random,
-        reshuffles: Sequence[Sequence[int]] = (),
-        totals: Sequence[int] | None = None,
-        number: int = 1,
-    ) -> HighLowRound:
-        return HighLowRound(rules, deck, dealer, rng=rng, reshuffles=reshuffles, totals=totals, number=number)
 
     def cut_for_dealer(self, rules: Rules, rng: random.Random) -> tuple[tuple[int, ...], int]:
         # Each player takes a card from the top of the deck; the highest deals, Swap and Wild count as 0 (sheet
@@ -194,23 +178,12 @@ class HighLowFamily:
     def verbs(self, rules: Rules) -> frozenset[str]:
         return frozenset({highlow.Replace.kind, highlow.SwapCards.kind, highlow.KeepOrder.kind})
 
-    def action_to_json(self, action: HighLowAction) -> dict[str, Any]:
-        return highlow.highlow_action_to_json(action)
-
-    def action_from_json(self, data: object) -> HighLowAction:
-        return highlow.highlow_action_from_json(data)
-
-    def action_index(self, action: HighLowAction) -> int:
-        return highlow.highlow_action_index(action)
-
-    def action_from_index(self, seat: int, index: int) -> HighLowAction:
-        return highlow.highlow_action_from_index(seat, index)
-
-    def card_to_json(self, card: int) -> int | str:
-        return highlow.card_to_json(card)
-
-    def card_from_json(self, value: object) -> int:
-        return highlow.card_from_json(value)
+    action_to_json = staticmethod(highlow.highlow_action_to_json)
+    action_from_json = staticmethod(highlow.highlow_action_from_json)
+    action_index = staticmethod(highlow.highlow_action_index)
+    action_from_index = staticmethod(highlow.highlow_action_from_index)
+    card_to_json = staticmethod(highlow.card_to_json)
+    card_from_json = staticmethod(highlow.card_from_json)
 
 
 CLASSIC: Family[Action, Round] = ClassicFamily()

@@ -8,8 +8,7 @@ the action is not allowed.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from racko.actions import (
     ACTION_SPACE_SIZE,
@@ -106,26 +105,8 @@ class Round(Table[Action, RoundResult, Event]):
     action_space_size = ACTION_SPACE_SIZE
     action_index = staticmethod(action_index)
 
-    def __init__(
-        self,
-        rules: Rules,
-        deck: Sequence[int],
-        dealer: int = 0,
-        *,
-        rng: random.Random | None = None,
-        reshuffles: Iterable[Sequence[int]] = (),
-        totals: Sequence[int] | None = None,
-        number: int = 1,
-    ) -> None:
-        super().__init__(
-            rules,
-            deck,
-            dealer,
-            rng=rng,
-            reshuffles=reshuffles,
-            totals=totals,
-            number=number,
-        )
+    def _deal(self) -> None:
+        rules, dealer = self.rules, self.dealer
         players = rules.players
         # Deal one card at a time from the dealer's left; each player's k-th card goes into slot 50 - 5k.
         racks = [[0] * RACK_SIZE for _ in range(players)]
@@ -167,15 +148,6 @@ class Round(Table[Action, RoundResult, Event]):
     @property
     def phase(self) -> Phase:
         return self._phase
-
-    @property
-    def to_act(self) -> int | None:
-        """The seat to act, or ``None`` once the round is over."""
-        return None if self._phase is Phase.OVER else self._to_act
-
-    def rack(self, seat: int) -> tuple[int, ...]:
-        """A seat's rack, slot 5 first.  This is hidden information: show it only to its owner."""
-        return tuple(self._racks[seat])
 
     def legal_actions(self) -> list[Action]:
         """The actions the seat to act may take now."""

@@ -28,13 +28,16 @@ class Table(ABC, Generic[ActionT, ResultT, EventT]):
         self,
         rules: Rules,
         deck: Sequence[int],
-        dealer: int,
+        dealer: int = 0,
         *,
-        rng: random.Random | None,
-        reshuffles: Iterable[Sequence[int]],
-        totals: Sequence[int] | None,
-        number: int,
+        rng: random.Random | None = None,
+        reshuffles: Iterable[Sequence[int]] = (),
+        totals: Sequence[int] | None = None,
+        number: int = 1,
     ) -> None:
+        """Deal a round from ``deck`` (the whole deck in dealing order) by ``dealer``; ``rng`` draws the shuffles
+        of a shuffle refill, ``reshuffles`` replays recorded ones instead (top card first); ``totals`` are the
+        match's totals per seat before this round, and ``number`` its number in the match."""
         players = rules.players
         if not self.deck_is_valid(rules, deck):
             raise SetupError(f"The deck must hold {self.deck_text(rules)} (got {len(deck)} cards).")
@@ -54,12 +57,19 @@ class Table(ABC, Generic[ActionT, ResultT, EventT]):
         self._stock: list[int] = []  # the top of the stock is the last item
         self._discard: list[int] = []  # bottom first
         self._held: int | None = None
+        self._racks: list[list[int]] = []  # per seat: a classic rack, slot 5 first, or a High-Low row, left end first
+        self._to_act = dealer
         self._turns = 0
         self._result: ResultT | None = None
         self.actions: list[ActionT] = []
         """Every action applied, in order."""
         self.log: list[EventT] = []
         """Every event, actions and chance alike, with every card (see :meth:`public_log`)."""
+        self._deal()
+
+    @abstractmethod
+    def _deal(self) -> None:
+        """Deal the racks or rows and set up the first turn (the family's own deal)."""
 
     @classmethod
     @abstractmethod
@@ -82,13 +92,23 @@ class Table(ABC, Generic[ActionT, ResultT, EventT]):
         rng = random.Random(seed)
         deck = cls.full_deck(rules)
         rng.shuffle(deck)
-        return cls(rules, deck, dealer, rng=rng)  # type: ignore[call-arg]  # subclasses take (rules, deck, dealer)
+        return cls(rules, deck, dealer, rng=rng)
 
     # --- Questions -------------------------------------------------------------------------
 
     @property
     def over(self) -> bool:
         return self._result is not None
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act, or ``None`` once the round is over."""
+        return None if self._result is not None else self._to_act
+
+    def rack(self, seat: int) -> tuple[int, ...]:
+        """A seat's cards, first card first: a classic rack (slot 5 first; hidden information, to show only to its
+        owner) or a High-Low row (left end first; public)."""
+        return tuple(self._racks[seat])
 
     @property
     def turns(self) -> int:

@@ -8,9 +8,6 @@ passing and Rack-O happen by themselves.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterable, Sequence
-
 from racko.errors import (
     IllegalActionError,
     NotYourTurnError,
@@ -65,32 +62,14 @@ class HighLowRound(Table[HighLowAction, HighLowResult, HighLowEvent]):
     action_space_size = HIGHLOW_ACTION_SPACE_SIZE
     action_index = staticmethod(highlow_action_index)
 
-    def __init__(
-        self,
-        rules: Rules,
-        deck: Sequence[int],
-        dealer: int = 0,
-        *,
-        rng: random.Random | None = None,
-        reshuffles: Iterable[Sequence[int]] = (),
-        totals: Sequence[int] | None = None,
-        number: int = 1,
-    ) -> None:
-        super().__init__(
-            rules,
-            deck,
-            dealer,
-            rng=rng,
-            reshuffles=reshuffles,
-            totals=totals,
-            number=number,
-        )
+    def _deal(self) -> None:
+        rules, dealer = self.rules, self.dealer
         players = rules.players
         # Deal to the right (the way play goes), each card filling the row from the left end.
         rows = [[0] * RACK_SIZE for _ in range(players)]
         for index in range(RACK_SIZE * players):
             rows[(dealer - 1 - index) % players][index // players] = self.deck[index]
-        self._rows = rows
+        self._racks = rows
         self.dealt: tuple[tuple[int, ...], ...] = tuple(tuple(row) for row in rows)
         """Every row as dealt, before any Swap was replaced."""
         self._stock = list(reversed(self.deck[RACK_SIZE * players :]))
@@ -122,14 +101,6 @@ class HighLowRound(Table[HighLowAction, HighLowResult, HighLowEvent]):
     def phase(self) -> HighLowPhase:
         return self._phase
 
-    @property
-    def to_act(self) -> int | None:
-        return None if self._phase is HighLowPhase.OVER else self._to_act
-
-    def rack(self, seat: int) -> tuple[int, ...]:
-        """A seat's row, left end first (rows are public in High-Low)."""
-        return tuple(self._rows[seat])
-
     def legal_actions(self) -> list[HighLowAction]:
         if self._phase is HighLowPhase.OVER:
             return []
@@ -149,7 +120,7 @@ class HighLowRound(Table[HighLowAction, HighLowResult, HighLowEvent]):
                 turns=self._turns,
                 stock_size=len(self._stock),
                 discard_pile=tuple(self._discard),
-                rows=tuple(tuple(row) for row in self._rows),
+                rows=tuple(tuple(row) for row in self._racks),
                 passed_card=self._held if self._held is not None and not self._held_drawn else None,
                 totals=self.totals,
                 result=self._result,
@@ -181,7 +152,7 @@ class HighLowRound(Table[HighLowAction, HighLowResult, HighLowEvent]):
         if isinstance(action, Replace):
             self._replace(seat, action.position)
         elif isinstance(action, SwapCards):
-            row = self._rows[seat]
+            row = self._racks[seat]
             row[action.first], row[action.second] = row[action.second], row[action.first]
             self.log.append(CardsSwapped(seat, action.first, action.second))
             self._pending_swaps.pop(0)
@@ -229,7 +200,7 @@ class HighLowRound(Table[HighLowAction, HighLowResult, HighLowEvent]):
     def _replace(self, seat: int, position: int) -> None:
         held = self._held
         assert held is not None
-        row = self._rows[seat]
+        row = self._racks[seat]
         removed = row[position]
         row[position] = held
         self._held = None
@@ -259,7 +230,7 @@ class HighLowRound(Table[HighLowAction, HighLowResult, HighLowEvent]):
 
     def _check_racko(self, seat: int, loose: int | None = None) -> bool:
         """Go Rack-O if this row now reads in order; ``loose`` is a card in transit, put on the discard pile."""
-        row = self._rows[seat]
+        row = self._racks[seat]
         if SWAP in row or not is_racko(row):
             return False
         if loose is not None:
@@ -313,7 +284,7 @@ class HighLowRound(Table[HighLowAction, HighLowResult, HighLowEvent]):
         too), then the owner gets one swap decision per Swap discarded.
         """
         for seat in self._play_order(self.dealer):
-            row = self._rows[seat]
+            row = self._racks[seat]
             if SWAP not in row:
                 continue
             chances = 0
@@ -333,7 +304,7 @@ class HighLowRound(Table[HighLowAction, HighLowResult, HighLowEvent]):
         return False
 
     def _finish(self, winner: int | None) -> None:
-        rows = tuple(tuple(row) for row in self._rows)
+        rows = tuple(tuple(row) for row in self._racks)
         scored = [
             score_row(row, winner=seat == winner, with_run_bonus=self.rules.bonus) for seat, row in enumerate(rows)
         ]

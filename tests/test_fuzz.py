@@ -1,21 +1,25 @@
-"""Fuzzing: tens of thousands of turn-capped rounds of random legal play in every variant, and whole games.
+"""Fuzzing both families: tens of thousands of turn-capped rounds of random legal play in every case of
+:data:`helpers.CASES`, and whole games to the target.
 
-Per variant, 10,000 rounds: half with uniformly random legal moves, half epsilon-greedy with the ``easy``
-bucket bot (so that rounds also end in Rack-O, and in Bonus Rack-O players reach the call-or-wait decision,
-wait, and call later).  Half the rounds refill the stock by flipping the discard pile, half by shuffling it.
-Every round must end without an error, keep every card in exactly one place, and score exactly as
-``racko.scoring`` says.  Then a few hundred whole games per run, to the target.
+Classic family, per case, 10,000 rounds: half with uniformly random legal moves, half epsilon-greedy with the
+``easy`` bucket bot (so that rounds also end in Rack-O, and in Bonus Rack-O players reach the call-or-wait
+decision, wait, and call later).  Half the rounds refill the stock by flipping the discard pile, half by
+shuffling it.  High-Low, 10,200 hands over its three cases, with and without the run bonus, with both refills,
+half random and half epsilon-greedy with the unit tests' bucket policy.  Every round must end without an error,
+keep every card in exactly one place (:func:`helpers.check_conservation`) and score exactly as the family's
+scoring module says.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
+from itertools import pairwise
 
 import pytest
 
 import racko
-from helpers import CLASSIC_CASES, case_rules, check_conservation
+from helpers import CASES, HIGHLOW_CASES, case_rules, check_conservation
 from racko import (
     CallRacko,
     DrawFromStock,
@@ -26,6 +30,10 @@ from racko import (
     Wait,
 )
 from racko.bots import Bot, create
+from racko.highlow import HighLowRound
+from racko.highlow.cards import SWAP, WILD
+from racko.highlow.scoring import HIGH, best_prefix, doubles, in_order_prefix, row_score
+from test_highlow import conservation, greedy  # the unit tests' bucket policy and card count
 
 pytestmark = pytest.mark.slow
 
@@ -130,8 +138,11 @@ def play_round(round_: Round, rng: random.Random, bot: Bot | None, stats: Counte
         round_.apply(DrawFromStock(0))
 
 
-@pytest.mark.parametrize("name", list(CLASSIC_CASES))
+@pytest.mark.parametrize("name", list(CASES))
 def test_ten_thousand_random_rounds(name: str) -> None:
+    if name in HIGHLOW_CASES:
+        highlow_hands(name)
+        return
     rules = {refill: case_rules(name, refill=refill, turn_cap=TURN_CAP) for refill in ("flip", "shuffle")}
     players = rules["flip"].players
     rng = random.Random(f"fuzz:{name}")
@@ -191,8 +202,11 @@ def check_match(match: Match) -> None:
         match.apply(DrawFromStock(0))
 
 
-@pytest.mark.parametrize("name", list(CLASSIC_CASES))
+@pytest.mark.parametrize("name", list(CASES))
 def test_whole_games_to_the_target(name: str) -> None:
+    if name in HIGHLOW_CASES:
+        highlow_games(name)
+        return
     rng = random.Random(f"fuzz-games:{name}")
     bot = create("easy", seed=2)
     rounds = 0
@@ -208,3 +222,131 @@ def test_whole_games_to_the_target(name: str) -> None:
         check_match(match)
         rounds += len(match.rounds)
     assert rounds > MATCHES_PER_VARIANT
+
+
+# --- High-Low ---------------------------------------------------------------------------------------------------
+
+HIGHLOW_HANDS = 3_400
+"""Per High-Low case (10,200 in all): hand i has the run bonus on in every other block of three hands, the flip
+refill in one block of six in four, and every 25th a long cap so that the stock runs out."""
+HIGHLOW_TURN_CAP = 120
+"""Placements per hand (24 to 40 rounds of play); greedy hands mostly end in Rack-O well before it."""
+HIGHLOW_LONG_CAP = 400
+HIGHLOW_EPSILON = 0.2
+"""In greedy hands, the share of moves that are random instead of the policy's."""
+HIGHLOW_GAMES = 50
+
+
+def check_highlow_result(round_: HighLowRound, stats: Counter[str]) -> None:
+    """The hand is over and scored exactly as racko.highlow.scoring says."""
+    assert round_.over and round_.to_act is None and round_.held is None
+    assert round_.legal_actions() == [] and not any(round_.legal_mask())
+    conservation(round_)
+    rules = round_.rules
+    result = round_.result
+    assert result is not None
+    players = rules.players
+    assert result.racks == tuple(round_.rack(seat) for seat in range(players))
+    if any(SWAP in row for row in result.racks):
+        # Only when the hand ended before every Swap dealt into a row was resolved (a Rack-O at the deal, or by a
+        # starting swap); the winner's row never holds one.
+        assert result.turns == 0 and result.winner is not None and SWAP not in result.racks[result.winner]
+        stats["hand over with a Swap left in a row"] += 1
+    assert result.turns == round_.turns
+    whats = [event.kind for event in round_.log]
+    assert whats.count("racko") + whats.count("capped") == 1
+    assert whats[-1] == "round-ended" and round_.log[-1].result == result  # type: ignore[union-attr]
+    whats.pop()
+    for seat, row in enumerate(result.racks):
+        winner = seat == result.winner
+        assert result.scores[seat] == row_score(row, winner=winner, with_run_bonus=rules.bonus), (seat, row)
+        if not winner:
+            assert result.ordered[seat] == best_prefix(row)
+            assert result.doubles[seat] == doubles(row)
+    if result.winner is None:
+        assert result.capped and whats[-1] == "capped"
+        assert rules.turn_cap is not None and rules.turn_cap <= result.turns < rules.turn_cap + players
+        assert result.bonus == 0 and result.direction == 0
+        stats["capped"] += 1
+    else:
+        row = result.racks[result.winner]
+        assert not result.capped and whats[-1] == "racko" and round_.log[-2].seat == result.winner  # type: ignore[union-attr]
+        assert in_order_prefix(row, result.direction) == racko.RACK_SIZE
+        assert result.ordered[result.winner] == racko.RACK_SIZE
+        assert result.bonus == (0 if result.run < 3 else {3: 25, 4: 35, 5: 40}.get(result.run, 50))
+        assert result.bonus == 0 or rules.bonus
+        stats["Rack-O"] += 1
+        stats["High Rack-O" if result.direction == HIGH else "Low Rack-O"] += 1
+        stats["Rack-O from the deal"] += result.turns == 0
+        stats["Rack-O by a swap"] += whats[-2] == "swapped"
+        stats["Rack-O with a Wild"] += WILD in row
+        stats[f"run bonus {result.bonus}"] += result.bonus > 0
+        stats["run bonus"] += result.bonus > 0
+    stats["stock ran out"] += "refilled" in whats
+    stats["Swap at the deal"] += "swap-discarded" in whats
+    stats["Swap drawn in play"] += any(event.kind == "drew" and event.card == SWAP for event in round_.log)
+    stats["Wild double"] += any(a != WILD and b == WILD for row in result.racks for a, b in pairwise(row))
+
+
+def highlow_hands(name: str) -> None:
+    stats: Counter[str] = Counter()
+    players = CASES[name][1]
+    for index in range(HIGHLOW_HANDS):
+        bonus = (index // 3) % 2 == 1
+        refill = "flip" if (index // 6) % 4 == 0 else "shuffle"
+        cap = HIGHLOW_LONG_CAP if index % 25 == 0 else HIGHLOW_TURN_CAP
+        rules = case_rules(name, bonus=bonus, refill=refill, turn_cap=cap)
+        round_ = HighLowRound.deal(rules, seed=index, dealer=index % players)
+        assert round_.dealer == index % players
+        rng = random.Random(f"{name}:{index}")
+        epsilon = 1.0 if index % 2 == 0 else HIGHLOW_EPSILON
+        every_step = index % 100 == 7
+        while not round_.over:
+            round_.apply(rng.choice(round_.legal_actions()) if rng.random() < epsilon else greedy(round_, rng))
+            if every_step:
+                conservation(round_)
+            assert len(round_.actions) < 2000
+        check_highlow_result(round_, stats)
+        stats["bonus hands"] += bonus
+    print(name, dict(sorted(stats.items())))
+    assert stats["Rack-O"] + stats["capped"] == HIGHLOW_HANDS
+    assert stats["Rack-O"] > HIGHLOW_HANDS // 3
+    assert stats["High Rack-O"] > 150 and stats["Low Rack-O"] > 150
+    assert stats["run bonus"] > 50
+    assert sum(stats[f"run bonus {bonus}"] for bonus in (25, 35, 40, 50)) == stats["run bonus"]
+    assert stats["stock ran out"] > 15
+    assert stats["Swap at the deal"] > 300 and stats["Swap drawn in play"] > 300
+    assert stats["Rack-O with a Wild"] > 0
+    assert stats["capped"] > 300
+
+
+def highlow_games(name: str) -> None:
+    ended = 0  # games that took more than one hand
+    players = CASES[name][1]
+    for index in range(HIGHLOW_GAMES):
+        target = (200, 300, 500)[index % 3 if index % 2 else 1]
+        rules = case_rules(name, bonus=index % 4 < 2, target=target, turn_cap=150)
+        match = Match(rules, seed=index)
+        rng = random.Random(index)
+        while not match.over:
+            match.apply(greedy(match, rng) if rng.random() > HIGHLOW_EPSILON else rng.choice(match.legal_actions()))  # type: ignore[arg-type]
+            assert len(match.actions) < 20_000
+        outcome = match.outcome
+        assert outcome is not None
+        totals = [sum(result.scores[seat] for result in match.results) for seat in range(players)]
+        assert tuple(totals) == match.totals == outcome.totals
+        assert totals[outcome.winner] >= target and totals.count(max(totals)) == 1
+        assert max(totals) == totals[outcome.winner]
+        for previous, following in zip(match.rounds, match.rounds[1:], strict=False):
+            result = previous.result
+            assert result is not None
+            anchor = result.winner if result.winner is not None else previous.dealer
+            assert following.dealer == (anchor - 1) % players
+        # The game ends after the first hand that leaves one total, alone at the top, at or past the target.
+        running = [0] * players
+        for number, result in enumerate(match.results, start=1):
+            running = [total + score for total, score in zip(running, result.scores, strict=True)]
+            decided = max(running) >= target and running.count(max(running)) == 1
+            assert decided == (number == len(match.results))
+        ended += len(match.results) > 1
+    assert ended > HIGHLOW_GAMES // 2

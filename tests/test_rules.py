@@ -557,3 +557,49 @@ def test_apply_returns_exactly_the_events_it_logged_after_one_legality_check(
         assert events == tuple(match.log[logged:]) and events
     with pytest.raises(racko.RoundOverError):
         match.apply(racko.DrawFromStock(0))
+
+
+def test_recorded_reshuffles_that_do_not_fit_are_refused_and_leave_the_round_as_it_was() -> None:
+    from helpers import snapshot
+
+    rules = racko.variant("classic").rules(2, two_player_rule=False, refill="shuffle")
+    deck = list(range(1, 41))
+    round_ = Round(rules, deck, 0, reshuffles=[[1, 2, 3]])  # not the cards of any discard pile
+    while round_.stock_size > 1 or round_.phase is not racko.Phase.PICK:
+        seat = round_.to_act
+        assert seat is not None
+        round_.apply(DrawFromStock(seat) if round_.phase is racko.Phase.PICK else Discard(seat))
+    seat = round_.to_act
+    assert seat is not None
+    round_.apply(DrawFromStock(seat))  # the last card of the stock: the turn's end refills it
+    before = snapshot(round_)
+    for _ in range(2):
+        with pytest.raises(racko.RecordError, match="does not hold the cards of the discard pile"):
+            round_.apply(Discard(seat))
+        assert snapshot(round_) == before and round_.can(Discard(seat))
+
+
+def test_asking_for_a_seat_that_is_not_at_the_table_is_a_racko_error() -> None:
+    match = racko.Match(racko.variant("classic").rules(2), seed=1)
+    for seat in (5, -1, "0", None):
+        with pytest.raises(racko.NoSuchSeatError, match="There is no seat"):
+            match.observation(seat)  # type: ignore[arg-type]
+
+
+def test_a_view_s_rules_are_the_seat_s_own_copy() -> None:
+    match = racko.Match(racko.variant("classic").rules(2), seed=1)
+    seen = match.observation(0).public.rules
+    assert seen == match.rules and seen is not match.rules
+    object.__setattr__(seen, "target", 1)  # a bot forcing a change to what it was shown
+    assert match.rules.target == 500
+
+
+def test_drawing_again_says_drawing() -> None:
+    match = racko.Match(racko.variant("classic").rules(2), seed=1)
+    seat = match.to_act
+    assert seat is not None
+    match.apply(DrawFromStock(seat))
+    with pytest.raises(racko.WrongPhaseError, match="You cannot draw from the stock now"):
+        match.apply(DrawFromStock(seat))
+    with pytest.raises(racko.WrongPhaseError, match="You cannot take the top discard now"):
+        match.apply(TakeDiscard(seat))

@@ -21,6 +21,10 @@ class SetupError(RackoError, ValueError):
     """A deck, dealer or seat that cannot start a round (e.g. a hand-written deck missing a card)."""
 
 
+class NoSuchSeatError(RackoError, ValueError):
+    """A seat number that is not at the table (asking for its observation, say)."""
+
+
 class IllegalActionError(RackoError, ValueError):
     """An action that the rules do not allow now.  The game is unchanged."""
 

@@ -169,7 +169,7 @@ class Round(Table[Action, RoundResult, Event]):
         if view is None:
             over = self._phase is Phase.OVER
             view = PublicView(
-                rules=self.rules,
+                rules=self._public_rules,
                 round_number=self.number,
                 dealer=self.dealer,
                 to_act=None if over else self._to_act,
@@ -194,16 +194,6 @@ class Round(Table[Action, RoundResult, Event]):
         return Observation(seat, tuple(self._racks[seat]), held, self.public_view())
 
     # --- The one entry point that changes the round ----------------------------------------
-
-    def apply(self, action: Action) -> tuple[Event, ...]:
-        """Apply ``action`` and return the events it logged; raise a typed :class:`IllegalActionError` and change
-        nothing if it is illegal (the one legality check)."""
-        error = self._why_illegal(action)
-        if error is not None:
-            raise error
-        logged = len(self.log)
-        self._apply(action)
-        return tuple(self.log[logged:])
 
     def _apply(self, action: Action) -> None:
         self._public = None
@@ -284,7 +274,8 @@ class Round(Table[Action, RoundResult, Event]):
             return None
         if kind is DrawFromStock or kind is TakeDiscard:
             if phase is not Phase.PICK:
-                return WrongPhaseError(self._phase_hint("take a card"))
+                wanted = "draw from the stock" if kind is DrawFromStock else "take the top discard"
+                return WrongPhaseError(self._phase_hint(wanted))
             if kind is DrawFromStock and not self._stock:
                 return EmptyPileError("The stock is empty.")
             if kind is TakeDiscard and not self._discard:

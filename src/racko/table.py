@@ -5,12 +5,13 @@ questions about legality, and refilling the stock.  :class:`~racko.round.Round` 
 
 from __future__ import annotations
 
+import copy
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Generic, Self, TypeVar
 
-from racko.errors import IllegalActionError, RecordError, SetupError
+from racko.errors import IllegalActionError, NoSuchSeatError, RecordError, SetupError
 from racko.rules import Rules, is_whole
 
 ActionT = TypeVar("ActionT")
@@ -44,6 +45,7 @@ class Table(ABC, Generic[ActionT, ResultT, EventT]):
         if not is_whole(dealer) or not 0 <= dealer < players:
             raise SetupError(f"The dealer must be a seat from 0 to {players - 1}, not {dealer!r}.")
         self.rules = rules
+        self._public_rules = copy.copy(rules)  # what views hand out: even forced changes to it never reach the game
         self.dealer = dealer
         self.number = number
         self.deck: tuple[int, ...] = tuple(deck)
@@ -165,8 +167,36 @@ class Table(ABC, Generic[ActionT, ResultT, EventT]):
 
     def _check_seat(self, seat: object) -> int:
         if not is_whole(seat) or not 0 <= seat < self.rules.players:
-            raise ValueError(f"There is no seat {seat!r} at a table of {self.rules.players}.")
+            raise NoSuchSeatError(f"There is no seat {seat!r} at a table of {self.rules.players}.")
         return seat
+
+    # --- The one entry point that changes the round ----------------------------------------
+
+    def apply(self, action: ActionT) -> tuple[EventT, ...]:
+        """Apply ``action`` and return the events it logged; raise a typed :class:`IllegalActionError` and change
+        nothing if it is illegal (the one legality check).
+
+        A round replaying recorded reshuffles can only find out at the end of a turn that a recorded order does
+        not fit the pile; then the round is put back as it was before the action and the :class:`RecordError`
+        raised, so that it is never left half-changed.
+        """
+        error = self._why_illegal(action)
+        if error is not None:
+            raise error
+        saved = copy.deepcopy(self.__dict__) if self._scripted_reshuffles else None
+        logged = len(self.log)
+        try:
+            self._apply(action)
+        except RecordError:
+            if saved is not None:
+                self.__dict__.clear()
+                self.__dict__.update(saved)
+            raise
+        return tuple(self.log[logged:])
+
+    @abstractmethod
+    def _apply(self, action: ActionT) -> None:
+        """Make the change of a legal action (the family's own rules)."""
 
     @abstractmethod
     def _why_illegal(self, action: ActionT) -> IllegalActionError | None: ...

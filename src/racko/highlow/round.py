@@ -111,7 +111,7 @@ class HighLowRound(Table[HighLowAction, HighLowResult, HighLowEvent]):
         if view is None:
             over = self._phase is HighLowPhase.OVER
             view = HighLowView(
-                rules=self.rules,
+                rules=self._public_rules,
                 round_number=self.number,
                 dealer=self.dealer,
                 drawer=self._play_dealer,
@@ -134,16 +134,6 @@ class HighLowRound(Table[HighLowAction, HighLowResult, HighLowEvent]):
         return HighLowObservation(seat, held, self.public_view())
 
     # --- The one entry point ---------------------------------------------------------------
-
-    def apply(self, action: HighLowAction) -> tuple[HighLowEvent, ...]:
-        """Apply ``action`` and return the events it logged; raise a typed :class:`IllegalActionError` and change
-        nothing if it is illegal (the one legality check)."""
-        error = self._why_illegal(action)
-        if error is not None:
-            raise error
-        logged = len(self.log)
-        self._apply(action)
-        return tuple(self.log[logged:])
 
     def _apply(self, action: HighLowAction) -> None:
         self._public = None

@@ -431,3 +431,23 @@ def test_bench_plays_exactly_the_rounds_asked_for() -> None:
 def test_help_shows_no_type_beside_a_flag() -> None:
     result = run("play", "--help")
     assert result.exit_code == 0 and "<bool>" not in result.output and "<int>" in result.output
+
+
+def test_hint_refuses_what_replay_refuses(tmp_path: Path) -> None:
+    # A shuffle refill with no recorded order and no seed: nobody can know the new stock, so both refuse it.
+    rules = variant("classic").rules(2, two_player_rule=False, refill="shuffle", turn_cap=200)
+    match = Match(rules, seed=4)
+    players = [bots.create("random", seed=seat) for seat in range(2)]
+    while not match.round.reshuffles:
+        seat = match.to_act
+        assert seat is not None
+        match.apply(players[seat].act(match.observation(seat)))
+    data = GameRecord.of(match).to_json()
+    data["seed"] = None
+    for round_data in data["rounds"]:
+        round_data["reshuffles"] = []
+    path = tmp_path / "unknowable.json"
+    path.write_text(json.dumps(data))
+    replayed, hinted = run("replay", str(path)), run("hint", str(path), "--reveal")
+    assert replayed.exit_code == hinted.exit_code == 1
+    assert "reshuffle" in replayed.stderr and "reshuffle" in hinted.stderr

@@ -842,3 +842,19 @@ def test_a_reshuffle_that_never_happens_is_refused() -> None:
     data = example("shuffle-refill.json")
     data["rounds"][0]["reshuffles"].append([1, 2, 3])
     refused(data)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+        ('{"format": "racko-record", "version": 1, "seed": ' + "9" * 5000 + "}", "Not a racko record"),
+        ('{"format": "racko-record", "version": ' + "7" * 4000 + "}", "Unsupported record version"),
+    ],
+    ids=["deeply nested", "a 5,000-digit number", "a 4,000-digit version"],
+)
+def test_monstrous_json_is_refused_with_one_clear_line(text: str, message: str, tmp_path: Path) -> None:
+    path = tmp_path / "monster.json"
+    path.write_text(text)
+    with pytest.raises(RecordError, match=message):
+        GameRecord.load(path)

@@ -88,6 +88,8 @@ def test_the_denial_cost_of_the_discard_is_added() -> None:
         (World(40, (1, 2, 3)), [Candidate(ORDERED[:9], 1)], "holds 10 cards"),
         (World(40, (1, 2, 41)), [Candidate(ORDERED, 1)], "not a card of the deck"),
         (World(40, (1, 2, 3)), [Candidate(ORDERED, 45)], "not a card of the deck"),
+        (World(40, (1, 1, 2, 3)), [Candidate(ORDERED, 1)], "each card once at most"),
+        (World(40, (1, 2, 3), known_order=(1,) * 500), [Candidate(ORDERED, 1)], "each card once at most"),
     ],
 )
 def test_bad_input_is_refused_with_the_reason(world: World, candidates: list[Candidate], message: str) -> None:
@@ -137,3 +139,13 @@ def test_without_the_kernel_expert_makes_the_same_moves(monkeypatch: pytest.Monk
     monkeypatch.setattr(rollout, "_kernel", None)
     assert not rollout.kernel_available()
     assert moves() == compiled
+
+
+def test_the_kernel_itself_refuses_cards_named_twice_instead_of_overrunning_its_memory() -> None:
+    from racko.bots import rollout
+
+    kernel = rollout._kernel
+    assert kernel is not None
+    for may_come, known in (((1, 2, 3) * 400, ()), ((1, 2, 3), (1,) * 2000)):
+        with pytest.raises(ValueError, match=r"twice|more cards"):
+            kernel.estimate(40, may_come, known, False, 1, 0.0, (), [(ORDERED, 1, False)], 2, 0, 60)

@@ -159,7 +159,14 @@ class GameRecord:
             data = json.loads(text)
         except json.JSONDecodeError as error:
             raise RecordError(f"Not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}.") from None
-        return cls.from_json(data)
+        except RecursionError:
+            raise RecordError("Not a racko record: its JSON is nested too deeply to read.") from None
+        except ValueError as error:  # e.g. a number of more digits than Python converts
+            raise RecordError(f"Not a racko record: {error}.") from None
+        try:
+            return cls.from_json(data)
+        except RecursionError:  # a deeply nested value where a flat one belongs
+            raise RecordError("Not a racko record: a value is nested too deeply.") from None
 
     @classmethod
     def load(cls, path: str | Path) -> GameRecord:

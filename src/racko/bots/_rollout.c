@@ -356,7 +356,27 @@ static PyObject *estimate(PyObject *self, PyObject *args) {
         tops[i] = top;
         draws_first[i] = first;
     }
-    for (Py_ssize_t i = 0; i < known_count; i++) in_known[known[i]] = 1;
+    /* The stock is built from these cards: each card once at most, or it would overrun its deck-sized buffer. */
+    if (known_count > deck_size || may_count > deck_size) {
+        PyErr_SetString(PyExc_ValueError, "more cards may come than the deck holds");
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < known_count; i++) {
+        if (in_known[known[i]]) {
+            PyErr_SetString(PyExc_ValueError, "known_order names a card twice");
+            goto done;
+        }
+        in_known[known[i]] = 1;
+    }
+    memset(marks, 0, deck_cards);
+    for (Py_ssize_t i = 0; i < may_count; i++) {
+        if (marks[may_come[i]]) {
+            PyErr_SetString(PyExc_ValueError, "may_come names a card twice");
+            goto done;
+        }
+        marks[may_come[i]] = 1;
+    }
+    memset(marks, 0, deck_cards); /* scratch for the play-outs again */
     int rest_count = 0;
     for (Py_ssize_t i = 0; i < may_count; i++)
         if (!in_known[may_come[i]]) rest[rest_count++] = may_come[i];

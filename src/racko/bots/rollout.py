@@ -110,6 +110,8 @@ def estimate(world: World, candidates: Sequence[Candidate], rollouts: int, seed:
 def _check(world: World, candidates: Sequence[Candidate], rollouts: int, cap: int) -> None:
     if rollouts < 1 or cap < 1:
         raise RackoError("Rollouts need at least one play-out and a cap of at least one turn.")
+    if len(set(world.may_come)) != len(world.may_come) or len(set(world.known_order)) != len(world.known_order):
+        raise RackoError("The cards that may come, and a known stock order, name each card once at most.")
     if not set(world.known_order) <= set(world.may_come):
         raise RackoError("Cards of a known stock order must be among the cards that may come.")
     if world.denial and len(world.denial) != world.deck_size + 1:

@@ -226,14 +226,14 @@ def test_the_run_example_adds_25_with_the_option() -> None:
 @pytest.mark.parametrize(
     ("row", "pairs"),
     [
-        pytest.param([5, W, W, 9, 1, 2, 3, 4, 6, 7], 2, id="number-W-W: two doubles"),
-        pytest.param([W, W, 30, 31, 1, 2, 3, 4, 6, 7], 1, id="W-W at the start"),
+        pytest.param([5, W, W, 9, 1, 2, 3, 4, 6, 7], 1, id="number-W-W: one double (a Wild never starts one)"),
+        pytest.param([W, W, 30, 31, 1, 2, 3, 4, 6, 7], 0, id="W-W at the start is no double"),
         pytest.param([W, 5, 30, 31, 1, 2, 3, 4, 6, 7], 0, id="W then a number is no double"),
         pytest.param([23, 23, 23, 1, 2, 3, 4, 5, 6, 7], 2, id="23-23-23 is two"),
         pytest.param([23, 23, 24, 24, 1, 2, 3, W, 6, 7], 3, id="two pairs and a Wild"),
         pytest.param([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 0, id="none"),
         pytest.param([10, 9, 8, 7, 6, 5, 4, 3, 2, 2], 1, id="at the right end"),
-        pytest.param([W, W, W, W, W, W, 1, 2, 3, 4], 5, id="six Wilds"),
+        pytest.param([W, W, W, W, W, W, 1, 2, 3, 4], 0, id="six Wilds make no double"),
     ],
 )
 def test_doubles(row: list[int], pairs: int) -> None:
@@ -263,12 +263,12 @@ def test_in_order_prefix_wilds_never_break_it(row: list[int], direction: int, co
         pytest.param([1, 2, W, 10, 20, 30, 31, 40, 45, 50], False, 80, id="without the option the Wild is a double"),
         pytest.param([1, 2, 3, 10, 11, W, 20, 30, 40, 50], True, 105, id="a second run of three gains nothing: double"),
         pytest.param([1, 2, W, W, 5, 20, 30, 40, 45, 50], True, 115, id="two Wilds make a run of five (40)"),
-        pytest.param([1, 2, W, W, 5, 20, 30, 40, 45, 50], False, 85, id="two Wilds are two doubles"),
+        pytest.param([1, 2, W, W, 5, 20, 30, 40, 45, 50], False, 80, id="two Wilds are one double (2-W)"),
         pytest.param([50, 49, W, 30, 20, 10, 9, 8, 7, 1], True, 115, id="High: the longer run and the Wild double"),
         pytest.param([23, 23, 24, 25, 30, 31, 32, 33, 34, 35], True, 130, id="a run of six (50) and a double"),
         pytest.param([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], True, 125, id="a run of ten counts as six"),
         pytest.param([1, 3, 5, 7, 9, 11, 13, 15, 17, 19], True, 75, id="no run"),
-        pytest.param([W, W, W, W, W, W, 1, 2, 3, 4], True, 135, id="Wilds before 1 can only be 1: doubles"),
+        pytest.param([W, W, W, W, W, W, 1, 2, 3, 4], True, 110, id="Wilds before 1 can only be 1: no run, no double"),
     ],
 )
 def test_the_winners_score_picks_what_scores_most(row: list[int], with_bonus: bool, score: int) -> None:

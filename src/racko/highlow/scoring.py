@@ -52,19 +52,22 @@ def is_racko(row: Sequence[int]) -> bool:
 
 
 def doubles(row: Sequence[int], wilds_in_run: frozenset[int] = frozenset()) -> int:
-    """Pairs of neighbours that are identical numbers, or any card followed by a Wild.
+    """Pairs of neighbours that are identical numbers, or a number followed by a Wild (a Wild is not a number
+    here: Wild-Wild and Wild-23 are no doubles; see docs/RULES.md).
 
     A Wild whose position is in ``wilds_in_run`` fills a run instead and makes no double.
 
     >>> doubles([23, 23, 23, 15, WILD, 8, 3, 2, 1, 1])
     4
+    >>> doubles([5, WILD, WILD, 9, 1, 2, 3, 4, 6, 7])
+    1
     """
     count = 0
     for position, (left, right) in enumerate(pairwise(row), start=1):
         if left == SWAP:
             continue
         if right == WILD:
-            if position not in wilds_in_run:
+            if left != WILD and position not in wilds_in_run:
                 count += 1
         elif left == right and right != SWAP:
             count += 1

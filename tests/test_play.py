@@ -680,3 +680,47 @@ def test_plain_resume_question_takes_only_yes_or_no(data: Path) -> None:
     play("--bots", "easy", "--seed", "3", input="draw\nx\nquit\n")
     out = runner.invoke(app, ["play", "--plain"], input="foo\nno\nquit\n").output
     assert "Please answer y or n, not 'foo'." in out and "The saved game was moved to" in out
+
+
+@app_test
+async def test_the_rules_screen_the_pace_keys_and_unknown_keys(tmp_path: Path) -> None:
+    rules = racko.variant("classic").rules(2)
+    app = RackoApp(setup=(rules, [SeatSpec("You"), SeatSpec("easy", "easy")]), save_path=None, seed=3, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        session = app.session
+        assert session is not None
+        await _until_a_person_acts(pilot, session)
+        table = app.screen
+        await pilot.press("h")
+        await _settle(pilot)
+        assert isinstance(app.screen, MessageScreen)
+        text = str(app.screen.query_one("#message-text").render())
+        assert "a run of three" in text and "Scoring: Rack-O 75" in text and "Keys:" in text
+        await pilot.press("enter")
+        await _settle(pilot)
+        assert app.screen is table
+        await pilot.press("minus")
+        await _settle(pilot)
+        assert "Computer moves are now shown 0.3 s apart" in _prompt_text(table)
+        await pilot.press("plus")
+        await _settle(pilot)
+        assert "at once" in _prompt_text(table)
+        await pilot.press("z")
+        await _settle(pilot)
+        assert "The key 'z' does nothing here" in _prompt_text(table)
+
+
+@app_test
+async def test_a_terminal_too_small_for_the_table_says_so(tmp_path: Path) -> None:
+    rules = racko.variant("classic").rules(2)
+    app = RackoApp(setup=(rules, [SeatSpec("You"), SeatSpec("easy", "easy")]), save_path=None, seed=3, pace=0)
+    async with app.run_test(size=(60, 24)) as pilot:
+        await _settle(pilot)
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        notice = table.query_one("#too-small")
+        assert notice.display and "the table needs at least 78 x 22" in str(notice.render())
+        assert not table.query_one("#table").display
+        await pilot.resize_terminal(80, 24)
+        await _settle(pilot)
+        assert not notice.display and table.query_one("#table").display

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import textwrap
 import unicodedata
 from collections.abc import Sequence
 
 from racko.highlow import SWAP, WILD, HighLowResult, card_name
+from racko.highlow.scoring import RUN_BONUS
 from racko.observation import RoundResult
-from racko.rules import RACK_SIZE, SLOT_LABELS, Rules
+from racko.rules import BONUS_FOR_RUN, POINTS_PER_CARD, RACK_SIZE, RACKO_SCORE, SLOT_LABELS, Rules, variant
 
 AnyResult = RoundResult | HighLowResult
 
@@ -97,3 +99,49 @@ def score_table(rules: Rules, names: Sequence[str], results: Sequence[AnyResult]
         row = "".join(f"{points[side]:>5}" for _, points in columns)
         lines.append(f"{name:<{name_width}}{row}{totals[side]:>7}")
     return lines
+
+
+def rules_summary(rules: Rules, width: int = 76) -> list[str]:
+    """The rules of the game being played, in short, with its scoring (docs/RULES.md has them in full)."""
+    chosen = variant(rules.variant)
+    paragraphs = [f"{chosen.title}: {rules.players} players, first to {rules.target}."]
+    if chosen.family == "highlow":
+        paragraphs += [
+            "Every row is face up. The drawer puts the card drawn in place of any card of the row; the card taken "
+            "out passes to the player on the right, who must place it the same way; the last one is discarded. "
+            "A Swap card lets every player swap two cards of their row. A Wild is any number you like.",
+            "Go Rack-O with your row in order, low to high or high to low (equal neighbours count as in order).",
+            f"Scoring: Rack-O {RACKO_SCORE}; everyone else {POINTS_PER_CARD} a card in order from the left end; "
+            f"{POINTS_PER_CARD} for every double (two identical numbers side by side, or a number followed by a "
+            "Wild).",
+        ]
+        if rules.bonus:
+            bonuses = ", ".join(f"{length}: {points}" for length, points in RUN_BONUS.items())
+            paragraphs.append(f"Run bonus for the winner's longest run ({bonuses}; 7 or more counts as 6).")
+    else:
+        paragraphs.append(
+            "Take the top discard or draw from the stock, and put the card in a slot: the card there is "
+            "discarded (a card you drew may be discarded instead). Get your rack in order, lowest in slot 5, "
+            "highest in slot 50."
+        )
+        if rules.two_player_rule:
+            paragraphs.append(
+                "With two players a rack in order is not enough: it needs a run of three consecutive numbers in "
+                "neighbouring slots, like 28, 29, 30 (the 2-player rule). A sorted rack without one plays on."
+            )
+        if rules.partners:
+            paragraphs.append("Partners sit opposite each other; their scores are added up.")
+        paragraphs.append(
+            f"Scoring: Rack-O {RACKO_SCORE}; everyone else {POINTS_PER_CARD} a card in order from slot 5 up to "
+            "the first break."
+        )
+        if rules.bonus:
+            bonuses = ", ".join(f"{length}: {points}" for length, points in BONUS_FOR_RUN.items())
+            paragraphs.append(
+                f"Bonus for the longest run when you go Rack-O ({bonuses}; 6 or more counts as 6). Going Rack-O "
+                "is your choice: you may wait for a longer run, at the risk of someone going out first."
+            )
+    lines: list[str] = []
+    for paragraph in paragraphs:
+        lines += [*textwrap.wrap(paragraph, width), ""]
+    return lines[:-1]

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -40,7 +40,7 @@ from racko.play.loop import (
 from racko.play.loop import Screen as LoopScreen
 from racko.play.session import PlaySession, SeatSpec, bots_for, default_opponent
 from racko.play.setup import DEFAULT_NAME, HUMAN, build_setup, describe_save
-from racko.play.text import card_words, round_report, score_table, scores_line
+from racko.play.text import card_words, round_report, rules_summary, score_table, scores_line
 from racko.rules import RACK_SIZE, SLOT_LABELS, VARIANTS, Rules, variant
 from racko.terminal.saves import FileStore, set_aside
 
@@ -222,9 +222,16 @@ class TableScreen(Screen[None]):
         # The same keys where they mean nothing in this variant: say so rather than ignore them.
         *[Binding(key, f"not_in_this_game('{key}')", show=False) for key in [*CLASSIC_KEYS, *HIGHLOW_KEYS]],
         Binding("question_mark", "hint", "Hint"),
+        Binding("f1,h", "rules", "Rules"),
+        Binding("plus,equals_sign", "pace(-1)", "Faster", show=False),
+        Binding("minus", "pace(1)", "Slower", show=False),
         Binding("q", "app.quit", "Quit"),
         *[Binding(key, f"slot({index})", show=False) for index, key in enumerate(SLOT_KEYS)],
     ]
+    KNOWN_KEYS = frozenset(
+        [*CLASSIC_KEYS, *HIGHLOW_KEYS, *SLOT_KEYS, "question_mark", "f1", "h", "plus", "equals_sign", "minus", "q"]
+    )
+    """Every key the table answers; any other printable key is explained rather than ignored."""
 
     def __init__(self, session: PlaySession, pace: float) -> None:
         super().__init__()
@@ -247,9 +254,11 @@ class TableScreen(Screen[None]):
                     yield Button("", id=f"slot-{index}", classes="slot")
             yield Static("", id="prompt", markup=False)
             yield RichLog(id="log", wrap=True, max_lines=200)
+        yield Static("", id="too-small", markup=False)
         yield Footer()
 
     def on_mount(self) -> None:
+        self._fit(self.app.size.width, self.app.size.height)
         self._refresh()
         self._next()
 
@@ -336,6 +345,39 @@ class TableScreen(Screen[None]):
 
     def _resume(self, _: bool | None) -> None:
         self._next()
+
+    # --- help, pace, keys that mean nothing, a terminal too small ----------------------------------
+
+    def action_rules(self) -> None:
+        """The variant's rules in short, its scoring, and the keys (F1 or h)."""
+        lines = [*rules_summary(self.session.rules), "", *_keys_help(self.verbs)]
+        self.app.push_screen(MessageScreen("\n".join(lines), "Press Enter to go back to the table."))
+
+    def action_pace(self, step: int) -> None:
+        """Computer moves faster (+) or slower (-): the pace is kept for the rest of the game."""
+        index = min(range(len(PACES)), key=lambda i: abs(PACES[i] - self.pace))
+        self.pace = PACES[max(0, min(len(PACES) - 1, index + step))]
+        shown = "at once" if self.pace == 0 else f"{self.pace:g} s apart"
+        self._say(f"Computer moves are now shown {shown} (+ faster, - slower).")
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key in self.KNOWN_KEYS or not event.is_printable or event.character in (None, " "):
+            return
+        self._say(f"The key {event.character!r} does nothing here: h or F1 shows the rules and the keys.")
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size.width, event.size.height)
+
+    def _fit(self, width: int, height: int) -> None:
+        """Below the size the table needs, say so instead of hiding slots."""
+        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        self.query_one("#table").display = not small
+        notice = self.query_one("#too-small", Static)
+        notice.display = small
+        notice.update(
+            f"This terminal is {width} x {height}; the table needs at least {MIN_SIZE[0]} x {MIN_SIZE[1]}. "
+            "Make the window larger (the game waits)."
+        )
 
     # --- the player's actions --------------------------------------------------------------------
 
@@ -460,6 +502,38 @@ class TableScreen(Screen[None]):
         return f"{self.session.names[shown]}: {prompt}" if self.loop.shared and shown is not None else prompt
 
 
+PACES = (0.0, 0.3, 0.8, 1.5, 2.5)
+"""The paces of computer moves that + and - step through, in seconds."""
+MIN_SIZE = (78, 22)
+"""The smallest terminal that shows the whole table (every slot and the log)."""
+
+
+def _keys_help(verbs: frozenset[str]) -> list[str]:
+    """The table's keys, for the rules screen."""
+    if "replace" in verbs:
+        keys = [
+            "1-9 and 0: put the card you hold at position 1-10 (or click it)",
+            "two positions: swap them",
+            "k: keep your row after a Swap card",
+        ]
+    else:
+        keys = [
+            "d: draw from the stock",
+            "t: take the top discard",
+            "1-9 and 0: put the card you hold in slot 5 ... 50 (or click the slot)",
+            "x: discard the card you drew",
+        ]
+        if "wait" in verbs:
+            keys += ["r: call Rack-O", "w: wait for a longer run"]
+    keys += [
+        "?: the expert's hint",
+        "+ and -: computer moves faster or slower",
+        "h or F1: this page",
+        "q: quit (the game stays saved)",
+    ]
+    return ["Keys:", *(f"  {key}" for key in keys)]
+
+
 def _key_verb(key: str) -> str:
     return {**CLASSIC_KEYS, **HIGHLOW_KEYS}[key]
 
@@ -500,6 +574,7 @@ class RackoApp(App[None]):
     .slot { width: 7; min-width: 7; height: 4; margin: 0 0 0 0; }
     #prompt { height: 2; }
     #log { height: 1fr; border: round $primary; }
+    #too-small { display: none; padding: 1 2; text-style: bold; }
     MessageScreen { align: center middle; }
     #message { width: 80; height: auto; max-height: 100%; border: thick $primary; padding: 0 1; background: $surface; }
     #message-body { height: auto; max-height: 20; }

@@ -83,7 +83,7 @@ def test_quitting_keeps_the_game_and_play_offers_to_resume_it(data: Path) -> Non
     saved = GameRecord.load(data / CURRENT_SAVE)
     actions_before = saved.action_count
     out = runner.invoke(app, ["play", "--plain"], input="y\ndraw\nx\nquit\n").output
-    assert "A saved game was found: Classic Rack-O, round 1: You 0, easy 0." in out
+    assert "A saved game was found: Classic Rack-O, round 1: You: 0, easy: 0." in out
     assert GameRecord.load(data / CURRENT_SAVE).action_count > actions_before
     # A record that was saved can be hinted, too: it is an ordinary record.
     hinted = runner.invoke(app, ["hint", str(data / CURRENT_SAVE)])
@@ -305,7 +305,7 @@ async def test_a_whole_game_ends_with_the_winner_and_the_score_sheet(tmp_path: P
                     assert prompts[-1] == "Press Enter for the final scores."
                     assert set(prompts[:-1]) == {"Press Enter for the next round."}
                     header = str(app.screen_stack[-2].query_one("#scores").render())
-                    assert "easy " + str(session.match.totals[1]) in header and "to play" not in header
+                    assert "easy: " + str(session.match.totals[1]) in header and "to play" not in header
                     break
                 prompts.append(screen.prompt)
                 await pilot.press("enter")
@@ -522,7 +522,7 @@ async def test_partners_scores_are_the_teams(tmp_path: Path) -> None:
         await _settle(pilot)
         table = app.screen
         assert isinstance(table, TableScreen)
-        assert "Scores: You & medium 0   easy & hard 0" in str(table.query_one("#scores").render())
+        assert "Scores: You & medium: 0   easy & hard: 0" in str(table.query_one("#scores").render())
         assert "(partner)" in str(table.query_one("#opponents").render())
 
 

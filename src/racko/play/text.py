@@ -46,9 +46,10 @@ def side_names(rules: Rules, names: Sequence[str]) -> list[str]:
 
 
 def scores_line(rules: Rules, names: Sequence[str], seat_totals: Sequence[int], separator: str = ", ") -> str:
-    """Each side's total, name then points ("You 75, easy 30")."""
+    """Each side's total, name then points ("You: 75, easy 2: 30"): the colon keeps a name ending in a number
+    apart from the score."""
     sides = zip(side_names(rules, names), rules.side_totals(seat_totals), strict=True)
-    return separator.join(f"{side} {total}" for side, total in sides)
+    return separator.join(f"{side}: {total}" for side, total in sides)
 
 
 def round_report(result: AnyResult, names: Sequence[str], number: int) -> list[str]:

@@ -453,7 +453,7 @@ class TableScreen(Screen[None]):
         if to_act is not None:
             headline.append(f"{names[to_act]} to play")
         # The match's totals, not the round's: at the game's end they include its last round.
-        scores = scores_line(rules, names, session.match.seat_totals, "   ")
+        scores = scores_line(rules, names, session.match.seat_totals, "   " if rules.sides <= 3 else "  ")
         self.query_one("#scores", Static).update(f"{' · '.join(headline)}\nScores: {scores} (target {rules.target})")
         buttons = [self.query_one(f"#slot-{index}", Button) for index in range(RACK_SIZE)]
         yours = self.turn is not None and self.turn.seat == seat and not hidden

@@ -315,3 +315,17 @@ def test_the_bots_a_variant_lists_play_it_and_the_others_refuse_it(variant_name:
 
 def test_bots_are_listed_by_any_name_of_a_variant() -> None:
     assert bots.playing("High-Low") == bots.playing("highlow") == ["random", "easy", "expert", "expert-eager"]
+
+
+def test_easy_can_go_rack_o_under_the_two_player_rule() -> None:
+    # The bucket policy alone sorts a rack but never builds the run of three the 2-player rule asks for.
+    rules = racko.variant("classic").rules(2, turn_cap=1000)
+    finished = 0
+    for deal in range(200):
+        result = play_round(
+            racko.Round.deal(rules, seed=deal, dealer=deal % 2), [bots.create("easy", seed=s) for s in (1, 2)]
+        )
+        if result.winner is not None:
+            assert racko.longest_run(result.racks[result.winner]) >= 3
+            finished += 1
+    assert finished >= 190

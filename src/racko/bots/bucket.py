@@ -4,7 +4,9 @@ Card ``c`` of an ``N``-card deck belongs in slot ``t(c) = (c - 1) * 10 // N``
 (0 is slot 5).  Take the top discard if the card now in its slot does not
 belong there, and put it there; otherwise draw, and put the drawn card in its
 slot unless the card there belongs there, else discard it.  Call Rack-O as
-soon as allowed.
+soon as allowed.  Under the 2-player rule, a sorted rack without a run of three
+takes or keeps a card that keeps it sorted and lengthens its longest run (so
+that even a beginner's bot can finish the round).
 
 High-Low, the same idea: number ``c`` belongs at position ``(c - 1) * 10 // 50``
 from the left for a Low row (from the right for a High row, whichever has more
@@ -22,6 +24,7 @@ from racko.families import AnyAction, AnyObservation
 from racko.highlow import HIGHEST, WILD, HighLowObservation, HighLowPhase, KeepOrder, Replace, SwapCards
 from racko.observation import Phase
 from racko.rules import RACK_SIZE
+from racko.scoring import is_ordered, longest_run
 
 
 def bucket_slot(card: int, deck_size: int) -> int:
@@ -43,9 +46,13 @@ class BucketBot(Bot):
         phase = public.phase
         rack = observation.rack
         size = public.rules.deck_size
+        needs_run = public.rules.two_player_rule
         if phase is Phase.PLACE:
             held = observation.held
             assert held is not None
+            lengthening = _run_slot(rack, held) if needs_run else None
+            if lengthening is not None:
+                return Exchange(seat, lengthening)
             slot = bucket_slot(held, size)
             if public.taken_discard is not None or bucket_slot(rack[slot], size) != slot:
                 return Exchange(seat, slot)
@@ -56,9 +63,22 @@ class BucketBot(Bot):
             return CallRacko(seat)
         top = public.discard_pile[-1]
         slot = bucket_slot(top, size)
-        if bucket_slot(rack[slot], size) != slot:
+        if bucket_slot(rack[slot], size) != slot or (needs_run and _run_slot(rack, top) is not None):
             return TakeDiscard(seat)
         return DrawFromStock(seat)
+
+
+def _run_slot(rack: tuple[int, ...], card: int) -> int | None:
+    """Under the 2-player rule, a sorted rack still needs a run of three: the slot where ``card`` keeps the rack
+    in order and makes its longest run longer, if any (the longest such run; the lowest slot among equals)."""
+    if not is_ordered(rack) or longest_run(rack) >= 3:
+        return None
+    best, best_run = None, longest_run(rack)
+    for slot in range(RACK_SIZE):
+        placed = (*rack[:slot], card, *rack[slot + 1 :])
+        if is_ordered(placed) and longest_run(placed) > best_run:
+            best, best_run = slot, longest_run(placed)
+    return best
 
 
 def _highlow_bucket(observation: HighLowObservation) -> AnyAction:

@@ -724,3 +724,34 @@ async def test_a_terminal_too_small_for_the_table_says_so(tmp_path: Path) -> Non
         await pilot.resize_terminal(80, 24)
         await _settle(pilot)
         assert not notice.display and table.query_one("#table").display
+
+
+def test_stats_add_up_the_finished_games_and_skip_what_they_cannot_read(data: Path) -> None:
+    empty = runner.invoke(app, ["stats"])
+    assert empty.exit_code == 0 and "No finished games yet" in empty.output
+    play("--bots", "easy", "--no-two-player-rule", "--target", "75", "--seed", "1", input="draw\nx\n" * 400)
+    (data / "games" / "broken.json").write_text("{")
+    result = runner.invoke(app, ["stats", "--json"])
+    assert result.exit_code == 0, result.output
+    stats = json.loads(result.output)
+    assert stats["total"]["games"] == 1 and stats["total"]["won"] == 0  # easy won that game
+    assert stats["by_variant"]["Classic Rack-O"]["rounds"] == stats["total"]["rounds"] >= 1
+    assert stats["by_opponent"]["easy"]["games"] == 1
+    assert list(stats["skipped"]) == [str(data / "games" / "broken.json")]
+    table = runner.invoke(app, ["stats"]).output
+    assert "All games" in table and "against easy" in table and "1 record(s) not counted" in table
+
+
+@app_test
+async def test_the_stats_screen_in_the_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RACKO_DATA_DIR", str(tmp_path))
+    rules = racko.variant("classic").rules(2)
+    app_ = RackoApp(setup=(rules, [SeatSpec("You"), SeatSpec("easy", "easy")]), save_path=None, seed=3, pace=0)
+    async with app_.run_test(size=(80, 24)) as pilot:
+        session = app_.session
+        assert session is not None
+        await _until_a_person_acts(pilot, session)
+        await pilot.press("s")
+        await _settle(pilot)
+        assert isinstance(app_.screen, MessageScreen)
+        assert "No finished games yet" in str(app_.screen.query_one("#message-text").render())

@@ -26,6 +26,7 @@ from racko.errors import RackoError
 from racko.families import AnyAction
 from racko.highlow import HighLowObservation, Replace, SwapCards, card_name
 from racko.play.hint import hint_lines
+from racko.play.library import data_dir, finished_games, game_stats, stats_lines
 from racko.play.loop import (
     SEAT_ONLY_ACTIONS,
     ComputerToAct,
@@ -223,13 +224,14 @@ class TableScreen(Screen[None]):
         *[Binding(key, f"not_in_this_game('{key}')", show=False) for key in [*CLASSIC_KEYS, *HIGHLOW_KEYS]],
         Binding("question_mark", "hint", "Hint"),
         Binding("f1,h", "rules", "Rules"),
+        Binding("s", "stats", "Stats", show=False),
         Binding("plus,equals_sign", "pace(-1)", "Faster", show=False),
         Binding("minus", "pace(1)", "Slower", show=False),
         Binding("q", "app.quit", "Quit"),
         *[Binding(key, f"slot({index})", show=False) for index, key in enumerate(SLOT_KEYS)],
     ]
     KNOWN_KEYS = frozenset(
-        [*CLASSIC_KEYS, *HIGHLOW_KEYS, *SLOT_KEYS, "question_mark", "f1", "h", "plus", "equals_sign", "minus", "q"]
+        [*CLASSIC_KEYS, *HIGHLOW_KEYS, *SLOT_KEYS, "question_mark", "f1", "h", "s", "plus", "equals_sign", "minus", "q"]
     )
     """Every key the table answers; any other printable key is explained rather than ignored."""
 
@@ -351,6 +353,11 @@ class TableScreen(Screen[None]):
     def action_rules(self) -> None:
         """The variant's rules in short, its scoring, and the keys (F1 or h)."""
         lines = [*rules_summary(self.session.rules), "", *_keys_help(self.verbs)]
+        self.app.push_screen(MessageScreen("\n".join(lines), "Press Enter to go back to the table."))
+
+    def action_stats(self) -> None:
+        """Statistics of the finished games kept in the data directory (s)."""
+        lines = stats_lines(game_stats(finished_games(data_dir())))
         self.app.push_screen(MessageScreen("\n".join(lines), "Press Enter to go back to the table."))
 
     def action_pace(self, step: int) -> None:

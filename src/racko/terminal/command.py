@@ -10,6 +10,7 @@ from typing import Annotated, NoReturn
 import typer
 
 from racko.errors import RackoError
+from racko.play.library import data_dir, finished_games
 from racko.play.session import PlaySession, SeatSpec
 from racko.play.setup import DEFAULT_NAME, build_setup, describe_save
 from racko.record import GameRecord
@@ -18,7 +19,6 @@ from racko.terminal.saves import (
     CURRENT_SAVE,
     FileStore,
     FolderLock,
-    data_dir,
     file_if_finished,
     load_save,
     set_aside,
@@ -181,7 +181,7 @@ def _export(folder: Path, target: Path, reveal: bool) -> None:
     source = folder / CURRENT_SAVE
     which = "the saved game"
     if not reveal or not source.exists():
-        finished = sorted((folder / "games").glob("*.json"), key=lambda path: path.stat().st_mtime)
+        finished = finished_games(folder)
         if not finished:
             in_progress = " (add --reveal to write the game in progress)" if source.exists() else ""
             _fail(f"There is no finished game in {folder} to export{in_progress}.")

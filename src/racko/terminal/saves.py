@@ -23,16 +23,6 @@ CURRENT_SAVE = "current-game.json"
 LOCK_FILE = "racko-play.lock"
 
 
-def data_dir() -> Path:
-    """Where saves and finished games go: ``RACKO_DATA_DIR`` if set, else the user's data directory."""
-    override = os.environ.get("RACKO_DATA_DIR")
-    if override:
-        return Path(override)
-    import platformdirs  # only the apps need it
-
-    return Path(platformdirs.user_data_dir("racko", appauthor=False))
-
-
 class FolderInUseError(RackoError):
     """Another ``racko play`` holds the data folder's lock."""
 

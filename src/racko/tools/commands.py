@@ -18,6 +18,7 @@ from racko.bots.runner import play_round
 from racko.errors import RackoError
 from racko.highlow import HighLowObservation
 from racko.play.hint import ADVISOR, hint_for
+from racko.play.library import data_dir, finished_games, game_stats, stats_lines
 from racko.play.text import card_words, plain_name, rack_lines, row_line, side_names
 from racko.record import GameRecord, replay
 from racko.round import Round
@@ -182,8 +183,21 @@ def variants_command() -> None:
         typer.echo(f"          {cls.description}")
 
 
+def stats_command(
+    as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON.")] = False,
+) -> None:
+    """Your statistics from the finished games racko play kept: games and rounds won, best round, per variant and
+    per opponent."""
+    stats = game_stats(finished_games(data_dir()))
+    if as_json:
+        typer.echo(json.dumps(stats.to_json()))
+        return
+    typer.echo("\n".join(stats_lines(stats)))
+
+
 def register(app: typer.Typer) -> None:
-    """Add ``replay``, ``bench``, ``hint`` and ``variants`` to the ``racko`` app."""
+    """Add ``replay``, ``bench``, ``hint``, ``stats`` and ``variants`` to the ``racko`` app."""
+    app.command("stats")(stats_command)
     app.command("replay")(replay_command)
     app.command("bench")(bench_command)
     app.command("hint")(hint_command)

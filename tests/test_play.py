@@ -313,9 +313,37 @@ async def test_a_whole_game_ends_with_the_winner_and_the_score_sheet(tmp_path: P
                 await pilot.press("d", "x")
         else:
             raise AssertionError("the game did not end")
-        await pilot.press("enter")
+        assert len(list((tmp_path / "games").glob("*.json"))) == 1
+        await pilot.press("enter")  # play again, the same seats
         await _settle(pilot)
-    assert not save.exists() and len(list((tmp_path / "games").glob("*.json"))) == 1
+        assert isinstance(app.screen, TableScreen) and app.session is not session
+        assert app.session is not None and app.session.seats == session.seats and app.session.rules == rules
+        assert save.exists()  # the new game is saved as it goes
+        await pilot.press("q")
+        await _settle(pilot)
+
+
+@app_test
+async def test_after_a_game_n_chooses_the_game_again(tmp_path: Path) -> None:
+    rules = racko.variant("classic").rules(2, two_player_rule=False, target=75)
+    app = RackoApp(setup=(rules, [SeatSpec("You"), SeatSpec("easy", "easy")]), save_path=None, seed=2, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        session = app.session
+        assert session is not None
+        for _ in range(3000):
+            await _settle(pilot)
+            screen = app.screen
+            if isinstance(screen, MessageScreen):
+                if str(screen.query_one("#message-text").render()).startswith("Game over"):
+                    break
+                await pilot.press("enter")
+            elif session.human_to_act():
+                await pilot.press("d", "x")
+        else:
+            raise AssertionError("the game did not end")
+        await pilot.press("n")
+        await _settle(pilot)
+        assert isinstance(app.screen, StartScreen)
 
 
 @app_test

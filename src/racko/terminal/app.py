@@ -343,7 +343,13 @@ class TableScreen(Screen[None]):
         ]
         if session.finished_at is not None:
             lines += ["", f"Record: {session.finished_at}", "(racko replay and racko hint read it)"]
-        self.app.push_screen(MessageScreen("\n".join(lines), "Press Enter to leave."), lambda _: self.app.exit())
+        prompt = "Enter: play again with the same seats.  n: choose the game again.  q: quit."
+        self.app.push_screen(MessageScreen("\n".join(lines), prompt), self._after_the_game)
+
+    def _after_the_game(self, same_seats: bool | None) -> None:
+        app = self.app
+        assert isinstance(app, RackoApp)
+        app.play_again(self.session, same_seats=bool(same_seats))
 
     def _resume(self, _: bool | None) -> None:
         self._next()
@@ -647,6 +653,15 @@ class RackoApp(App[None]):
         store = FileStore(self.save_path) if self.save_path is not None else None
         self.session = PlaySession.new(rules, seats, seed=self.seed, store=store)
         self.push_screen(TableScreen(self.session, self.pace))
+
+    def play_again(self, finished: PlaySession, *, same_seats: bool) -> None:
+        """After a game: the same rules and seats again (a new deal), or the start screen to choose again."""
+        self.pop_screen()  # the finished table
+        self.seed = None  # a new game is a new shuffle, even after a seeded one
+        if same_seats:
+            self._start((finished.rules, list(finished.seats)))
+        else:
+            self.push_screen(StartScreen(), self._start)
 
 
 def run_app(

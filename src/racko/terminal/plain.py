@@ -45,7 +45,7 @@ CLASSIC_HELP = """Commands:
 HIGHLOW_HELP = """Commands:
   1 ... 10        put the card you hold at that position of your row (1 = left end); the card there moves on
   swap A B        after a Swap card: swap the cards at positions A and B of your row
-  keep            after a Swap card: keep your row as it is
+  keep (k)        after a Swap card: keep your row as it is
   hint (?)        what the expert would do, from your own view
   show (s)        show the table again
   help (h)        this list
@@ -168,11 +168,11 @@ def parse_command(observation: AnyObservation, words: list[str]) -> AnyAction:
             first, second = positions
             assert first is not None and second is not None
             return SwapCards(seat, first - 1, second - 1)
-        if command == "keep":
+        if command in ("keep", "k"):
             return KeepOrder(seat)
         if number is not None and 1 <= number <= 10:
             return Replace(seat, number - 1)
-        raise RackoError(f"Unknown command {command!r}: type a position 1-10, swap A B, keep or help.")
+        raise RackoError(f"Unknown command {command!r}: type a position 1-10, swap A B, keep (k) or help.")
     verb = COMMANDS.get(command, command)
     if verb in SEAT_ONLY_ACTIONS and verb != "keep":
         return SEAT_ONLY_ACTIONS[verb](seat)

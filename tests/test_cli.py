@@ -286,7 +286,7 @@ SUMMARY_LINE = re.compile(r"^easy \(seat (\d)\): (.+)$")
 
 def _scored(lines: list[str], players: int) -> list[str]:
     """The round report's last lines: how each seat's score was counted."""
-    return [line for line in lines[-players:] if line.endswith("points")]
+    return [line for line in lines[-players:] if re.search(r"\(seat \d+\): .*(points|= -?\d+)$", line)]
 
 
 def test_demo_ends_with_every_rack_shown_and_the_scores() -> None:

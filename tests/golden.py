@@ -53,6 +53,8 @@ def _classic_policy(observation: racko.Observation, waited: set[int]) -> Any:
     def stranger(slot: int) -> bool:
         return home(observation.rack[slot]) != slot
 
+    if legal == [racko.Wait(seat)]:
+        return racko.Wait(seat)  # the end of a Bonus turn with nothing to call
     if racko.Wait(seat) in legal:
         if public.round_number not in waited:  # wait once a round, then call
             waited.add(public.round_number)
@@ -138,7 +140,9 @@ def playthrough(case: str) -> str:
         for viewer in viewers:
             label = "spectator" if viewer is None else f"seat {viewer}"
             for event in log[told[viewer] :]:
-                lines.append(f"  {label} told: {event.visible_to(viewer).describe(names)}")
+                told_line = event.visible_to(viewer).describe(names)
+                if told_line:
+                    lines.append(f"  {label} told: {told_line}")
             told[viewer] = len(log)
         public = match.public_view()
         lines.append(f"  public: {_public_text(public)}")

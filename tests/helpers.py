@@ -153,7 +153,7 @@ def illegal_candidates(round_: AnyRound, rng: random.Random) -> Iterator[tuple[o
         if isinstance(action, Discard) and round_.phase is Phase.PLACE:
             assert round_.public_view().taken_discard is not None
             expected = racko.MustPlaceDiscardError
-        elif isinstance(action, CallRacko) and round_.phase is Phase.PICK:
+        elif isinstance(action, CallRacko) and round_.phase in (Phase.PICK, Phase.DECLARE):
             assert not racko.qualifies_for_racko(round_.rack(seat), round_.rules)
             expected = racko.NotRackoError
         yield action, expected

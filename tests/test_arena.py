@@ -21,7 +21,7 @@ from racko.families import AnyObservation
 from racko.observation import Observation
 from racko.tools import arena
 from racko.tools.arena import ArenaReport, run_arena, run_solo, wilson_interval
-from racko.tools.arena_commands import register
+from racko.tools.arena_commands import register, time_left
 
 ARENA_KEYS = {"results", "variant", "players", "mode", "deals", "capped", "seed", "seconds"}
 RESULT_KEYS = {"bot", "wins", "played", "win_rate", "ci95", "mean_score", "mean_turns", "decision_ms"}
@@ -216,6 +216,13 @@ def test_progress_is_reported_up_to_the_total() -> None:
     )
     assert calls[0] == (0, 100) and calls[-1] == (100, 100)
     assert [done for done, _ in calls] == sorted(done for done, _ in calls)
+
+
+def test_the_time_left_is_the_average_pace_so_far() -> None:
+    assert time_left(0.0, 0, 100) == "ETA: estimating"  # nothing done yet: no figure pretends to know
+    assert time_left(30.0, 25, 100) == "ETA: 1:30"  # 25 parts in 30 s: 75 more take 90 s
+    assert time_left(3600.0, 1, 3) == "ETA: 2:00:00"
+    assert time_left(12.0, 100, 100) == "ETA: 0:00"
 
 
 # --- The commands ---------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from racko.bots.runner import play_match
 from racko.errors import RecordError
 from racko.highlow import KeepOrder, Replace, SwapCards
 from racko.match import Match
-from racko.record import GameRecord, replay
+from racko.record import RECORD_VERSION, GameRecord, replay
 from racko.rules import REFILL_MODES, SLOT_LABELS, VARIANTS, Rules, variant
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -64,7 +64,7 @@ def deal_deck(racks: list[list[int]], dealer: int, turned_up: int, stock: list[i
 def hand_record(rules: Rules, rounds: list[dict[str, Any]], first_dealer: int = 0, **extra: Any) -> dict[str, Any]:
     return {
         "format": "racko-record",
-        "version": 1,
+        "version": RECORD_VERSION,
         "rules": rules.to_dict(),
         "seed": 1,
         "first_dealer": first_dealer,
@@ -188,7 +188,7 @@ def test_the_schema_names_what_the_engine_knows() -> None:
     assert action["act"]["enum"] == [*ACTION_TYPES, Replace.kind, SwapCards.kind, KeepOrder.kind]
     assert action["slot"]["enum"] == list(SLOT_LABELS)
     assert data["properties"]["format"]["const"] == "racko-record"
-    assert data["properties"]["version"]["const"] == 1
+    assert data["properties"]["version"]["enum"] == [1, RECORD_VERSION]
 
 
 def test_the_schema_rejects_a_misshapen_record() -> None:
@@ -196,7 +196,7 @@ def test_the_schema_rejects_a_misshapen_record() -> None:
     data["rounds"][0]["actions"] = [{"seat": 1, "act": "exchange", "slot": 7}, {"seat": 1, "act": "take", "slot": 5}]
     data["rules"]["refill"] = "riffle"
     data["rounds"][0]["deck"][0] = "3"
-    data["version"] = 2
+    data["version"] = 3
     errors = {error.json_path for error in validator().iter_errors(data)}
     assert errors == {
         "$.rounds[0].actions[0].slot",
@@ -375,6 +375,20 @@ def test_the_bonus_example_waits_for_a_longer_run() -> None:
     assert load(data).results[0].scores == (40, 125)
 
 
+def test_a_version_1_bonus_record_is_read_with_the_pass_that_ends_every_turn() -> None:
+    # Version 1 wrote a "wait" only when the rack qualified: seat 0's turn below ended without one.
+    data = example("bonus-wait.json")
+    actions = data["rounds"][0]["actions"]
+    version_1 = {**data, "version": 1, "rounds": [{**data["rounds"][0], "actions": actions[:5] + actions[6:]}]}
+    assert {"seat": 0, "act": "wait"} not in version_1["rounds"][0]["actions"]
+    record = GameRecord.from_json(version_1)
+    assert record.to_json()["rounds"] == data["rounds"] and record.to_json()["version"] == RECORD_VERSION
+    assert load(version_1).results == load(data).results
+    # Without the upgrade the same version-2 reading would be refused: the pass is where the turn ends.
+    error = refused({**version_1, "version": RECORD_VERSION})
+    assert "Action 6" in str(error) and "seat 0 is to play, not seat 1" in str(error)
+
+
 def test_the_shuffle_example_turns_up_the_first_card_of_the_recorded_reshuffle() -> None:
     data = example("shuffle-refill.json")
     new_stock = data["rounds"][0]["reshuffles"][0]
@@ -462,7 +476,10 @@ def test_without_auto_racko_a_qualifying_deal_waits_for_a_call() -> None:
     assert called.results[0].scores == (5, 75 + 50)
     error = refused(hand_record(rules, [{"dealer": 0, "deck": deck, "actions": [{"seat": 1, "act": "wait"}]}]))
     assert error.action_number == 1
-    assert "Action 1 (round 1, seat 1: wait instead of calling Rack-O) is illegal: You can only wait" in str(error)
+    assert (
+        "Action 1 (round 1, seat 1: wait (end the turn without calling Rack-O)) is illegal: You can only wait"
+        in str(error)
+    )
 
 
 # --- Corrupt records are refused with a clear RecordError --------------------------------------
@@ -506,7 +523,7 @@ ACTIONS = ("rounds", 0, "actions")
 CORRUPT: dict[str, tuple[Callable[[Any], None], str, int | None]] = {
     "format wrong": (set_in(("format",), "chess-record"), "This is not a racko record", None),
     "format missing": (del_in(("format",)), "This is not a racko record", None),
-    "version 2": (set_in(("version",), 2), "Unsupported record version 2; this racko reads version 1.", None),
+    "version 3": (set_in(("version",), 3), "Unsupported record version 3; this racko reads versions 1 and 2.", None),
     "version missing": (del_in(("version",)), "Unsupported record version None", None),
     "rules not an object": (set_in(("rules",), "classic"), "Bad rules: The rules must be a JSON object.", None),
     "unknown rule option": (set_in(("rules", "jokers"), True), "Bad rules: Unknown rule option(s): jokers.", None),
@@ -646,7 +663,7 @@ def test_a_corrupt_record_is_refused_with_the_reason(name: str) -> None:
     "name",
     [
         "format wrong",
-        "version 2",
+        "version 3",
         "unknown rule option",
         "unknown variant",
         "card a string",

@@ -336,21 +336,54 @@ def test_bonus_racko_lets_a_player_wait_and_declare_later() -> None:
     assert round_.to_act == 1 and not round_.over
     round_.apply(DrawFromStock(1))  # 26
     round_.apply(Discard(1))
+    # Every turn ends in the same moment, qualifying or not: only the call is missing from the choices.
+    assert round_.phase is Phase.DECLARE and round_.to_act == 1
+    assert round_.legal_actions() == [Wait(1)]
+    round_.apply(Wait(1))
     round_.apply(TakeDiscard(2))  # 26
     round_.apply(Exchange(2, 9))
+    round_.apply(Wait(2))
     round_.apply(DrawFromStock(0))  # 27
     round_.apply(Exchange(0, 6))  # 25 -> 27: 21 27 29 still in order
     round_.apply(Wait(0))
     round_.apply(TakeDiscard(1))  # 25
     round_.apply(Exchange(1, 0))
+    round_.apply(Wait(1))
     round_.apply(DrawFromStock(2))  # 30
     round_.apply(Discard(2))
+    round_.apply(Wait(2))
     round_.apply(TakeDiscard(0))  # 30
     round_.apply(Exchange(0, 8))  # 33 -> 30: ... 27 29 30 37
     round_.apply(CallRacko(0))
     result = round_.result
     assert result is not None and result.winner == 0
     assert result.run == 2 and result.bonus == 0 and result.scores[0] == 75
+
+
+def test_bonus_racko_never_tells_the_table_that_a_rack_could_go_out() -> None:
+    """Two deals that differ in one hidden card: after the same public turn, seat 0's rack qualifies in one and
+    not in the other.  Everything the other seats see (their observation and their log) must be the same, before
+    seat 0 decides and after it plays on: at a table nobody announces that they could have called."""
+    rules = racko.variant("bonus").rules(3)
+    others = [[41, 42, 43, 44, 45, 46, 47, 48, 50, 49], [20, 19, 18, 16, 15, 14, 12, 11, 10, 8]]
+    could = scripted_round(rules, [[2, 5, 9, 13, 17, 21, 25, 40, 33, 37], *others], turned_up=29, dealer=2)
+    could_not = scripted_round(rules, [[2, 5, 9, 13, 17, 21, 25, 40, 33, 1], *others], turned_up=29, dealer=2)
+
+    def seen(round_: Round) -> list[object]:
+        return [(round_.observation(seat), round_.public_log(seat)) for seat in (1, 2)] + [round_.public_log(None)]
+
+    for round_ in (could, could_not):
+        round_.apply(TakeDiscard(0))
+        round_.apply(Exchange(0, 7))  # 40 out, 29 in
+    assert could.legal_actions() == [CallRacko(0), Wait(0)] and could_not.legal_actions() == [Wait(0)]
+    assert seen(could) == seen(could_not)
+    could.apply(Wait(0))
+    could_not.apply(Wait(0))
+    assert seen(could) == seen(could_not)
+    # Only seat 0 itself is told that it chose to wait.
+    assert [event.describe(["You", "B", "C"]) for event in could.public_log(0)][-1] == (
+        "You could go Rack-O but chose to wait."
+    )
 
 
 def test_bonus_racko_pays_the_run_bonus_to_the_winner_only() -> None:

@@ -82,7 +82,7 @@ class Wait:
     kind: ClassVar[str] = "wait"
 
     def describe(self) -> str:
-        return "wait instead of calling Rack-O"
+        return "wait (end the turn without calling Rack-O)"
 
 
 Action = DrawFromStock | TakeDiscard | Exchange | Discard | CallRacko | Wait

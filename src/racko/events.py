@@ -155,16 +155,21 @@ class Called:
 
 @dataclass(frozen=True, slots=True)
 class Waited:
-    """A player whose rack qualifies chose to play on."""
+    """A player ended the turn without calling Rack-O, where calling is a choice (Bonus Rack-O)."""
 
     seat: int
+    could_call: bool
+    """Whether the rack qualified: a choice to wait, not a pass with nothing to call."""
     kind: ClassVar[str] = "waited"
 
     def visible_to(self, seat: int | None) -> Waited:
-        return self
+        # The choice to wait is the player's own secret: at a table nobody announces it.  To everybody else every
+        # turn ends alike.
+        return self if seat == self.seat else Waited(self.seat, could_call=False)
 
     def describe(self, names: list[str]) -> str:
-        return f"{names[self.seat]} could go Rack-O but plays on."
+        """Said only to the player who chose to wait; a turn ending without a call is not worth a line."""
+        return f"{names[self.seat]} could go Rack-O but chose to wait." if self.could_call else ""
 
 
 @dataclass(frozen=True, slots=True)

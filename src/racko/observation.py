@@ -34,7 +34,8 @@ class Phase(enum.Enum):
     PLACE = "place"
     """The player holds a card: exchange it into a slot (or discard it, if it came from the stock)."""
     DECLARE = "declare"
-    """The turn is over and the rack qualifies, but calling is a choice: call Rack-O or wait."""
+    """Where calling is a choice (Bonus Rack-O), every turn ends here: call Rack-O if the rack qualifies, or play
+    on.  Every turn passes through it, qualifying or not, so that it tells the table nothing."""
     OVER = "over"
     """The round has ended."""
 
@@ -221,5 +222,5 @@ def legal_actions(
             placed.append(Discard(seat))
         return placed
     if phase is Phase.DECLARE:
-        return [CallRacko(seat), Wait(seat)]
+        return [CallRacko(seat), Wait(seat)] if qualifies_for_racko(rack, rules) else [Wait(seat)]
     return []

@@ -20,7 +20,9 @@ from racko.match import Match
 from racko.rules import Rules, is_whole
 
 RECORD_FORMAT = "racko-record"
-RECORD_VERSION = 1
+RECORD_VERSION = 2
+"""Version 2: where calling Rack-O is a choice, every turn ends with the call or a pass (``wait``); version 1
+recorded a pass only when the rack qualified, and is read by adding the others (:func:`_with_every_pass`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,8 +95,8 @@ class GameRecord:
         if data.get("format") != RECORD_FORMAT:
             raise RecordError(f'This is not a racko record (its "format" is not {RECORD_FORMAT!r}).')
         version = data.get("version")
-        if not is_whole(version) or version != RECORD_VERSION:
-            raise RecordError(f"Unsupported record version {version!r}; this racko reads version 1.")
+        if not is_whole(version) or version not in (1, RECORD_VERSION):
+            raise RecordError(f"Unsupported record version {version!r}; this racko reads versions 1 and 2.")
         try:
             rules = Rules.from_dict(data.get("rules"))
         except RulesError as error:
@@ -151,7 +153,8 @@ class GameRecord:
             )
         known = {"format", "version", "rules", "seed", "first_dealer", "players", "rounds"}
         extra = {key: value for key, value in data.items() if key not in known}
-        return cls(rules, tuple(rounds), first_dealer, seed, players, extra)
+        record = cls(rules, tuple(rounds), first_dealer, seed, players, extra)
+        return _with_every_pass(record) if version == 1 and not rules.auto_racko else record
 
     @classmethod
     def loads(cls, text: str) -> GameRecord:
@@ -201,19 +204,13 @@ def _cards(value: Any, family: Family[Any, Any]) -> tuple[int, ...] | None:
         return None
 
 
-def replay(record: GameRecord, *, stop_after: int | None = None) -> Match:
-    """Re-play a record through the engine and return the game in its final state.
-
-    ``stop_after`` stops after that many actions (the position a hint is asked
-    for).  An illegal action, a deck that is not a deck, or a round that does
-    not follow from the one before raises :class:`RecordError` naming the
-    action's number (counted from 1 over the whole record) and the reason.
-    """
+def _start(record: GameRecord) -> Match:
+    """The recorded game before its first action."""
     rules = record.rules
     if rules.refill == "flip" and any(r.reshuffles for r in record.rounds):
         raise RecordError("The record lists reshuffles, but its refill rule is 'flip' (no shuffling).")
     try:
-        match = Match(
+        return Match(
             rules,
             seed=record.seed,
             first_dealer=record.first_dealer,
@@ -222,6 +219,45 @@ def replay(record: GameRecord, *, stop_after: int | None = None) -> Match:
         )
     except RackoError as error:
         raise RecordError(str(error)) from None
+
+
+def _with_every_pass(record: GameRecord) -> GameRecord:
+    """A version-1 record where calling is a choice, with the pass added to every turn that ended without a
+    qualifying rack (version 1 had no such moment).  Stops adding at the first action the game refuses, so that
+    :func:`replay` then names that action and its reason."""
+    match = _start(record)
+    rounds = []
+    refused = False
+    for round_record in record.rounds:
+        actions: list[AnyAction] = []
+        for action in round_record.actions:
+            actions.append(action)
+            if refused:
+                continue
+            try:
+                match.apply(action)
+            except RackoError:
+                refused = True
+                continue
+            seat = match.to_act
+            if seat is not None and not match.over:
+                legal = match.observation(seat).legal_actions()
+                if len(legal) == 1 and legal[0].kind == "wait":
+                    actions.append(legal[0])
+                    match.apply(legal[0])
+        rounds.append(RoundRecord(round_record.dealer, round_record.deck, tuple(actions), round_record.reshuffles))
+    return GameRecord(record.rules, tuple(rounds), record.first_dealer, record.seed, record.players, record.extra)
+
+
+def replay(record: GameRecord, *, stop_after: int | None = None) -> Match:
+    """Re-play a record through the engine and return the game in its final state.
+
+    ``stop_after`` stops after that many actions (the position a hint is asked
+    for).  An illegal action, a deck that is not a deck, or a round that does
+    not follow from the one before raises :class:`RecordError` naming the
+    action's number (counted from 1 over the whole record) and the reason.
+    """
+    match = _start(record)
     number = 0
     for index, round_record in enumerate(record.rounds, start=1):
         if index > len(match.rounds):

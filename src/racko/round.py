@@ -236,7 +236,7 @@ class Round(Table[Action, RoundResult, Event]):
         elif kind is CallRacko:
             self._go_racko(seat)
         else:  # Wait
-            self.log.append(Waited(seat))
+            self.log.append(Waited(seat, could_call=qualifies_for_racko(self._racks[seat], self.rules)))
             self._next_turn()
 
     # --- Inside ----------------------------------------------------------------------------
@@ -299,7 +299,9 @@ class Round(Table[Action, RoundResult, Event]):
             return None
         # Wait
         if phase is not Phase.DECLARE:
-            return WrongPhaseError("You can only wait when your turn is over and your rack could go Rack-O.")
+            if self.rules.auto_racko:
+                return WrongPhaseError("There is no waiting in this game: a rack in order goes Rack-O at once.")
+            return WrongPhaseError("You can only wait (end your turn without calling Rack-O) at the end of a turn.")
         return None
 
     def _phase_hint(self, wanted: str) -> str:
@@ -308,7 +310,7 @@ class Round(Table[Action, RoundResult, Event]):
                 return f"You cannot {wanted} now: you took {self._held} from the discard pile, so you must place it."
             return f"You cannot {wanted} now: place the card you drew in a slot, or discard it."
         if self._phase is Phase.DECLARE:
-            return f"You cannot {wanted} now: your turn is over; call Rack-O or wait."
+            return f"You cannot {wanted} now: your turn is over; call Rack-O or play on."
         return f"You cannot {wanted} now: first draw from the stock or take the top discard."
 
     def _end_turn(self, seat: int) -> None:
@@ -317,11 +319,13 @@ class Round(Table[Action, RoundResult, Event]):
         self._turns += 1
         if not self._stock:
             self._refill()
-        if qualifies_for_racko(self._racks[seat], self.rules):
-            if self.rules.auto_racko:
-                self._go_racko(seat)
-                return
+        if not self.rules.auto_racko:
+            # Where calling is a choice, every turn ends in the moment to call or play on, whether the rack
+            # qualifies or not: a moment that came only with a qualifying rack would tell the table so.
             self._phase = Phase.DECLARE
+            return
+        if qualifies_for_racko(self._racks[seat], self.rules):
+            self._go_racko(seat)
             return
         self._next_turn()
 

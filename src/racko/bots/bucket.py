@@ -18,7 +18,7 @@ bucket without taking another out of its own.
 
 from __future__ import annotations
 
-from racko.actions import CallRacko, Discard, DrawFromStock, Exchange, TakeDiscard
+from racko.actions import CallRacko, Discard, DrawFromStock, Exchange, TakeDiscard, Wait
 from racko.bots.base import Bot, register
 from racko.families import AnyAction, AnyObservation
 from racko.highlow import HIGHEST, WILD, HighLowObservation, HighLowPhase, KeepOrder, Replace, SwapCards
@@ -58,7 +58,7 @@ class BucketBot(Bot):
                 return Exchange(seat, slot)
             return Discard(seat)
         if phase is Phase.DECLARE:
-            return CallRacko(seat)
+            return CallRacko(seat) if CallRacko(seat) in observation.legal_actions() else Wait(seat)
         if not public.rules.auto_racko and CallRacko(seat) in observation.legal_actions():
             return CallRacko(seat)
         top = public.discard_pile[-1]

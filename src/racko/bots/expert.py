@@ -117,6 +117,8 @@ class ExpertBot(Bot):
             if self._should_call(observation):
                 return CallRacko(seat)
             return Wait(seat) if public.phase is Phase.DECLARE else self._lengthen_run(observation)
+        if public.phase is Phase.DECLARE:
+            return Wait(seat)  # the end of a Bonus turn with nothing to call
         if public.phase is Phase.PLACE and not rules.auto_racko and qualifies_for_racko(observation.rack, rules):
             return self._lengthen_run(observation)  # drawn while waiting
         return self.rate(observation)[0].action

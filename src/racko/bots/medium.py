@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from racko.actions import CallRacko, Discard, DrawFromStock, Exchange, TakeDiscard
+from racko.actions import CallRacko, Discard, DrawFromStock, Exchange, TakeDiscard, Wait
 from racko.bots.base import Bot, register
 from racko.bots.gaps import PLAIN, GapModel, RackValuer, cards_that_may_come, counts_below
 from racko.errors import RackoError
@@ -30,8 +30,10 @@ class MediumBot(Bot):
             raise RackoError(f"The {self.name} bot plays the classic variants only (not yet High-Low).")
         seat = observation.seat
         public = observation.public
-        if public.phase is Phase.DECLARE or CallRacko(seat) in observation.legal_actions():
+        if CallRacko(seat) in observation.legal_actions():
             return CallRacko(seat)
+        if public.phase is Phase.DECLARE:
+            return Wait(seat)  # the end of a Bonus turn with nothing to call
         may_come = cards_that_may_come(observation)
         valuer = self.valuer(observation, may_come)
         rack = observation.rack

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from racko import bots
+from racko.actions import Wait
 from racko.errors import RackoError, RecordError
 from racko.families import AnyAction, AnyObservation
 from racko.match import Match
@@ -82,6 +83,7 @@ class PlaySession:
         """Where the finished game was filed (a path or a link), once it is over and filed."""
         self.save_problem: str | None = None
         """Why the last save failed (a full disk, a folder that cannot be written), until one succeeds."""
+        self._pass_when_nothing_to_call()  # a record from elsewhere may stop at such a moment
 
     @classmethod
     def new(
@@ -145,10 +147,25 @@ class PlaySession:
         return action
 
     def _after_action(self) -> None:
+        self._pass_when_nothing_to_call()
         if self.match.over:
             self._finish()
         else:
             self.save()
+
+    def _pass_when_nothing_to_call(self) -> None:
+        """End a Bonus turn for its player when there is nothing to call (the only legal action is to play on):
+        the engine asks at the end of every turn so that asking tells nobody anything, but a person is asked only
+        when there is a choice."""
+        match = self.match
+        while not match.over:
+            seat = match.to_act
+            if seat is None:
+                return
+            legal = match.observation(seat).legal_actions()
+            if len(legal) != 1 or not isinstance(legal[0], Wait):
+                return
+            match.apply(legal[0])
 
     # --- what happened, by version ---------------------------------------------------------------
 
@@ -168,7 +185,8 @@ class PlaySession:
         for round_ in self.match.rounds:
             log = round_.log
             first, last = max(start - offset, 0), min(stop - offset, len(log))
-            lines.extend(event.visible_to(viewer).describe(self.names) for event in log[first:last])
+            told = (event.visible_to(viewer).describe(self.names) for event in log[first:last])
+            lines.extend(line for line in told if line)
             offset += len(log)
         return lines
 

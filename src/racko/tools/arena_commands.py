@@ -30,11 +30,32 @@ def _fail(message: str, code: int = 2) -> NoReturn:
     raise typer.Exit(code)
 
 
+def time_left(elapsed: float, done: int, total: int) -> str:
+    """The time still to go, from the average pace so far (the work is made of equal parts: deals or rounds);
+    before the first part is done there is nothing honest to say."""
+    if done <= 0 or elapsed <= 0:
+        return "ETA: estimating"
+    if done >= total:
+        return "ETA: 0:00"
+    seconds = round(elapsed * (total - done) / done)
+    minutes, seconds = divmod(seconds, 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"ETA: {hours}:{minutes:02}:{seconds:02}" if hours else f"ETA: {minutes}:{seconds:02}"
+
+
 @contextmanager
 def _progress(what: str) -> Iterator[arena.Progress | None]:
     """A Rich progress bar with an ETA on stderr, or ``None`` when stderr is not a terminal."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn
+    from rich.text import Text
+
+    class TimeLeft(ProgressColumn):
+        # Rich's own column extrapolates from the last 30 seconds of updates, which jump as chunks finish
+        # together on several workers; the average since the start is steadier and never shows a stale figure.
+        def render(self, task: Task) -> Text:
+            total = int(task.total) if task.total is not None else 0
+            return Text(time_left(task.elapsed or 0.0, int(task.completed), total), style="progress.remaining")
 
     console = Console(stderr=True)
     if not console.is_terminal:
@@ -45,8 +66,7 @@ def _progress(what: str) -> Iterator[arena.Progress | None]:
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
+        TimeLeft(),
         console=console,
         auto_refresh=False,
         transient=True,

@@ -10,7 +10,7 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "racko"
-FRONT_ENDS = {"terminal", "tools"}
+FRONT_ENDS = {"terminal", "tools", "web"}
 ABOVE_THE_ENGINE = {"bots", "play", "cli", *FRONT_ENDS}
 
 

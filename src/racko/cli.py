@@ -1,4 +1,4 @@
-"""The ``racko`` command: a thin tree over the front ends (terminal play, the tools)."""
+"""The ``racko`` command: a thin tree over the front ends (terminal play, the tools, the web server)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import racko
 from racko.terminal import command as play_commands
 from racko.terminal.demo import demo_command
 from racko.tools import arena_commands, commands
+from racko.web.command import serve_command
 
 app = typer.Typer(
     name="racko",
@@ -57,6 +58,7 @@ app.command("demo")(demo_command)
 commands.register(app)
 arena_commands.register(app)
 play_commands.register(app)
+app.command("serve")(serve_command)
 
 
 def main() -> None:

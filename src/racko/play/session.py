@@ -135,16 +135,32 @@ class PlaySession:
         self.match.apply(action)
         self._after_action()
 
-    def play_bot(self) -> AnyAction:
-        """Let the bot whose turn it is act; returns what it did."""
+    def play_bot(self, action: AnyAction | None = None) -> AnyAction:
+        """Let the bot whose turn it is act; returns what it did.  ``action``: the move that bot chose elsewhere
+        (a server lets bots think in a worker thread, from :meth:`bot_to_act` and the seat's observation)."""
         seat = self.to_act
-        bot = None if seat is None else self.bots[seat]
+        bot = self.bot_to_act()
         if seat is None or bot is None:
             raise RackoError("It is not a computer player's turn.")
-        action = bot.act(self.match.observation(seat))
+        if action is None:
+            action = bot.act(self.match.observation(seat))
         self.match.apply(action)
         self._after_action()
         return action
+
+    def bot_to_act(self) -> bots.Bot | None:
+        """The computer player whose turn it is, if it is one's."""
+        seat = self.to_act
+        return None if seat is None else self.bots[seat]
+
+    def hand_to_bot(self, seat: int, bot_name: str) -> None:
+        """A person's seat is taken over by a computer player (the person left the table)."""
+        if bot_name not in bots_for(self.rules.variant):
+            raise RackoError(f"The {bot_name} bot does not play {self.rules.variant}.")
+        seats = list(self.seats)
+        seats[seat] = SeatSpec(seats[seat].name, bot_name)
+        self.seats = tuple(seats)
+        self.bots[seat] = bots.create(bot_name, seed=seat)
 
     def _after_action(self) -> None:
         self._pass_when_nothing_to_call()

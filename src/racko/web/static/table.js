@@ -1,0 +1,255 @@
+"use strict";
+// The table page: renders what the server sends for this seat, and turns clicks and keys into actions.
+const TABLE = decodeURIComponent(location.pathname.split("/").pop());
+const TOKEN = new URLSearchParams(location.hash.slice(1)).get("seat");
+const KEPT = "racko-version-" + TABLE + "-" + (TOKEN ? TOKEN.slice(0, 8) : "watch");
+let socket = null, setup = null, view = null, version = 0, you = null, chosenPile = null, swapFirst = null;
+let shownResults = 0, retry = 500, presence = null, awaySeconds = 60;
+
+const $ = (id) => document.getElementById(id);
+
+function send(frame) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(frame));
+}
+
+function act(action) {
+  send({ type: "act", version, action });
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  socket = new WebSocket(scheme + "//" + location.host + "/ws/" + encodeURIComponent(TABLE));
+  socket.addEventListener("open", () => {
+    retry = 500;
+    $("status").textContent = "";
+    const since = Number(sessionStorage.getItem(KEPT) || 0);
+    send({ type: "hello", token: TOKEN, version: since });
+  });
+  socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
+  socket.addEventListener("close", (event) => {
+    if (event.code === 4403 || event.code === 4404) return;
+    $("status").textContent = t("reconnecting");
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 8000);
+  });
+}
+
+function receive(frame) {
+  if (frame.type === "welcome") {
+    setup = frame.setup;
+    you = frame.you;
+    awaySeconds = frame.away_seconds;
+    $("title").textContent = setup.title;
+    $("rules").textContent = setup.rules_text.join("\n");
+    if (you !== null && !frame.joined) askName();
+  } else if (frame.type === "state") {
+    if (frame.since === 0) { $("log").replaceChildren(); shownResults = 0; }
+    for (const line of frame.lines) addLog(line);
+    version = frame.version;
+    sessionStorage.setItem(KEPT, String(version));
+    view = frame.view;
+    render();
+    if (frame.problem) $("status").textContent = frame.problem;
+  } else if (frame.type === "error") {
+    $("status").textContent = frame.message;
+    if (frame.code === "stale") send({ type: "sync", version });
+  } else if (frame.type === "hint") {
+    $("status").textContent = t("hint") + ": " + frame.lines.join(" · ");
+  } else if (frame.type === "presence") {
+    presence = frame;
+    renderPeople();
+  } else if (frame.type === "new-game") {
+    sessionStorage.setItem(KEPT, "0");
+    $("round-dialog").close();
+  }
+}
+
+function addLog(line) {
+  const item = document.createElement("li");
+  item.textContent = line;
+  $("log").append(item);
+  item.scrollIntoView({ block: "nearest" });
+}
+
+function askName() {
+  const dialog = $("name-dialog");
+  $("name-form").onsubmit = () => {
+    const name = $("name-input").value.trim();
+    if (name) send({ type: "name", name });
+  };
+  dialog.showModal();
+}
+
+function myTurn() {
+  return view && you !== null && view.to_act === you && !view.over;
+}
+
+function legal(act, extra) {
+  if (!view) return false;
+  return view.legal.some((a) => a.act === act && (!extra || Object.entries(extra).every(([k, v]) => JSON.stringify(a[k]) === JSON.stringify(v))));
+}
+
+function render() {
+  const highest = setup.family === "highlow" ? 50 : setup.deck_size;
+  // The header: whose turn.
+  const names = view.names;
+  $("turn").textContent = view.over ? t("game_over", { name: view.winners }) : view.to_act === you ? t("your_turn") : view.to_act !== null ? t("to_play", { name: names[view.to_act] }) : "";
+  // The other seats.
+  const others = $("others");
+  others.replaceChildren();
+  for (let seat = 0; seat < names.length; seat++) {
+    if (seat === you) continue;
+    const box = document.createElement("div");
+    box.className = "other" + (view.to_act === seat ? " acting" : "");
+    const title = document.createElement("h2");
+    title.textContent = names[seat] + (view.bots[seat] && view.bots[seat] !== names[seat] ? " · " + view.bots[seat] : "");
+    const row = document.createElement("div");
+    row.className = "rack small";
+    const cards = setup.family === "highlow" ? view.rows[seat] : view.known[seat];
+    cards.forEach((card, index) => row.append(makeCard(card, highest, t(setup.family === "highlow" ? "position" : "slot", { label: setup.slots[index] }) + ": " + (card === null ? t("hidden") : t("card", { card })))));
+    box.append(title, row);
+    others.append(box);
+  }
+  // The piles.
+  $("stock").querySelector(".count").textContent = view.stock;
+  $("stock").setAttribute("aria-label", t("stock", { n: view.stock }));
+  const top = view.discard.length ? view.discard[view.discard.length - 1] : null;
+  const discard = $("discard");
+  discard.replaceChildren(top === null ? document.createTextNode(t("empty")) : makeCard(top, highest));
+  discard.setAttribute("aria-label", t("discard_pile") + ": " + (top === null ? t("empty") : t("card", { card: top })));
+  const mine = myTurn();
+  $("stock").disabled = !(mine && legal("draw"));
+  discard.disabled = !(mine && legal("take"));
+  $("stock").classList.toggle("chosen", chosenPile === "draw");
+  discard.classList.toggle("chosen", chosenPile === "take");
+  const held = view.held !== null ? view.held : view.passed !== undefined && view.to_act === you ? view.passed : null;
+  $("held").replaceChildren();
+  if (held !== null && held !== undefined && mine) $("held").append(makeCard(held, highest, t("card", { card: held })));
+  // My rack.
+  const rack = $("rack");
+  rack.replaceChildren();
+  const cards = view.rack;
+  if (cards) {
+    cards.forEach((card, index) => {
+      const slot = document.createElement("button");
+      slot.type = "button";
+      slot.className = "slot" + (swapFirst === index ? " chosen" : "");
+      slot.dataset.index = index;
+      const label = document.createElement("span");
+      label.className = "label";
+      label.textContent = setup.slots[index];
+      slot.append(label, makeCard(card, highest));
+      const where = t(setup.family === "highlow" ? "position" : "slot", { label: setup.slots[index] });
+      slot.setAttribute("aria-label", where + ": " + t("card", { card }));
+      slot.disabled = !(mine && slotAction(index) !== null);
+      slot.addEventListener("click", () => clickSlot(index));
+      rack.append(slot);
+    });
+  }
+  $("mine").hidden = you === null;
+  for (const button of document.querySelectorAll("#actions [data-verb]")) {
+    const verb = button.dataset.verb;
+    button.hidden = !setup.verbs.includes(verb);
+    button.disabled = !(mine && legal(verb));
+  }
+  $("btn-hint").disabled = !mine;
+  // The prompt.
+  const situation = view.situation;
+  $("prompt").textContent = you === null ? t("watching") : mine && situation ? (swapFirst !== null ? t("swap_second", { n: swapFirst + 1 }) : t(situation.kind, { card: situation.card })) : "";
+  // Scores.
+  $("scores").replaceChildren(...view.sides.map((name, index) => { const p = document.createElement("p"); p.textContent = name + ": " + view.side_totals[index]; return p; }));
+  $("sheet").textContent = view.results.map((r) => t("round_over", { n: r.number }) + ": " + r.scores.join(" · ")).join("\n");
+  // A round's end: every rack revealed and how each score was counted.
+  if (view.results.length > shownResults) {
+    const result = view.results[view.results.length - 1];
+    shownResults = view.results.length;
+    $("round-title").textContent = t("round_over", { n: result.number });
+    $("round-report").textContent = result.report.join("\n");
+    $("game-over").hidden = !view.over;
+    if (view.over) {
+      $("winner").textContent = t("game_over", { name: view.winners });
+      $("download").href = "/api/tables/" + encodeURIComponent(TABLE) + "/record";
+      $("again").hidden = you === null;
+    }
+    if (!$("round-dialog").open) $("round-dialog").showModal();
+  }
+  renderPeople();
+}
+
+function slotAction(index) {
+  if (!view || !view.legal.length) return null;
+  if (setup.family === "highlow") {
+    if (legal("replace", { position: index + 1 })) return { act: "replace", position: index + 1 };
+    if (legal("swap")) return { act: "swap" };
+    return null;
+  }
+  if (legal("exchange")) return { act: "exchange", slot: Number(setup.slots[index]) };
+  if (legal("draw") || legal("take")) return { act: "pick" };
+  return null;
+}
+
+function clickSlot(index) {
+  const action = slotAction(index);
+  if (!action) return;
+  if (action.act === "swap") {
+    if (swapFirst === null || swapFirst === index) { swapFirst = index; render(); return; }
+    const first = swapFirst;
+    swapFirst = null;
+    act({ act: "swap", positions: [Math.min(first, index) + 1, Math.max(first, index) + 1] });
+    return;
+  }
+  if (action.act === "pick") return; // a pile comes first: draw (d) or take the discard (t)
+  act(action);
+}
+
+function renderPeople() {
+  if (!presence || !view) return;
+  const list = $("people");
+  list.replaceChildren();
+  for (const seat of presence.seats) {
+    const item = document.createElement("li");
+    const name = view.names[seat.seat] + (seat.seat === you ? " (" + t("you") + ")" : "");
+    const state = seat.bot ? t("bot", { bot: seat.bot }) : !seat.joined ? t("joined_not") : seat.connected ? t("connected") : t("away", { s: seat.away_for });
+    item.textContent = name + ": " + state;
+    if (!seat.bot && !seat.connected && you !== null && seat.away_for !== null && seat.away_for >= awaySeconds) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = t("hand_over");
+      button.addEventListener("click", () => send({ type: "hand-over", seat: seat.seat, bot: defaultBot() }));
+      item.append(" ", button);
+    }
+    list.append(item);
+  }
+}
+
+function defaultBot() {
+  return setup.family === "highlow" ? "expert" : "medium";
+}
+
+function verb(verbName) {
+  if (!myTurn()) return;
+  if (verbName === "draw" || verbName === "take" || verbName === "discard" || verbName === "racko" || verbName === "wait" || verbName === "keep") {
+    if (legal(verbName)) act({ act: verbName });
+  }
+}
+
+function main() {
+  watchLanguage(() => view && render());
+  $("stock").addEventListener("click", () => verb("draw"));
+  $("discard").addEventListener("click", () => verb("take"));
+  for (const button of document.querySelectorAll("#actions [data-verb]")) button.addEventListener("click", () => verb(button.dataset.verb));
+  $("btn-hint").addEventListener("click", () => send({ type: "hint" }));
+  $("again").addEventListener("click", () => send({ type: "again" }));
+  document.addEventListener("keydown", (event) => {
+    if (event.target instanceof HTMLInputElement || event.ctrlKey || event.metaKey || event.altKey) return;
+    if ($("round-dialog").open || $("name-dialog").open) return;
+    const keys = { d: "draw", t: "take", x: "discard", r: "racko", w: "wait", k: "keep" };
+    if (keys[event.key]) { verb(keys[event.key]); event.preventDefault(); }
+    else if (event.key === "?") { send({ type: "hint" }); event.preventDefault(); }
+    else if (/^[0-9]$/.test(event.key)) { clickSlot(event.key === "0" ? 9 : Number(event.key) - 1); event.preventDefault(); }
+  });
+  setInterval(() => send({ type: "presence" }), 5000);
+  connect();
+}
+
+main();

@@ -1,0 +1,497 @@
+"""The server's tables: seats and their tokens, versions, the watchers of each table, computer players.
+
+Framework-free: :mod:`racko.web.app` carries frames between browsers and a :class:`Hub`.  Each table is a
+:class:`~racko.play.session.PlaySession` (the play loop every front end drives) kept in a :class:`TableStore`
+journal; an action is committed there before any watcher is told.  Every watcher gets frames built for its own
+viewer (:mod:`racko.web.views`), with the version they bring it to: a client names the version it saw when it acts,
+and a stale one is refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from racko import bots
+from racko.errors import IllegalActionError, RackoError
+from racko.families import AnyAction, family_of
+from racko.match import Match
+from racko.play.hint import hint_lines
+from racko.play.session import PlaySession, SeatSpec, bots_for
+from racko.play.text import plain_name
+from racko.record import GameRecord
+from racko.rules import Rules, variant
+from racko.web.store import TableStore
+from racko.web.views import table_setup, view_of
+
+TOKEN_BYTES = 24
+"""A seat token is 192 random bits: nobody can guess one, and one table's token is worthless at another (it is
+checked against that table's seats only)."""
+NAME_LENGTH = 24
+ME, PERSON = "me", "person"
+
+
+class WebError(RackoError):
+    """A frame the server refuses: ``code`` for programs, the message for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def new_id() -> str:
+    return secrets.token_urlsafe(9)
+
+
+@dataclass
+class Watcher:
+    """One open connection: who it sees the table as, and the version it was last brought to."""
+
+    viewer: int | None
+    send: Callable[[dict[str, Any]], Awaitable[None]]
+    version: int = 0
+
+
+@dataclass
+class Table:
+    table_id: str
+    setup: dict[str, Any]
+    session: PlaySession
+    watchers: list[Watcher] = field(default_factory=list)
+    away_since: dict[int, float] = field(default_factory=dict)
+    """Per person seat whose person has no connection open: since when."""
+    thinking: asyncio.Task[None] | None = None
+
+    @property
+    def version(self) -> int:
+        return self.session.version
+
+    def seat_of(self, token: str | None) -> int | None:
+        if not token or not isinstance(token, str) or len(token) > 100:
+            return None
+        digest = _hash(token)
+        for seat, spec in enumerate(self.setup["seats"]):
+            stored = spec.get("token")
+            if stored and hmac.compare_digest(stored, digest):
+                return seat
+        return None
+
+    def connected(self, seat: int) -> bool:
+        return any(watcher.viewer == seat for watcher in self.watchers)
+
+
+class JournalStore:
+    """The play session's store at a server table: appends the actions not yet in the journal."""
+
+    def __init__(self, store: TableStore, table_id: str, stored: int) -> None:
+        self.store = store
+        self.table_id = table_id
+        self.stored = stored
+
+    def save(self, record: GameRecord) -> None:
+        family = family_of(record.rules)
+        actions = [action for round_ in record.rounds for action in round_.actions]
+        new = [family.action_to_json(action) for action in actions[self.stored :]]
+        if not new:
+            return
+        try:
+            self.store.append(self.table_id, self.stored, new)
+        except Exception as error:  # a database error must reach the players as a failed save, like a full disk
+            raise OSError(f"the table's database refused the move ({error})") from None
+        self.stored = len(actions)
+
+    def finish(self, record: GameRecord) -> str:
+        self.save(record)
+        try:
+            self.store.finish(self.table_id, record.dumps())
+        except Exception as error:
+            raise OSError(f"the table's database refused the finished game ({error})") from None
+        return f"/api/tables/{self.table_id}/record"
+
+
+class Hub:
+    """Every table this server process holds, and the people watching them."""
+
+    def __init__(self, store: TableStore, *, pace: float = 0.8, away_seconds: float = 60.0, base_url: str = "") -> None:
+        self.store = store
+        self.pace = pace
+        """Seconds a computer player waits before its move, so that people can follow."""
+        self.away_seconds = away_seconds
+        self.tables: dict[str, Table] = {}
+
+    # --- setting tables up ---------------------------------------------------------------------------
+
+    def create(self, form: dict[str, Any]) -> tuple[Table, dict[str, Any]]:
+        """A new table from the start page's form; returns it and its links (a token per person seat)."""
+        rules, seats, tokens = _setup_from_form(form)
+        table_id = new_id()
+        setup = {
+            "rules": rules.to_dict(),
+            "seed": secrets.randbits(32),
+            "game": 1,
+            "seats": [
+                {
+                    "name": seat.name,
+                    "bot": seat.bot,
+                    "token": _hash(token) if (token := tokens[index]) else None,
+                    "joined": seat.bot is not None or form_seat_is_me(form, index),
+                }
+                for index, seat in enumerate(seats)
+            ],
+        }
+        self.store.create(table_id, setup)
+        table = self._open(table_id, setup, [])
+        links = {
+            "table": table_id,
+            "seats": [
+                {"seat": index, "name": seat.name, "who": _who(form, index), "token": tokens[index]}
+                for index, seat in enumerate(seats)
+            ],
+        }
+        return table, links
+
+    def _open(self, table_id: str, setup: dict[str, Any], actions: list[dict[str, Any]]) -> Table:
+        rules = Rules.from_dict(setup["rules"])
+        match = Match(rules, seed=setup["seed"])
+        family = family_of(rules)
+        for raw in actions:
+            match.apply(family.action_from_json(raw))
+        seats = [SeatSpec(spec["name"], spec["bot"]) for spec in setup["seats"]]
+        session = PlaySession(match, seats, JournalStore(self.store, table_id, len(actions)), bot_seed=setup["seed"])
+        table = Table(table_id, setup, session)
+        self.tables[table_id] = table
+        now = time.monotonic()
+        for seat, spec in enumerate(setup["seats"]):
+            if spec["bot"] is None:
+                table.away_since[seat] = now
+        return table
+
+    def table(self, table_id: str) -> Table | None:
+        """The table, loaded from the store if this process has not opened it yet (after a restart)."""
+        if not isinstance(table_id, str) or len(table_id) > 40:
+            return None
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        stored = self.store.load(table_id)
+        if stored is None:
+            return None
+        return self._open(table_id, stored.setup, list(stored.actions))
+
+    def resume_all(self) -> int:
+        """Open every table whose game is not over (at start-up), so that computer players go on; how many."""
+        count = 0
+        for table_id in list(self.store.open_tables()):
+            table = self.table(table_id)
+            if table is not None:
+                count += 1
+                self.wake_bots(table)
+        return count
+
+    # --- watchers ------------------------------------------------------------------------------------
+
+    async def join(self, table: Table, watcher: Watcher, since: int | None) -> None:
+        """A connection starts watching; it gets what it missed since ``since`` (or the whole game)."""
+        table.watchers.append(watcher)
+        if watcher.viewer is not None:
+            table.away_since.pop(watcher.viewer, None)
+        watcher.version = since if isinstance(since, int) and 0 <= since <= table.version else 0
+        await watcher.send(
+            {
+                "type": "welcome",
+                "table": table.table_id,
+                "you": watcher.viewer,
+                "setup": table_setup(table.session),
+                "game": table.setup["game"],
+                "joined": watcher.viewer is None or table.setup["seats"][watcher.viewer]["joined"],
+                "away_seconds": self.away_seconds,
+            }
+        )
+        await self.bring(table, watcher)
+        await self._tell_presence(table)
+        self.wake_bots(table)
+
+    async def leave(self, table: Table, watcher: Watcher) -> None:
+        if watcher in table.watchers:
+            table.watchers.remove(watcher)
+        seat = watcher.viewer
+        if seat is not None and not table.connected(seat) and table.session.seats[seat].bot is None:
+            table.away_since[seat] = time.monotonic()
+        await self._tell_presence(table)
+
+    async def bring(self, table: Table, watcher: Watcher) -> None:
+        """Bring one watcher up to the current version: the lines it missed and the view."""
+        session = table.session
+        version = session.version
+        start = watcher.version if watcher.version <= version else 0
+        frame = {
+            "type": "state",
+            "version": version,
+            "since": start,
+            "lines": session.lines_between(start, version, watcher.viewer),
+            "view": view_of(session, watcher.viewer),
+        }
+        if session.save_problem:
+            frame["problem"] = session.save_problem
+        watcher.version = version
+        with contextlib.suppress(Exception):  # a connection that just closed: its leave() follows
+            await watcher.send(frame)
+
+    async def broadcast(self, table: Table) -> None:
+        for watcher in list(table.watchers):
+            await self.bring(table, watcher)
+
+    def presence(self, table: Table) -> dict[str, Any]:
+        now = time.monotonic()
+        seats = []
+        for seat, spec in enumerate(table.session.seats):
+            since = table.away_since.get(seat)
+            seats.append(
+                {
+                    "seat": seat,
+                    "bot": spec.bot,
+                    "connected": spec.bot is not None or table.connected(seat),
+                    "joined": table.setup["seats"][seat]["joined"],
+                    "away_for": None if since is None or spec.bot is not None else round(now - since),
+                }
+            )
+        return {"type": "presence", "seats": seats, "spectators": sum(w.viewer is None for w in table.watchers)}
+
+    async def _tell_presence(self, table: Table) -> None:
+        frame = self.presence(table)
+        for watcher in list(table.watchers):
+            with contextlib.suppress(Exception):
+                await watcher.send(frame)
+
+    # --- what players do -----------------------------------------------------------------------------
+
+    async def act(self, table: Table, seat: int | None, version: Any, raw_action: Any) -> None:
+        """A person's move: committed, then every watcher is told.  Raises :class:`WebError`, changing nothing."""
+        session = table.session
+        if seat is None:
+            raise WebError("spectator", "Spectators cannot play: open the link of a seat to play.")
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise WebError("bad-frame", 'An action names the version it was chosen at ("version": a number).')
+        if version != session.version:
+            raise WebError("stale", "The table has moved on since you chose that: look again and choose anew.")
+        if session.match.over:
+            raise WebError("over", "The game is over.")
+        if session.to_act != seat:
+            raise WebError("not-your-turn", "It is not your turn.")
+        if session.seats[seat].bot is not None:
+            raise WebError("not-your-seat", "A computer player has taken over this seat.")
+        if not table.setup["seats"][seat]["joined"]:
+            raise WebError("name-first", "Choose your name first.")
+        if not isinstance(raw_action, dict):
+            raise WebError("bad-frame", 'An action is a JSON object such as {"act": "draw"}.')
+        family = family_of(session.rules)
+        try:
+            action: AnyAction = family.action_from_json({**raw_action, "seat": seat})
+            session.play(action)
+        except IllegalActionError as error:
+            raise WebError("illegal", str(error)) from None
+        except RackoError as error:
+            raise WebError("illegal", str(error)) from None
+        await self._committed(table)
+
+    async def _committed(self, table: Table) -> None:
+        """After an action: if it did not reach the database, forget it (reload the table) and say so."""
+        session = table.session
+        if session.save_problem:
+            problem = session.save_problem
+            self.tables.pop(table.table_id, None)
+            fresh = self.table(table.table_id)
+            if fresh is not None:
+                fresh.watchers = table.watchers
+                for watcher in fresh.watchers:
+                    watcher.version = 0
+                await self.broadcast(fresh)
+            raise WebError("not-saved", f"{problem} Nothing was changed; try again.")
+        await self.broadcast(table)
+        self.wake_bots(table)
+
+    def wake_bots(self, table: Table) -> None:
+        """Start the computer players' moves if one is to act and none is thinking yet."""
+        if table.thinking is not None and not table.thinking.done():
+            return
+        if table.session.bot_to_act() is None or table.session.match.over:
+            return
+        with contextlib.suppress(RuntimeError):  # no running loop (a table opened outside the server)
+            table.thinking = asyncio.get_running_loop().create_task(self._bots_play(table))
+
+    async def _bots_play(self, table: Table) -> None:
+        session = table.session
+        while not session.match.over and self.tables.get(table.table_id) is table:
+            bot = session.bot_to_act()
+            seat = session.to_act
+            if bot is None or seat is None:
+                return
+            await asyncio.sleep(self.pace)
+            observation = session.observation(seat)
+            version = session.version
+            # The bot thinks in a worker thread: a slow bot never holds up another table.
+            action = await asyncio.to_thread(bot.act, observation)
+            if session.version != version or session.bot_to_act() is not bot:
+                continue  # the table changed meanwhile (a seat handed over): think again
+            session.play_bot(action)
+            try:
+                await self._committed(table)
+            except WebError:
+                return
+
+    async def name(self, table: Table, seat: int | None, name: Any) -> None:
+        if seat is None:
+            raise WebError("spectator", "Spectators have no seat to name.")
+        if not isinstance(name, str) or not name.strip():
+            raise WebError("bad-name", "A name is some text, such as Ann.")
+        clean = plain_name(name)[:NAME_LENGTH].strip() or "Player"
+        spec = table.setup["seats"][seat]
+        spec["name"], spec["joined"] = clean, True
+        self.store.update_setup(table.table_id, table.setup)
+        seats = list(table.session.seats)
+        seats[seat] = SeatSpec(clean, seats[seat].bot)
+        table.session.seats = tuple(seats)
+        await self.broadcast(table)
+        await self._tell_presence(table)
+
+    async def hand_over(self, table: Table, seat: int | None, other: Any, bot_name: Any) -> None:
+        """A seated person hands the seat of a person who has been away long enough to a computer player."""
+        if seat is None:
+            raise WebError("spectator", "Only players at the table can hand a seat to a computer player.")
+        if not isinstance(other, int) or isinstance(other, bool) or not 0 <= other < len(table.session.seats):
+            raise WebError("bad-frame", "There is no such seat.")
+        if table.session.seats[other].bot is not None:
+            raise WebError("bad-frame", "A computer player sits there already.")
+        since = table.away_since.get(other)
+        if table.connected(other) or since is None:
+            raise WebError("not-away", "That player is at the table.")
+        waited = time.monotonic() - since
+        if waited < self.away_seconds:
+            raise WebError("not-away", f"Wait {round(self.away_seconds - waited)} more seconds for them to come back.")
+        chosen = bot_name if isinstance(bot_name, str) else ""
+        if chosen not in bots_for(table.session.rules.variant):
+            raise WebError(
+                "bad-frame", f"Choose a computer player: {', '.join(bots_for(table.session.rules.variant))}."
+            )
+        table.session.hand_to_bot(other, chosen)
+        spec = table.setup["seats"][other]
+        spec["bot"], spec["token"] = chosen, None
+        table.away_since.pop(other, None)
+        self.store.update_setup(table.table_id, table.setup)
+        await self.broadcast(table)
+        await self._tell_presence(table)
+        self.wake_bots(table)
+
+    async def again(self, table: Table, seat: int | None) -> None:
+        """After the game: a new game at the same table, same seats and links."""
+        if seat is None:
+            raise WebError("spectator", "Only players can start the next game.")
+        session = table.session
+        if not session.match.over:
+            raise WebError("not-over", "The game is not over yet.")
+        record = session.record().dumps()
+        setup = {**table.setup, "seed": secrets.randbits(32), "game": table.setup["game"] + 1}
+        self.store.restart(table.table_id, setup, record)
+        watchers = table.watchers
+        fresh = self._open(table.table_id, setup, [])
+        fresh.watchers = watchers
+        for watcher in watchers:
+            watcher.version = 0
+            with contextlib.suppress(Exception):
+                await watcher.send({"type": "new-game", "game": setup["game"]})
+        await self.broadcast(fresh)
+        self.wake_bots(fresh)
+
+    async def hint(self, table: Table, seat: int | None) -> list[str]:
+        session = table.session
+        if seat is None or session.to_act != seat or session.match.over:
+            raise WebError("no-hint", "A hint is for your own turn.")
+        observation = session.observation(seat)
+        return await asyncio.to_thread(hint_lines, observation, 3)
+
+    def record(self, table_id: str, game: int | None = None) -> str | None:
+        """A finished game's record (never one in progress: it holds every card)."""
+        records = self.store.records(table_id)
+        if not records:
+            return None
+        if game is None:
+            return records[-1]
+        return records[game - 1] if 1 <= game <= len(records) else None
+
+
+def form_seat_is_me(form: dict[str, Any], index: int) -> bool:
+    return _who(form, index) == ME
+
+
+def _who(form: dict[str, Any], index: int) -> str:
+    seats = form.get("seats")
+    if index == 0 and not isinstance(seats, list):
+        return ME
+    if isinstance(seats, list) and index < len(seats) and isinstance(seats[index], str):
+        return str(seats[index])
+    return ME if index == 0 else PERSON
+
+
+def _setup_from_form(form: Any) -> tuple[Rules, list[SeatSpec], list[str | None]]:
+    """The rules, the seats and a token per person seat, from the start page's form; a bad form is a WebError."""
+    if not isinstance(form, dict):
+        raise WebError("bad-form", "The table's settings are a JSON object.")
+    try:
+        chosen = variant(str(form.get("variant", "classic")))
+        players = form.get("players", chosen.player_counts[0])
+        if not isinstance(players, int) or isinstance(players, bool) or players not in chosen.player_counts:
+            counts = ", ".join(str(count) for count in chosen.player_counts)
+            raise WebError("bad-form", f"{chosen.title} is played by {counts} players.")
+        options: dict[str, Any] = {}
+        for key in ("target", "refill", "two_player_rule"):
+            if form.get(key) is not None:
+                options[key] = form[key]
+        if players != 2:
+            options.pop("two_player_rule", None)
+        rules = chosen.rules(players, **options)
+    except WebError:
+        raise
+    except (RackoError, TypeError, ValueError) as error:
+        raise WebError("bad-form", str(error)) from None
+    who = form.get("seats")
+    if not isinstance(who, list) or len(who) != players or not all(isinstance(part, str) for part in who):
+        raise WebError("bad-form", f"Say who sits in each of the {players} seats.")
+    if who.count(ME) > 1:
+        raise WebError("bad-form", "You can sit in one seat only.")
+    given_names = form.get("names")
+    names: list[Any] = given_names if isinstance(given_names, list) else []
+    playing = bots_for(chosen.name)
+    seats: list[SeatSpec] = []
+    tokens: list[str | None] = []
+    for index, part in enumerate(who):
+        given = names[index] if index < len(names) and isinstance(names[index], str) else ""
+        if part in (ME, PERSON):
+            name = plain_name(given)[:NAME_LENGTH].strip() or f"Player {index + 1}"
+            seats.append(SeatSpec(name))
+            tokens.append(secrets.token_urlsafe(TOKEN_BYTES))
+        elif part in bots.available():
+            if part not in playing:
+                raise WebError(
+                    "bad-form", f"The {part} bot does not play {chosen.title}; choose from {', '.join(playing)}."
+                )
+            label = part if who.count(part) == 1 else f"{part} {index + 1}"
+            seats.append(SeatSpec(label, part))
+            tokens.append(None)
+        else:
+            raise WebError(
+                "bad-form", f"Seat {index + 1}: choose me, a person, or a computer player ({', '.join(playing)})."
+            )
+    if all(seat.bot is not None for seat in seats):
+        raise WebError("bad-form", "At least one seat is for a person.")
+    return rules, seats, tokens

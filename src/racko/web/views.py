@@ -1,0 +1,120 @@
+"""What one connection is shown of a table: built from that seat's observation only (a spectator: the public view).
+
+Nothing here reads the deck, the stock's order, the seed or another seat's rack: the only inputs are
+``session.observation(seat)``, the log as that viewer may see it, and the results of finished rounds (a round's
+end reveals every rack).  tests/test_web.py checks every frame of whole games against the engine's knowledge model.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from racko.families import AnyObservation, family_of
+from racko.highlow import SWAP, WILD, HighLowObservation, HighLowResult
+from racko.observation import RoundResult
+from racko.play.loop import game_verbs, situation_of
+from racko.play.session import PlaySession
+from racko.play.text import round_report, rules_summary, scores_line, side_names
+from racko.rules import SLOT_LABELS, variant
+
+
+def card_json(card: int) -> int | str:
+    """A card as the page gets it (as records write it): a number, or "W" / "S" for High-Low's Wild and Swap."""
+    return "W" if card == WILD else "S" if card == SWAP else card
+
+
+def _cards(cards: tuple[int, ...] | list[int]) -> list[int | str]:
+    return [card_json(card) for card in cards]
+
+
+def _result(result: RoundResult | HighLowResult, names: list[str], number: int) -> dict[str, Any]:
+    """A finished round, as every seat may see it: every rack, where its order broke, how each score was counted."""
+    return {
+        "number": number,
+        "winner": result.winner,
+        "capped": result.capped,
+        "scores": list(result.scores),
+        "racks": [_cards(rack) for rack in result.racks],
+        "ordered": list(result.ordered),
+        "explained": [result.explain(seat) for seat in range(len(result.scores))],
+        "report": round_report(result, names, number),
+    }
+
+
+def table_setup(session: PlaySession) -> dict[str, Any]:
+    """What does not change during a game: the variant, the rules in short, the names of slots and seats."""
+    rules = session.rules
+    chosen = variant(rules.variant)
+    highlow = family_of(rules).name == "highlow"
+    return {
+        "variant": rules.variant,
+        "title": chosen.title,
+        "players": rules.players,
+        "target": rules.target,
+        "two_player_rule": rules.two_player_rule,
+        "refill": rules.refill,
+        "teams": [list(team) for team in rules.teams] if rules.teams is not None else None,
+        "family": "highlow" if highlow else "classic",
+        "slots": [str(position) for position in range(1, 11)] if highlow else [str(label) for label in SLOT_LABELS],
+        "deck_size": rules.deck_size,
+        "verbs": sorted(game_verbs(rules)),
+        "rules_text": rules_summary(rules),
+    }
+
+
+def view_of(session: PlaySession, viewer: int | None) -> dict[str, Any]:
+    """The table as ``viewer`` (a seat, or ``None`` for a spectator) may see it now."""
+    match = session.match
+    rules = session.rules
+    names = session.names
+    seat_view: AnyObservation = session.observation(viewer if viewer is not None else 0)
+    public = seat_view.public
+    view: dict[str, Any] = {
+        "you": viewer,
+        "names": names,
+        "bots": [seat.bot for seat in session.seats],
+        "round": public.round_number,
+        "dealer": public.dealer,
+        "to_act": None if match.over else public.to_act,
+        "phase": public.phase.value,
+        "turns": public.turns,
+        "stock": public.stock_size,
+        "discard": _cards(public.discard_pile),
+        "totals": list(match.seat_totals),
+        "scores": scores_line(rules, names, match.seat_totals),
+        "sides": side_names(rules, names),
+        "side_totals": list(rules.side_totals(match.seat_totals)),
+        "results": [_result(result, names, number) for number, result in enumerate(match.results, start=1)],
+        "over": match.over,
+        "winners": None,
+        "rack": None,
+        "held": None,
+        "legal": [],
+        "situation": None,
+    }
+    if match.over and match.outcome is not None:
+        winner = match.outcome.winner
+        view["winners"] = side_names(rules, names)[winner] if rules.teams is not None else names[winner]
+    if isinstance(seat_view, HighLowObservation):
+        view["rows"] = [_cards(row) for row in seat_view.public.rows]
+        view["drawer"] = seat_view.public.drawer
+        passed = seat_view.public.passed_card
+        view["passed"] = card_json(passed) if passed is not None else None
+    else:
+        classic = seat_view.public
+        view["known"] = [[card_json(card) if card is not None else None for card in slots] for slots in classic.known]
+        view["taken"] = card_json(classic.taken_discard) if classic.taken_discard is not None else None
+        order = classic.known_stock_order  # public: everybody saw the pile that was turned over
+        view["next_stock"] = card_json(order[0]) if order else None
+    if viewer is not None:
+        view["rack"] = _cards(seat_view.rack)
+        view["held"] = card_json(seat_view.held) if seat_view.held is not None else None
+        if not match.over and public.to_act == viewer:
+            family = family_of(rules)
+            view["legal"] = [family.action_to_json(action) for action in seat_view.legal_actions()]
+            situation = situation_of(seat_view)
+            view["situation"] = {
+                "kind": situation.kind,
+                "card": card_json(situation.card) if situation.card is not None else None,
+            }
+    return view

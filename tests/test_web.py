@@ -1,0 +1,312 @@
+"""`racko serve`: the protocol in process (Starlette's test client), hidden information in every frame of whole games
+of every variant, a fuzz of malformed frames, and the durable store across a restart."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from racko.highlow import HighLowObservation
+from racko.web.app import FRAME_LIMIT, create_app
+from racko.web.store import SqliteTables
+from racko.web.tables import Hub, Table, Watcher
+
+
+def _app(path: Path | str = ":memory:", **options: Any) -> Any:
+    options.setdefault("frames_per_second", 10000.0)  # the tests play at a machine's speed, not a person's
+    return create_app(SqliteTables(path), pace=options.pop("pace", 0.0), **options)
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    with TestClient(_app()) as test_client:
+        yield test_client
+
+
+def _table(client: TestClient, **form: Any) -> dict[str, Any]:
+    answer = client.post("/api/tables", json={"variant": "classic", "players": 2, "seats": ["me", "person"], **form})
+    assert answer.status_code == 200, answer.text
+    return dict(answer.json())
+
+
+def _hello(ws: Any, token: str | None, version: int = 0) -> tuple[dict[str, Any], dict[str, Any]]:
+    ws.send_json({"type": "hello", "token": token, "version": version})
+    welcome = ws.receive_json()
+    assert welcome["type"] == "welcome"
+    state = ws.receive_json()
+    assert state["type"] == "state"
+    assert ws.receive_json()["type"] == "presence"
+    return welcome, state
+
+
+def _until(ws: Any, kind: str) -> dict[str, Any]:
+    for _ in range(50):
+        frame = ws.receive_json()
+        if frame["type"] == kind:
+            return dict(frame)
+    raise AssertionError(f"no {kind} frame")
+
+
+def _hub(client: TestClient) -> Hub:
+    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+    return hub
+
+
+# --- joining and acting ----------------------------------------------------------------------------------------
+
+
+def test_a_seat_link_plays_and_the_other_seat_is_told(client: TestClient) -> None:
+    links = _table(client, names=["Ann", ""])
+    ann, bob = (seat["token"] for seat in links["seats"])
+    assert len(ann) >= 32 and ann != bob  # 192 random bits each
+    with (
+        client.websocket_connect(f"/ws/{links['table']}") as first,
+        client.websocket_connect(f"/ws/{links['table']}") as second,
+    ):
+        welcome, _ = _hello(first, ann)
+        assert welcome["you"] == 0 and welcome["joined"] is True
+        _hello(second, bob)
+        assert _until(first, "presence")["seats"][1]["connected"] is True
+        second.send_json({"type": "name", "name": "<b>Bob</b>"})
+        named = _until(second, "state")
+        assert named["view"]["names"][1] == "<b>Bob</b>"  # kept as plain text: the page sets textContent
+        _until(first, "state")
+        to_act = named["view"]["to_act"]
+        actor, other = (first, second) if to_act == 0 else (second, first)
+        actor.send_json({"type": "act", "version": named["version"], "action": {"act": "draw"}})
+        drawn = _until(actor, "state")
+        assert drawn["version"] == named["version"] + 1 and drawn["view"]["held"] is not None
+        assert drawn["lines"][-1].endswith(f"({drawn['view']['held']}).")
+        seen = _until(other, "state")
+        assert seen["view"]["held"] is None and seen["lines"][-1].endswith("drew from the stock.")
+
+
+def test_stale_versions_wrong_turns_and_spectators_are_refused_and_change_nothing(client: TestClient) -> None:
+    links = _table(client, names=["Ann", "Bob"])
+    hub = _hub(client)
+    table = hub.tables[links["table"]]
+    to_act = table.session.to_act
+    assert to_act is not None
+    actor, waiting = links["seats"][to_act]["token"], links["seats"][1 - to_act]["token"]
+    with (
+        client.websocket_connect(f"/ws/{links['table']}") as ws,
+        client.websocket_connect(f"/ws/{links['table']}") as other,
+        client.websocket_connect(f"/ws/{links['table']}") as spectator,
+    ):
+        _, state = _hello(ws, actor)
+        _hello(other, waiting)
+        _hello(spectator, None)
+        for socket in (ws, other):
+            socket.send_json({"type": "name", "name": "Pat"})
+            _until(socket, "state")
+        before = table.session.record().to_json()
+        version = state["version"]
+        refusals = [
+            (ws, {"version": version - 1, "action": {"act": "draw"}}, "stale"),
+            (ws, {"version": str(version), "action": {"act": "draw"}}, "bad-frame"),
+            (spectator, {"version": version, "action": {"act": "draw"}}, "spectator"),
+            (other, {"version": version, "action": {"act": "draw"}}, "not-your-turn"),
+            (ws, {"version": version, "action": {"act": "exchange", "slot": 25}}, "illegal"),
+            (ws, {"version": version, "action": {"act": "exchange", "slot": 7}}, "illegal"),
+            (ws, {"version": version, "action": {"act": "replace", "position": 1}}, "illegal"),
+            (ws, {"version": version, "action": "draw"}, "bad-frame"),
+        ]
+        for socket, frame, code in refusals:
+            socket.send_json({"type": "act", **frame})
+            error = _until(socket, "error")
+            assert error["code"] == code, (frame, error)
+            assert error["message"] and "Traceback" not in error["message"]
+        assert table.session.record().to_json() == before
+        ws.send_json({"type": "act", "version": version, "action": {"act": "draw"}})
+        assert _until(ws, "state")["version"] == version + 1
+        ws.send_json({"type": "act", "version": version, "action": {"act": "discard"}})  # replayed: stale now
+        assert _until(ws, "error")["code"] == "stale"
+
+
+def test_a_wrong_token_is_no_seat_and_a_token_is_worthless_at_another_table(client: TestClient) -> None:
+    first, second = _table(client), _table(client)
+    with client.websocket_connect(f"/ws/{second['table']}") as ws:
+        ws.send_json({"type": "hello", "token": first["seats"][0]["token"]})
+        assert ws.receive_json()["code"] == "bad-token"
+        with pytest.raises(WebSocketDisconnect):
+            ws.receive_json()
+    with client.websocket_connect("/ws/no-such-table") as ws:
+        assert ws.receive_json()["code"] == "no-table"
+
+
+def test_malformed_and_oversized_frames_get_an_error_and_the_socket_stays(client: TestClient) -> None:
+    links = _table(client)
+    with client.websocket_connect(f"/ws/{links['table']}") as ws:
+        _hello(ws, links["seats"][0]["token"])
+        for bad in ("not json", "[1, 2]", '{"no": "type"}', "x" * (FRAME_LIMIT + 1), '{"type": "dance"}', "[" * 10000):
+            ws.send_text(bad)
+            assert ws.receive_json()["type"] == "error"
+        ws.send_bytes(b"\x00\x01")
+        assert ws.receive_json()["code"] == "bad-frame"
+        ws.send_json({"type": "presence"})
+        assert ws.receive_json()["type"] == "presence"  # still answering
+
+
+def test_a_flood_is_slowed_down_and_the_socket_stays() -> None:
+    with TestClient(_app(frames_per_second=15.0)) as client:
+        links = _table(client)
+        with client.websocket_connect(f"/ws/{links['table']}") as ws:
+            _hello(ws, links["seats"][0]["token"])
+            for _ in range(100):
+                ws.send_json({"type": "presence"})
+            codes = [ws.receive_json().get("code") for _ in range(100)]
+            assert "slow-down" in codes and codes.count(None) >= 40  # the burst is answered, the flood is not
+
+
+def test_reconnecting_with_a_version_gets_only_what_was_missed(client: TestClient) -> None:
+    links = _table(client, seats=["me", "easy"])
+    token = links["seats"][0]["token"]
+    with client.websocket_connect(f"/ws/{links['table']}") as ws:
+        _, state = _hello(ws, token)
+        seen = state["version"]
+        ws.send_json({"type": "act", "version": seen, "action": {"act": "draw"}})
+        _until(ws, "state")
+    with client.websocket_connect(f"/ws/{links['table']}") as ws:
+        _, again = _hello(ws, token, version=seen)
+        assert again["since"] == seen and len(again["lines"]) == again["version"] - seen >= 1
+    with client.websocket_connect(f"/ws/{links['table']}") as ws:
+        _, whole = _hello(ws, token, version=10**9)  # a version from the future: the whole game
+        assert whole["since"] == 0
+
+
+def test_bad_forms_are_refused_with_the_reason(client: TestClient) -> None:
+    for form, words in [
+        ({"variant": "poker"}, "Unknown variant"),
+        ({"variant": "classic", "players": 7, "seats": ["me"] * 7}, "played by"),
+        ({"variant": "highlow", "players": 3, "seats": ["me", "hard", "easy"]}, "does not play"),
+        ({"variant": "classic", "players": 2, "seats": ["easy", "easy"]}, "person"),
+        ({"variant": "classic", "players": 2, "seats": ["me", "me"]}, "one seat"),
+    ]:
+        answer = client.post("/api/tables", json=form)
+        assert answer.status_code == 400 and words in answer.json()["error"], (form, answer.text)
+    assert client.post("/api/tables", content=b"{").status_code == 400
+    assert client.post("/api/tables", content=b"x" * 10000).status_code == 413
+
+
+# --- hidden information ----------------------------------------------------------------------------------------
+
+
+def _ints(value: Any) -> set[int]:
+    if isinstance(value, bool):
+        return set()
+    if isinstance(value, int):
+        return {value}
+    if isinstance(value, list):
+        return set().union(*(_ints(part) for part in value)) if value else set()
+    return set()
+
+
+CARD_FIELDS = ("rack", "held", "discard", "known", "taken", "next_stock", "rows", "passed")
+
+
+def _check_frame(table: Table, viewer: int | None, frame: dict[str, Any]) -> None:
+    """Everything in a frame to ``viewer`` is what that seat (or a spectator) may know at that moment."""
+    text = json.dumps(frame)
+    for secret in ("seed", "deck", "stock_order", "reshuffles", "random"):
+        assert f'"{secret}"' not in text
+    if frame["type"] != "state":
+        return
+    view = frame["view"]
+    session = table.session
+    observation = session.observation(viewer if viewer is not None else 0)
+    if viewer is None:
+        assert view["rack"] is None and view["held"] is None and view["legal"] == []
+    if isinstance(observation, HighLowObservation):
+        assert view["rows"] == [
+            [card if card > 0 else {0: "W", -1: "S"}[card] for card in row] for row in observation.public.rows
+        ]
+        if viewer is None or viewer != observation.public.to_act:
+            assert view["held"] is None
+        return
+    may_know = (
+        set(observation.seen_cards())
+        if viewer is not None
+        else set(observation.seen_cards())
+        - set(observation.rack)
+        - ({observation.held} if observation.held is not None else set())
+    )
+    if viewer is None:  # a spectator knows the public cards only
+        public = observation.public
+        may_know = set(public.discard_pile)
+        may_know |= {card for slots in public.known for card in slots if card is not None}
+        may_know |= {card for slots in public.left for cards in slots for card in cards}
+        may_know |= set(public.turned_over_pile or ())
+    if observation.public.taken_discard is not None:  # taken face up from the discard pile: everybody saw it
+        may_know.add(observation.public.taken_discard)
+    shown = set().union(*(_ints(view[key]) for key in CARD_FIELDS if key in view))
+    assert shown <= may_know, (viewer, shown - may_know)
+    for line in frame["lines"]:
+        if "drew from the stock (" in line or "You drew" in line:
+            assert viewer is not None and line.startswith(session.names[viewer])
+        assert "could go Rack-O" not in line or (viewer is not None and line.startswith(session.names[viewer]))
+
+
+CASES = [
+    ("classic", 2, ["me", "easy"]),
+    ("classic", 3, ["me", "medium", "easy"]),
+    ("bonus", 2, ["me", "expert"]),
+    ("partners", 4, ["me", "easy", "easy", "easy"]),
+    ("highlow", 3, ["me", "easy", "expert"]),
+]
+
+
+@pytest.mark.parametrize(("variant", "players", "seats"), CASES, ids=[case[0] + str(case[1]) for case in CASES])
+def test_every_frame_of_a_whole_game_is_what_its_seat_may_know(variant: str, players: int, seats: list[str]) -> None:
+    """A whole game through the server, a person (random legal moves) against computer players, watched by a
+    spectator: every frame to either is checked, at the moment it is sent, against what that viewer may know."""
+    with TestClient(_app()) as client:
+        hub = _hub(client)
+        checked = 0
+        failures: list[str] = []
+        original_join = hub.join
+
+        async def checking_join(table: Table, watcher: Watcher, since: int | None) -> None:
+            send = watcher.send
+
+            async def checked_send(frame: dict[str, Any]) -> None:
+                nonlocal checked
+                try:
+                    _check_frame(hub.tables.get(table.table_id, table), watcher.viewer, frame)
+                except AssertionError as error:  # kept for the end: the server swallows a failing send
+                    failures.append(f"{error!r}"[:500])
+                checked += 1
+                await send(frame)
+
+            watcher.send = checked_send
+            await original_join(table, watcher, since)
+
+        hub.join = checking_join  # type: ignore[method-assign]
+        links = _table(client, variant=variant, players=players, seats=seats, target=150)
+        token = links["seats"][0]["token"]
+        rng = random.Random(7)
+        with (
+            client.websocket_connect(f"/ws/{links['table']}") as ws,
+            client.websocket_connect(f"/ws/{links['table']}") as spectator,
+        ):
+            _hello(spectator, None)
+            _, state = _hello(ws, token)
+            for _ in range(100000):
+                if state["view"]["over"]:
+                    break
+                legal = state["view"]["legal"]
+                if legal:
+                    actions = [{key: value for key, value in action.items() if key != "seat"} for action in legal]
+                    choice = {"act": "racko"} if {"act": "racko"} in actions else rng.choice(actions)
+                    ws.send_json({"type": "act", "version": state["version"], "action": choice})
+                state = _until(ws, "state")
+            assert state["view"]["over"] and state["view"]["winners"]
+            assert len(state["view"]["results"]) >= 1
+        assert not failures, failures[:3]
+        assert checked > 50

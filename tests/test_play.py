@@ -783,3 +783,57 @@ async def test_the_stats_screen_in_the_app(tmp_path: Path, monkeypatch: pytest.M
         await _settle(pilot)
         assert isinstance(app_.screen, MessageScreen)
         assert "No finished games yet" in str(app_.screen.query_one("#message-text").render())
+
+
+# --- the keys panel, names for every person, remembered settings, the table's cards -----------------
+
+
+def _panel_open(app: RackoApp) -> bool:
+    return bool(app.screen.query("HelpPanel"))
+
+
+async def _check_the_keys_panel(app: RackoApp, pilot: object) -> None:
+    """The keys panel lists only keys with a description, and Escape closes it."""
+    app.action_show_help_panel()  # what Ctrl+P's "Keys" does
+    await _settle(pilot)
+    assert _panel_open(app)
+    shown = {key: active.binding for key, active in app.screen.active_bindings.items() if not active.binding.system}
+    assert {key: binding.action for key, binding in shown.items() if not binding.description} == {}
+    await pilot.press("escape")  # type: ignore[attr-defined]
+    await _settle(pilot)
+    assert not _panel_open(app)
+
+
+@app_test
+async def test_every_key_in_the_keys_panel_is_described_and_escape_closes_it(tmp_path: Path) -> None:
+    app = RackoApp(save_path=None, seed=3, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settle(pilot)
+        assert isinstance(app.screen, StartScreen)
+        await _check_the_keys_panel(app, pilot)
+        assert isinstance(app.screen, StartScreen)
+    for name, players, seats in (
+        ("classic", 2, [SeatSpec("You"), SeatSpec("easy", "easy")]),
+        ("highlow", 3, [SeatSpec("You"), SeatSpec("easy 2", "easy"), SeatSpec("easy 3", "easy")]),
+    ):
+        app = RackoApp(setup=(racko.variant(name).rules(players), seats), save_path=None, seed=3, pace=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            session = app.session
+            assert session is not None
+            await _until_a_person_acts(pilot, session)
+            table = app.screen
+            assert isinstance(table, TableScreen)
+            await _check_the_keys_panel(app, pilot)
+            slot = table.active_bindings["0"].binding.description
+            assert slot == ("Position 10" if name == "highlow" else "Slot 50")
+            assert app.screen is table
+            # Escape closes the rules and the statistics pages too, and a keys panel on them first.
+            for key in ("h", "s"):
+                await pilot.press(key)
+                await _settle(pilot)
+                assert isinstance(app.screen, MessageScreen)
+                await _check_the_keys_panel(app, pilot)
+                assert isinstance(app.screen, MessageScreen)
+                await pilot.press("escape")
+                await _settle(pilot)
+                assert app.screen is table

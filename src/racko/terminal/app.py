@@ -53,6 +53,15 @@ MAX_OPPONENTS = 4
 
 CLASSIC_KEYS = {"d": "draw", "t": "take", "x": "discard", "r": "racko", "w": "wait"}
 HIGHLOW_KEYS = {"k": "keep"}
+ELSEWHERE = {
+    "d": "Draw (not in High-Low)",
+    "t": "Take (not in High-Low)",
+    "x": "Discard (not in High-Low)",
+    "r": "Rack-O (not in High-Low)",
+    "w": "Wait (Bonus Rack-O only)",
+    "k": "Keep row (High-Low only)",
+}
+"""What the keys panel says of a key that belongs to another variant (pressed, it is explained)."""
 
 
 class StartScreen(Screen[tuple[Rules, list[SeatSpec]]]):
@@ -184,13 +193,30 @@ class MessageScreen(ModalScreen[bool]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,space", "answer(True)", "Continue", priority=True),
         Binding("n", "answer(False)", "No", show=False),
+        # A modal screen hides the app's bindings, so Escape is this screen's: the keys panel, then a page.
+        Binding("escape", "escape", "Close the keys panel, or this page", show=False),
         Binding("q", "app.quit", "Quit"),
     ]
 
-    def __init__(self, text: str, prompt: str = "Press Enter to continue.", name: str | None = None) -> None:
+    def __init__(
+        self, text: str, prompt: str = "Press Enter to continue.", name: str | None = None, *, page: bool = False
+    ) -> None:
+        """``page``: a page to read (the rules, the statistics), which Escape closes too."""
         super().__init__(name=name)
         self.text = text
         self.prompt = prompt
+        self.page = page
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "escape":
+            return self.page or bool(self.query("HelpPanel"))
+        return True
+
+    def action_escape(self) -> None:
+        if self.query("HelpPanel"):
+            self.app.action_hide_help_panel()
+        else:
+            self.dismiss(True)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="message"):
@@ -221,14 +247,18 @@ class TableScreen(Screen[None]):
         Binding("w", "act('wait')", "Wait"),
         Binding("k", "act('keep')", "Keep row"),
         # The same keys where they mean nothing in this variant: say so rather than ignore them.
-        *[Binding(key, f"not_in_this_game('{key}')", show=False) for key in [*CLASSIC_KEYS, *HIGHLOW_KEYS]],
+        *[Binding(key, f"not_in_this_game('{key}')", ELSEWHERE[key], show=False) for key in ELSEWHERE],
         Binding("question_mark", "hint", "Hint"),
         Binding("f1,h", "rules", "Rules"),
         Binding("s", "stats", "Stats", show=False),
         Binding("plus,equals_sign", "pace(-1)", "Faster", show=False),
         Binding("minus", "pace(1)", "Slower", show=False),
         Binding("q", "app.quit", "Quit"),
-        *[Binding(key, f"slot({index})", show=False) for index, key in enumerate(SLOT_KEYS)],
+        # Described again in __init__ for the variant played: slots in the classic family, positions in High-Low.
+        *[
+            Binding(key, f"slot({index})", f"Slot {SLOT_LABELS[index]}", show=False)
+            for index, key in enumerate(SLOT_KEYS)
+        ],
     ]
     KNOWN_KEYS = frozenset(
         [*CLASSIC_KEYS, *HIGHLOW_KEYS, *SLOT_KEYS, "question_mark", "f1", "h", "s", "plus", "equals_sign", "minus", "q"]
@@ -245,6 +275,12 @@ class TableScreen(Screen[None]):
         self.turn: PersonToAct | None = None
         """The person's turn being waited for; ``None`` while a message is up or a computer player moves."""
         self.swap_first: int | None = None
+        if "replace" in self.verbs:
+            # The keys panel lists this screen's own bindings: name the keys as this variant uses them.
+            for index, key in enumerate(SLOT_KEYS):
+                self._bindings.key_to_bindings[key] = [
+                    Binding(key, f"slot({index})", f"Position {index + 1}", show=False)
+                ]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="table"):
@@ -359,12 +395,12 @@ class TableScreen(Screen[None]):
     def action_rules(self) -> None:
         """The variant's rules in short, its scoring, and the keys (F1 or h)."""
         lines = [*rules_summary(self.session.rules), "", *_keys_help(self.verbs)]
-        self.app.push_screen(MessageScreen("\n".join(lines), "Press Enter to go back to the table."))
+        self.app.push_screen(MessageScreen("\n".join(lines), BACK_TO_THE_TABLE, page=True))
 
     def action_stats(self) -> None:
         """Statistics of the finished games kept in the data directory (s)."""
         lines = stats_lines(game_stats(finished_games(data_dir())))
-        self.app.push_screen(MessageScreen("\n".join(lines), "Press Enter to go back to the table."))
+        self.app.push_screen(MessageScreen("\n".join(lines), BACK_TO_THE_TABLE, page=True))
 
     def action_pace(self, step: int) -> None:
         """Computer moves faster (+) or slower (-): the pace is kept for the rest of the game."""
@@ -515,6 +551,7 @@ class TableScreen(Screen[None]):
         return f"{self.session.names[shown]}: {prompt}" if self.loop.shared and shown is not None else prompt
 
 
+BACK_TO_THE_TABLE = "Enter or Escape: back to the table."
 PACES = (0.0, 0.3, 0.8, 1.5, 2.5)
 """The paces of computer moves that + and - step through, in seconds."""
 MIN_SIZE = (78, 22)
@@ -541,7 +578,7 @@ def _keys_help(verbs: frozenset[str]) -> list[str]:
     keys += [
         "?: the expert's hint",
         "+ and -: computer moves faster or slower",
-        "h or F1: this page",
+        "h or F1: this page (Enter or Escape goes back)",
         "q: quit (the game stays saved)",
     ]
     return ["Keys:", *(f"  {key}" for key in keys)]
@@ -567,7 +604,10 @@ class RackoApp(App[None]):
     """``racko play``: the start screen (unless the game is set or resumed), then the table."""
 
     TITLE = "Rack-O"
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+c", "quit", "Quit", show=False, priority=True)]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
+        Binding("escape", "hide_help_panel", "Close the keys panel", show=False),
+    ]
     CSS = """
     #start { padding: 0 2; }
     #title { text-style: bold; padding: 0 0 1 0; }
@@ -610,6 +650,11 @@ class RackoApp(App[None]):
         self.seed = seed
         self.notes = notes or []
         self.pace = pace
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "hide_help_panel":  # Escape closes the keys panel (Ctrl+P, Keys) where it is open
+            return bool(self.screen.query("HelpPanel"))
+        return True
 
     def on_mount(self) -> None:
         if self.notes:

@@ -837,3 +837,151 @@ async def test_every_key_in_the_keys_panel_is_described_and_escape_closes_it(tmp
                 await pilot.press("escape")
                 await _settle(pilot)
                 assert app.screen is table
+
+
+def a_rack_with_marks() -> PlaySession:
+    """Your rack in order from slot 5 to 30 with a run of three (19, 20, 21), broken at slot 35 by 14; the 37 turned
+    up goes into slot 45 with t then 9 (the 2-player rule, against easy)."""
+    rules = racko.variant("classic").rules(2)
+    mine = [3, 8, 12, 19, 20, 21, 14, 30, 33, 39]
+    others = [card for card in range(1, 41) if card not in mine and card != 37]
+    deck = racko.round.arrange_deck([mine, others[9::-1]], 1, 37, others[10:], deck_size=40)
+    record = GameRecord(rules, (racko.RoundRecord(1, tuple(deck), ()),), first_dealer=1, seed=0)
+    return PlaySession(replay(record), [SeatSpec("You"), SeatSpec("easy", "easy")])
+
+
+def _faces(table: TableScreen) -> list[tuple[str, str]]:
+    """Each slot's corner (its label and marks) and number, as written on the card."""
+    lines = [str(table.query_one(f"#slot-{index}", Button).label).split("\n") for index in range(10)]
+    return [(corner, number) for corner, number in lines]
+
+
+@app_test
+async def test_the_rack_marks_the_scoring_start_the_break_the_run_and_the_card_just_placed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from racko.terminal.cards import tint
+
+    for no_color in (False, True):
+        if no_color:
+            monkeypatch.setenv("NO_COLOR", "1")
+        session = a_rack_with_marks()
+        app = RackoApp(session=session, save_path=None, pace=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _settle(pilot)
+            await pilot.press("enter")  # resume
+            await _until_a_person_acts(pilot, session)
+            await pilot.press("t", "9")
+            await _until_a_person_acts(pilot, session)
+            table = app.screen
+            assert isinstance(table, TableScreen)
+            faces = _faces(table)
+            assert [number for _, number in faces] == [str(card) for card in session.observation(0).rack]
+            assert [corner.split()[0] for corner, _ in faces] == [str(label) for label in racko.rules.SLOT_LABELS]
+            marks = [corner.split()[1] if len(corner.split()) > 1 else "" for corner, _ in faces]
+            assert marks == ["✓", "✓", "✓", "✓»", "✓»", "✓»", "✗", "", "✦", ""]
+            slots = [table.query_one(f"#slot-{index}", Button) for index in range(10)]
+            # The cards are tinted by value, 3 in slot 5 at the cool end and 39 in slot 50 at the warm end.
+            assert slots[0].styles.background == tint(3, 40) != slots[9].styles.background == tint(39, 40)
+            top = session.observation(0).public.discard_pile[-1]
+            assert table.query_one("#discard").styles.background == tint(top, 40)
+            # Without colour the frames say it too: heavy round the card just placed, double where it breaks.
+            kinds = [slot.styles.border.top[0] for slot in slots]
+            if no_color:
+                assert app.no_color and kinds == ["round"] * 6 + ["double", "round", "heavy", "round"]
+            else:
+                assert kinds[8] == "outer" and slots[8].styles.border.top[1] != slots[7].styles.border.top[1]
+
+
+@app_test
+async def test_a_drawn_card_is_shown_as_a_card_in_hand_and_a_hidden_rack_face_down(tmp_path: Path) -> None:
+    from racko.terminal.cards import BACK_TINT, tint
+
+    rules = racko.variant("classic").rules(2, two_player_rule=False)
+    app = RackoApp(setup=(rules, [SeatSpec("Ann"), SeatSpec("Bob")]), save_path=None, seed=4, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settle(pilot)
+        table = app.screen_stack[1]
+        assert isinstance(table, TableScreen)
+        # Behind the curtain: every card face down, no mark, and no card in hand.
+        assert all(number == "?" and len(corner.split()) == 1 for corner, number in _faces(table))
+        assert table.query_one("#slot-0").styles.background == BACK_TINT
+        assert not table.query_one("#held").display
+        await pilot.press("enter")
+        await _settle(pilot)
+        await pilot.press("d")
+        await _settle(pilot)
+        session = app.session
+        assert session is not None
+        held = session.observation(session.to_act or 0).held
+        assert held is not None
+        card = table.query_one("#held")
+        assert card.display and str(card.render()) == str(held) and card.styles.background == tint(held, 40)
+
+
+@app_test
+async def test_high_low_cards_are_tinted_and_the_card_just_placed_is_marked(tmp_path: Path) -> None:
+    from racko.terminal.cards import tint
+
+    rules = racko.variant("highlow").rules(3)
+    seats = [SeatSpec("You"), SeatSpec("easy 2", "easy"), SeatSpec("easy 3", "easy")]
+    app = RackoApp(setup=(rules, seats), save_path=None, seed=3, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        session = app.session
+        assert session is not None
+        await _until_a_person_acts(pilot, session)
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        observation = session.observation(0)
+        assert isinstance(observation, racko.highlow.HighLowObservation)
+        if observation.public.phase is HighLowPhase.SWAP:
+            await pilot.press("k")
+            await _until_a_person_acts(pilot, session)
+        held = session.observation(0).held or session.observation(0).public.passed_card  # type: ignore[union-attr]
+        assert held is not None and table.query_one("#held").styles.background == tint(held, 50)
+        await pilot.press("4")  # position 4
+        await _until_a_person_acts(pilot, session)
+        faces = _faces(table)
+        assert "✦" in faces[3][0] and not any("✦" in corner for corner, _ in faces[:3] + faces[4:])
+        assert [corner.split()[0] for corner, _ in faces] == [str(position) for position in range(1, 11)]
+        row = session.observation(0).rack
+        names = {racko.highlow.WILD: "Wild", racko.highlow.SWAP: "Swap"}
+        assert [number for _, number in faces] == [names.get(card, str(card)) for card in row]
+        for index, card in enumerate(row):
+            assert table.query_one(f"#slot-{index}").styles.background == tint(card, 50)
+
+
+@app_test
+async def test_the_table_of_five_high_low_rows_fits_the_smallest_terminal(tmp_path: Path) -> None:
+    from racko.terminal.app import MIN_SIZE
+
+    rules = racko.variant("highlow").rules(5)
+    seats = [SeatSpec("You"), *[SeatSpec(f"easy {seat}", "easy") for seat in range(2, 6)]]
+    app = RackoApp(setup=(rules, seats), save_path=None, seed=3, pace=0)
+    async with app.run_test(size=MIN_SIZE) as pilot:
+        session = app.session
+        assert session is not None
+        await _until_a_person_acts(pilot, session)
+        table = app.screen
+        assert isinstance(table, TableScreen) and not table.query_one("#too-small").display
+        width, height = MIN_SIZE
+        for selector in ["#opponents", "#discard", "#held", "#prompt", *(f"#slot-{index}" for index in range(10))]:
+            region = table.query_one(selector).region
+            assert region.width > 0 and region.right <= width and region.bottom <= height, selector
+        assert table.query_one("#opponents").region.height == 4
+        assert table.query_one("#log").region.height >= 5  # its border and three lines at least
+        await pilot.resize_terminal(width - 1, height)
+        await _settle(pilot)
+        assert table.query_one("#too-small").display and not table.query_one("#table").display
+
+
+def test_card_tints_run_from_cool_to_warm_and_every_number_stands_out() -> None:
+    from racko.terminal.cards import contrast, ink, tint
+
+    for highest in (40, 50, 60):
+        tints = [tint(card, highest) for card in range(1, highest + 1)]
+        assert len({color.rgb for color in tints}) == highest  # every card its own shade
+        assert tints[0].b > tints[0].r and tints[-1].r > tints[-1].b  # low blue, high red
+        assert min(contrast(ink(color), color) for color in tints) >= 4.5
+    for card in (racko.highlow.WILD, racko.highlow.SWAP):
+        assert contrast(ink(tint(card, 50)), tint(card, 50)) >= 4.5

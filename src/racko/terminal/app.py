@@ -10,6 +10,7 @@ Computer moves are shown one at a time at ``pace``.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar
 
@@ -17,6 +18,7 @@ from rich.text import Text
 from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
+from textual.color import Color
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Input, Label, RichLog, Select, Static
@@ -24,7 +26,7 @@ from textual.widgets import Button, Footer, Input, Label, RichLog, Select, Stati
 from racko.actions import Exchange
 from racko.errors import RackoError
 from racko.families import AnyAction
-from racko.highlow import HighLowObservation, Replace, SwapCards, card_name
+from racko.highlow import HighLowObservation, Replace, SwapCards
 from racko.play.hint import hint_lines
 from racko.play.library import data_dir, finished_games, game_stats, stats_lines
 from racko.play.loop import (
@@ -41,8 +43,17 @@ from racko.play.loop import (
 from racko.play.loop import Screen as LoopScreen
 from racko.play.session import PlaySession, SeatSpec, bots_for, default_opponent
 from racko.play.setup import DEFAULT_NAME, HUMAN, build_setup, describe_save
-from racko.play.text import card_words, round_report, rules_summary, score_table, scores_line
+from racko.play.text import (
+    highest_card,
+    last_placed,
+    rack_marks,
+    round_report,
+    rules_summary,
+    score_table,
+    scores_line,
+)
 from racko.rules import RACK_SIZE, SLOT_LABELS, VARIANTS, Rules, variant
+from racko.terminal.cards import MARK_BREAK, MARK_IN_ORDER, MARK_PLACED, MARK_RUN, Face, card_face, chip
 from racko.terminal.saves import FileStore, set_aside
 
 SLOT_KEYS = "1234567890"
@@ -286,10 +297,17 @@ class TableScreen(Screen[None]):
         with Vertical(id="table"):
             yield Static("", id="scores", markup=False)
             yield Static("", id="opponents", markup=False)
-            yield Static("", id="piles", markup=False)
+            with Horizontal(id="piles"):
+                yield Static("Discard pile", classes="pile-name", markup=False)
+                yield Static("", id="discard", classes="card pile", markup=False)
+                yield Static("", id="stock", classes="pile-name", markup=False)
+                yield Static("You hold", id="held-name", classes="pile-name", markup=False)
+                yield Static("", id="held", classes="card pile", markup=False)
             with Horizontal(id="rack"):
                 for index in range(RACK_SIZE):
-                    yield Button("", id=f"slot-{index}", classes="slot")
+                    slot = Button("", id=f"slot-{index}", classes="card slot")
+                    slot.styles.line_pad = 0  # CSS takes no 0 for it; the card's inside is all for its face
+                    yield slot
             yield Static("", id="prompt", markup=False)
             yield RichLog(id="log", wrap=True, max_lines=200)
         yield Static("", id="too-small", markup=False)
@@ -498,51 +516,77 @@ class TableScreen(Screen[None]):
         names = session.names
         rules = session.rules
         to_act = session.to_act
+        highest = highest_card(rules)
         headline = [variant(rules.variant).title, f"round {len(session.match.rounds)}"]
         if to_act is not None:
             headline.append(f"{names[to_act]} to play")
         # The match's totals, not the round's: at the game's end they include its last round.
         scores = scores_line(rules, names, session.match.seat_totals, "   " if rules.sides <= 3 else "  ")
         self.query_one("#scores", Static).update(f"{' · '.join(headline)}\nScores: {scores} (target {rules.target})")
-        buttons = [self.query_one(f"#slot-{index}", Button) for index in range(RACK_SIZE)]
         yours = self.turn is not None and self.turn.seat == seat and not hidden
         prompt = self._to_you(self.turn.situation.worded(PROMPTS)) if yours and self.turn is not None else ""
+        lines: list[Text] = []
+        held: int | None
         if isinstance(observation, HighLowObservation):
             table = observation.public
-            lines = [
-                f"{names[other]:>12}: " + " ".join(f"{card_name(card):>3}" for card in row)
-                for other, row in enumerate(table.rows)
-                if other != seat
-            ]
-            self.query_one("#opponents", Static).update("\n".join(lines))
+            for other, row in enumerate(table.rows):
+                if other != seat:
+                    lines.append(_rack_line(names[other], row, highest))
             held = observation.held if observation.held is not None else table.passed_card
+            held = held if yours else None
             top = table.discard_pile[-1] if table.discard_pile else None
-            self.query_one("#piles", Static).update(
-                f"Discard pile: {card_words(top) if top is not None else 'empty'}   Stock: {table.stock_size} cards"
-                + (f"   You hold: {card_words(held)}" if held is not None and yours else "")
-            )
-            for index, button in enumerate(buttons):
-                card = "?" if hidden else card_name(observation.rack[index])
-                button.label = f"{index + 1}\n{card}"
-            self._say(prompt)
-            return
-        classic = observation.public
-        lines = []
-        for other, known in enumerate(classic.known):
-            if other != seat:
-                cards = " ".join(f"{card:>3}" if card is not None else "  ?" for card in known)
-                partner = " (partner)" if rules.partners and rules.side_of(other) == rules.side_of(seat) else ""
-                lines.append(f"{names[other]:>12}: {cards}{partner}")
-        self.query_one("#opponents", Static).update("\n".join(lines))
-        top = classic.discard_top
-        held = observation.held if yours else None
-        self.query_one("#piles", Static).update(
-            f"Discard pile: {top if top is not None else 'empty'}   Stock: {classic.stock_size} cards"
-            + (f"   You hold: {held}" if held is not None else "")
+            stock = table.stock_size
+            labels = [str(position) for position in range(1, RACK_SIZE + 1)]
+        else:
+            classic = observation.public
+            for other, known in enumerate(classic.known):
+                if other != seat:
+                    partner = " (partner)" if rules.partners and rules.side_of(other) == rules.side_of(seat) else ""
+                    lines.append(_rack_line(names[other], known, highest).append(partner))
+            held = observation.held if yours else None
+            top = classic.discard_top
+            stock = classic.stock_size
+            labels = [str(label) for label in SLOT_LABELS]
+        self.query_one("#opponents", Static).update(Text("\n").join(lines))
+        theme = self.app.theme_variables
+        face = functools.partial(
+            card_face,
+            highest=highest,
+            table=Color.parse(theme["background"]),
+            frame=Color.parse(theme["foreground"]),
+            no_color=self.app.no_color,
         )
-        for index, button in enumerate(buttons):
-            card = "?" if hidden else str(observation.rack[index])
-            button.label = f"{SLOT_LABELS[index]}\n{card}"
+        _paint(self.query_one("#discard", Static), face(top))
+        self.query_one("#stock", Static).update(f"Stock: {stock} cards")
+        self.query_one("#held-name").display = held is not None
+        held_card = self.query_one("#held", Static)
+        held_card.display = held is not None
+        _paint(held_card, face(held))
+        rack = None if hidden else observation.rack
+        marks = None if rack is None else rack_marks(rules, rack)
+        placed = frozenset() if rack is None else last_placed(session.match.round.log, seat)
+        for index in range(RACK_SIZE):
+            button = self.query_one(f"#slot-{index}", Button)
+            if rack is None or marks is None:
+                _paint(button, face(None, label=labels[index], face_down=True))
+                continue
+            signs = ""
+            if index < marks.in_order:
+                signs += MARK_IN_ORDER
+            if index == marks.broken_at:
+                signs += MARK_BREAK
+            if index in marks.run:
+                signs += MARK_RUN
+            if index in placed:
+                signs += MARK_PLACED
+            card = face(
+                rack[index],
+                label=labels[index],
+                signs=signs,
+                placed=index in placed,
+                broken=index == marks.broken_at,
+            )
+            _paint(button, card)
         self._say(prompt)
 
     def _to_you(self, prompt: str) -> str:
@@ -556,6 +600,31 @@ PACES = (0.0, 0.3, 0.8, 1.5, 2.5)
 """The paces of computer moves that + and - step through, in seconds."""
 MIN_SIZE = (78, 22)
 """The smallest terminal that shows the whole table (every slot and the log)."""
+
+
+def _rack_line(name: str, cards: Sequence[int | None], highest: int) -> Text:
+    """Another player's rack or row in a line: the name, then each card as seen, tinted."""
+    line = Text(f"{name:>12}:")
+    for card in cards:
+        line.append(" ")
+        line.append_text(chip(card, highest))
+    return line
+
+
+def _paint(widget: Static | Button, face: Face) -> None:
+    """Show a card's face on a widget (a slot's button, or a pile)."""
+    styles = widget.styles
+    if face.background is None or face.color is None:
+        styles.clear_rule("background")
+        styles.clear_rule("color")
+    else:
+        styles.background = face.background
+        styles.color = face.color
+    styles.border = face.border
+    if isinstance(widget, Button):
+        widget.label = face.text
+    else:
+        widget.update(face.text)
 
 
 def _keys_help(verbs: frozenset[str]) -> list[str]:
@@ -581,7 +650,16 @@ def _keys_help(verbs: frozenset[str]) -> list[str]:
         "h or F1: this page (Enter or Escape goes back)",
         "q: quit (the game stays saved)",
     ]
-    return ["Keys:", *(f"  {key}" for key in keys)]
+    start = "the left end" if "replace" in verbs else "slot 5"
+    run = "" if "replace" in verbs else f"   {MARK_RUN} a run of three (where runs count)"
+    return [
+        "Keys:",
+        *(f"  {key}" for key in keys),
+        "",
+        "Cards are tinted from blue (low) through green to red (high). Marks on yours:",
+        f"  {MARK_IN_ORDER} in order from {start} (it scores)   {MARK_BREAK} where the order breaks",
+        f"  {MARK_PLACED} the card you placed last{run}",
+    ]
 
 
 def _key_verb(key: str) -> str:
@@ -622,9 +700,14 @@ class RackoApp(App[None]):
     #table { padding: 0 1; }
     #scores { height: 2; }
     #opponents { height: auto; max-height: 4; }
-    #piles { height: 1; margin: 1 0 0 0; }
+    #piles { height: 3; }
+    .pile-name { width: auto; height: 3; content-align: left middle; padding: 0 1 0 0; }
+    #stock { padding: 0 3 0 2; }
+    .card { text-style: none; }
+    .pile { width: 8; height: 3; content-align: center middle; text-align: center; }
     #rack { height: 4; }
-    .slot { width: 7; min-width: 7; height: 4; margin: 0 0 0 0; }
+    .slot { width: 7; min-width: 7; height: 4; margin: 0; padding: 0; }
+
     #prompt { height: 2; }
     #log { height: 1fr; border: round $primary; }
     #too-small { display: none; padding: 1 2; text-style: bold; }

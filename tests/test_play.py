@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import Button, Select
+from textual.widgets import Button, Input, Select
 from typer.testing import CliRunner
 
 import racko
@@ -325,8 +325,9 @@ async def test_a_whole_game_ends_with_the_winner_and_the_score_sheet(tmp_path: P
 
 @app_test
 async def test_after_a_game_n_chooses_the_game_again(tmp_path: Path) -> None:
-    rules = racko.variant("classic").rules(2, two_player_rule=False, target=75)
-    app = RackoApp(setup=(rules, [SeatSpec("You"), SeatSpec("easy", "easy")]), save_path=None, seed=2, pace=0)
+    rules = racko.variant("classic").rules(2, two_player_rule=False, target=75, refill="shuffle")
+    seats = [SeatSpec("Ann"), SeatSpec("easy", "easy")]
+    app = RackoApp(setup=(rules, seats), save_path=tmp_path / CURRENT_SAVE, seed=2, pace=0)
     async with app.run_test(size=(80, 24)) as pilot:
         session = app.session
         assert session is not None
@@ -343,7 +344,18 @@ async def test_after_a_game_n_chooses_the_game_again(tmp_path: Path) -> None:
             raise AssertionError("the game did not end")
         await pilot.press("n")
         await _settle(pilot)
-        assert isinstance(app.screen, StartScreen)
+        start = app.screen
+        assert isinstance(start, StartScreen)
+        # It shows the settings of the game just played.
+        assert _start_fields(start) == {
+            "variant": "classic",
+            "players": 2,
+            "seat-1": "easy",
+            "name-0": "Ann",
+            "target": "75",
+            "run-rule": False,
+            "refill": "shuffle",
+        }
 
 
 @app_test
@@ -985,3 +997,112 @@ def test_card_tints_run_from_cool_to_warm_and_every_number_stands_out() -> None:
         assert min(contrast(ink(color), color) for color in tints) >= 4.5
     for card in (racko.highlow.WILD, racko.highlow.SWAP):
         assert contrast(ink(tint(card, 50)), tint(card, 50)) >= 4.5
+
+
+def _start_fields(start: StartScreen) -> dict[str, object]:
+    """What the start screen's fields show, for the seats at the table (and the people's names)."""
+    count = start.query_one("#players", Select).value
+    assert isinstance(count, int)
+    fields: dict[str, object] = {}
+    for field in ("variant", "players", *(f"seat-{seat}" for seat in range(1, count)), "run-rule", "refill"):
+        fields[field] = start.query_one(f"#{field}", Select).value
+    for field in start.query(Input):
+        if field.display and field.id is not None:
+            fields[field.id] = field.value
+    return fields
+
+
+def test_names_for_every_person_with_names_and_the_defaults_without(data: Path) -> None:
+    _, seats = build_setup("classic", 4, ["human", "medium", "human"], "You", names=["Ann", "Bob"])
+    assert seats == [SeatSpec("Ann"), SeatSpec("Bob"), SeatSpec("medium", "medium"), SeatSpec("Player 4")]
+    _, seats = build_setup("classic", 3, ["human", "medium"], "You", names=["", "medium"])
+    assert [seat.name for seat in seats] == ["Player 1", "medium", "medium 3"]  # a bot never takes a person's name
+    _, seats = build_setup("classic", 2, ["human"], "You", names=["[b]Bob[/]", "Cy\x1b[2J"])
+    assert [seat.name for seat in seats] == ["[b]Bob[/]", "Cy?[2J"]
+    for names, message in ((["Ann", "Bob"], "2 names were given for 1 person"), (["Al", "Al"], "named Al")):
+        with pytest.raises(RackoError, match=message):
+            build_setup("classic", 2, ["easy" if len(set(names)) == 2 else "human"], "You", names=names)
+    out = play("--bots", "human,easy", "--names", "Ann,[b]Bob[/]", "--seed", "3", input="\nquit\n")
+    assert "Classic Rack-O: Ann, [b]Bob[/], easy." in out and "--- Pass to Ann; Ann, press Enter" in out
+    out = play("--bots", "human", "--new", input="\nquit\n")
+    assert "Classic Rack-O: Player 1, Player 2." in out
+    result = runner.invoke(app, ["play", "--plain", "--names", "Ann,Bob"], input="quit\n")
+    assert result.exit_code == 2 and "2 names were given for 1 person" in result.stderr
+
+
+@app_test
+async def test_the_start_screen_names_each_person_and_shows_names_as_written(tmp_path: Path) -> None:
+    app = RackoApp(save_path=None, seed=4, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settle(pilot)
+        start = app.screen
+        assert isinstance(start, StartScreen)
+        assert start.query_one("#name-0").display and not start.query_one("#name-1").display
+        start.query_one("#seat-1", Select).value = "human"
+        await _settle(pilot)
+        assert start.query_one("#name-1").display  # a person's seat has a name field
+        start.query_one("#name-0", Input).focus()
+        await pilot.press(*"Ann")
+        start.query_one("#name-1", Input).focus()
+        await pilot.press(*"[b]Bob[/]")
+        await pilot.press("enter")
+        await _settle(pilot)
+        session = app.session
+        assert session is not None and session.names == ["Ann", "[b]Bob[/]"]
+        assert isinstance(app.screen, MessageScreen)
+        first = session.to_act
+        assert first is not None  # the name is shown as written, brackets and all
+        assert str(app.screen.query_one("#message-text").render()) == f"Pass the screen to {session.names[first]}."
+        table = app.screen_stack[1]
+        assert isinstance(table, TableScreen)
+        assert "[b]Bob[/]: 0" in str(table.query_one("#scores").render())
+
+
+@app_test
+async def test_the_start_screen_opens_with_the_last_settings_and_ignores_a_damaged_file(data: Path) -> None:
+    from racko.terminal.settings import SETTINGS_FILE
+
+    app = RackoApp(save_path=data / CURRENT_SAVE, seed=4, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settle(pilot)
+        start = app.screen
+        assert isinstance(start, StartScreen)
+        defaults = _start_fields(start)
+        start.query_one("#variant", Select).value = "bonus"
+        await _settle(pilot)
+        start.query_one("#players", Select).value = 3
+        await _settle(pilot)
+        start.query_one("#seat-1", Select).value = "human"
+        start.query_one("#seat-2", Select).value = "hard"
+        start.query_one("#refill", Select).value = "shuffle"
+        await _settle(pilot)
+        start.query_one("#name-1", Input).value = "Bob"
+        start.query_one("#target", Input).value = "250"
+        await pilot.press("enter")
+        await _settle(pilot)
+        assert app.session is not None and app.session.names == ["Player 1", "Bob", "hard"]
+    chosen = {
+        "variant": "bonus",
+        "players": 3,
+        "seat-1": "human",
+        "seat-2": "hard",
+        "run-rule": True,
+        "refill": "shuffle",
+        "name-0": "",
+        "name-1": "Bob",
+        "target": "250",
+    }
+    remembered = json.loads((data / SETTINGS_FILE).read_text())
+    assert remembered["names"] == ["Player 1", "Bob"] and remembered["seats"] == ["human", "hard"]
+    for text in (None, "{", "[]", '{"format": "racko-play-settings", "version": 1, "variant": "poker"}', "\udcff"):
+        if text is not None:
+            (data / SETTINGS_FILE).write_text(text, errors="surrogateescape")
+        app = RackoApp(save_path=data / CURRENT_SAVE, seed=4, pace=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _settle(pilot)
+            if isinstance(app.screen, MessageScreen):  # the game just started is saved: a new one instead
+                await pilot.press("n")
+                await _settle(pilot)
+            start = app.screen
+            assert isinstance(start, StartScreen)
+            assert _start_fields(start) == (chosen if text is None else defaults)

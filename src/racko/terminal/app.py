@@ -10,6 +10,7 @@ Computer moves are shown one at a time at ``pace``.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar
@@ -55,6 +56,7 @@ from racko.play.text import (
 from racko.rules import RACK_SIZE, SLOT_LABELS, VARIANTS, Rules, variant
 from racko.terminal.cards import MARK_BREAK, MARK_IN_ORDER, MARK_PLACED, MARK_RUN, Face, card_face, chip
 from racko.terminal.saves import FileStore, set_aside
+from racko.terminal.settings import Settings, load_settings, save_settings
 
 SLOT_KEYS = "1234567890"
 """Key i picks slot SLOT_LABELS[i] (1 = slot 5 ... 0 = slot 50), or High-Low position i + 1."""
@@ -76,7 +78,8 @@ ELSEWHERE = {
 
 
 class StartScreen(Screen[tuple[Rules, list[SeatSpec]]]):
-    """Choose the variant, the players, who sits where, the target and the refill rule; Enter starts."""
+    """Choose the variant, the players, who sits where (and the people's names), the target and the refill rule;
+    Enter starts.  It opens with the settings of the last game started, if they were kept."""
 
     AUTO_FOCUS = "#variant"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -84,38 +87,58 @@ class StartScreen(Screen[tuple[Rules, list[SeatSpec]]]):
         Binding("q", "app.quit", "Quit"),
     ]
 
+    def __init__(self, last: Settings | None = None) -> None:
+        super().__init__()
+        self.last = last
+        self.variant_name = last.variant if last is not None else "classic"
+        """The variant the other fields are set for."""
+
     def compose(self) -> ComposeResult:
+        last = self.last
+        name = self.variant_name
+        rules = variant(name).rules()
+        players = last.players if last is not None else rules.players
+        seats = list(last.seats) if last is not None else []
+        seats += [default_opponent(name)] * (MAX_OPPONENTS - len(seats))
+        names = list(last.names) if last is not None else []
         with VerticalScroll(id="start"):
             yield Label("Rack-O: a new game. You sit in seat 1; Enter starts.", id="title")
             with Horizontal(classes="field"):
                 yield Label("Variant", classes="name")
-                variants = [(cls.title, name) for name, cls in VARIANTS.items()]
-                yield Select(variants, value="classic", allow_blank=False, compact=True, id="variant")
-            yield Static(VARIANTS["classic"].description, id="about")
+                variants = [(cls.title, value) for value, cls in VARIANTS.items()]
+                yield Select(variants, value=name, allow_blank=False, compact=True, id="variant")
+            yield Static(VARIANTS[name].description, id="about")
             with Horizontal(classes="field"):
                 yield Label("Players", classes="name")
-                yield Select(_player_choices("classic"), value=2, allow_blank=False, compact=True, id="players")
+                yield Select(_player_choices(name), value=players, allow_blank=False, compact=True, id="players")
+            with Horizontal(classes="field"):
+                yield Label("Seat 1", classes="name")
+                yield Label("you", classes="seat")
+                yield Input(
+                    _name_shown(names[0] if names else ""), id="name-0", max_length=40, compact=True, classes="person"
+                )
+            people = iter(names[1:])
             for seat in range(1, MAX_OPPONENTS + 1):
-                with Horizontal(classes="field", id=f"seat-row-{seat}"):
+                choice = seats[seat - 1]
+                given = next(people, "") if choice == HUMAN and seat < players else ""
+                with Horizontal(classes="field seat-field", id=f"seat-row-{seat}"):
                     yield Label(f"Seat {seat + 1}", classes="name")
-                    yield Select(
-                        _seat_choices("classic"),
-                        value=default_opponent("classic"),
-                        allow_blank=False,
-                        compact=True,
-                        id=f"seat-{seat}",
-                    )
+                    yield Select(_seat_choices(name), value=choice, allow_blank=False, compact=True, id=f"seat-{seat}")
+                    yield Input(_name_shown(given), id=f"name-{seat}", max_length=40, compact=True, classes="person")
             with Horizontal(classes="field group"):
                 yield Label("Target", classes="name")
-                yield Input(placeholder="500 points", id="target", type="integer", compact=True)
+                target = str(last.target) if last is not None and last.target != rules.target else ""
+                yield Input(target, placeholder=f"{rules.target} points", id="target", type="integer", compact=True)
             with Horizontal(classes="field", id="run-rule-row"):
                 yield Label("2 players", classes="name")
                 run_rule = [("a Rack-O needs a run of three (the 2-player rule)", True), ("no run needed", False)]
-                yield Select(run_rule, value=True, allow_blank=False, compact=True, id="run-rule")
+                chosen = last.two_player_rule or last.players != 2 if last is not None else True
+                yield Select(run_rule, value=chosen, allow_blank=False, compact=True, id="run-rule")
             with Horizontal(classes="field"):
                 yield Label("Refill", classes="name")
                 refills = [("turn the discard pile over", "flip"), ("shuffle the discard pile", "shuffle")]
-                yield Select(refills, value="flip", allow_blank=False, compact=True, id="refill")
+                refill = last.refill if last is not None else rules.refill
+                yield Select(refills, value=refill, allow_blank=False, compact=True, id="refill")
             yield Label("", id="problem", markup=False)
             yield Button("Start (Enter)", id="start-button", variant="primary", compact=True)
         yield Footer()
@@ -129,9 +152,9 @@ class StartScreen(Screen[tuple[Rules, list[SeatSpec]]]):
 
     @on(Select.Changed, "#variant")
     def _variant_changed(self, event: Select.Changed) -> None:
-        if not isinstance(event.value, str):
-            return
-        name = event.value
+        if not isinstance(event.value, str) or event.value == self.variant_name:
+            return  # the value it was composed with, not a change
+        name = self.variant_name = event.value
         self.query_one("#about", Static).update(VARIANTS[name].description)
         players = self.query_one("#players", Select)
         players.set_options(_player_choices(name))
@@ -149,13 +172,20 @@ class StartScreen(Screen[tuple[Rules, list[SeatSpec]]]):
         self._show_seats()
 
     @on(Select.Changed, "#players")
-    def _players_changed(self) -> None:
+    @on(Select.Changed, ".seat-field Select")
+    def _seats_changed(self) -> None:
         self._show_seats()
 
     def _show_seats(self) -> None:
+        """Rows for the seats at the table, a name field for each person (seat 1 is always one)."""
         count = self._count()
+        humans = [seat for seat in range(1, count) if self.query_one(f"#seat-{seat}", Select).value == HUMAN]
         for seat in range(1, MAX_OPPONENTS + 1):
             self.query_one(f"#seat-row-{seat}").display = seat < count
+            field = self.query_one(f"#name-{seat}", Input)
+            field.display = seat in humans
+            field.placeholder = f"name (Player {seat + 1})"
+        self.query_one("#name-0", Input).placeholder = f"your name ({'Player 1' if humans else DEFAULT_NAME})"
         self.query_one("#run-rule-row").display = count == 2
 
     def _count(self) -> int:
@@ -170,6 +200,8 @@ class StartScreen(Screen[tuple[Rules, list[SeatSpec]]]):
         variant_name = str(self.query_one("#variant", Select).value)
         count = self._count()
         others = [str(self.query_one(f"#seat-{seat}", Select).value) for seat in range(1, count)]
+        people = [0, *(seat for seat, choice in enumerate(others, start=1) if choice == HUMAN)]
+        names = [self.query_one(f"#name-{seat}", Input).value for seat in people]
         target_text = self.query_one("#target", Input).value.strip()
         try:
             setup = build_setup(
@@ -180,11 +212,17 @@ class StartScreen(Screen[tuple[Rules, list[SeatSpec]]]):
                 two_player_rule=self.query_one("#run-rule", Select).value is True if count == 2 else None,
                 target=int(target_text) if target_text else None,
                 refill=str(self.query_one("#refill", Select).value),
+                names=names,
             )
         except (RackoError, ValueError) as error:
             self.query_one("#problem", Label).update(str(error))
             return
         self.dismiss(setup)
+
+
+def _name_shown(name: str) -> str:
+    """A remembered name as its field shows it: a default name ("You", "Player 2") stays a default."""
+    return "" if name == DEFAULT_NAME or re.fullmatch(r"Player \d", name) else name
 
 
 def _player_choices(variant_name: str) -> list[tuple[str, int]]:
@@ -694,6 +732,9 @@ class RackoApp(App[None]):
     .group { margin: 1 0 0 0; }
     .field Select { width: 56; }
     .field Input { width: 16; }
+    .field Input.person { width: 24; margin: 0 0 0 1; }
+    .field .seat { width: 27; color: $text-muted; }
+    .seat-field Select { width: 27; }
     .name { width: 12; }
     Select:focus > SelectCurrent, Input:focus { text-style: reverse; }
     #problem { color: $error; height: auto; margin: 1 0 0 0; }
@@ -771,13 +812,20 @@ class RackoApp(App[None]):
         if self.setup is not None:
             self._start(self.setup)
         else:
-            self.push_screen(StartScreen(), self._start)
+            self._choose()
+
+    def _choose(self) -> None:
+        """The start screen, with the settings of the last game started where they are kept."""
+        last = load_settings(self.save_path.parent) if self.save_path is not None else None
+        self.push_screen(StartScreen(last), self._start)
 
     def _start(self, setup: tuple[Rules, list[SeatSpec]] | None) -> None:
         if setup is None:
             self.exit()
             return
         rules, seats = setup
+        if self.save_path is not None:  # beside the save: the data directory (tests without one remember nothing)
+            save_settings(self.save_path.parent, Settings.of(rules, seats))
         store = FileStore(self.save_path) if self.save_path is not None else None
         self.session = PlaySession.new(rules, seats, seed=self.seed, store=store)
         self.push_screen(TableScreen(self.session, self.pace))
@@ -789,7 +837,7 @@ class RackoApp(App[None]):
         if same_seats:
             self._start((finished.rules, list(finished.seats)))
         else:
-            self.push_screen(StartScreen(), self._start)
+            self._choose()
 
 
 def run_app(

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import Button, Select
+from textual.widgets import Button, Input, Select
 from typer.testing import CliRunner
 
 import racko
@@ -325,8 +325,9 @@ async def test_a_whole_game_ends_with_the_winner_and_the_score_sheet(tmp_path: P
 
 @app_test
 async def test_after_a_game_n_chooses_the_game_again(tmp_path: Path) -> None:
-    rules = racko.variant("classic").rules(2, two_player_rule=False, target=75)
-    app = RackoApp(setup=(rules, [SeatSpec("You"), SeatSpec("easy", "easy")]), save_path=None, seed=2, pace=0)
+    rules = racko.variant("classic").rules(2, two_player_rule=False, target=75, refill="shuffle")
+    seats = [SeatSpec("Ann"), SeatSpec("easy", "easy")]
+    app = RackoApp(setup=(rules, seats), save_path=tmp_path / CURRENT_SAVE, seed=2, pace=0)
     async with app.run_test(size=(80, 24)) as pilot:
         session = app.session
         assert session is not None
@@ -343,7 +344,18 @@ async def test_after_a_game_n_chooses_the_game_again(tmp_path: Path) -> None:
             raise AssertionError("the game did not end")
         await pilot.press("n")
         await _settle(pilot)
-        assert isinstance(app.screen, StartScreen)
+        start = app.screen
+        assert isinstance(start, StartScreen)
+        # It shows the settings of the game just played.
+        assert _start_fields(start) == {
+            "variant": "classic",
+            "players": 2,
+            "seat-1": "easy",
+            "name-0": "Ann",
+            "target": "75",
+            "run-rule": False,
+            "refill": "shuffle",
+        }
 
 
 @app_test
@@ -783,3 +795,314 @@ async def test_the_stats_screen_in_the_app(tmp_path: Path, monkeypatch: pytest.M
         await _settle(pilot)
         assert isinstance(app_.screen, MessageScreen)
         assert "No finished games yet" in str(app_.screen.query_one("#message-text").render())
+
+
+# --- the keys panel, names for every person, remembered settings, the table's cards -----------------
+
+
+def _panel_open(app: RackoApp) -> bool:
+    return bool(app.screen.query("HelpPanel"))
+
+
+async def _check_the_keys_panel(app: RackoApp, pilot: object) -> None:
+    """The keys panel lists only keys with a description, and Escape closes it."""
+    app.action_show_help_panel()  # what Ctrl+P's "Keys" does
+    await _settle(pilot)
+    assert _panel_open(app)
+    shown = {key: active.binding for key, active in app.screen.active_bindings.items() if not active.binding.system}
+    assert {key: binding.action for key, binding in shown.items() if not binding.description} == {}
+    await pilot.press("escape")  # type: ignore[attr-defined]
+    await _settle(pilot)
+    assert not _panel_open(app)
+
+
+@app_test
+async def test_every_key_in_the_keys_panel_is_described_and_escape_closes_it(tmp_path: Path) -> None:
+    app = RackoApp(save_path=None, seed=3, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settle(pilot)
+        assert isinstance(app.screen, StartScreen)
+        await _check_the_keys_panel(app, pilot)
+        assert isinstance(app.screen, StartScreen)
+    for name, players, seats in (
+        ("classic", 2, [SeatSpec("You"), SeatSpec("easy", "easy")]),
+        ("highlow", 3, [SeatSpec("You"), SeatSpec("easy 2", "easy"), SeatSpec("easy 3", "easy")]),
+    ):
+        app = RackoApp(setup=(racko.variant(name).rules(players), seats), save_path=None, seed=3, pace=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            session = app.session
+            assert session is not None
+            await _until_a_person_acts(pilot, session)
+            table = app.screen
+            assert isinstance(table, TableScreen)
+            await _check_the_keys_panel(app, pilot)
+            slot = table.active_bindings["0"].binding.description
+            assert slot == ("Position 10" if name == "highlow" else "Slot 50")
+            assert app.screen is table
+            # Escape closes the rules and the statistics pages too, and a keys panel on them first.
+            for key in ("h", "s"):
+                await pilot.press(key)
+                await _settle(pilot)
+                assert isinstance(app.screen, MessageScreen)
+                await _check_the_keys_panel(app, pilot)
+                assert isinstance(app.screen, MessageScreen)
+                await pilot.press("escape")
+                await _settle(pilot)
+                assert app.screen is table
+
+
+def a_rack_with_marks() -> PlaySession:
+    """Your rack in order from slot 5 to 30 with a run of three (19, 20, 21), broken at slot 35 by 14; the 37 turned
+    up goes into slot 45 with t then 9 (the 2-player rule, against easy)."""
+    rules = racko.variant("classic").rules(2)
+    mine = [3, 8, 12, 19, 20, 21, 14, 30, 33, 39]
+    others = [card for card in range(1, 41) if card not in mine and card != 37]
+    deck = racko.round.arrange_deck([mine, others[9::-1]], 1, 37, others[10:], deck_size=40)
+    record = GameRecord(rules, (racko.RoundRecord(1, tuple(deck), ()),), first_dealer=1, seed=0)
+    return PlaySession(replay(record), [SeatSpec("You"), SeatSpec("easy", "easy")])
+
+
+def _faces(table: TableScreen) -> list[tuple[str, str]]:
+    """Each slot's corner (its label and marks) and number, as written on the card."""
+    lines = [str(table.query_one(f"#slot-{index}", Button).label).split("\n") for index in range(10)]
+    return [(corner, number) for corner, number in lines]
+
+
+@app_test
+async def test_the_rack_marks_the_scoring_start_the_break_the_run_and_the_card_just_placed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from racko.terminal.cards import tint
+
+    for no_color in (False, True):
+        if no_color:
+            monkeypatch.setenv("NO_COLOR", "1")
+        session = a_rack_with_marks()
+        app = RackoApp(session=session, save_path=None, pace=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _settle(pilot)
+            await pilot.press("enter")  # resume
+            await _until_a_person_acts(pilot, session)
+            await pilot.press("t", "9")
+            await _until_a_person_acts(pilot, session)
+            table = app.screen
+            assert isinstance(table, TableScreen)
+            faces = _faces(table)
+            assert [number for _, number in faces] == [str(card) for card in session.observation(0).rack]
+            assert [corner.split()[0] for corner, _ in faces] == [str(label) for label in racko.rules.SLOT_LABELS]
+            marks = [corner.split()[1] if len(corner.split()) > 1 else "" for corner, _ in faces]
+            assert marks == ["✓", "✓", "✓", "✓»", "✓»", "✓»", "✗", "", "✦", ""]
+            slots = [table.query_one(f"#slot-{index}", Button) for index in range(10)]
+            # The cards are tinted by value, 3 in slot 5 at the cool end and 39 in slot 50 at the warm end.
+            assert slots[0].styles.background == tint(3, 40) != slots[9].styles.background == tint(39, 40)
+            top = session.observation(0).public.discard_pile[-1]
+            assert table.query_one("#discard").styles.background == tint(top, 40)
+            # Without colour the frames say it too: heavy round the card just placed, double where it breaks.
+            kinds = [slot.styles.border.top[0] for slot in slots]
+            if no_color:
+                assert app.no_color and kinds == ["round"] * 6 + ["double", "round", "heavy", "round"]
+            else:
+                assert kinds[8] == "outer" and slots[8].styles.border.top[1] != slots[7].styles.border.top[1]
+
+
+@app_test
+async def test_a_drawn_card_is_shown_as_a_card_in_hand_and_a_hidden_rack_face_down(tmp_path: Path) -> None:
+    from racko.terminal.cards import BACK_TINT, tint
+
+    rules = racko.variant("classic").rules(2, two_player_rule=False)
+    app = RackoApp(setup=(rules, [SeatSpec("Ann"), SeatSpec("Bob")]), save_path=None, seed=4, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settle(pilot)
+        table = app.screen_stack[1]
+        assert isinstance(table, TableScreen)
+        # Behind the curtain: every card face down, no mark, and no card in hand.
+        assert all(number == "?" and len(corner.split()) == 1 for corner, number in _faces(table))
+        assert table.query_one("#slot-0").styles.background == BACK_TINT
+        assert not table.query_one("#held").display
+        await pilot.press("enter")
+        await _settle(pilot)
+        await pilot.press("d")
+        await _settle(pilot)
+        session = app.session
+        assert session is not None
+        held = session.observation(session.to_act or 0).held
+        assert held is not None
+        card = table.query_one("#held")
+        assert card.display and str(card.render()) == str(held) and card.styles.background == tint(held, 40)
+
+
+@app_test
+async def test_high_low_cards_are_tinted_and_the_card_just_placed_is_marked(tmp_path: Path) -> None:
+    from racko.terminal.cards import tint
+
+    rules = racko.variant("highlow").rules(3)
+    seats = [SeatSpec("You"), SeatSpec("easy 2", "easy"), SeatSpec("easy 3", "easy")]
+    app = RackoApp(setup=(rules, seats), save_path=None, seed=3, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        session = app.session
+        assert session is not None
+        await _until_a_person_acts(pilot, session)
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        observation = session.observation(0)
+        assert isinstance(observation, racko.highlow.HighLowObservation)
+        if observation.public.phase is HighLowPhase.SWAP:
+            await pilot.press("k")
+            await _until_a_person_acts(pilot, session)
+        held = session.observation(0).held or session.observation(0).public.passed_card  # type: ignore[union-attr]
+        assert held is not None and table.query_one("#held").styles.background == tint(held, 50)
+        await pilot.press("4")  # position 4
+        await _until_a_person_acts(pilot, session)
+        faces = _faces(table)
+        assert "✦" in faces[3][0] and not any("✦" in corner for corner, _ in faces[:3] + faces[4:])
+        assert [corner.split()[0] for corner, _ in faces] == [str(position) for position in range(1, 11)]
+        row = session.observation(0).rack
+        names = {racko.highlow.WILD: "Wild", racko.highlow.SWAP: "Swap"}
+        assert [number for _, number in faces] == [names.get(card, str(card)) for card in row]
+        for index, card in enumerate(row):
+            assert table.query_one(f"#slot-{index}").styles.background == tint(card, 50)
+
+
+@app_test
+async def test_the_table_of_five_high_low_rows_fits_the_smallest_terminal(tmp_path: Path) -> None:
+    from racko.terminal.app import MIN_SIZE
+
+    rules = racko.variant("highlow").rules(5)
+    seats = [SeatSpec("You"), *[SeatSpec(f"easy {seat}", "easy") for seat in range(2, 6)]]
+    app = RackoApp(setup=(rules, seats), save_path=None, seed=3, pace=0)
+    async with app.run_test(size=MIN_SIZE) as pilot:
+        session = app.session
+        assert session is not None
+        await _until_a_person_acts(pilot, session)
+        table = app.screen
+        assert isinstance(table, TableScreen) and not table.query_one("#too-small").display
+        width, height = MIN_SIZE
+        for selector in ["#opponents", "#discard", "#held", "#prompt", *(f"#slot-{index}" for index in range(10))]:
+            region = table.query_one(selector).region
+            assert region.width > 0 and region.right <= width and region.bottom <= height, selector
+        assert table.query_one("#opponents").region.height == 4
+        assert table.query_one("#log").region.height >= 5  # its border and three lines at least
+        await pilot.resize_terminal(width - 1, height)
+        await _settle(pilot)
+        assert table.query_one("#too-small").display and not table.query_one("#table").display
+
+
+def test_card_tints_run_from_cool_to_warm_and_every_number_stands_out() -> None:
+    from racko.terminal.cards import contrast, ink, tint
+
+    for highest in (40, 50, 60):
+        tints = [tint(card, highest) for card in range(1, highest + 1)]
+        assert len({color.rgb for color in tints}) == highest  # every card its own shade
+        assert tints[0].b > tints[0].r and tints[-1].r > tints[-1].b  # low blue, high red
+        assert min(contrast(ink(color), color) for color in tints) >= 4.5
+    for card in (racko.highlow.WILD, racko.highlow.SWAP):
+        assert contrast(ink(tint(card, 50)), tint(card, 50)) >= 4.5
+
+
+def _start_fields(start: StartScreen) -> dict[str, object]:
+    """What the start screen's fields show, for the seats at the table (and the people's names)."""
+    count = start.query_one("#players", Select).value
+    assert isinstance(count, int)
+    fields: dict[str, object] = {}
+    for field in ("variant", "players", *(f"seat-{seat}" for seat in range(1, count)), "run-rule", "refill"):
+        fields[field] = start.query_one(f"#{field}", Select).value
+    for field in start.query(Input):
+        if field.display and field.id is not None:
+            fields[field.id] = field.value
+    return fields
+
+
+def test_names_for_every_person_with_names_and_the_defaults_without(data: Path) -> None:
+    _, seats = build_setup("classic", 4, ["human", "medium", "human"], "You", names=["Ann", "Bob"])
+    assert seats == [SeatSpec("Ann"), SeatSpec("Bob"), SeatSpec("medium", "medium"), SeatSpec("Player 4")]
+    _, seats = build_setup("classic", 3, ["human", "medium"], "You", names=["", "medium"])
+    assert [seat.name for seat in seats] == ["Player 1", "medium", "medium 3"]  # a bot never takes a person's name
+    _, seats = build_setup("classic", 2, ["human"], "You", names=["[b]Bob[/]", "Cy\x1b[2J"])
+    assert [seat.name for seat in seats] == ["[b]Bob[/]", "Cy?[2J"]
+    for names, message in ((["Ann", "Bob"], "2 names were given for 1 person"), (["Al", "Al"], "named Al")):
+        with pytest.raises(RackoError, match=message):
+            build_setup("classic", 2, ["easy" if len(set(names)) == 2 else "human"], "You", names=names)
+    out = play("--bots", "human,easy", "--names", "Ann,[b]Bob[/]", "--seed", "3", input="\nquit\n")
+    assert "Classic Rack-O: Ann, [b]Bob[/], easy." in out and "--- Pass to Ann; Ann, press Enter" in out
+    out = play("--bots", "human", "--new", input="\nquit\n")
+    assert "Classic Rack-O: Player 1, Player 2." in out
+    result = runner.invoke(app, ["play", "--plain", "--names", "Ann,Bob"], input="quit\n")
+    assert result.exit_code == 2 and "2 names were given for 1 person" in result.stderr
+
+
+@app_test
+async def test_the_start_screen_names_each_person_and_shows_names_as_written(tmp_path: Path) -> None:
+    app = RackoApp(save_path=None, seed=4, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settle(pilot)
+        start = app.screen
+        assert isinstance(start, StartScreen)
+        assert start.query_one("#name-0").display and not start.query_one("#name-1").display
+        start.query_one("#seat-1", Select).value = "human"
+        await _settle(pilot)
+        assert start.query_one("#name-1").display  # a person's seat has a name field
+        start.query_one("#name-0", Input).focus()
+        await pilot.press(*"Ann")
+        start.query_one("#name-1", Input).focus()
+        await pilot.press(*"[b]Bob[/]")
+        await pilot.press("enter")
+        await _settle(pilot)
+        session = app.session
+        assert session is not None and session.names == ["Ann", "[b]Bob[/]"]
+        assert isinstance(app.screen, MessageScreen)
+        first = session.to_act
+        assert first is not None  # the name is shown as written, brackets and all
+        assert str(app.screen.query_one("#message-text").render()) == f"Pass the screen to {session.names[first]}."
+        table = app.screen_stack[1]
+        assert isinstance(table, TableScreen)
+        assert "[b]Bob[/]: 0" in str(table.query_one("#scores").render())
+
+
+@app_test
+async def test_the_start_screen_opens_with_the_last_settings_and_ignores_a_damaged_file(data: Path) -> None:
+    from racko.terminal.settings import SETTINGS_FILE
+
+    app = RackoApp(save_path=data / CURRENT_SAVE, seed=4, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settle(pilot)
+        start = app.screen
+        assert isinstance(start, StartScreen)
+        defaults = _start_fields(start)
+        start.query_one("#variant", Select).value = "bonus"
+        await _settle(pilot)
+        start.query_one("#players", Select).value = 3
+        await _settle(pilot)
+        start.query_one("#seat-1", Select).value = "human"
+        start.query_one("#seat-2", Select).value = "hard"
+        start.query_one("#refill", Select).value = "shuffle"
+        await _settle(pilot)
+        start.query_one("#name-1", Input).value = "Bob"
+        start.query_one("#target", Input).value = "250"
+        await pilot.press("enter")
+        await _settle(pilot)
+        assert app.session is not None and app.session.names == ["Player 1", "Bob", "hard"]
+    chosen = {
+        "variant": "bonus",
+        "players": 3,
+        "seat-1": "human",
+        "seat-2": "hard",
+        "run-rule": True,
+        "refill": "shuffle",
+        "name-0": "",
+        "name-1": "Bob",
+        "target": "250",
+    }
+    remembered = json.loads((data / SETTINGS_FILE).read_text())
+    assert remembered["names"] == ["Player 1", "Bob"] and remembered["seats"] == ["human", "hard"]
+    for text in (None, "{", "[]", '{"format": "racko-play-settings", "version": 1, "variant": "poker"}', "\udcff"):
+        if text is not None:
+            (data / SETTINGS_FILE).write_text(text, errors="surrogateescape")
+        app = RackoApp(save_path=data / CURRENT_SAVE, seed=4, pace=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _settle(pilot)
+            if isinstance(app.screen, MessageScreen):  # the game just started is saved: a new one instead
+                await pilot.press("n")
+                await _settle(pilot)
+            start = app.screen
+            assert isinstance(start, StartScreen)
+            assert _start_fields(start) == (chosen if text is None else defaults)

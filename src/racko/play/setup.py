@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from racko import bots
 from racko.errors import RackoError
 from racko.play.session import PlaySession, SeatSpec, bots_for, default_opponent
@@ -21,9 +23,15 @@ def build_setup(
     two_player_rule: bool | None = None,
     target: int | None = None,
     refill: str | None = None,
+    names: Sequence[str] = (),
 ) -> tuple[Rules, list[SeatSpec]]:
-    """The rules and seats of a new game: you in seat 0, then ``opponents`` (bots, or ``human`` for hot-seat)."""
-    your_name = plain_name(your_name)
+    """The rules and seats of a new game: you in seat 0, then ``opponents`` (bots, or ``human`` for hot-seat).
+
+    ``names`` names the people in seat order, you first (it overrides ``your_name``); a blank one, or one not given,
+    keeps the default ("You", or "Player N" when several people share the screen).  Bots are named by their level.
+    """
+    given = [plain_name(name) if name.strip() else "" for name in names]
+    your_name = given[0] if given and given[0] else plain_name(your_name)
     chosen = variant(variant_name)
     count = players if players is not None else max(chosen.player_counts[0], 1 + len(opponents))
     check_seat_count(chosen.title, chosen.player_counts, count, len(opponents), count - 1, "other seats")
@@ -43,13 +51,25 @@ def build_setup(
             raise RackoError(f"Unknown bot {name!r}; available: {', '.join(bots.available())}, or human.")
         if name != HUMAN and name not in playing:
             raise RackoError(f"The {name} bot does not play {chosen.title}; choose from {', '.join(playing)}.")
+    people = 1 + others.count(HUMAN)
+    if len(given) > people:
+        raise RackoError(f"{len(given)} names were given for {people} {'person' if people == 1 else 'people'}.")
     if HUMAN in others and your_name == DEFAULT_NAME:
         your_name = "Player 1"  # "Pass the screen to You" says nothing when several people share it
+    # The people's names by seat: given in seat order, else "Player N".
+    named = iter(given[1:])
+    people_names = {
+        seat: next(named, "") or f"Player {seat}" for seat, name in enumerate(others, start=2) if name == HUMAN
+    }
+    everyone = [your_name, *people_names.values()]
+    twice = sorted({name for name in everyone if everyone.count(name) > 1})
+    if twice:
+        raise RackoError(f"Two people at the table are named {twice[0]}: give each a name of their own.")
     seats = [SeatSpec(your_name)]
     for index, name in enumerate(others, start=2):
         if name == HUMAN:
-            seats.append(SeatSpec(f"Player {index}"))
-        elif others.count(name) > 1 or name == your_name:
+            seats.append(SeatSpec(people_names[index]))
+        elif others.count(name) > 1 or name == your_name or name in people_names.values():
             seats.append(SeatSpec(f"{name} {index}", name))  # "medium 2", "medium 3": the seat tells them apart
         else:
             seats.append(SeatSpec(name, name))

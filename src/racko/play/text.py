@@ -5,11 +5,14 @@ from __future__ import annotations
 import textwrap
 import unicodedata
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from racko.highlow import SWAP, WILD, HighLowResult, card_name
-from racko.highlow.scoring import RUN_BONUS
+from racko.events import Exchanged
+from racko.highlow import HIGHEST, SWAP, WILD, CardPlaced, CardsSwapped, HighLowResult, card_name
+from racko.highlow.scoring import RUN_BONUS, best_prefix
 from racko.observation import RoundResult
 from racko.rules import BONUS_FOR_RUN, POINTS_PER_CARD, RACK_SIZE, RACKO_SCORE, SLOT_LABELS, Rules, variant
+from racko.scoring import ordered_prefix
 
 AnyResult = RoundResult | HighLowResult
 
@@ -146,3 +149,63 @@ def rules_summary(rules: Rules, width: int = 76) -> list[str]:
     for paragraph in paragraphs:
         lines += [*textwrap.wrap(paragraph, width), ""]
     return lines[:-1]
+
+
+RUN_NEEDED = 3
+"""The shortest run that counts: the 2-player rule's run of three, and the shortest run Bonus Rack-O pays for."""
+
+
+@dataclass(frozen=True)
+class RackMarks:
+    """What a seat's own rack or row says at a glance, as scored: the start in order, the break, the runs."""
+
+    in_order: int
+    """Cards in order from slot 5 (High-Low: from the left end, in the better direction): they score now."""
+    broken_at: int | None
+    """The first slot (index) out of order, ``None`` when all ten are in order."""
+    run: frozenset[int]
+    """Slots (indices) in a run of three or more consecutive numbers, where the rules count runs (the 2-player rule,
+    Bonus Rack-O); empty elsewhere."""
+
+
+def rack_marks(rules: Rules, rack: Sequence[int]) -> RackMarks:
+    """The marks of a rack (classic family) or a row (High-Low) under these rules."""
+    if variant(rules.variant).family == "highlow":
+        in_order, run = best_prefix(rack), frozenset[int]()
+    else:
+        in_order = ordered_prefix(rack)
+        run = run_slots(rack) if rules.two_player_rule or rules.bonus else frozenset()
+    return RackMarks(in_order, in_order if in_order < len(rack) else None, run)
+
+
+def run_slots(rack: Sequence[int], length: int = RUN_NEEDED) -> frozenset[int]:
+    """The slots (indices) in runs of at least ``length`` consecutive rising numbers in neighbouring slots.
+
+    >>> sorted(run_slots([2, 9, 15, 20, 28, 29, 30, 33, 38, 40]))
+    [4, 5, 6]
+    """
+    slots: set[int] = set()
+    start = 0
+    for index in range(1, len(rack) + 1):
+        if index == len(rack) or rack[index] != rack[index - 1] + 1:
+            if index - start >= length:
+                slots.update(range(start, index))
+            start = index
+    return frozenset(slots)
+
+
+def last_placed(log: Sequence[object], seat: int) -> frozenset[int]:
+    """The slots or positions (indices) the seat's last placement in this log changed: one, or two for a swap."""
+    for event in reversed(log):
+        if isinstance(event, Exchanged | CardPlaced | CardsSwapped) and event.seat == seat:
+            if isinstance(event, Exchanged):
+                return frozenset([event.slot])
+            if isinstance(event, CardPlaced):
+                return frozenset([event.position])
+            return frozenset([event.first, event.second])
+    return frozenset()
+
+
+def highest_card(rules: Rules) -> int:
+    """The highest number on the cards of these rules' deck (a card scale runs from 1 to it)."""
+    return HIGHEST if variant(rules.variant).family == "highlow" else rules.deck_size

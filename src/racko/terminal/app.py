@@ -10,6 +10,8 @@ Computer moves are shown one at a time at ``pace``.
 from __future__ import annotations
 
 import functools
+import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar
 
@@ -17,6 +19,7 @@ from rich.text import Text
 from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
+from textual.color import Color
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Input, Label, RichLog, Select, Static
@@ -24,7 +27,7 @@ from textual.widgets import Button, Footer, Input, Label, RichLog, Select, Stati
 from racko.actions import Exchange
 from racko.errors import RackoError
 from racko.families import AnyAction
-from racko.highlow import HighLowObservation, Replace, SwapCards, card_name
+from racko.highlow import HighLowObservation, Replace, SwapCards
 from racko.play.hint import hint_lines
 from racko.play.library import data_dir, finished_games, game_stats, stats_lines
 from racko.play.loop import (
@@ -41,9 +44,19 @@ from racko.play.loop import (
 from racko.play.loop import Screen as LoopScreen
 from racko.play.session import PlaySession, SeatSpec, bots_for, default_opponent
 from racko.play.setup import DEFAULT_NAME, HUMAN, build_setup, describe_save
-from racko.play.text import card_words, round_report, rules_summary, score_table, scores_line
+from racko.play.text import (
+    highest_card,
+    last_placed,
+    rack_marks,
+    round_report,
+    rules_summary,
+    score_table,
+    scores_line,
+)
 from racko.rules import RACK_SIZE, SLOT_LABELS, VARIANTS, Rules, variant
+from racko.terminal.cards import MARK_BREAK, MARK_IN_ORDER, MARK_PLACED, MARK_RUN, Face, card_face, chip
 from racko.terminal.saves import FileStore, set_aside
+from racko.terminal.settings import Settings, load_settings, save_settings
 
 SLOT_KEYS = "1234567890"
 """Key i picks slot SLOT_LABELS[i] (1 = slot 5 ... 0 = slot 50), or High-Low position i + 1."""
@@ -53,10 +66,20 @@ MAX_OPPONENTS = 4
 
 CLASSIC_KEYS = {"d": "draw", "t": "take", "x": "discard", "r": "racko", "w": "wait"}
 HIGHLOW_KEYS = {"k": "keep"}
+ELSEWHERE = {
+    "d": "Draw (not in High-Low)",
+    "t": "Take (not in High-Low)",
+    "x": "Discard (not in High-Low)",
+    "r": "Rack-O (not in High-Low)",
+    "w": "Wait (Bonus Rack-O only)",
+    "k": "Keep row (High-Low only)",
+}
+"""What the keys panel says of a key that belongs to another variant (pressed, it is explained)."""
 
 
 class StartScreen(Screen[tuple[Rules, list[SeatSpec]]]):
-    """Choose the variant, the players, who sits where, the target and the refill rule; Enter starts."""
+    """Choose the variant, the players, who sits where (and the people's names), the target and the refill rule;
+    Enter starts.  It opens with the settings of the last game started, if they were kept."""
 
     AUTO_FOCUS = "#variant"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -64,38 +87,58 @@ class StartScreen(Screen[tuple[Rules, list[SeatSpec]]]):
         Binding("q", "app.quit", "Quit"),
     ]
 
+    def __init__(self, last: Settings | None = None) -> None:
+        super().__init__()
+        self.last = last
+        self.variant_name = last.variant if last is not None else "classic"
+        """The variant the other fields are set for."""
+
     def compose(self) -> ComposeResult:
+        last = self.last
+        name = self.variant_name
+        rules = variant(name).rules()
+        players = last.players if last is not None else rules.players
+        seats = list(last.seats) if last is not None else []
+        seats += [default_opponent(name)] * (MAX_OPPONENTS - len(seats))
+        names = list(last.names) if last is not None else []
         with VerticalScroll(id="start"):
             yield Label("Rack-O: a new game. You sit in seat 1; Enter starts.", id="title")
             with Horizontal(classes="field"):
                 yield Label("Variant", classes="name")
-                variants = [(cls.title, name) for name, cls in VARIANTS.items()]
-                yield Select(variants, value="classic", allow_blank=False, compact=True, id="variant")
-            yield Static(VARIANTS["classic"].description, id="about")
+                variants = [(cls.title, value) for value, cls in VARIANTS.items()]
+                yield Select(variants, value=name, allow_blank=False, compact=True, id="variant")
+            yield Static(VARIANTS[name].description, id="about")
             with Horizontal(classes="field"):
                 yield Label("Players", classes="name")
-                yield Select(_player_choices("classic"), value=2, allow_blank=False, compact=True, id="players")
+                yield Select(_player_choices(name), value=players, allow_blank=False, compact=True, id="players")
+            with Horizontal(classes="field"):
+                yield Label("Seat 1", classes="name")
+                yield Label("you", classes="seat")
+                yield Input(
+                    _name_shown(names[0] if names else ""), id="name-0", max_length=40, compact=True, classes="person"
+                )
+            people = iter(names[1:])
             for seat in range(1, MAX_OPPONENTS + 1):
-                with Horizontal(classes="field", id=f"seat-row-{seat}"):
+                choice = seats[seat - 1]
+                given = next(people, "") if choice == HUMAN and seat < players else ""
+                with Horizontal(classes="field seat-field", id=f"seat-row-{seat}"):
                     yield Label(f"Seat {seat + 1}", classes="name")
-                    yield Select(
-                        _seat_choices("classic"),
-                        value=default_opponent("classic"),
-                        allow_blank=False,
-                        compact=True,
-                        id=f"seat-{seat}",
-                    )
+                    yield Select(_seat_choices(name), value=choice, allow_blank=False, compact=True, id=f"seat-{seat}")
+                    yield Input(_name_shown(given), id=f"name-{seat}", max_length=40, compact=True, classes="person")
             with Horizontal(classes="field group"):
                 yield Label("Target", classes="name")
-                yield Input(placeholder="500 points", id="target", type="integer", compact=True)
+                target = str(last.target) if last is not None and last.target != rules.target else ""
+                yield Input(target, placeholder=f"{rules.target} points", id="target", type="integer", compact=True)
             with Horizontal(classes="field", id="run-rule-row"):
                 yield Label("2 players", classes="name")
                 run_rule = [("a Rack-O needs a run of three (the 2-player rule)", True), ("no run needed", False)]
-                yield Select(run_rule, value=True, allow_blank=False, compact=True, id="run-rule")
+                chosen = last.two_player_rule or last.players != 2 if last is not None else True
+                yield Select(run_rule, value=chosen, allow_blank=False, compact=True, id="run-rule")
             with Horizontal(classes="field"):
                 yield Label("Refill", classes="name")
                 refills = [("turn the discard pile over", "flip"), ("shuffle the discard pile", "shuffle")]
-                yield Select(refills, value="flip", allow_blank=False, compact=True, id="refill")
+                refill = last.refill if last is not None else rules.refill
+                yield Select(refills, value=refill, allow_blank=False, compact=True, id="refill")
             yield Label("", id="problem", markup=False)
             yield Button("Start (Enter)", id="start-button", variant="primary", compact=True)
         yield Footer()
@@ -109,9 +152,9 @@ class StartScreen(Screen[tuple[Rules, list[SeatSpec]]]):
 
     @on(Select.Changed, "#variant")
     def _variant_changed(self, event: Select.Changed) -> None:
-        if not isinstance(event.value, str):
-            return
-        name = event.value
+        if not isinstance(event.value, str) or event.value == self.variant_name:
+            return  # the value it was composed with, not a change
+        name = self.variant_name = event.value
         self.query_one("#about", Static).update(VARIANTS[name].description)
         players = self.query_one("#players", Select)
         players.set_options(_player_choices(name))
@@ -129,13 +172,20 @@ class StartScreen(Screen[tuple[Rules, list[SeatSpec]]]):
         self._show_seats()
 
     @on(Select.Changed, "#players")
-    def _players_changed(self) -> None:
+    @on(Select.Changed, ".seat-field Select")
+    def _seats_changed(self) -> None:
         self._show_seats()
 
     def _show_seats(self) -> None:
+        """Rows for the seats at the table, a name field for each person (seat 1 is always one)."""
         count = self._count()
+        humans = [seat for seat in range(1, count) if self.query_one(f"#seat-{seat}", Select).value == HUMAN]
         for seat in range(1, MAX_OPPONENTS + 1):
             self.query_one(f"#seat-row-{seat}").display = seat < count
+            field = self.query_one(f"#name-{seat}", Input)
+            field.display = seat in humans
+            field.placeholder = f"name (Player {seat + 1})"
+        self.query_one("#name-0", Input).placeholder = f"your name ({'Player 1' if humans else DEFAULT_NAME})"
         self.query_one("#run-rule-row").display = count == 2
 
     def _count(self) -> int:
@@ -150,6 +200,8 @@ class StartScreen(Screen[tuple[Rules, list[SeatSpec]]]):
         variant_name = str(self.query_one("#variant", Select).value)
         count = self._count()
         others = [str(self.query_one(f"#seat-{seat}", Select).value) for seat in range(1, count)]
+        people = [0, *(seat for seat, choice in enumerate(others, start=1) if choice == HUMAN)]
+        names = [self.query_one(f"#name-{seat}", Input).value for seat in people]
         target_text = self.query_one("#target", Input).value.strip()
         try:
             setup = build_setup(
@@ -160,11 +212,17 @@ class StartScreen(Screen[tuple[Rules, list[SeatSpec]]]):
                 two_player_rule=self.query_one("#run-rule", Select).value is True if count == 2 else None,
                 target=int(target_text) if target_text else None,
                 refill=str(self.query_one("#refill", Select).value),
+                names=names,
             )
         except (RackoError, ValueError) as error:
             self.query_one("#problem", Label).update(str(error))
             return
         self.dismiss(setup)
+
+
+def _name_shown(name: str) -> str:
+    """A remembered name as its field shows it: a default name ("You", "Player 2") stays a default."""
+    return "" if name == DEFAULT_NAME or re.fullmatch(r"Player \d", name) else name
 
 
 def _player_choices(variant_name: str) -> list[tuple[str, int]]:
@@ -184,13 +242,30 @@ class MessageScreen(ModalScreen[bool]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,space", "answer(True)", "Continue", priority=True),
         Binding("n", "answer(False)", "No", show=False),
+        # A modal screen hides the app's bindings, so Escape is this screen's: the keys panel, then a page.
+        Binding("escape", "escape", "Close the keys panel, or this page", show=False),
         Binding("q", "app.quit", "Quit"),
     ]
 
-    def __init__(self, text: str, prompt: str = "Press Enter to continue.", name: str | None = None) -> None:
+    def __init__(
+        self, text: str, prompt: str = "Press Enter to continue.", name: str | None = None, *, page: bool = False
+    ) -> None:
+        """``page``: a page to read (the rules, the statistics), which Escape closes too."""
         super().__init__(name=name)
         self.text = text
         self.prompt = prompt
+        self.page = page
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "escape":
+            return self.page or bool(self.query("HelpPanel"))
+        return True
+
+    def action_escape(self) -> None:
+        if self.query("HelpPanel"):
+            self.app.action_hide_help_panel()
+        else:
+            self.dismiss(True)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="message"):
@@ -221,14 +296,18 @@ class TableScreen(Screen[None]):
         Binding("w", "act('wait')", "Wait"),
         Binding("k", "act('keep')", "Keep row"),
         # The same keys where they mean nothing in this variant: say so rather than ignore them.
-        *[Binding(key, f"not_in_this_game('{key}')", show=False) for key in [*CLASSIC_KEYS, *HIGHLOW_KEYS]],
+        *[Binding(key, f"not_in_this_game('{key}')", ELSEWHERE[key], show=False) for key in ELSEWHERE],
         Binding("question_mark", "hint", "Hint"),
         Binding("f1,h", "rules", "Rules"),
         Binding("s", "stats", "Stats", show=False),
         Binding("plus,equals_sign", "pace(-1)", "Faster", show=False),
         Binding("minus", "pace(1)", "Slower", show=False),
         Binding("q", "app.quit", "Quit"),
-        *[Binding(key, f"slot({index})", show=False) for index, key in enumerate(SLOT_KEYS)],
+        # Described again in __init__ for the variant played: slots in the classic family, positions in High-Low.
+        *[
+            Binding(key, f"slot({index})", f"Slot {SLOT_LABELS[index]}", show=False)
+            for index, key in enumerate(SLOT_KEYS)
+        ],
     ]
     KNOWN_KEYS = frozenset(
         [*CLASSIC_KEYS, *HIGHLOW_KEYS, *SLOT_KEYS, "question_mark", "f1", "h", "s", "plus", "equals_sign", "minus", "q"]
@@ -245,15 +324,28 @@ class TableScreen(Screen[None]):
         self.turn: PersonToAct | None = None
         """The person's turn being waited for; ``None`` while a message is up or a computer player moves."""
         self.swap_first: int | None = None
+        if "replace" in self.verbs:
+            # The keys panel lists this screen's own bindings: name the keys as this variant uses them.
+            for index, key in enumerate(SLOT_KEYS):
+                self._bindings.key_to_bindings[key] = [
+                    Binding(key, f"slot({index})", f"Position {index + 1}", show=False)
+                ]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="table"):
             yield Static("", id="scores", markup=False)
             yield Static("", id="opponents", markup=False)
-            yield Static("", id="piles", markup=False)
+            with Horizontal(id="piles"):
+                yield Static("Discard pile", classes="pile-name", markup=False)
+                yield Static("", id="discard", classes="card pile", markup=False)
+                yield Static("", id="stock", classes="pile-name", markup=False)
+                yield Static("You hold", id="held-name", classes="pile-name", markup=False)
+                yield Static("", id="held", classes="card pile", markup=False)
             with Horizontal(id="rack"):
                 for index in range(RACK_SIZE):
-                    yield Button("", id=f"slot-{index}", classes="slot")
+                    slot = Button("", id=f"slot-{index}", classes="card slot")
+                    slot.styles.line_pad = 0  # CSS takes no 0 for it; the card's inside is all for its face
+                    yield slot
             yield Static("", id="prompt", markup=False)
             yield RichLog(id="log", wrap=True, max_lines=200)
         yield Static("", id="too-small", markup=False)
@@ -359,12 +451,12 @@ class TableScreen(Screen[None]):
     def action_rules(self) -> None:
         """The variant's rules in short, its scoring, and the keys (F1 or h)."""
         lines = [*rules_summary(self.session.rules), "", *_keys_help(self.verbs)]
-        self.app.push_screen(MessageScreen("\n".join(lines), "Press Enter to go back to the table."))
+        self.app.push_screen(MessageScreen("\n".join(lines), BACK_TO_THE_TABLE, page=True))
 
     def action_stats(self) -> None:
         """Statistics of the finished games kept in the data directory (s)."""
         lines = stats_lines(game_stats(finished_games(data_dir())))
-        self.app.push_screen(MessageScreen("\n".join(lines), "Press Enter to go back to the table."))
+        self.app.push_screen(MessageScreen("\n".join(lines), BACK_TO_THE_TABLE, page=True))
 
     def action_pace(self, step: int) -> None:
         """Computer moves faster (+) or slower (-): the pace is kept for the rest of the game."""
@@ -462,51 +554,77 @@ class TableScreen(Screen[None]):
         names = session.names
         rules = session.rules
         to_act = session.to_act
+        highest = highest_card(rules)
         headline = [variant(rules.variant).title, f"round {len(session.match.rounds)}"]
         if to_act is not None:
             headline.append(f"{names[to_act]} to play")
         # The match's totals, not the round's: at the game's end they include its last round.
         scores = scores_line(rules, names, session.match.seat_totals, "   " if rules.sides <= 3 else "  ")
         self.query_one("#scores", Static).update(f"{' · '.join(headline)}\nScores: {scores} (target {rules.target})")
-        buttons = [self.query_one(f"#slot-{index}", Button) for index in range(RACK_SIZE)]
         yours = self.turn is not None and self.turn.seat == seat and not hidden
         prompt = self._to_you(self.turn.situation.worded(PROMPTS)) if yours and self.turn is not None else ""
+        lines: list[Text] = []
+        held: int | None
         if isinstance(observation, HighLowObservation):
             table = observation.public
-            lines = [
-                f"{names[other]:>12}: " + " ".join(f"{card_name(card):>3}" for card in row)
-                for other, row in enumerate(table.rows)
-                if other != seat
-            ]
-            self.query_one("#opponents", Static).update("\n".join(lines))
+            for other, row in enumerate(table.rows):
+                if other != seat:
+                    lines.append(_rack_line(names[other], row, highest))
             held = observation.held if observation.held is not None else table.passed_card
+            held = held if yours else None
             top = table.discard_pile[-1] if table.discard_pile else None
-            self.query_one("#piles", Static).update(
-                f"Discard pile: {card_words(top) if top is not None else 'empty'}   Stock: {table.stock_size} cards"
-                + (f"   You hold: {card_words(held)}" if held is not None and yours else "")
-            )
-            for index, button in enumerate(buttons):
-                card = "?" if hidden else card_name(observation.rack[index])
-                button.label = f"{index + 1}\n{card}"
-            self._say(prompt)
-            return
-        classic = observation.public
-        lines = []
-        for other, known in enumerate(classic.known):
-            if other != seat:
-                cards = " ".join(f"{card:>3}" if card is not None else "  ?" for card in known)
-                partner = " (partner)" if rules.partners and rules.side_of(other) == rules.side_of(seat) else ""
-                lines.append(f"{names[other]:>12}: {cards}{partner}")
-        self.query_one("#opponents", Static).update("\n".join(lines))
-        top = classic.discard_top
-        held = observation.held if yours else None
-        self.query_one("#piles", Static).update(
-            f"Discard pile: {top if top is not None else 'empty'}   Stock: {classic.stock_size} cards"
-            + (f"   You hold: {held}" if held is not None else "")
+            stock = table.stock_size
+            labels = [str(position) for position in range(1, RACK_SIZE + 1)]
+        else:
+            classic = observation.public
+            for other, known in enumerate(classic.known):
+                if other != seat:
+                    partner = " (partner)" if rules.partners and rules.side_of(other) == rules.side_of(seat) else ""
+                    lines.append(_rack_line(names[other], known, highest).append(partner))
+            held = observation.held if yours else None
+            top = classic.discard_top
+            stock = classic.stock_size
+            labels = [str(label) for label in SLOT_LABELS]
+        self.query_one("#opponents", Static).update(Text("\n").join(lines))
+        theme = self.app.theme_variables
+        face = functools.partial(
+            card_face,
+            highest=highest,
+            table=Color.parse(theme["background"]),
+            frame=Color.parse(theme["foreground"]),
+            no_color=self.app.no_color,
         )
-        for index, button in enumerate(buttons):
-            card = "?" if hidden else str(observation.rack[index])
-            button.label = f"{SLOT_LABELS[index]}\n{card}"
+        _paint(self.query_one("#discard", Static), face(top))
+        self.query_one("#stock", Static).update(f"Stock: {stock} cards")
+        self.query_one("#held-name").display = held is not None
+        held_card = self.query_one("#held", Static)
+        held_card.display = held is not None
+        _paint(held_card, face(held))
+        rack = None if hidden else observation.rack
+        marks = None if rack is None else rack_marks(rules, rack)
+        placed = frozenset() if rack is None else last_placed(session.match.round.log, seat)
+        for index in range(RACK_SIZE):
+            button = self.query_one(f"#slot-{index}", Button)
+            if rack is None or marks is None:
+                _paint(button, face(None, label=labels[index], face_down=True))
+                continue
+            signs = ""
+            if index < marks.in_order:
+                signs += MARK_IN_ORDER
+            if index == marks.broken_at:
+                signs += MARK_BREAK
+            if index in marks.run:
+                signs += MARK_RUN
+            if index in placed:
+                signs += MARK_PLACED
+            card = face(
+                rack[index],
+                label=labels[index],
+                signs=signs,
+                placed=index in placed,
+                broken=index == marks.broken_at,
+            )
+            _paint(button, card)
         self._say(prompt)
 
     def _to_you(self, prompt: str) -> str:
@@ -515,10 +633,36 @@ class TableScreen(Screen[None]):
         return f"{self.session.names[shown]}: {prompt}" if self.loop.shared and shown is not None else prompt
 
 
+BACK_TO_THE_TABLE = "Enter or Escape: back to the table."
 PACES = (0.0, 0.3, 0.8, 1.5, 2.5)
 """The paces of computer moves that + and - step through, in seconds."""
 MIN_SIZE = (78, 22)
 """The smallest terminal that shows the whole table (every slot and the log)."""
+
+
+def _rack_line(name: str, cards: Sequence[int | None], highest: int) -> Text:
+    """Another player's rack or row in a line: the name, then each card as seen, tinted."""
+    line = Text(f"{name:>12}:")
+    for card in cards:
+        line.append(" ")
+        line.append_text(chip(card, highest))
+    return line
+
+
+def _paint(widget: Static | Button, face: Face) -> None:
+    """Show a card's face on a widget (a slot's button, or a pile)."""
+    styles = widget.styles
+    if face.background is None or face.color is None:
+        styles.clear_rule("background")
+        styles.clear_rule("color")
+    else:
+        styles.background = face.background
+        styles.color = face.color
+    styles.border = face.border
+    if isinstance(widget, Button):
+        widget.label = face.text
+    else:
+        widget.update(face.text)
 
 
 def _keys_help(verbs: frozenset[str]) -> list[str]:
@@ -541,10 +685,19 @@ def _keys_help(verbs: frozenset[str]) -> list[str]:
     keys += [
         "?: the expert's hint",
         "+ and -: computer moves faster or slower",
-        "h or F1: this page",
+        "h or F1: this page (Enter or Escape goes back)",
         "q: quit (the game stays saved)",
     ]
-    return ["Keys:", *(f"  {key}" for key in keys)]
+    start = "the left end" if "replace" in verbs else "slot 5"
+    run = "" if "replace" in verbs else f"   {MARK_RUN} a run of three (where runs count)"
+    return [
+        "Keys:",
+        *(f"  {key}" for key in keys),
+        "",
+        "Cards are tinted from blue (low) through green to red (high). Marks on yours:",
+        f"  {MARK_IN_ORDER} in order from {start} (it scores)   {MARK_BREAK} where the order breaks",
+        f"  {MARK_PLACED} the card you placed last{run}",
+    ]
 
 
 def _key_verb(key: str) -> str:
@@ -567,7 +720,10 @@ class RackoApp(App[None]):
     """``racko play``: the start screen (unless the game is set or resumed), then the table."""
 
     TITLE = "Rack-O"
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+c", "quit", "Quit", show=False, priority=True)]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
+        Binding("escape", "hide_help_panel", "Close the keys panel", show=False),
+    ]
     CSS = """
     #start { padding: 0 2; }
     #title { text-style: bold; padding: 0 0 1 0; }
@@ -576,15 +732,23 @@ class RackoApp(App[None]):
     .group { margin: 1 0 0 0; }
     .field Select { width: 56; }
     .field Input { width: 16; }
+    .field Input.person { width: 24; margin: 0 0 0 1; }
+    .field .seat { width: 27; color: $text-muted; }
+    .seat-field Select { width: 27; }
     .name { width: 12; }
     Select:focus > SelectCurrent, Input:focus { text-style: reverse; }
     #problem { color: $error; height: auto; margin: 1 0 0 0; }
     #table { padding: 0 1; }
     #scores { height: 2; }
     #opponents { height: auto; max-height: 4; }
-    #piles { height: 1; margin: 1 0 0 0; }
+    #piles { height: 3; }
+    .pile-name { width: auto; height: 3; content-align: left middle; padding: 0 1 0 0; }
+    #stock { padding: 0 3 0 2; }
+    .card { text-style: none; }
+    .pile { width: 8; height: 3; content-align: center middle; text-align: center; }
     #rack { height: 4; }
-    .slot { width: 7; min-width: 7; height: 4; margin: 0 0 0 0; }
+    .slot { width: 7; min-width: 7; height: 4; margin: 0; padding: 0; }
+
     #prompt { height: 2; }
     #log { height: 1fr; border: round $primary; }
     #too-small { display: none; padding: 1 2; text-style: bold; }
@@ -610,6 +774,11 @@ class RackoApp(App[None]):
         self.seed = seed
         self.notes = notes or []
         self.pace = pace
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "hide_help_panel":  # Escape closes the keys panel (Ctrl+P, Keys) where it is open
+            return bool(self.screen.query("HelpPanel"))
+        return True
 
     def on_mount(self) -> None:
         if self.notes:
@@ -643,13 +812,20 @@ class RackoApp(App[None]):
         if self.setup is not None:
             self._start(self.setup)
         else:
-            self.push_screen(StartScreen(), self._start)
+            self._choose()
+
+    def _choose(self) -> None:
+        """The start screen, with the settings of the last game started where they are kept."""
+        last = load_settings(self.save_path.parent) if self.save_path is not None else None
+        self.push_screen(StartScreen(last), self._start)
 
     def _start(self, setup: tuple[Rules, list[SeatSpec]] | None) -> None:
         if setup is None:
             self.exit()
             return
         rules, seats = setup
+        if self.save_path is not None:  # beside the save: the data directory (tests without one remember nothing)
+            save_settings(self.save_path.parent, Settings.of(rules, seats))
         store = FileStore(self.save_path) if self.save_path is not None else None
         self.session = PlaySession.new(rules, seats, seed=self.seed, store=store)
         self.push_screen(TableScreen(self.session, self.pace))
@@ -661,7 +837,7 @@ class RackoApp(App[None]):
         if same_seats:
             self._start((finished.rules, list(finished.seats)))
         else:
-            self.push_screen(StartScreen(), self._start)
+            self._choose()
 
 
 def run_app(

@@ -43,6 +43,14 @@ def play_command(
         ),
     ] = None,
     name: Annotated[str, typer.Option(help="Your name at the table.")] = DEFAULT_NAME,
+    people: Annotated[
+        str | None,
+        typer.Option(
+            "--names",
+            help="The people's names in seat order, comma-separated: yours (seat 1), then each human seat of "
+            "--bots (default: You, or Player 1, Player 2 ... at a shared screen).",
+        ),
+    ] = None,
     two_player_rule: Annotated[
         bool | None, typer.Option(help="With 2 players, a Rack-O needs a run of three (default: on).")
     ] = None,
@@ -97,6 +105,7 @@ def play_command(
             players,
             bot_names,
             name,
+            people,
             two_player_rule,
             target,
             refill,
@@ -115,6 +124,7 @@ def _play(
     players: int | None,
     bot_names: str | None,
     name: str,
+    people: str | None,
     two_player_rule: bool | None,
     target: int | None,
     refill: str | None,
@@ -123,7 +133,8 @@ def _play(
     pace: float,
     new: bool,
 ) -> None:
-    chosen = any(value is not None for value in (variant_name, players, bot_names, two_player_rule, target, refill))
+    options = (variant_name, players, bot_names, people, two_player_rule, target, refill)
+    chosen = any(value is not None for value in options)
     text_mode = plain or not sys.stdin.isatty()
     setup: tuple[Rules, list[SeatSpec]] | None = None
     if chosen or text_mode:
@@ -132,11 +143,12 @@ def _play(
             setup = build_setup(
                 variant_name or "classic",
                 players,
-                [part.strip() for part in (bot_names or "").split(",") if part.strip()],
+                [part for part in _listed(bot_names) if part],
                 name,
                 two_player_rule,
                 target,
                 refill,
+                _listed(people),
             )
         except RackoError as error:
             _fail(str(error))
@@ -170,6 +182,11 @@ def _play(
     played = run_app(session=session, setup=setup, save_path=save_path, seed=seed, notes=notes, pace=pace)
     if played is not None:
         typer.echo(_goodbye(played))
+
+
+def _listed(text: str | None) -> list[str]:
+    """A comma-separated option's parts, stripped (an empty part stays: a name left at its default)."""
+    return [part.strip() for part in text.split(",")] if text else []
 
 
 def _export(folder: Path, target: Path, reveal: bool) -> None:

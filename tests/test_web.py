@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -83,9 +84,15 @@ def test_a_seat_link_plays_and_the_other_seat_is_told(client: TestClient) -> Non
         actor.send_json({"type": "act", "version": named["version"], "action": {"act": "draw"}})
         drawn = _until(actor, "state")
         assert drawn["version"] == named["version"] + 1 and drawn["view"]["held"] is not None
-        assert drawn["lines"][-1].endswith(f"({drawn['view']['held']}).")
+        assert drawn["log"][-1] == {
+            "kind": "drew",
+            "seat": to_act,
+            "card": drawn["view"]["held"],
+            "text": f"{named['view']['names'][to_act]} drew from the stock ({drawn['view']['held']}).",
+        }
         seen = _until(other, "state")
-        assert seen["view"]["held"] is None and seen["lines"][-1].endswith("drew from the stock.")
+        assert seen["view"]["held"] is None and seen["log"][-1]["card"] is None
+        assert seen["log"][-1]["text"].endswith("drew from the stock.")
 
 
 def test_stale_versions_wrong_turns_and_spectators_are_refused_and_change_nothing(client: TestClient) -> None:
@@ -175,7 +182,7 @@ def test_reconnecting_with_a_version_gets_only_what_was_missed(client: TestClien
         _until(ws, "state")
     with client.websocket_connect(f"/ws/{links['table']}") as ws:
         _, again = _hello(ws, token, version=seen)
-        assert again["since"] == seen and len(again["lines"]) == again["version"] - seen >= 1
+        assert again["since"] == seen and len(again["log"]) == again["version"] - seen >= 1
     with client.websocket_connect(f"/ws/{links['table']}") as ws:
         _, whole = _hello(ws, token, version=10**9)  # a version from the future: the whole game
         assert whole["since"] == 0
@@ -214,10 +221,14 @@ CARD_FIELDS = ("rack", "held", "discard", "known", "taken", "next_stock", "rows"
 def _check_frame(table: Table, viewer: int | None, frame: dict[str, Any]) -> None:
     """Everything in a frame to ``viewer`` is what that seat (or a spectator) may know at that moment."""
     text = json.dumps(frame)
-    for secret in ("seed", "deck", "stock_order", "reshuffles", "random"):
+    for secret in ("seed", "deck", "stock_order", "reshuffles", "random", "order"):
         assert f'"{secret}"' not in text
     if frame["type"] != "state":
         return
+    for entry in frame["log"]:  # a card drawn blind is its drawer's alone (a Swap drawn in High-Low is shown)
+        assert {"racks", "rows", "order", "pile"}.isdisjoint(entry), entry
+        if entry["kind"] == "drew" and entry["seat"] != viewer:
+            assert entry["card"] in (None, "S"), (viewer, entry)
     view = frame["view"]
     session = table.session
     observation = session.observation(viewer if viewer is not None else 0)
@@ -247,7 +258,7 @@ def _check_frame(table: Table, viewer: int | None, frame: dict[str, Any]) -> Non
         may_know.add(observation.public.taken_discard)
     shown = set().union(*(_ints(view[key]) for key in CARD_FIELDS if key in view))
     assert shown <= may_know, (viewer, shown - may_know)
-    for line in frame["lines"]:
+    for line in (entry["text"] for entry in frame["log"]):
         if "drew from the stock (" in line or "You drew" in line:
             assert viewer is not None and line.startswith(session.names[viewer])
         assert "could go Rack-O" not in line or (viewer is not None and line.startswith(session.names[viewer]))
@@ -310,3 +321,30 @@ def test_every_frame_of_a_whole_game_is_what_its_seat_may_know(variant: str, pla
             assert len(state["view"]["results"]) >= 1
         assert not failures, failures[:3]
         assert checked > 50
+
+
+# --- the page's words --------------------------------------------------------------------------------------------
+
+
+def _word_blocks() -> dict[str, str]:
+    """i18n.js's log and report words per language (the ``Object.assign(WORDS.xx, {...})`` blocks)."""
+    source = (Path(__file__).resolve().parents[1] / "src/racko/web/static/i18n.js").read_text(encoding="utf-8")
+    return dict(re.findall(r"Object\.assign\(WORDS\.(\w+), \{(.*?)\n\}\);", source, flags=re.S))
+
+
+def test_every_event_the_engine_logs_is_worded_in_every_language_of_the_page() -> None:
+    import racko.events
+    import racko.highlow.events
+
+    kinds = {
+        cls.kind
+        for module in (racko.events, racko.highlow.events)
+        for cls in vars(module).values()
+        if isinstance(cls, type) and isinstance(getattr(cls, "kind", None), str)
+    }
+    blocks = _word_blocks()
+    assert set(blocks) == {"en", "nl", "fr"}
+    keys = {language: set(re.findall(r'"((?:ev|exp):[^"]+)"', block)) for language, block in blocks.items()}
+    assert keys["en"] == keys["nl"] == keys["fr"], "every language has the same log and report words"
+    for kind in kinds:
+        assert any(key.startswith((f"ev:{kind}", f"ev:hl:{kind}")) for key in keys["en"]), kind

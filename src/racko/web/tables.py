@@ -29,7 +29,7 @@ from racko.play.text import plain_name
 from racko.record import GameRecord
 from racko.rules import Rules, variant
 from racko.web.store import TableStore
-from racko.web.views import table_setup, view_of
+from racko.web.views import log_entries, table_setup, view_of
 
 TOKEN_BYTES = 24
 """A seat token is 192 random bits: nobody can guess one, and one table's token is worthless at another (it is
@@ -239,7 +239,7 @@ class Hub:
             "type": "state",
             "version": version,
             "since": start,
-            "lines": session.lines_between(start, version, watcher.viewer),
+            "log": log_entries(session.events_between(start, version, watcher.viewer), session.names),
             "view": view_of(session, watcher.viewer),
         }
         if session.save_problem:
@@ -477,7 +477,7 @@ def _setup_from_form(form: Any) -> tuple[Rules, list[SeatSpec], list[str | None]
     for index, part in enumerate(who):
         given = names[index] if index < len(names) and isinstance(names[index], str) else ""
         if part in (ME, PERSON):
-            name = plain_name(given)[:NAME_LENGTH].strip() or f"Player {index + 1}"
+            name = plain_name(given)[:NAME_LENGTH].strip() if given.strip() else f"Player {index + 1}"
             seats.append(SeatSpec(name))
             tokens.append(secrets.token_urlsafe(TOKEN_BYTES))
         elif part in bots.available():

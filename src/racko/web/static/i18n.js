@@ -1,5 +1,5 @@
 "use strict";
-// The page's words in the languages of the rule sheets.  The game's log comes from the server in English.
+// The page's words in the languages of the rule sheets, the game's log among them.
 const WORDS = {
   en: {
     title: "Rack-O", language: "Language", new_table: "A new table", variant: "Variant", players: "Players",
@@ -87,6 +87,115 @@ const WORDS = {
   },
 };
 
+// The game's log, worded in the page's language from the server's entries (kind and fields, already filtered for
+// this seat).  Keys: "ev:" + kind, or "ev:hl:" + kind where High-Low words the same kind differently.
+Object.assign(WORDS.en, {
+  "ev:dealt": "{name} dealt ten cards to each player.",
+  "ev:turned-up": "{card} was turned up to start the discard pile.",
+  "ev:drew": "{name} drew from the stock.", "ev:drew-seen": "{name} drew from the stock ({card}).",
+  "ev:took": "{name} took {card} from the discard pile.",
+  "ev:exchanged": "{name} put {card_in} into slot {slot} and discarded {card_out}.",
+  "ev:discarded": "{name} discarded {card}.",
+  "ev:refilled-flip": "The stock ran out: the discard pile was turned over to make a new stock.",
+  "ev:refilled-shuffle": "The stock ran out: the discard pile was shuffled to make a new stock.",
+  "ev:racko": "{name} went Rack-O!", "ev:waited": "{name} could go Rack-O but chose to wait.",
+  "ev:round-ended": "Round over.", "ev:round-won": "Round over: {name} went Rack-O.",
+  "ev:round-capped": "Round over: nobody went Rack-O in {turns} turns (turn cap).",
+  "ev:hl:dealt": "Ten cards each were dealt and turned face up.",
+  "ev:swap-discarded": "{name} discarded a Swap card from position {position}.",
+  "ev:hl:drew": "{name} drew {card}.", "ev:placed": "{name} put {card} in position {position}, taking out {removed}.",
+  "ev:placed-at-deal": "{name} put {card} in position {position}.", "ev:passed": "{name} received {card}.",
+  "ev:hl:discarded": "{card} went to the discard pile.", "ev:swapped": "{name} swapped positions {first} and {second}.",
+  "ev:kept": "{name} kept the row as it was.", "ev:hl:refilled": "The stock ran out: the discard pile became the new stock.",
+  "ev:capped": "The hand reached the turn cap.",
+  a_card: "a card", the_wild: "the Wild", a_swap: "a Swap card",
+  "exp:won": "went Rack-O: 75 points", "exp:bonus": "went Rack-O: 75 points + {bonus} bonus for a run of {run} = {points}",
+  "exp:all": "all ten cards in order: {count} × 5 = {points} points",
+  "exp:upto": "in order up to slot {upto}, broken at slot {broken}: {count} × 5 = {points} points",
+  "exp:hl:won": "went Rack-O ({way}): 75{doubles}{bonus} = {points} points", "exp:hl:doubles": " + {pairs} doubles × 5",
+  "exp:hl:bonus": " + {bonus} for a run of {run}", "exp:hl:count": "{count} in order × 5{doubles} = {points} points",
+  low: "Low", high: "High", stock_short: "stock", order_breaks: "the order breaks here", points: "points", total: "Total", round: "Round", sheet: "Score sheet",
+});
+Object.assign(WORDS.nl, {
+  "ev:dealt": "{name} gaf iedereen tien kaarten.",
+  "ev:turned-up": "{card} werd omgedraaid als begin van de aflegstapel.",
+  "ev:drew": "{name} trok een kaart van de stok.", "ev:drew-seen": "{name} trok een kaart van de stok ({card}).",
+  "ev:took": "{name} nam {card} van de aflegstapel.",
+  "ev:exchanged": "{name} stak {card_in} in gleuf {slot} en legde {card_out} af.",
+  "ev:discarded": "{name} legde {card} af.",
+  "ev:refilled-flip": "De stok was op: de aflegstapel werd omgedraaid als nieuwe stok.",
+  "ev:refilled-shuffle": "De stok was op: de aflegstapel werd geschud als nieuwe stok.",
+  "ev:racko": "{name} heeft Rack-O!", "ev:waited": "{name} kon Rack-O roepen maar wacht nog.",
+  "ev:round-ended": "De ronde is voorbij.", "ev:round-won": "De ronde is voorbij: {name} heeft Rack-O.",
+  "ev:round-capped": "De ronde is voorbij: niemand had Rack-O na {turns} beurten (de beurtengrens).",
+  "ev:hl:dealt": "Iedereen kreeg tien kaarten, open op tafel.",
+  "ev:swap-discarded": "{name} legde een Wisselkaart af van plaats {position}.",
+  "ev:hl:drew": "{name} trok {card}.", "ev:placed": "{name} legde {card} op plaats {position} en nam {removed} weg.",
+  "ev:placed-at-deal": "{name} legde {card} op plaats {position}.", "ev:passed": "{name} kreeg {card}.",
+  "ev:hl:discarded": "{card} ging naar de aflegstapel.", "ev:swapped": "{name} ruilde plaats {first} en {second}.",
+  "ev:kept": "{name} hield de rij zoals hij was.", "ev:hl:refilled": "De stok was op: de aflegstapel werd de nieuwe stok.",
+  "ev:capped": "Het spel bereikte de beurtengrens.",
+  a_card: "een kaart", the_wild: "de Wild-kaart", a_swap: "een Wisselkaart",
+  "exp:won": "Rack-O: 75 punten", "exp:bonus": "Rack-O: 75 punten + {bonus} bonus voor een reeks van {run} = {points}",
+  "exp:all": "alle tien kaarten op volgorde: {count} × 5 = {points} punten",
+  "exp:upto": "op volgorde tot gleuf {upto}, onderbroken bij gleuf {broken}: {count} × 5 = {points} punten",
+  "exp:hl:won": "Rack-O ({way}): 75{doubles}{bonus} = {points} punten", "exp:hl:doubles": " + {pairs} dubbels × 5",
+  "exp:hl:bonus": " + {bonus} voor een reeks van {run}", "exp:hl:count": "{count} op volgorde × 5{doubles} = {points} punten",
+  low: "Laag", high: "Hoog", stock_short: "stok", order_breaks: "hier breekt de volgorde", points: "punten", total: "Totaal", round: "Ronde", sheet: "Scoreblad",
+});
+Object.assign(WORDS.fr, {
+  "ev:dealt": "{name} a distribué dix cartes à chacun.",
+  "ev:turned-up": "{card} a été retournée pour commencer la défausse.",
+  "ev:drew": "{name} a pioché.", "ev:drew-seen": "{name} a pioché ({card}).",
+  "ev:took": "{name} a pris {card} dans la défausse.",
+  "ev:exchanged": "{name} a mis {card_in} dans la case {slot} et défaussé {card_out}.",
+  "ev:discarded": "{name} a défaussé {card}.",
+  "ev:refilled-flip": "La pioche est vide : la défausse a été retournée pour faire une nouvelle pioche.",
+  "ev:refilled-shuffle": "La pioche est vide : la défausse a été mélangée pour faire une nouvelle pioche.",
+  "ev:racko": "{name} a fait Rack-O !", "ev:waited": "{name} pouvait faire Rack-O mais attend.",
+  "ev:round-ended": "La manche est finie.", "ev:round-won": "La manche est finie : {name} a fait Rack-O.",
+  "ev:round-capped": "La manche est finie : personne n’a fait Rack-O en {turns} tours (la limite de tours).",
+  "ev:hl:dealt": "Dix cartes chacun, distribuées face visible.",
+  "ev:swap-discarded": "{name} a défaussé une carte Échange de la position {position}.",
+  "ev:hl:drew": "{name} a pioché {card}.", "ev:placed": "{name} a mis {card} en position {position} et retiré {removed}.",
+  "ev:placed-at-deal": "{name} a mis {card} en position {position}.", "ev:passed": "{name} a reçu {card}.",
+  "ev:hl:discarded": "{card} est allée à la défausse.", "ev:swapped": "{name} a échangé les positions {first} et {second}.",
+  "ev:kept": "{name} a gardé sa rangée telle quelle.", "ev:hl:refilled": "La pioche est vide : la défausse devient la nouvelle pioche.",
+  "ev:capped": "La donne a atteint la limite de tours.",
+  a_card: "une carte", the_wild: "le Wild", a_swap: "une carte Échange",
+  "exp:won": "Rack-O : 75 points", "exp:bonus": "Rack-O : 75 points + {bonus} de bonus pour une suite de {run} = {points}",
+  "exp:all": "les dix cartes en ordre : {count} × 5 = {points} points",
+  "exp:upto": "en ordre jusqu’à la case {upto}, rompu à la case {broken} : {count} × 5 = {points} points",
+  "exp:hl:won": "Rack-O ({way}) : 75{doubles}{bonus} = {points} points", "exp:hl:doubles": " + {pairs} doubles × 5",
+  "exp:hl:bonus": " + {bonus} pour une suite de {run}", "exp:hl:count": "{count} en ordre × 5{doubles} = {points} points",
+  low: "Bas", high: "Haut", stock_short: "pioche", order_breaks: "l’ordre se rompt ici", points: "points", total: "Total", round: "Manche", sheet: "Feuille de marque",
+});
+
+// A card as a sentence says it: its number, the Wild or a Swap card (High-Low), or "a card" where it is unseen.
+function cardWords(card) {
+  return card === null || card === undefined ? t("a_card") : card === "W" ? t("the_wild") : card === "S" ? t("a_swap") : String(card);
+}
+
+// One log entry in the page's language; an entry of a kind this page does not know keeps the server's English.
+function describeEntry(entry, names, family, slots) {
+  const highlow = family === "highlow";
+  let key = "ev:" + entry.kind;
+  if (highlow && WORDS.en["ev:hl:" + entry.kind]) key = "ev:hl:" + entry.kind;
+  if (entry.kind === "drew" && !highlow && entry.card !== null) key = "ev:drew-seen";
+  if (entry.kind === "refilled" && !highlow) key = "ev:refilled-" + entry.mode;
+  if (entry.kind === "placed" && (entry.removed === null || entry.removed === undefined)) key = "ev:placed-at-deal";
+  if (entry.kind === "round-ended") key = entry.winner !== null ? "ev:round-won" : entry.capped ? "ev:round-capped" : "ev:round-ended";
+  if (!WORDS.en[key]) return entry.text;
+  const who = entry.kind === "dealt" ? entry.dealer : entry.kind === "round-ended" ? entry.winner : entry.seat;
+  return t(key, {
+    name: who !== null && who !== undefined ? names[who] : "",
+    card: cardWords(entry.card), card_in: cardWords(entry.card_in), card_out: cardWords(entry.card_out),
+    removed: cardWords(entry.removed), slot: entry.slot !== undefined ? slots[entry.slot] : "",
+    position: entry.position !== undefined ? entry.position + 1 : "", first: entry.first !== undefined ? entry.first + 1 : "",
+    second: entry.second !== undefined ? entry.second + 1 : "", turns: entry.turns,
+  });
+}
+
 function chooseLanguage() {
   const kept = localStorage.getItem("racko-lang");
   if (kept && WORDS[kept]) return kept;
@@ -100,9 +209,9 @@ function chooseLanguage() {
 let LANG = chooseLanguage();
 
 function t(key, values) {
-  let text = (WORDS[LANG] && WORDS[LANG][key]) || WORDS.en[key] || key;
-  for (const [name, value] of Object.entries(values || {})) text = text.split("{" + name + "}").join(String(value));
-  return text;
+  const text = (WORDS[LANG] && WORDS[LANG][key]) || WORDS.en[key] || key;
+  // One pass, so that a value (a player's name) that looks like "{card}" is never filled in itself.
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (values && name in values ? String(values[name]) : whole));
 }
 
 function translatePage() {

@@ -303,3 +303,43 @@ def test_the_page_speaks_dutch_and_french_the_log_too(server: str, browser: Brow
     expect(page.locator("#prompt")).to_contain_text("défausse")
     expect(page.locator("#log")).to_contain_text("défausse")
     assert shutil.which("chromium")  # the suite ran on Debian's Chromium, as the README's test command installs it
+
+
+@pytest.mark.parametrize(
+    ("variant", "seats"),
+    [
+        ("highlow", ["me", "easy", "expert"]),
+        ("bonus", ["me", "easy", "expert"]),
+        ("partners", ["me", "easy", "medium", "easy"]),
+    ],
+)
+def test_a_round_of_every_other_variant_with_computer_players_at_the_table(
+    server: str, browser: Browser, shots: Path, variant: str, seats: list[str]
+) -> None:
+    """High-Low's rows, Swaps and keep, Bonus Rack-O's call-or-wait, Partners' sides: a whole round by the page."""
+    table = _new_table(server, variant=variant, players=len(seats), seats=seats, names=["Ann"])
+    page = _open(browser, _link(server, table, 0), viewport={"width": 1280, "height": 900})
+    answers = {"swap": "k", "declare": "r", "pick": "d", "pick-or-call": "r", "place-drawn": "x"}
+    seen: set[str] = set()
+    for _ in range(600):
+        if page.locator("#round-dialog").is_visible():
+            break
+        situation = _situation(page)
+        if situation == "waiting":
+            time.sleep(0.03)
+            continue
+        seen.add(situation)
+        before = _version(page)
+        if situation in answers:
+            page.keyboard.press(answers[situation])
+        else:  # a card to place: the first slot or position the page offers
+            page.locator("#rack .slot:enabled").first.click()
+        expect(page.locator("body")).not_to_have_attribute("data-version", str(before))
+    report = page.locator("#round-dialog")
+    expect(report).to_be_visible()
+    expect(report.locator(".report-seat")).to_have_count(len(seats))
+    assert seen, "the person had at least one turn"
+    if variant == "partners":
+        expect(page.locator(".other h2", has_text="partner")).to_have_count(1)
+        expect(page.locator("#sheet table tr")).to_have_count(3)  # a header and a row per side
+    page.screenshot(path=str(shots / f"desktop-{variant}-round-over.png"), full_page=True)

@@ -134,7 +134,8 @@ function render() {
     box.className = "other" + (view.to_act === seat ? " acting" : "");
     box.dataset.seat = seat;
     const title = document.createElement("h2");
-    title.textContent = names[seat] + (view.bots[seat] && view.bots[seat] !== names[seat] ? " · " + view.bots[seat] : "");
+    const partner = setup.teams && you !== null && sideOf(seat) === sideOf(you);
+    title.textContent = names[seat] + (view.bots[seat] && view.bots[seat] !== names[seat] ? " · " + view.bots[seat] : "") + (partner ? " · " + t("partner") : "");
     const row = document.createElement("div");
     row.className = "rack small";
     const cards = setup.family === "highlow" ? view.rows[seat] : view.known[seat];

@@ -24,6 +24,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
+from racko.play.text import rules_summary
+from racko.rules import variant
+
 CHROMIUM = "/usr/bin/chromium"
 # As root and without a network, Chromium needs no sandbox and must not try to reach Google's services.
 CHROMIUM_ARGS = [
@@ -303,6 +306,11 @@ def test_the_page_speaks_dutch_and_french_the_log_too(server: str, browser: Brow
     expect(page.locator("#prompt")).to_contain_text("défausse")
     expect(page.locator("#log")).to_contain_text("défausse")
     assert shutil.which("chromium")  # the suite ran on Debian's Chromium, as the README's test command installs it
+    page.locator("#lang").select_option("en")
+    page.locator("#rules-panel summary").click()
+    shown = _cards(page, "#rules p")
+    summary = "\n".join(rules_summary(variant("classic").rules(2))).split("\n\n")
+    assert shown == [" ".join(paragraph.split()) for paragraph in summary]  # the same rules as the terminal's page
 
 
 @pytest.mark.parametrize(
@@ -321,9 +329,9 @@ def test_a_round_of_every_other_variant_with_computer_players_at_the_table(
     page = _open(browser, _link(server, table, 0), viewport={"width": 1280, "height": 900})
     answers = {"swap": "k", "declare": "r", "pick": "d", "pick-or-call": "r", "place-drawn": "x"}
     seen: set[str] = set()
-    for _ in range(600):
-        if page.locator("#round-dialog").is_visible():
-            break
+    deadline = time.monotonic() + 120  # computer players think at their own speed, on a busy machine too
+    while not page.locator("#round-dialog").is_visible():
+        assert time.monotonic() < deadline, "the round did not end"
         situation = _situation(page)
         if situation == "waiting":
             time.sleep(0.03)
@@ -343,3 +351,36 @@ def test_a_round_of_every_other_variant_with_computer_players_at_the_table(
         expect(page.locator(".other h2", has_text="partner")).to_have_count(1)
         expect(page.locator("#sheet table tr")).to_have_count(3)  # a header and a row per side
     page.screenshot(path=str(shots / f"desktop-{variant}-round-over.png"), full_page=True)
+
+
+def test_a_whole_game_ends_with_the_winner_a_record_to_download_and_play_again(
+    server: str, browser: Browser, shots: Path, tmp_path: Path
+) -> None:
+    from racko.record import GameRecord, replay
+
+    table = _new_table(
+        server, variant="classic", players=2, seats=["me", "easy"], names=["Ann"], target=50, two_player_rule=False
+    )
+    page = _open(browser, _link(server, table, 0))
+    turns = 0
+    while not page.locator("#game-over").is_visible():
+        if page.locator("#round-dialog").is_visible():
+            page.locator("#round-ok").click()
+        if (turn := _wait_for_turn_or_round_end([page])) is not None:
+            _play_a_turn(turn, deck=40)
+        turns += 1
+        assert turns < 1000
+    expect(page.locator("#turn")).to_contain_text("Game over")
+    expect(page.locator("#winner")).to_contain_text(re.compile("Ann|easy"))
+    expect(page.locator("#round-report table.sheet")).to_be_visible()
+    page.screenshot(path=str(shots / "desktop-game-over.png"), full_page=True)
+    with page.expect_download() as download:
+        page.locator("#download").click()
+    saved = tmp_path / "game.json"
+    download.value.save_as(saved)
+    record = GameRecord.load(saved)  # the record `racko replay` reads: the same game, to its end
+    assert record.players == ("Ann", "easy") and replay(record).over
+    page.locator("#again").click()
+    expect(page.locator("#round-dialog")).not_to_be_visible()
+    expect(page.locator("#scores")).to_contain_text("Ann: 0")
+    expect(page.locator("#prompt")).to_have_attribute("data-situation", re.compile("pick|waiting"))

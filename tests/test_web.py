@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -344,7 +345,32 @@ def test_every_event_the_engine_logs_is_worded_in_every_language_of_the_page() -
     }
     blocks = _word_blocks()
     assert set(blocks) == {"en", "nl", "fr"}
-    keys = {language: set(re.findall(r'"((?:ev|exp):[^"]+)"', block)) for language, block in blocks.items()}
-    assert keys["en"] == keys["nl"] == keys["fr"], "every language has the same log and report words"
+    keys = {language: set(re.findall(r'"((?:ev|exp|rules):[^"]+)"', block)) for language, block in blocks.items()}
+    assert keys["en"] == keys["nl"] == keys["fr"], "every language has the same log, report and rules words"
     for kind in kinds:
         assert any(key.startswith((f"ev:{kind}", f"ev:hl:{kind}")) for key in keys["en"]), kind
+
+
+def test_a_seat_whose_person_stays_away_is_handed_to_a_computer_player_after_the_timeout() -> None:
+    with TestClient(_app(away_seconds=0.3)) as client:
+        links = _table(client, names=["Ann", "Bob"], seats=["me", "person"])
+        ann = links["seats"][0]["token"]
+        with client.websocket_connect(f"/ws/{links['table']}") as ws:
+            _hello(ws, ann)
+            ws.send_json({"type": "hand-over", "seat": 1, "bot": "easy"})
+            early = _until(ws, "error")
+            assert early["code"] == "not-away" and "more seconds" in early["message"]
+            for wrong, code in [({"seat": 0, "bot": "easy"}, "not-away"), ({"seat": 1, "bot": "nobody"}, "bad-frame")]:
+                time.sleep(0.35)
+                ws.send_json({"type": "hand-over", **wrong})
+                assert _until(ws, "error")["code"] == code
+            ws.send_json({"type": "hand-over", "seat": 1, "bot": "easy"})
+            state = _until(ws, "state")
+            assert state["view"]["bots"] == [None, "easy"]
+            assert _until(ws, "presence")["seats"][1]["bot"] == "easy"
+            for _ in range(20):  # the computer player now plays seat 1 whenever it is its turn
+                if state["view"]["to_act"] == 0:
+                    break
+                state = _until(ws, "state")
+            assert state["view"]["to_act"] == 0
+        assert _hub(client).store.load(links["table"]).setup["seats"][1]["token"] is None  # Bob's link is void now

@@ -13,11 +13,12 @@ from typing import Any
 from racko.events import RoundEnded
 from racko.families import AnyEvent, AnyObservation, family_of
 from racko.highlow import SWAP, WILD, HighLowObservation, HighLowResult
+from racko.highlow.scoring import RUN_BONUS
 from racko.observation import RoundResult
 from racko.play.loop import game_verbs, situation_of
 from racko.play.session import PlaySession
-from racko.play.text import rules_summary, scores_line, side_names
-from racko.rules import SLOT_LABELS, variant
+from racko.play.text import scores_line, side_names
+from racko.rules import BONUS_FOR_RUN, POINTS_PER_CARD, RACKO_SCORE, SLOT_LABELS, variant
 
 
 def card_json(card: int) -> int | str:
@@ -90,7 +91,10 @@ def table_setup(session: PlaySession) -> dict[str, Any]:
         "slots": [str(position) for position in range(1, 11)] if highlow else [str(label) for label in SLOT_LABELS],
         "deck_size": rules.deck_size,
         "verbs": sorted(game_verbs(rules)),
-        "rules_text": rules_summary(rules),
+        "bonus": rules.bonus,
+        "run_bonus": {str(length): points for length, points in (RUN_BONUS if highlow else BONUS_FOR_RUN).items()},
+        "racko_score": RACKO_SCORE,
+        "points_per_card": POINTS_PER_CARD,
     }
 
 

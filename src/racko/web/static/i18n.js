@@ -12,7 +12,7 @@ const WORDS = {
     spectate: "Spectators (the public table only)", your_link: "your seat",
     discard: "Discard", racko: "Rack-O!", wait: "Wait", keep: "Keep my row", hint: "Hint", scores: "Scores",
     log: "What happened", rules: "The rules in short", people: "At the table", your_name: "Your name",
-    sit_down: "Sit down", download: "Download the game's record", again: "Play again", continue: "Continue",
+    sit_down: "Sit down", download: "Download the game's record", again: "Play again", continue: "Continue", close: "Close",
     your_turn: "Your turn", to_play: "{name} to play", game_over: "Game over: {name} won.", watching: "You are watching.",
     pick: "Take the discard (t) or draw from the stock (d).",
     "pick-or-call": "Your rack qualifies: call Rack-O (r), or draw (d) or take (t) to play on.",
@@ -39,7 +39,7 @@ const WORDS = {
     spectate: "Toeschouwers (alleen wat open ligt)", your_link: "jouw plaats",
     discard: "Afleggen", racko: "Rack-O!", wait: "Wachten", keep: "Rij houden", hint: "Tip", scores: "Stand",
     log: "Wat er gebeurde", rules: "De regels in het kort", people: "Aan tafel", your_name: "Je naam",
-    sit_down: "Aan tafel", download: "Het verslag van het spel downloaden", again: "Nog eens", continue: "Verder",
+    sit_down: "Aan tafel", download: "Het verslag van het spel downloaden", again: "Nog eens", continue: "Verder", close: "Sluiten",
     your_turn: "Jij bent aan de beurt", to_play: "{name} is aan de beurt", game_over: "Afgelopen: {name} wint.",
     watching: "Je kijkt mee.",
     pick: "Neem de bovenste aflegkaart (t) of trek uit de pot (d).",
@@ -67,7 +67,7 @@ const WORDS = {
     spectate: "Spectateurs (seulement ce qui est visible)", your_link: "votre place",
     discard: "Défausser", racko: "Rack-O !", wait: "Attendre", keep: "Garder ma rangée", hint: "Conseil", scores: "Scores",
     log: "Ce qui s’est passé", rules: "Les règles en bref", people: "À la table", your_name: "Votre nom",
-    sit_down: "S’asseoir", download: "Télécharger le relevé de la partie", again: "Rejouer", continue: "Continuer",
+    sit_down: "S’asseoir", download: "Télécharger le relevé de la partie", again: "Rejouer", continue: "Continuer", close: "Fermer",
     your_turn: "À vous de jouer", to_play: "À {name} de jouer", game_over: "Partie finie : {name} gagne.",
     watching: "Vous regardez.",
     pick: "Prenez la carte de la défausse (t) ou piochez (d).",
@@ -90,6 +90,16 @@ const WORDS = {
 // The game's log, worded in the page's language from the server's entries (kind and fields, already filtered for
 // this seat).  Keys: "ev:" + kind, or "ev:hl:" + kind where High-Low words the same kind differently.
 Object.assign(WORDS.en, {
+  "rules:intro": "{title}: {players} players, first to {target}.",
+  "rules:play": "Take the top discard or draw from the stock, and put the card in a slot: the card there is discarded (a card you drew may be discarded instead). Get your rack in order, lowest in slot 5, highest in slot 50.",
+  "rules:run": "With two players a rack in order is not enough: it needs a run of three consecutive numbers in neighbouring slots, like 28, 29, 30 (the 2-player rule). A sorted rack without one plays on.",
+  "rules:partners": "Partners sit opposite each other; their scores are added up.",
+  "rules:score": "Scoring: Rack-O {racko}; everyone else {per} a card in order from slot 5 up to the first break.",
+  "rules:bonus": "Bonus for the longest run when you go Rack-O ({bonuses}; 6 or more counts as 6). Going Rack-O is your choice: you may wait for a longer run, at the risk of someone going out first.",
+  "rules:hl:play": "Every row is face up. The drawer puts the card drawn in place of any card of the row; the card taken out passes to the player on the right, who must place it the same way; the last one is discarded. A Swap card lets every player swap two cards of their row. A Wild is any number you like.",
+  "rules:hl:out": "Go Rack-O with your row in order, low to high or high to low (equal neighbours count as in order).",
+  "rules:hl:score": "Scoring: Rack-O {racko}; everyone else {per} a card in order from the left end; {per} for every double (two identical numbers side by side, or a number followed by a Wild).",
+  "rules:hl:bonus": "Run bonus for the winner's longest run ({bonuses}; 7 or more counts as 6).",
   "ev:dealt": "{name} dealt ten cards to each player.",
   "ev:turned-up": "{card} was turned up to start the discard pile.",
   "ev:drew": "{name} drew from the stock.", "ev:drew-seen": "{name} drew from the stock ({card}).",
@@ -117,6 +127,16 @@ Object.assign(WORDS.en, {
   low: "Low", high: "High", stock_short: "stock", order_breaks: "the order breaks here", points: "points", total: "Total", round: "Round", sheet: "Score sheet",
 });
 Object.assign(WORDS.nl, {
+  "rules:intro": "{title}: {players} spelers, wie het eerst {target} haalt.",
+  "rules:play": "Neem de bovenste kaart van de aflegstapel of trek van de stok, en steek de kaart in een gleuf: de kaart die daar stak, wordt afgelegd (een getrokken kaart mag je ook meteen afleggen). Zet je rekje op volgorde, de laagste in gleuf 5, de hoogste in gleuf 50.",
+  "rules:run": "Met twee spelers is een rekje op volgorde niet genoeg: het moet een reeks van drie opeenvolgende getallen in naburige gleuven hebben, zoals 28, 29, 30 (de regel voor 2 spelers). Zonder reeks wordt doorgespeeld.",
+  "rules:partners": "Partners zitten tegenover elkaar; hun punten worden opgeteld.",
+  "rules:score": "Punten: Rack-O {racko}; de anderen {per} per kaart op volgorde vanaf gleuf 5 tot de eerste onderbreking.",
+  "rules:bonus": "Bonus voor de langste reeks wie Rack-O heeft ({bonuses}; 6 of meer telt als 6). Rack-O roepen is je eigen keus: je mag wachten op een langere reeks, met het risico dat een ander eerder klaar is.",
+  "rules:hl:play": "Alle rijen liggen open. Wie trekt, legt de getrokken kaart in plaats van een kaart uit de rij; de weggenomen kaart gaat naar de speler rechts, die haar op dezelfde manier moet leggen; de laatste wordt afgelegd. Een Wisselkaart laat iedere speler twee kaarten van de eigen rij ruilen. Een Wild-kaart is elk getal dat je wilt.",
+  "rules:hl:out": "Je hebt Rack-O met je rij op volgorde, van laag naar hoog of van hoog naar laag (gelijke buren tellen als op volgorde).",
+  "rules:hl:score": "Punten: Rack-O {racko}; de anderen {per} per kaart op volgorde vanaf links; {per} voor elke dubbel (twee gelijke getallen naast elkaar, of een getal gevolgd door een Wild-kaart).",
+  "rules:hl:bonus": "Reeksbonus voor de langste reeks van de winnaar ({bonuses}; 7 of meer telt als 6).",
   "ev:dealt": "{name} gaf iedereen tien kaarten.",
   "ev:turned-up": "{card} werd omgedraaid als begin van de aflegstapel.",
   "ev:drew": "{name} trok een kaart van de stok.", "ev:drew-seen": "{name} trok een kaart van de stok ({card}).",
@@ -144,6 +164,16 @@ Object.assign(WORDS.nl, {
   low: "Laag", high: "Hoog", stock_short: "stok", order_breaks: "hier breekt de volgorde", points: "punten", total: "Totaal", round: "Ronde", sheet: "Scoreblad",
 });
 Object.assign(WORDS.fr, {
+  "rules:intro": "{title} : {players} joueurs, le premier à {target} gagne.",
+  "rules:play": "Prenez la carte du dessus de la défausse ou piochez, et placez la carte dans une case : la carte qui s’y trouvait est défaussée (une carte piochée peut aussi être défaussée). Rangez votre support dans l’ordre, la plus faible dans la case 5, la plus forte dans la case 50.",
+  "rules:run": "À deux, un support en ordre ne suffit pas : il lui faut une suite de trois nombres consécutifs dans des cases voisines, comme 28, 29, 30 (la règle à deux). Sans suite, on continue de jouer.",
+  "rules:partners": "Les partenaires sont assis face à face ; leurs points s’additionnent.",
+  "rules:score": "Points : Rack-O {racko} ; les autres {per} par carte en ordre depuis la case 5 jusqu’à la première rupture.",
+  "rules:bonus": "Bonus pour la plus longue suite quand vous faites Rack-O ({bonuses} ; 6 ou plus compte comme 6). Faire Rack-O est votre choix : vous pouvez attendre une plus longue suite, au risque qu’un autre finisse avant vous.",
+  "rules:hl:play": "Toutes les rangées sont face visible. Qui pioche met la carte piochée à la place d’une carte de sa rangée ; la carte retirée passe au joueur de droite, qui doit la placer de même ; la dernière est défaussée. Une carte Échange permet à chacun d’échanger deux cartes de sa rangée. Un Wild vaut le nombre que vous voulez.",
+  "rules:hl:out": "Faites Rack-O avec votre rangée en ordre, croissant ou décroissant (des voisins égaux comptent comme en ordre).",
+  "rules:hl:score": "Points : Rack-O {racko} ; les autres {per} par carte en ordre depuis la gauche ; {per} pour chaque double (deux nombres identiques côte à côte, ou un nombre suivi d’un Wild).",
+  "rules:hl:bonus": "Bonus de suite pour la plus longue suite du gagnant ({bonuses} ; 7 ou plus compte comme 6).",
   "ev:dealt": "{name} a distribué dix cartes à chacun.",
   "ev:turned-up": "{card} a été retournée pour commencer la défausse.",
   "ev:drew": "{name} a pioché.", "ev:drew-seen": "{name} a pioché ({card}).",
@@ -170,6 +200,21 @@ Object.assign(WORDS.fr, {
   "exp:hl:bonus": " + {bonus} pour une suite de {run}", "exp:hl:count": "{count} en ordre × 5{doubles} = {points} points",
   low: "Bas", high: "Haut", stock_short: "pioche", order_breaks: "l’ordre se rompt ici", points: "points", total: "Total", round: "Manche", sheet: "Feuille de marque",
 });
+
+// The rules of the game being played, in short, in the page's language (the terminal's rules page says the same).
+function rulesParagraphs(setup) {
+  const bonuses = Object.entries(setup.run_bonus).map(([length, points]) => length + ": " + points).join(", ");
+  const values = { title: setup.title, players: setup.players, target: setup.target, racko: setup.racko_score, per: setup.points_per_card, bonuses };
+  const keys = ["rules:intro"];
+  if (setup.family === "highlow") keys.push("rules:hl:play", "rules:hl:out", "rules:hl:score", ...(setup.bonus ? ["rules:hl:bonus"] : []));
+  else {
+    keys.push("rules:play");
+    if (setup.two_player_rule) keys.push("rules:run");
+    if (setup.teams) keys.push("rules:partners");
+    keys.push("rules:score", ...(setup.bonus ? ["rules:bonus"] : []));
+  }
+  return keys.map((key) => t(key, values));
+}
 
 // A card as a sentence says it: its number, the Wild or a Swap card (High-Low), or "a card" where it is unseen.
 function cardWords(card) {

@@ -40,7 +40,7 @@ function receive(frame) {
     you = frame.you;
     awaySeconds = frame.away_seconds;
     $("title").textContent = setup.title;
-    $("rules").textContent = setup.rules_text.join("\n");
+    renderRules();
     if (you !== null && !frame.joined) askName();
   } else if (frame.type === "state") {
     if (frame.since === 0) { logEntries = []; $("log").replaceChildren(); shownResults = 0; }
@@ -63,6 +63,10 @@ function receive(frame) {
   } else if (frame.type === "new-game") {
     $("round-dialog").close();
   }
+}
+
+function renderRules() {
+  $("rules").replaceChildren(...rulesParagraphs(setup).map((text) => { const p = document.createElement("p"); p.textContent = text; return p; }));
 }
 
 // The log, worded in the page's language with the current names: appended as entries arrive, rebuilt when the
@@ -203,6 +207,7 @@ function render() {
     $("round-title").textContent = t("round_over", { n: result.number });
     $("round-report").replaceChildren(roundReport(result), ...(view.over ? [scoreSheet()] : []));
     $("game-over").hidden = !view.over;
+    $("round-ok").textContent = t(view.over ? "close" : "continue");
     if (view.over) {
       $("winner").textContent = t("game_over", { name: view.winners });
       $("download").href = "/api/tables/" + encodeURIComponent(TABLE) + "/record";
@@ -358,7 +363,7 @@ function verb(verbName) {
 }
 
 function main() {
-  watchLanguage(() => { if (view) { render(); renderLog([]); } });
+  watchLanguage(() => { if (setup) renderRules(); if (view) { render(); renderLog([]); } });
   $("stock").addEventListener("click", () => verb("draw"));
   $("discard").addEventListener("click", () => verb("take"));
   for (const button of document.querySelectorAll("#actions [data-verb]")) button.addEventListener("click", () => verb(button.dataset.verb));

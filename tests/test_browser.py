@@ -8,6 +8,7 @@ played with the keyboard alone.  Screenshots go to ``$RACKO_SCREENSHOTS`` (defau
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -47,14 +48,13 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+@contextlib.contextmanager
+def _serving(folder: Path, *options: str) -> Iterator[str]:
     """A real `racko serve` process on 127.0.0.1, its computer players quick, ended (and waited for) afterwards."""
     port = _free_port()
-    database = tmp_path_factory.mktemp("serve") / "tables.sqlite3"
     racko = Path(sys.executable).with_name("racko")  # the command the README's set-up installs beside python
-    command = [str(racko), "serve", "--port", str(port), "--db", str(database)]
-    process = subprocess.Popen([*command, "--pace", "0.05"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    command = [str(racko), "serve", "--port", str(port), "--db", str(folder / "tables.sqlite3"), "--pace", "0.05"]
+    process = subprocess.Popen([*command, *options], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     address = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30
@@ -70,6 +70,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     finally:
         process.kill()
         process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with _serving(tmp_path_factory.mktemp("serve")) as address:
+        yield address
 
 
 @pytest.fixture(scope="module")
@@ -384,3 +390,21 @@ def test_a_whole_game_ends_with_the_winner_a_record_to_download_and_play_again(
     expect(page.locator("#round-dialog")).not_to_be_visible()
     expect(page.locator("#scores")).to_contain_text("Ann: 0")
     expect(page.locator("#prompt")).to_have_attribute("data-situation", re.compile("pick|waiting"))
+
+
+def test_a_seat_left_empty_is_handed_to_a_computer_player_once_the_others_have_waited(
+    browser: Browser, tmp_path: Path, shots: Path
+) -> None:
+    with _serving(tmp_path, "--away", "1") as quick:
+        table = _new_table(quick, variant="classic", players=2, seats=["me", "person"], names=["Ann", "Bob"])
+        page = _open(browser, _link(quick, table, 0))
+        banner = page.locator("#away")
+        expect(banner).to_contain_text("Bob has not come to the table")
+        hand_over = banner.locator("button.hand-over")
+        expect(hand_over).to_be_visible()  # once the second has passed (presence is asked every 2 seconds)
+        page.screenshot(path=str(shots / "desktop-away.png"))
+        hand_over.click()
+        expect(banner).to_be_hidden()
+        expect(page.locator(".other h2")).to_contain_text("Bob · medium")
+        if _situation(page) == "waiting":  # Bob's seat was to act: the computer player now plays it
+            expect(page.locator("#prompt")).to_have_attribute("data-situation", "pick")

@@ -333,6 +333,20 @@ def _word_blocks() -> dict[str, str]:
     return dict(re.findall(r"Object\.assign\(WORDS\.(\w+), \{(.*?)\n\}\);", source, flags=re.S))
 
 
+def test_every_word_of_the_page_is_there_in_every_language() -> None:
+    source = (Path(__file__).resolve().parents[1] / "src/racko/web/static/i18n.js").read_text(encoding="utf-8")
+    pair = re.compile(r'(?:"([^"]+)"|(\w+))\s*:\s*"(?:[^"\\]|\\.)*"')
+    keys: dict[str, set[str]] = {}
+    for language in ("en", "nl", "fr"):
+        base = re.search(rf"\n  {language}: \{{(.*?)\n  \}},", source, flags=re.S)
+        assert base is not None, language
+        text = base.group(1) + _word_blocks()[language]
+        keys[language] = {quoted or bare for quoted, bare in pair.findall(text)}
+    assert len(keys["en"]) > 100
+    assert keys["nl"] == keys["en"], keys["en"] ^ keys["nl"]
+    assert keys["fr"] == keys["en"], keys["en"] ^ keys["fr"]
+
+
 def test_every_event_the_engine_logs_is_worded_in_every_language_of_the_page() -> None:
     import racko.events
     import racko.highlow.events

@@ -16,7 +16,7 @@ from racko.highlow import SWAP, WILD, HighLowObservation, HighLowResult
 from racko.highlow.scoring import RUN_BONUS
 from racko.observation import RoundResult
 from racko.play.loop import game_verbs, situation_of
-from racko.play.session import PlaySession
+from racko.play.session import PlaySession, default_opponent
 from racko.play.text import scores_line, side_names
 from racko.rules import BONUS_FOR_RUN, POINTS_PER_CARD, RACKO_SCORE, SLOT_LABELS, variant
 
@@ -91,6 +91,7 @@ def table_setup(session: PlaySession) -> dict[str, Any]:
         "slots": [str(position) for position in range(1, 11)] if highlow else [str(label) for label in SLOT_LABELS],
         "deck_size": rules.deck_size,
         "verbs": sorted(game_verbs(rules)),
+        "default_bot": default_opponent(rules.variant),
         "bonus": rules.bonus,
         "run_bonus": {str(length): points for length, points in (RUN_BONUS if highlow else BONUS_FOR_RUN).items()},
         "racko_score": RACKO_SCORE,

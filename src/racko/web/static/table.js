@@ -335,24 +335,35 @@ function renderPeople() {
   if (!presence || !view) return;
   const list = $("people");
   list.replaceChildren();
+  const banner = [];
   for (const seat of presence.seats) {
     const item = document.createElement("li");
     const name = view.names[seat.seat] + (seat.seat === you ? " (" + t("you") + ")" : "");
     const state = seat.bot ? t("bot", { bot: seat.bot }) : !seat.joined ? t("joined_not") : seat.connected ? t("connected") : t("away", { s: seat.away_for });
     item.textContent = name + ": " + state;
-    if (!seat.bot && !seat.connected && you !== null && seat.away_for !== null && seat.away_for >= awaySeconds) {
+    list.append(item);
+    // A person who is away holds up the table: the others see for how long, and when they may hand the seat over.
+    if (seat.bot || seat.connected || seat.away_for === null || seat.seat === you || view.over) continue;
+    const line = document.createElement("p");
+    const left = Math.max(0, Math.ceil(awaySeconds - seat.away_for));
+    const key = (seat.joined ? "away" : "not_come") + (left > 0 ? "_wait" : "_now");
+    line.textContent = t(key, { name: view.names[seat.seat], s: seat.away_for, left });
+    if (left === 0 && you !== null) {
       const button = document.createElement("button");
       button.type = "button";
+      button.className = "hand-over";
       button.textContent = t("hand_over");
       button.addEventListener("click", () => send({ type: "hand-over", seat: seat.seat, bot: defaultBot() }));
-      item.append(" ", button);
+      line.append(" ", button);
     }
-    list.append(item);
+    banner.push(line);
   }
+  $("away").replaceChildren(...banner);
+  $("away").hidden = banner.length === 0;
 }
 
 function defaultBot() {
-  return setup.family === "highlow" ? "expert" : "medium";
+  return setup.default_bot;
 }
 
 function verb(verbName) {
@@ -377,7 +388,7 @@ function main() {
     else if (event.key === "?") { send({ type: "hint" }); event.preventDefault(); }
     else if (/^[0-9]$/.test(event.key)) { clickSlot(event.key === "0" ? 9 : Number(event.key) - 1); event.preventDefault(); }
   });
-  setInterval(() => send({ type: "presence" }), 5000);
+  setInterval(() => send({ type: "presence" }), 2000);
   connect();
 }
 

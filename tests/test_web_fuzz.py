@@ -13,6 +13,7 @@ from starlette.testclient import TestClient
 
 from racko.web.app import create_app
 from racko.web.store import SqliteTables
+from racko.web.tables import Hub
 
 ANSWER_SECONDS = 20.0
 """How long a frame may wait for its answer before the test calls it unanswered (a real answer takes milliseconds)."""
@@ -68,3 +69,65 @@ def test_a_sync_from_a_negative_version_is_brought_from_the_start(fuzz_client: T
             socket.send_json({"type": "sync", "version": seen})
             state = _receive(socket)
             assert state["type"] == "state" and state["since"] == 0 and state["lines"] == whole["lines"]
+
+
+# --- clients that vanish ---------------------------------------------------------------------------------------
+
+
+def _vanishing_client(app: Any, path: str, frames: list[str]) -> list[dict[str, Any]]:
+    """Runs one WebSocket connection through the application as a server would, for a client that sends ``frames``
+    and is gone by the time the server answers: every send fails as uvicorn's does then (an OSError).  Returns what
+    the server tried to send; an exception the application lets out fails the test, as it is a traceback in the
+    server's log."""
+    incoming: list[dict[str, Any]] = [
+        {"type": "websocket.connect"},
+        *({"type": "websocket.receive", "text": frame} for frame in frames),
+        {"type": "websocket.disconnect", "code": 1006},
+    ]
+    tried: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return incoming.pop(0) if incoming else {"type": "websocket.disconnect", "code": 1006}
+
+    async def send(message: dict[str, Any]) -> None:
+        if message["type"] != "websocket.accept":
+            tried.append(message)
+            raise OSError("the client is gone")
+
+    scope = {
+        "type": "websocket",
+        "asgi": {"version": "3.0"},
+        "scheme": "ws",
+        "path": path,
+        "raw_path": path.encode(),
+        "root_path": "",
+        "query_string": b"",
+        "headers": [],
+        "client": ("127.0.0.1", 50000),
+        "server": ("127.0.0.1", 8000),
+        "subprotocols": [],
+    }
+    anyio.run(app, scope, receive, send)
+    return tried
+
+
+def test_a_client_gone_during_its_hello_leaves_no_watcher_behind_and_no_traceback() -> None:
+    """A seat whose browser vanished right after its hello used to stay "connected" for good (its watcher was never
+    removed, so nobody could hand the seat to a computer player), and the failed welcome escaped as a traceback."""
+    app = _app()
+    hub: Hub = app.state.hub
+    table, links = hub.create({"variant": "classic", "players": 2, "seats": ["me", "person"]})
+    for seat in links["seats"]:
+        hello = json.dumps({"type": "hello", "token": seat["token"]})
+        tried = _vanishing_client(app, f"/ws/{table.table_id}", [hello])
+        assert tried and json.loads(tried[0]["text"])["type"] == "welcome"
+        assert table.watchers == [] and not table.connected(seat["seat"])
+        assert seat["seat"] in table.away_since  # away: after a while, the others may hand the seat over
+    refused = [
+        ("/ws/no-such-table", [], "no-table"),
+        (f"/ws/{table.table_id}", [json.dumps({"type": "hello", "token": "not a seat"})], "bad-token"),
+        (f"/ws/{table.table_id}", ["not json"], "no-hello"),
+    ]
+    for path, frames, code in refused:
+        tried = _vanishing_client(app, path, frames)
+        assert json.loads(tried[0]["text"])["code"] == code

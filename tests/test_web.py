@@ -44,7 +44,11 @@ def _hello(ws: Any, token: str | None, version: int = 0) -> tuple[dict[str, Any]
     assert welcome["type"] == "welcome"
     state = ws.receive_json()
     assert state["type"] == "state"
-    assert ws.receive_json()["type"] == "presence"
+    frame = ws.receive_json()
+    while frame["type"] == "state":  # a computer player woken by an earlier connection may move meanwhile
+        state = frame
+        frame = ws.receive_json()
+    assert frame["type"] == "presence"
     return welcome, state
 
 

@@ -234,7 +234,7 @@ class Hub:
         """Bring one watcher up to the current version: the lines it missed and the view."""
         session = table.session
         version = session.version
-        start = watcher.version if watcher.version <= version else 0
+        start = watcher.version if 0 <= watcher.version <= version else 0  # a version the game had, or all
         frame = {
             "type": "state",
             "version": version,

@@ -22,7 +22,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from racko.web.store import SqliteTables
 from racko.web.tables import Hub
-from racko.web.views import card_json
+from racko.web.views import card_json, log_entries
 
 HOST = "127.0.0.1"
 START_SECONDS = 60.0
@@ -115,14 +115,14 @@ def _join(ws: ClientConnection, token: str, version: int = 0) -> dict[str, Any]:
     return state
 
 
-def _until_my_turn(ws: ClientConnection, state: dict[str, Any], told: list[str]) -> dict[str, Any]:
+def _until_my_turn(ws: ClientConnection, state: dict[str, Any], told: list[dict[str, Any]]) -> dict[str, Any]:
     """Reads state frames (keeping their lines in ``told``) until this seat has a move to make."""
     while not state["view"]["legal"]:
         assert not state["view"]["over"], "the game ended before the test was done with it"
         frame = _receive(ws)
         if frame["type"] == "state":
             assert frame["since"] == state["version"]
-            told.extend(frame["lines"])
+            told.extend(frame["log"])
             state = frame
     return state
 
@@ -188,16 +188,16 @@ def test_a_killed_server_resumes_the_game_at_the_same_version_with_the_same_rack
     links = server.http.post("/api/tables", json=form).json()
     table_id, token = links["table"], links["seats"][0]["token"]
     rng = random.Random(3)
-    told: list[str] = []
+    told: list[dict[str, Any]] = []
     with server.socket(table_id) as ws:
         state = _join(ws, token)
-        told.extend(state["lines"])
+        told.extend(state["log"])
         for count in range(100):
             state = _until_my_turn(ws, state, told)
             if count >= 7 and (state["view"]["held"] is not None or variant == "highlow"):
                 break  # killed in the middle of Ann's turn, holding the card she drew (High-Low: any turn of hers)
             state = _move(ws, state, rng)
-            told.extend(state["lines"])
+            told.extend(state["log"])
         assert state["view"]["legal"] and (state["view"]["held"] is not None or variant == "highlow")
     seen = state
     stored = _stored(tmp_path / "tables.sqlite3", table_id)
@@ -210,14 +210,14 @@ def test_a_killed_server_resumes_the_game_at_the_same_version_with_the_same_rack
     with again.socket(table_id) as ws:
         resumed = _join(ws, token, version=seen["version"])
         assert resumed["version"] == seen["version"] and resumed["since"] == seen["version"]
-        assert resumed["lines"] == []
+        assert resumed["log"] == []
         assert resumed["view"] == seen["view"]  # the racks, the card held, the discard pile, the scores, whose turn
         assert resumed["view"]["rack"] and resumed["view"]["discard"] == seen["view"]["discard"]
         ws.send(json.dumps({"type": "sync", "version": 0}))
         whole = _receive(ws)
         while whole["type"] != "state":  # the presence frames of joining come first
             whole = _receive(ws)
-        assert whole["lines"] == told  # the game's log as Ann was told it, line for line
+        assert whole["log"] == told  # the game's log as Ann was told it, line for line
         after = _move(ws, resumed, rng)  # and play goes on
         assert after["version"] > seen["version"]
 
@@ -227,7 +227,7 @@ def test_a_move_acknowledged_before_a_kill_is_never_lost(start: Callable[[float]
     the database holds that move and everything Ann was told before it, each of five times."""
     db = tmp_path / "tables.sqlite3"
     table_id = token = ""
-    told: list[str] = []
+    told: list[dict[str, Any]] = []
     rng = random.Random(5)
     for kill in range(5):
         server = start(0.0)
@@ -237,11 +237,11 @@ def test_a_move_acknowledged_before_a_kill_is_never_lost(start: Callable[[float]
             table_id, token = links["table"], links["seats"][0]["token"]
         with server.socket(table_id) as ws:
             state = _join(ws, token)
-            assert state["lines"][: len(told)] == told  # what Ann was told before the last kill is still the log
-            told = list(state["lines"])
+            assert state["log"][: len(told)] == told  # what Ann was told before the last kill is still the log
+            told = list(state["log"])
             state = _until_my_turn(ws, state, told)
             acknowledged = _move(ws, state, rng)
-            told.extend(acknowledged["lines"])
+            told.extend(acknowledged["log"])
             server.kill()
         version, racks, _ = _stored(db, table_id)
         assert version >= acknowledged["version"], f"kill {kill}: an acknowledged move was lost"
@@ -250,6 +250,7 @@ def test_a_move_acknowledged_before_a_kill_is_never_lost(start: Callable[[float]
         try:
             table = Hub(store).table(table_id)
             assert table is not None
-            assert table.session.lines_between(0, acknowledged["version"], 0) == told, f"kill {kill}"
+            entries = log_entries(table.session.events_between(0, acknowledged["version"], 0), table.session.names)
+            assert entries == told, f"kill {kill}"
         finally:
             store.close()

@@ -547,7 +547,7 @@ def test_a_sync_from_a_negative_version_is_brought_from_the_start(fuzz_client: T
         for seen in (-1, -(10**60)):
             socket.send_json({"type": "sync", "version": seen})
             state = _receive(socket)
-            assert state["type"] == "state" and state["since"] == 0 and state["lines"] == whole["lines"]
+            assert state["type"] == "state" and state["since"] == 0 and state["log"] == whole["log"]
 
 
 # --- hellos and new tables -------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """The RL environments (:mod:`racko.envs`): PettingZoo's and Gymnasium's own checks for every variant and player
-count, the rewards, illegal actions, seeds, and that a seat's observation vector holds only what that seat knows.
+count, the rewards, illegal actions, seeds, and that a seat's observation vector holds only what that seat knows;
+the OpenSpiel game with its chance nodes, OpenSpiel's own test and its IS-MCTS bot.
 """
 
 from __future__ import annotations
@@ -9,15 +10,17 @@ import itertools
 import random
 import types
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import gymnasium
 import numpy as np
 import pettingzoo
+import pyspiel
 import pytest
 from gymnasium.utils.env_checker import check_env
+from open_spiel.python.algorithms import ismcts, mcts
 from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, seed_test
 from pettingzoo.utils import parallel_to_aec
 
@@ -25,6 +28,7 @@ import racko
 import racko.envs.core
 from racko import bots
 from racko.envs import ENVIRONMENT_IDS, REWARDS, RackoGymEnv, encode, layout, racko_v0
+from racko.envs.openspiel_game import GAME_NAME
 from racko.errors import RackoError, RulesError
 from racko.rules import RACK_SIZE
 from test_properties import Knowledge
@@ -435,3 +439,113 @@ def test_the_rack_blocks_hold_the_seats_own_rack() -> None:
         vector = encode(game.observation(seat))
         rack = vector[blocks["rack"].start : blocks["rack"].stop].reshape(RACK_SIZE, rules.deck_size)
         assert [int(np.argmax(row)) + 1 for row in rack] == list(game.round.rack(seat))
+
+
+# --- OpenSpiel --------------------------------------------------------------------------------------------------
+
+
+def play_spiel(state: Any, rng: np.random.RandomState, choose: Callable[[Any], int] | None = None) -> Any:
+    """Play an OpenSpiel state to its end: chance by its outcomes, players by ``choose`` or at random."""
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probabilities)))
+        else:
+            state.apply_action(choose(state) if choose is not None else int(rng.choice(state.legal_actions())))
+    return state
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"players": 2, "turn_cap": 60},
+        {"variant": "bonus", "players": 3, "refill": "shuffle", "turn_cap": 40},
+        {"variant": "partners", "players": 4, "reward": "round_score", "refill": "shuffle", "turn_cap": 40},
+    ],
+    ids=["classic-2p", "bonus-3p-shuffle", "partners-shuffle"],
+)
+def test_openspiel_random_sim_test(params: dict[str, Any]) -> None:
+    pyspiel.random_sim_test(pyspiel.load_game(GAME_NAME, params), num_sims=3, serialize=False, verbose=False)
+
+
+def test_openspiel_deal_blind_draws_and_shuffle_refills_are_chance_nodes() -> None:
+    game = pyspiel.load_game(GAME_NAME, {"players": 2, "refill": "shuffle", "turn_cap": 80})
+    state = game.new_initial_state()
+    for _ in range(racko.RACK_SIZE * 2 + 1):  # the deal and the turned-up card
+        assert state.is_chance_node() and len(state.chance_outcomes()) == 40 - len(state.dealt)
+        state.apply_action(state.chance_outcomes()[0][0])
+    rng = np.random.RandomState(5)
+    draws = refills = 0
+    while not state.is_terminal():
+        assert not state.is_chance_node()
+        round_ = state.round
+        action = int(rng.choice(state.legal_actions()))
+        refilling = round_.stock_size == 0 and action != racko.actions.DRAW_INDEX
+        state.apply_action(action)
+        if action == racko.actions.DRAW_INDEX or refilling:  # a blind draw, or the move that empties the stock
+            assert state.is_chance_node()
+            outcomes = state.chance_outcomes()
+            assert abs(sum(probability for _, probability in outcomes) - 1) < 1e-9
+            if refilling:
+                assert sorted(card - 1 for card in state._pile_after(state.pending)) == [a for a, _ in outcomes]
+            draws += not refilling
+            refills += refilling
+            state.apply_action(int(rng.choice([a for a, _ in outcomes])))
+    assert draws > 10 and refills >= 1
+
+
+def test_openspiel_game_is_the_engines_round() -> None:
+    state = play_spiel(
+        pyspiel.load_game(GAME_NAME, {"variant": "bonus", "players": 2}).new_initial_state(), np.random.RandomState(2)
+    )
+    round_ = state.round
+    assert round_.over and round_.deck[: racko.RACK_SIZE * 2 + 1] == tuple(state.dealt)
+    assert round_.dealer == 0 and len(state.actions) == len(round_.actions)
+    result = round_.result
+    expected = [0.0, 0.0] if result.winner is None else [1.0 if seat == result.winner else -1.0 for seat in range(2)]
+    assert state.returns() == expected
+
+
+def test_openspiel_resampling_keeps_the_players_information_and_changes_the_rest() -> None:
+    game = pyspiel.load_game(GAME_NAME, {"players": 3, "refill": "shuffle", "turn_cap": 80})
+    rng = np.random.RandomState(1)
+    state = game.new_initial_state()
+    while state.is_chance_node() or len(state.actions) < 120:
+        if state.is_chance_node():
+            outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probabilities)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    player = state.current_player()
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    changed = 0
+    for _ in range(10):
+        other = state.resample_from_infostate(player, sampler)
+        assert other.information_state_string(player) == state.information_state_string(player)
+        assert np.array_equal(other.information_state_tensor(player), state.information_state_tensor(player))
+        assert other.legal_actions() == state.legal_actions()
+        changed += other.round.rack((player + 1) % 3) != state.round.rack((player + 1) % 3)
+    assert changed
+
+
+def test_openspiels_is_mcts_bot_plays_a_round() -> None:
+    game = pyspiel.load_game(GAME_NAME, {"variant": "bonus", "players": 2, "turn_cap": 30})
+    rng = np.random.RandomState(0)
+    bot = ismcts.ISMCTSBot(
+        game=game,
+        evaluator=mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng),
+        uct_c=2.0,
+        max_simulations=8,
+        random_state=rng,
+    )
+    state = play_spiel(
+        game.new_initial_state(),
+        rng,
+        lambda state: bot.step(state) if state.current_player() == 0 else int(rng.choice(state.legal_actions())),
+    )
+    assert state.round.over and len(state.returns()) == 2
+
+
+def test_openspiel_refuses_high_low() -> None:
+    with pytest.raises(pyspiel.SpielError, match="not offered"):
+        pyspiel.load_game(GAME_NAME, {"variant": "highlow", "players": 3})

@@ -363,10 +363,18 @@ def test_every_event_the_engine_logs_is_worded_in_every_language_of_the_page() -
     }
     blocks = _word_blocks()
     assert set(blocks) == {"en", "nl", "fr"}
-    keys = {language: set(re.findall(r'"((?:ev|exp|rules):[^"]+)"', block)) for language, block in blocks.items()}
+    keys = {
+        language: set(re.findall(r'"((?:ev|exp|rules|hint|after|variant):[^"]+)"', block))
+        for language, block in blocks.items()
+    }
     assert keys["en"] == keys["nl"] == keys["fr"], "every language has the same log, report and rules words"
     for kind in kinds:
         assert any(key.startswith((f"ev:{kind}", f"ev:hl:{kind}")) for key in keys["en"]), kind
+    from racko.rules import VARIANTS
+
+    assert {key for key in keys["en"] if key.startswith("variant:")} == {f"variant:{name}" for name in VARIANTS}
+    english = dict(re.findall(r'"(variant:[^"]+)": "([^"]+)"', _word_blocks()["en"]))
+    assert all(english[f"variant:{name}"] == cls.description for name, cls in VARIANTS.items())  # as the engine says
 
 
 def test_a_seat_whose_person_stays_away_is_handed_to_a_computer_player_after_the_timeout() -> None:
@@ -392,3 +400,21 @@ def test_a_seat_whose_person_stays_away_is_handed_to_a_computer_player_after_the
                 state = _until(ws, "state")
             assert state["view"]["to_act"] == 0
         assert _hub(client).store.load(links["table"]).setup["seats"][1]["token"] is None  # Bob's link is void now
+
+
+def test_a_hint_names_its_reason_in_words_every_language_of_the_page_has() -> None:
+    from racko.play.hint import OUTLOOKS, REASONS
+
+    keys = set(re.findall(r'"((?:hint|after):[^"]+)"', _word_blocks()["en"]))
+    assert keys == {f"hint:{reason}" for reason in REASONS} | {f"after:{outlook}" for outlook in OUTLOOKS}
+    with TestClient(_app()) as client:
+        links = _table(client, seats=["me", "easy"])
+        with client.websocket_connect(f"/ws/{links['table']}") as ws:
+            _, state = _hello(ws, links["seats"][0]["token"])
+            while state["view"]["to_act"] != 0:
+                state = _until(ws, "state")
+            ws.send_json({"type": "hint"})
+            hint = _until(ws, "hint")
+    best = hint["choices"][0]
+    assert best["reason"] in REASONS and best["text"].endswith(".")
+    assert 1 <= len(hint["choices"]) <= 3 and {"outlook", "turns"} <= set(best["values"])

@@ -221,8 +221,8 @@ async def _handle(hub: Hub, table: Any, watcher: Watcher, frame: dict[str, Any],
     elif kind == "name":
         await hub.name(table, seat, frame.get("name"))
     elif kind == "hint":
-        lines = await hub.hint(table, seat)
-        await websocket.send_json({"type": "hint", "lines": lines})
+        choices = await hub.hint(table, seat)
+        await websocket.send_json({"type": "hint", "choices": choices})
     elif kind == "hand-over":
         await hub.hand_over(table, seat, frame.get("seat"), frame.get("bot"))
     elif kind == "again":

@@ -23,18 +23,20 @@ from racko import bots
 from racko.errors import IllegalActionError, RackoError
 from racko.families import AnyAction, family_of
 from racko.match import Match
-from racko.play.hint import hint_lines
+from racko.play.hint import choices_for
 from racko.play.session import PlaySession, SeatSpec, bots_for
 from racko.play.text import plain_name
 from racko.record import GameRecord
 from racko.rules import Rules, variant
 from racko.web.store import TableStore
-from racko.web.views import log_entries, table_setup, view_of
+from racko.web.views import hint_json, log_entries, table_setup, view_of
 
 TOKEN_BYTES = 24
 """A seat token is 192 random bits: nobody can guess one, and one table's token is worthless at another (it is
 checked against that table's seats only)."""
 NAME_LENGTH = 24
+HINT_CHOICES = 3
+"""How many of the advisor's choices a hint shows, best first."""
 ME, PERSON = "me", "person"
 
 
@@ -413,12 +415,14 @@ class Hub:
         await self.broadcast(fresh)
         self.wake_bots(fresh)
 
-    async def hint(self, table: Table, seat: int | None) -> list[str]:
+    async def hint(self, table: Table, seat: int | None) -> list[dict[str, Any]]:
+        """The advisor's best choices for the seat to act, judged from its own observation (in a worker thread)."""
         session = table.session
         if seat is None or session.to_act != seat or session.match.over:
             raise WebError("no-hint", "A hint is for your own turn.")
         observation = session.observation(seat)
-        return await asyncio.to_thread(hint_lines, observation, 3)
+        choices = await asyncio.to_thread(choices_for, observation)
+        return [hint_json(choice) for choice in choices[:HINT_CHOICES]]
 
     def record(self, table_id: str, game: int | None = None) -> str | None:
         """A finished game's record (never one in progress: it holds every card)."""

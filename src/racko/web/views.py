@@ -15,6 +15,7 @@ from racko.families import AnyEvent, AnyObservation, family_of
 from racko.highlow import SWAP, WILD, HighLowObservation, HighLowResult
 from racko.highlow.scoring import RUN_BONUS
 from racko.observation import RoundResult
+from racko.play.hint import CARD_VALUES, Choice
 from racko.play.loop import game_verbs, situation_of
 from racko.play.session import PlaySession, default_opponent
 from racko.play.text import scores_line, side_names
@@ -54,6 +55,12 @@ def log_entries(events: list[AnyEvent], names: list[str]) -> list[dict[str, Any]
             entry.update(winner=event.result.winner, capped=event.result.capped, turns=event.result.turns)
         entries.append(entry)
     return entries
+
+
+def hint_json(choice: Choice) -> dict[str, Any]:
+    """One of the advisor's choices as the page words it: its reason and values, and the English sentence."""
+    values = {key: card_json(value) if key in CARD_VALUES else value for key, value in choice.values.items()}
+    return {"reason": choice.reason, "values": values, "text": choice.explanation}
 
 
 def _result(result: RoundResult | HighLowResult, number: int) -> dict[str, Any]:

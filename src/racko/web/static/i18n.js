@@ -102,6 +102,23 @@ const WORDS = {
 // The game's log, worded in the page's language from the server's entries (kind and fields, already filtered for
 // this seat).  Keys: "ev:" + kind, or "ev:hl:" + kind where High-Low words the same kind differently.
 Object.assign(WORDS.en, {
+  "variant:classic": "First to 500. Go Rack-O for 75; everyone else scores 5 a card up to the first break. With 2 players a Rack-O needs a run of three (the 2-player rule).",
+  "variant:bonus": "Rack-O with bonuses for the longest run: 3/4/5/6+ in a row add 50/100/200/400. Declaring is your choice, so you may wait for a longer run.",
+  "variant:partners": "Four players, two against two, partners opposite; partners' scores are added. First team to 500.",
+  "variant:highlow": "3-5 players, 112 cards with Wilds and Swaps, every row face up. Each card you replace passes to the player on your right. Go Rack-O in either direction; doubles score. First to 300.",
+  "hint:racko": "Call Rack-O: your rack qualifies, and the round is yours.",
+  "hint:wait": "Wait instead of calling Rack-O, hoping for a longer run ({after}).",
+  "hint:take": "Take {card} from the discard pile and put it in slot {slot}: {after}.",
+  "hint:draw-insured": "Draw from the stock and keep your rack if the card does not help: {after}.",
+  "hint:draw-next": "Draw from the stock: the turned-over pile shows the next card is {upcoming}; {after}.",
+  "hint:draw": "Draw from the stock: {after} on average over the cards that may come.",
+  "hint:exchange": "Put {held} in slot {slot}, discarding {out}: {after}.",
+  "hint:discard": "Discard {held} and keep your rack: {after}.",
+  "hint:highlow-place": "The expert would put {card} at position {position}.",
+  "hint:highlow-swap": "The expert would swap positions {first} and {second}.",
+  "hint:highlow-keep": "The expert would keep the row as it is.",
+  "after:racko": "that is Rack-O", "after:turns": "about {turns} turns to Rack-O, counting this one",
+  "after:insured": "your ordered start would win the game even if somebody else went out first",
   "rules:intro": "{title}: {players} players, first to {target}.",
   "rules:play": "Take the top discard or draw from the stock, and put the card in a slot: the card there is discarded (a card you drew may be discarded instead). Get your rack in order, lowest in slot 5, highest in slot 50.",
   "rules:run": "With two players a rack in order is not enough: it needs a run of three consecutive numbers in neighbouring slots, like 28, 29, 30 (the 2-player rule). A sorted rack without one plays on.",
@@ -139,6 +156,23 @@ Object.assign(WORDS.en, {
   low: "Low", high: "High", stock_short: "stock", order_breaks: "the order breaks here", points: "points", total: "Total", round: "Round", sheet: "Score sheet",
 });
 Object.assign(WORDS.nl, {
+  "variant:classic": "Wie het eerst 500 haalt. Rack-O is 75 waard; de anderen krijgen 5 per kaart tot de eerste onderbreking. Met 2 spelers vraagt een Rack-O een reeks van drie (de regel voor 2 spelers).",
+  "variant:bonus": "Rack-O met bonussen voor de langste reeks: 3/4/5/6+ op een rij geven 50/100/200/400 extra. Rack-O roepen is je eigen keus: je mag wachten op een langere reeks.",
+  "variant:partners": "Vier spelers, twee tegen twee, partners tegenover elkaar; de punten van partners worden opgeteld. Het eerste team aan 500 wint.",
+  "variant:highlow": "3-5 spelers, 112 kaarten met Wild- en Wisselkaarten, alle rijen open. Elke kaart die je vervangt, gaat naar de speler rechts. Rack-O in beide richtingen; dubbels tellen. Wie het eerst 300 haalt.",
+  "hint:racko": "Roep Rack-O: je rekje is klaar en de ronde is van jou.",
+  "hint:wait": "Wacht met Rack-O roepen, in de hoop op een langere reeks ({after}).",
+  "hint:take": "Neem {card} van de aflegstapel en steek hem in gleuf {slot}: {after}.",
+  "hint:draw-insured": "Trek van de stok en houd je rekje als de kaart niet helpt: {after}.",
+  "hint:draw-next": "Trek van de stok: de omgedraaide stapel laat zien dat de volgende kaart {upcoming} is; {after}.",
+  "hint:draw": "Trek van de stok: {after}, gemiddeld over de kaarten die kunnen komen.",
+  "hint:exchange": "Steek {held} in gleuf {slot} en leg {out} af: {after}.",
+  "hint:discard": "Leg {held} af en houd je rekje: {after}.",
+  "hint:highlow-place": "De expert zou {card} op plaats {position} leggen.",
+  "hint:highlow-swap": "De expert zou plaats {first} en {second} ruilen.",
+  "hint:highlow-keep": "De expert zou de rij houden zoals hij is.",
+  "after:racko": "dat is Rack-O", "after:turns": "ongeveer {turns} beurten tot Rack-O, deze meegeteld",
+  "after:insured": "je geordende begin wint het spel, ook als een ander eerder klaar is",
   "rules:intro": "{title}: {players} spelers, wie het eerst {target} haalt.",
   "rules:play": "Neem de bovenste kaart van de aflegstapel of trek van de stok, en steek de kaart in een gleuf: de kaart die daar stak, wordt afgelegd (een getrokken kaart mag je ook meteen afleggen). Zet je rekje op volgorde, de laagste in gleuf 5, de hoogste in gleuf 50.",
   "rules:run": "Met twee spelers is een rekje op volgorde niet genoeg: het moet een reeks van drie opeenvolgende getallen in naburige gleuven hebben, zoals 28, 29, 30 (de regel voor 2 spelers). Zonder reeks wordt doorgespeeld.",
@@ -176,6 +210,23 @@ Object.assign(WORDS.nl, {
   low: "Laag", high: "Hoog", stock_short: "stok", order_breaks: "hier breekt de volgorde", points: "punten", total: "Totaal", round: "Ronde", sheet: "Scoreblad",
 });
 Object.assign(WORDS.fr, {
+  "variant:classic": "Le premier à 500. Rack-O vaut 75 ; les autres marquent 5 par carte jusqu’à la première rupture. À deux, un Rack-O demande une suite de trois (la règle à deux).",
+  "variant:bonus": "Rack-O avec des bonus pour la plus longue suite : 3/4/5/6+ à la suite ajoutent 50/100/200/400. Annoncer est votre choix : vous pouvez attendre une plus longue suite.",
+  "variant:partners": "Quatre joueurs, deux contre deux, partenaires face à face ; leurs points s’additionnent. La première équipe à 500 gagne.",
+  "variant:highlow": "3 à 5 joueurs, 112 cartes avec des Wild et des cartes Échange, toutes les rangées face visible. Chaque carte remplacée passe au joueur de droite. Rack-O dans un sens ou dans l’autre ; les doubles comptent. Le premier à 300.",
+  "hint:racko": "Annoncez Rack-O : votre support est prêt, la manche est à vous.",
+  "hint:wait": "Attendez au lieu d’annoncer Rack-O, dans l’espoir d’une plus longue suite ({after}).",
+  "hint:take": "Prenez {card} dans la défausse et placez-la dans la case {slot} : {after}.",
+  "hint:draw-insured": "Piochez et gardez votre support si la carte n’aide pas : {after}.",
+  "hint:draw-next": "Piochez : la défausse retournée montre que la prochaine carte est {upcoming} ; {after}.",
+  "hint:draw": "Piochez : {after} en moyenne sur les cartes qui peuvent venir.",
+  "hint:exchange": "Placez {held} dans la case {slot} en défaussant {out} : {after}.",
+  "hint:discard": "Défaussez {held} et gardez votre support : {after}.",
+  "hint:highlow-place": "L’expert mettrait {card} en position {position}.",
+  "hint:highlow-swap": "L’expert échangerait les positions {first} et {second}.",
+  "hint:highlow-keep": "L’expert garderait sa rangée telle quelle.",
+  "after:racko": "c’est Rack-O", "after:turns": "environ {turns} tours jusqu’à Rack-O, celui-ci compris",
+  "after:insured": "votre début en ordre gagnerait la partie même si un autre finissait avant vous",
   "rules:intro": "{title} : {players} joueurs, le premier à {target} gagne.",
   "rules:play": "Prenez la carte du dessus de la défausse ou piochez, et placez la carte dans une case : la carte qui s’y trouvait est défaussée (une carte piochée peut aussi être défaussée). Rangez votre support dans l’ordre, la plus faible dans la case 5, la plus forte dans la case 50.",
   "rules:run": "À deux, un support en ordre ne suffit pas : il lui faut une suite de trois nombres consécutifs dans des cases voisines, comme 28, 29, 30 (la règle à deux). Sans suite, on continue de jouer.",
@@ -226,6 +277,18 @@ function rulesParagraphs(setup) {
     keys.push("rules:score", ...(setup.bonus ? ["rules:bonus"] : []));
   }
   return keys.map((key) => t(key, values));
+}
+
+// One of the expert's choices in the page's language (the server sends its reason and what the reason names).
+function describeHint(choice) {
+  if (!WORDS.en["hint:" + choice.reason]) return choice.text;
+  const values = { ...choice.values };
+  for (const key of ["card", "held", "out", "upcoming"]) if (key in values) values[key] = cardWords(values[key]);
+  if (values.outlook) {
+    const turns = Number(values.turns || 0).toLocaleString(LANG, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+    values.after = t("after:" + values.outlook, { turns });
+  }
+  return t("hint:" + choice.reason, values);
 }
 
 // A card as a sentence says it: its number, the Wild or a Swap card (High-Low), or "a card" where it is unseen.

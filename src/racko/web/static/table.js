@@ -56,7 +56,7 @@ function receive(frame) {
     $("status").textContent = frame.message;
     if (frame.code === "stale") send({ type: "sync", version });
   } else if (frame.type === "hint") {
-    $("status").textContent = t("hint") + ": " + frame.lines.join(" · ");
+    $("status").textContent = t("hint") + " — " + frame.choices.map(describeHint).join(" · ");
   } else if (frame.type === "presence") {
     presence = frame;
     renderPeople();

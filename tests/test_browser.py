@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from racko.play.text import rules_summary
 from racko.rules import variant
@@ -78,8 +79,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield address
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def browser() -> Iterator[Browser]:
+    """A browser of its own for each test, closed with every page it opened."""
     assert Path(CHROMIUM).exists(), (
         f"{CHROMIUM} is missing: the README's test command installs it (Debian's chromium package)"
     )
@@ -141,28 +143,41 @@ def _bucket(card: int, deck: int) -> int:
     return (card - 1) * 10 // deck
 
 
+def _use(page: Page, selector: str, press: str = "click") -> bool:
+    """Act through the page, by a click or a tap, and wait until the table has moved on.  False when a round's end
+    came first: its report covers the table (the next round may already be the page's, behind it)."""
+    before = _version(page)
+    report = page.locator("#round-dialog")
+    target = page.locator(selector)
+    try:
+        target.tap(timeout=5000) if press == "tap" else target.click(timeout=5000)
+    except PlaywrightTimeoutError:
+        if report.is_visible():
+            return False
+        raise
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while _version(page) == before:
+        if report.is_visible():
+            return False
+        assert time.monotonic() < deadline, f"the table did not move on after {selector}"
+        time.sleep(0.02)
+    return True
+
+
 def _play_a_turn(page: Page, deck: int, press: str = "click") -> None:
     """One whole turn by the bucket rule, through the page only: a pile, then a slot (or Discard)."""
-
-    def use(selector: str) -> None:
-        before = _version(page)
-        target = page.locator(selector)
-        target.tap() if press == "tap" else target.click()
-        expect(page.locator("body")).not_to_have_attribute("data-version", str(before))
-
     rack = [int(card) for card in _cards(page, "#rack .slot .card")]
     top = int(_cards(page, "#discard .card")[0])
     wanted = _bucket(top, deck)
     if _bucket(rack[wanted], deck) != wanted:
-        use("#discard")
-        use(f"#rack .slot >> nth={wanted}")
+        if _use(page, "#discard", press=press):
+            _use(page, f"#rack .slot >> nth={wanted}", press=press)
         return
-    use("#stock")
-    if _situation(page) != "place-drawn":
+    if not _use(page, "#stock", press=press) or _situation(page) != "place-drawn":
         return  # the turn ended with the draw (the round ended meanwhile)
     held = int(_cards(page, "#held .card")[0])
     wanted = _bucket(held, deck)
-    use(f"#rack .slot >> nth={wanted}" if _bucket(rack[wanted], deck) != wanted else "#btn-discard")
+    _use(page, f"#rack .slot >> nth={wanted}" if _bucket(rack[wanted], deck) != wanted else "#btn-discard", press=press)
 
 
 def _wait_for_turn_or_round_end(pages: list[Page]) -> Page | None:
@@ -335,7 +350,13 @@ def test_a_round_of_every_other_variant_with_computer_players_at_the_table(
     """High-Low's rows, Swaps and keep, Bonus Rack-O's call-or-wait, Partners' sides: a whole round by the page."""
     table = _new_table(server, variant=variant, players=len(seats), seats=seats, names=["Ann"])
     page = _open(browser, _link(server, table, 0), viewport={"width": 1280, "height": 900})
-    answers = {"swap": "k", "declare": "r", "pick": "d", "pick-or-call": "r", "place-drawn": "x"}
+    answers = {
+        "swap": "#btn-keep",
+        "declare": "#btn-racko",
+        "pick": "#stock",
+        "pick-or-call": "#btn-racko",
+        "place-drawn": "#btn-discard",
+    }
     seen: set[str] = set()
     deadline = time.monotonic() + 120  # computer players think at their own speed, on a busy machine too
     while not page.locator("#round-dialog").is_visible():
@@ -345,12 +366,8 @@ def test_a_round_of_every_other_variant_with_computer_players_at_the_table(
             time.sleep(0.03)
             continue
         seen.add(situation)
-        before = _version(page)
-        if situation in answers:
-            page.keyboard.press(answers[situation])
-        else:  # a card to place: the first slot or position the page offers
-            page.locator("#rack .slot:enabled").first.click()
-        expect(page.locator("body")).not_to_have_attribute("data-version", str(before))
+        # The button for the situation, or else a card to place: the first slot or position the page offers.
+        _use(page, answers.get(situation, "#rack .slot:enabled >> nth=0"))
     report = page.locator("#round-dialog")
     expect(report).to_be_visible()
     expect(report.locator(".report-seat")).to_have_count(len(seats))

@@ -335,7 +335,7 @@ function renderPeople() {
   if (!presence || !view) return;
   const list = $("people");
   list.replaceChildren();
-  const banner = [];
+  const away = new Set();
   for (const seat of presence.seats) {
     const item = document.createElement("li");
     const name = view.names[seat.seat] + (seat.seat === you ? " (" + t("you") + ")" : "");
@@ -344,11 +344,19 @@ function renderPeople() {
     list.append(item);
     // A person who is away holds up the table: the others see for how long, and when they may hand the seat over.
     if (seat.bot || seat.connected || seat.away_for === null || seat.seat === you || view.over) continue;
-    const line = document.createElement("p");
+    away.add(String(seat.seat));
     const left = Math.max(0, Math.ceil(awaySeconds - seat.away_for));
     const key = (seat.joined ? "away" : "not_come") + (left > 0 ? "_wait" : "_now");
-    line.textContent = t(key, { name: view.names[seat.seat], s: seat.away_for, left });
-    if (left === 0 && you !== null) {
+    // Each line is updated in place, so that its button is never replaced under a finger or a pointer.
+    let line = $("away").querySelector(`p[data-seat="${seat.seat}"]`);
+    if (!line) {
+      line = document.createElement("p");
+      line.dataset.seat = seat.seat;
+      line.append(document.createElement("span"));
+      $("away").append(line);
+    }
+    line.firstChild.textContent = t(key, { name: view.names[seat.seat], s: seat.away_for, left });
+    if (left === 0 && you !== null && !line.querySelector("button")) {
       const button = document.createElement("button");
       button.type = "button";
       button.className = "hand-over";
@@ -356,10 +364,9 @@ function renderPeople() {
       button.addEventListener("click", () => send({ type: "hand-over", seat: seat.seat, bot: defaultBot() }));
       line.append(" ", button);
     }
-    banner.push(line);
   }
-  $("away").replaceChildren(...banner);
-  $("away").hidden = banner.length === 0;
+  for (const line of [...$("away").children]) if (!away.has(line.dataset.seat)) line.remove();
+  $("away").hidden = away.size === 0;
 }
 
 function defaultBot() {

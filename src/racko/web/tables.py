@@ -402,8 +402,12 @@ class Hub:
         session = table.session
         if not session.match.over:
             raise WebError("not-over", "The game is not over yet.")
-        record = session.record().dumps()
-        setup = {**table.setup, "seed": secrets.randbits(32), "game": table.setup["game"] + 1}
+        game = table.setup["game"]
+        filed = self.store.records(table.table_id)
+        # Filed when it ended, unless that failed; the record filed then is passed on as it was, since the store
+        # files a text it does not hold yet, and the record's text changes with a name changed after the game.
+        record = filed[game - 1] if len(filed) >= game else session.record().dumps()
+        setup = {**table.setup, "seed": secrets.randbits(32), "game": game + 1}
         self.store.restart(table.table_id, setup, record)
         watchers = table.watchers
         fresh = self._open(table.table_id, setup, [])

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -752,3 +753,66 @@ def test_a_finished_game_is_filed_once_even_if_a_name_changed_before_the_next_ga
         for connection in at_table:
             assert any(frame["type"] == "new-game" for frame in _pending(connection))
         assert hub.store.records(table_id) == finished and hub.tables[table_id].setup["game"] == 2
+
+
+# --- a database that refuses a write ---------------------------------------------------------------------------
+
+
+class RefusingStore(SqliteTables):
+    """An in-memory store that refuses the next ``refusals`` moves of seat ``seat``, as a full disk or a database
+    locked for too long would."""
+
+    refusals = 0
+    seat = 0
+
+    def append(self, table_id: str, first: int, actions: list[dict[str, Any]]) -> None:
+        if self.refusals and any(action["seat"] == self.seat for action in actions):
+            self.refusals -= 1
+            raise sqlite3.OperationalError("database is locked")
+        super().append(table_id, first, actions)
+
+
+def _next_state(socket: Any) -> dict[str, Any]:
+    frame = _receive(socket)
+    while frame["type"] != "state":
+        frame = _receive(socket)
+    return frame
+
+
+def test_a_move_the_database_refused_is_not_played_and_the_computer_player_tries_again() -> None:
+    """A person's move the database refuses is answered not-saved and leaves the game as it was; a computer
+    player's refused move is forgotten too, and the computer player tries again (it used to stop for good: the
+    table waited for a move nobody would make until somebody reconnected)."""
+    store = RefusingStore(":memory:")
+    with TestClient(create_app(store, pace=0.0, frames_per_second=1e9)) as client:
+        hub = _hub(client)
+        form = {"variant": "classic", "players": 2, "seats": ["me", "easy"]}
+        links = client.post("/api/tables", json=form).json()
+        table_id = links["table"]
+        with client.websocket_connect(f"/ws/{table_id}") as ws:
+            ws.send_json({"type": "hello", "token": links["seats"][0]["token"]})
+            state = _next_state(ws)
+            while not state["view"]["legal"]:
+                state = _next_state(ws)
+            before = hub.tables[table_id].session.record().to_json()
+            store.refusals = 1
+            ws.send_json({"type": "act", "version": state["version"], "action": {"act": "draw"}})
+            frame = _receive(ws)
+            while frame["type"] != "error":  # the table as it was comes first, to every socket
+                frame = _receive(ws)
+            assert frame["code"] == "not-saved" and "database is locked" in frame["message"]
+            assert hub.tables[table_id].session.record().to_json() == before
+            ws.send_json({"type": "sync", "version": 0})
+            state = _next_state(ws)
+            ws.send_json({"type": "act", "version": state["version"], "action": {"act": "draw"}})
+            state = _next_state(ws)
+            assert state["view"]["held"] is not None
+            store.seat, store.refusals = 1, 1  # the computer player's move after Ann's discard
+            ws.send_json({"type": "act", "version": state["version"], "action": {"act": "discard"}})
+            mine = _next_state(ws)
+            assert mine["view"]["to_act"] == 1
+            later = _next_state(ws)
+            while later["view"]["to_act"] != 0:
+                later = _next_state(ws)
+            assert later["version"] > mine["version"] and store.refusals == 0
+            assert hub.tables[table_id].session.to_act == 0

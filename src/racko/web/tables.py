@@ -37,6 +37,8 @@ checked against that table's seats only)."""
 NAME_LENGTH = 24
 HINT_CHOICES = 3
 """How many of the advisor's choices a hint shows, best first."""
+RETRY_SECONDS = 1.0
+"""The pause before a computer player tries again a move the database refused."""
 ME, PERSON = "me", "person"
 
 
@@ -323,16 +325,18 @@ class Hub:
         await self.broadcast(table)
         self.wake_bots(table)
 
-    def wake_bots(self, table: Table) -> None:
-        """Start the computer players' moves if one is to act and none is thinking yet."""
+    def wake_bots(self, table: Table, pause: float = 0.0) -> None:
+        """Start the computer players' moves (after ``pause`` seconds) if one is to act and none is thinking yet."""
         if table.thinking is not None and not table.thinking.done():
             return
         if table.session.bot_to_act() is None or table.session.match.over:
             return
         with contextlib.suppress(RuntimeError):  # no running loop (a table opened outside the server)
-            table.thinking = asyncio.get_running_loop().create_task(self._bots_play(table))
+            table.thinking = asyncio.get_running_loop().create_task(self._bots_play(table, pause))
 
-    async def _bots_play(self, table: Table) -> None:
+    async def _bots_play(self, table: Table, pause: float = 0.0) -> None:
+        if pause:
+            await asyncio.sleep(pause)
         session = table.session
         while not session.match.over and self.tables.get(table.table_id) is table:
             bot = session.bot_to_act()
@@ -350,6 +354,11 @@ class Hub:
             try:
                 await self._committed(table)
             except WebError:
+                # The database refused the move and the table was reloaded without it: the reloaded table's computer
+                # player tries again, after a pause, so that a database that stays down is not hammered.
+                fresh = self.tables.get(table.table_id)
+                if fresh is not None:
+                    self.wake_bots(fresh, RETRY_SECONDS)
                 return
 
     async def name(self, table: Table, seat: int | None, name: Any) -> None:

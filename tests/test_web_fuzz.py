@@ -424,6 +424,20 @@ class FrameMaker:
 # --- the fuzz --------------------------------------------------------------------------------------------------
 
 
+def _sit(client: TestClient, stack: ExitStack, table_id: str, seat: dict[str, Any], named: bool) -> Connection:
+    """Connects as a seat of the links (``seat``'s token; ``None``: a spectator) and, if ``named``, chooses a name.
+    Each socket is served by a task of its own: reading up to this socket's own answers makes sure that the frames
+    its hello and name sent to the other sockets are there before anybody looks."""
+    socket = stack.enter_context(client.websocket_connect(f"/ws/{table_id}"))
+    socket.send_json({"type": "hello", "token": seat["token"]})
+    connection = Connection(socket, table_id, seat["seat"])
+    assert [frame["type"] for frame in _pending(connection)][:3] == ["welcome", "state", "presence"]
+    if named:
+        socket.send_json({"type": "name", "name": f"Seat {seat['seat'] + 1}"})
+        _pending(connection)
+    return connection
+
+
 def _open_tables(client: TestClient, stack: ExitStack) -> list[Connection]:
     """The fuzz's tables, each with every seat (named) and a spectator connected, every socket quiet."""
     connections: list[Connection] = []
@@ -432,14 +446,8 @@ def _open_tables(client: TestClient, stack: ExitStack) -> list[Connection]:
         assert answer.status_code == 200, answer.text
         links = answer.json()
         table_id = links["table"]
-        at_table: list[Connection] = []
-        for seat in [*links["seats"], {"seat": None, "token": None}]:
-            socket = stack.enter_context(client.websocket_connect(f"/ws/{table_id}"))
-            socket.send_json({"type": "hello", "token": seat["token"]})
-            assert _receive(socket)["type"] == "welcome"
-            at_table.append(Connection(socket, table_id, seat["seat"]))
-            if seat["seat"] is not None:
-                socket.send_json({"type": "name", "name": f"Seat {seat['seat'] + 1}"})
+        at_table = [_sit(client, stack, table_id, seat, named=True) for seat in links["seats"]]
+        at_table.append(_sit(client, stack, table_id, {"seat": None, "token": None}, named=False))
         for connection in at_table:
             _pending(connection)
         if form.get("finish"):
@@ -460,7 +468,7 @@ def _play_to_the_end(hub: Hub, at_table: list[Connection]) -> None:
         del action["seat"]
         actor = next(connection for connection in at_table if connection.viewer == seat)
         actor.socket.send_json({"type": "act", "version": session.version, "action": action})
-        for connection in at_table:
+        for connection in sorted(at_table, key=lambda connection: connection is not actor):  # the actor first
             assert all(frame["type"] in ("state", "presence") for frame in _pending(connection))
         session = hub.tables[at_table[0].table_id].session
 
@@ -737,18 +745,14 @@ def test_a_finished_game_is_filed_once_even_if_a_name_changed_before_the_next_ga
     links = fuzz_client.post("/api/tables", json=form).json()
     table_id = links["table"]
     with ExitStack() as stack:
-        at_table = []
-        for seat in links["seats"]:
-            socket = stack.enter_context(fuzz_client.websocket_connect(f"/ws/{table_id}"))
-            socket.send_json({"type": "hello", "token": seat["token"]})
-            at_table.append(Connection(socket, table_id, seat["seat"]))
-            socket.send_json({"type": "name", "name": f"Seat {seat['seat'] + 1}"})
+        at_table = [_sit(fuzz_client, stack, table_id, seat, named=True) for seat in links["seats"]]
         for connection in at_table:
             _pending(connection)
         _play_to_the_end(hub, at_table)
         finished = hub.store.records(table_id)
         assert len(finished) == 1
         at_table[1].socket.send_json({"type": "name", "name": "Renamed"})
+        _pending(at_table[1])
         at_table[0].socket.send_json({"type": "again"})
         for connection in at_table:
             assert any(frame["type"] == "new-game" for frame in _pending(connection))

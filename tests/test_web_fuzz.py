@@ -763,17 +763,28 @@ def test_a_finished_game_is_filed_once_even_if_a_name_changed_before_the_next_ga
 
 
 class RefusingStore(SqliteTables):
-    """An in-memory store that refuses the next ``refusals`` moves of seat ``seat``, as a full disk or a database
-    locked for too long would."""
+    """An in-memory store that refuses the next ``refusals`` moves of seat ``seat``, and every change of a table's
+    set-up or next game while ``refuse_changes`` is set, as a full disk or a database locked for too long would."""
 
     refusals = 0
     seat = 0
+    refuse_changes = False
 
     def append(self, table_id: str, first: int, actions: list[dict[str, Any]]) -> None:
         if self.refusals and any(action["seat"] == self.seat for action in actions):
             self.refusals -= 1
             raise sqlite3.OperationalError("database is locked")
         super().append(table_id, first, actions)
+
+    def update_setup(self, table_id: str, setup: dict[str, Any]) -> None:
+        if self.refuse_changes:
+            raise sqlite3.OperationalError("database or disk is full")
+        super().update_setup(table_id, setup)
+
+    def restart(self, table_id: str, setup: dict[str, Any], record: str) -> None:
+        if self.refuse_changes:
+            raise sqlite3.OperationalError("database or disk is full")
+        super().restart(table_id, setup, record)
 
 
 def _next_state(socket: Any) -> dict[str, Any]:
@@ -820,3 +831,47 @@ def test_a_move_the_database_refused_is_not_played_and_the_computer_player_tries
                 later = _next_state(ws)
             assert later["version"] > mine["version"] and store.refusals == 0
             assert hub.tables[table_id].session.to_act == 0
+
+
+def test_a_name_a_hand_over_or_a_next_game_the_database_refused_is_not_saved_and_changes_nothing() -> None:
+    """They used to change the table in memory first, and the database's error escaped the frame: a traceback, the
+    socket closed, and a change the database never had (gone at the next restart)."""
+    store = RefusingStore(":memory:")
+    app = create_app(store, pace=0.0, frames_per_second=1e9, away_seconds=0.0)
+    with TestClient(app) as client, ExitStack() as stack:
+        hub = _hub(client)
+
+        def seated(form: dict[str, Any], people: int) -> list[Connection]:
+            links = client.post("/api/tables", json=form).json()
+            at_table = [_sit(client, stack, links["table"], seat, named=False) for seat in links["seats"][:people]]
+            for connection in at_table:
+                _pending(connection)
+            return at_table
+
+        def refused(at_table: list[Connection], frame: dict[str, Any]) -> None:
+            table_id = at_table[0].table_id
+            before = _snapshot(hub, table_id)
+            store.refuse_changes = True
+            at_table[0].socket.send_json(frame)
+            answer = _receive(at_table[0].socket)
+            store.refuse_changes = False
+            assert answer["type"] == "error" and answer["code"] == "not-saved", answer
+            assert "disk is full" in answer["message"], answer
+            assert _snapshot(hub, table_id) == before and store.load(table_id).setup == json.loads(before[2])
+            for connection in at_table:
+                assert _pending(connection) == []  # nobody was told of a change, and every socket still answers
+
+        pair = seated({"variant": "classic", "players": 2, "seats": ["me", "person"], "target": 1}, 2)
+        refused(pair, {"type": "name", "name": "Ann"})
+        assert hub.tables[pair[0].table_id].session.names[0] == "Player 1"
+        for connection in pair:  # the database is back
+            connection.socket.send_json({"type": "name", "name": f"Seat {connection.viewer}"})
+            for other in sorted(pair, key=lambda other: other is not connection):
+                _pending(other)
+        _play_to_the_end(hub, pair)
+        refused(pair, {"type": "again"})
+        assert hub.tables[pair[0].table_id].session.match.over and hub.tables[pair[0].table_id].setup["game"] == 1
+
+        trio = seated({"variant": "classic", "players": 3, "seats": ["me", "person", "person"]}, 2)  # one stays away
+        refused(trio, {"type": "hand-over", "seat": 2, "bot": "easy"})
+        assert hub.tables[trio[0].table_id].session.seats[2].bot is None

@@ -15,7 +15,7 @@ import hashlib
 import hmac
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -361,15 +361,22 @@ class Hub:
                     self.wake_bots(fresh, RETRY_SECONDS)
                 return
 
+    def _keep_setup(self, table: Table, seat: int, **changes: Any) -> None:
+        """Change a seat's set-up: in the database first, then here; a database that refuses changes nothing."""
+        seats = list(table.setup["seats"])
+        seats[seat] = {**seats[seat], **changes}
+        setup = {**table.setup, "seats": seats}
+        with _not_saved_if_refused():
+            self.store.update_setup(table.table_id, setup)
+        table.setup = setup
+
     async def name(self, table: Table, seat: int | None, name: Any) -> None:
         if seat is None:
             raise WebError("spectator", "Spectators have no seat to name.")
         if not isinstance(name, str) or not name.strip():
             raise WebError("bad-name", "A name is some text, such as Ann.")
         clean = plain_name(name)[:NAME_LENGTH].strip() or "Player"
-        spec = table.setup["seats"][seat]
-        spec["name"], spec["joined"] = clean, True
-        self.store.update_setup(table.table_id, table.setup)
+        self._keep_setup(table, seat, name=clean, joined=True)
         seats = list(table.session.seats)
         seats[seat] = SeatSpec(clean, seats[seat].bot)
         table.session.seats = tuple(seats)
@@ -395,11 +402,9 @@ class Hub:
             raise WebError(
                 "bad-frame", f"Choose a computer player: {', '.join(bots_for(table.session.rules.variant))}."
             )
+        self._keep_setup(table, other, bot=chosen, token=None)
         table.session.hand_to_bot(other, chosen)
-        spec = table.setup["seats"][other]
-        spec["bot"], spec["token"] = chosen, None
         table.away_since.pop(other, None)
-        self.store.update_setup(table.table_id, table.setup)
         await self.broadcast(table)
         await self._tell_presence(table)
         self.wake_bots(table)
@@ -417,7 +422,8 @@ class Hub:
         # files a text it does not hold yet, and the record's text changes with a name changed after the game.
         record = filed[game - 1] if len(filed) >= game else session.record().dumps()
         setup = {**table.setup, "seed": secrets.randbits(32), "game": game + 1}
-        self.store.restart(table.table_id, setup, record)
+        with _not_saved_if_refused():
+            self.store.restart(table.table_id, setup, record)
         watchers = table.watchers
         fresh = self._open(table.table_id, setup, [])
         fresh.watchers = watchers
@@ -445,6 +451,18 @@ class Hub:
         if game is None:
             return records[-1]
         return records[game - 1] if 1 <= game <= len(records) else None
+
+
+@contextlib.contextmanager
+def _not_saved_if_refused() -> Iterator[None]:
+    """A change the database refuses (a full disk, a lock held too long) is a not-saved error for the player, as a
+    refused move is, instead of an exception that closes the connection."""
+    try:
+        yield
+    except Exception as error:
+        raise WebError(
+            "not-saved", f"The table's database refused the change ({error}). Nothing was changed; try again."
+        ) from None
 
 
 def form_seat_is_me(form: dict[str, Any], index: int) -> bool:

@@ -2,7 +2,9 @@
 bodies for POST /api/tables.  Every frame is answered, no socket is closed, and a frame that is refused leaves its
 table byte for byte as it was.
 
-The fuzz is seeded (SEED): a failure names the step, and the same run reproduces it.
+The fuzz is seeded (SEED): a failure names the step, and the same run reproduces it.  After it, each server bug
+found while writing these suites has its test: a client gone during its hello, the next game after a rename, and a
+database that refuses a write.
 """
 
 from __future__ import annotations

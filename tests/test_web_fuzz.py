@@ -2,7 +2,9 @@
 bodies for POST /api/tables.  Every frame is answered, no socket is closed, and a frame that is refused leaves its
 table byte for byte as it was.
 
-The fuzz is seeded (SEED): a failure names the step, and the same run reproduces it.
+The fuzz is seeded (SEED): a failure names the step, and the same run reproduces it.  After it, each server bug
+found while writing these suites has its test: a client gone during its hello, the next game after a rename, and a
+database that refuses a write.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -423,6 +426,20 @@ class FrameMaker:
 # --- the fuzz --------------------------------------------------------------------------------------------------
 
 
+def _sit(client: TestClient, stack: ExitStack, table_id: str, seat: dict[str, Any], named: bool) -> Connection:
+    """Connects as a seat of the links (``seat``'s token; ``None``: a spectator) and, if ``named``, chooses a name.
+    Each socket is served by a task of its own: reading up to this socket's own answers makes sure that the frames
+    its hello and name sent to the other sockets are there before anybody looks."""
+    socket = stack.enter_context(client.websocket_connect(f"/ws/{table_id}"))
+    socket.send_json({"type": "hello", "token": seat["token"]})
+    connection = Connection(socket, table_id, seat["seat"])
+    assert [frame["type"] for frame in _pending(connection)][:3] == ["welcome", "state", "presence"]
+    if named:
+        socket.send_json({"type": "name", "name": f"Seat {seat['seat'] + 1}"})
+        _pending(connection)
+    return connection
+
+
 def _open_tables(client: TestClient, stack: ExitStack) -> list[Connection]:
     """The fuzz's tables, each with every seat (named) and a spectator connected, every socket quiet."""
     connections: list[Connection] = []
@@ -431,14 +448,8 @@ def _open_tables(client: TestClient, stack: ExitStack) -> list[Connection]:
         assert answer.status_code == 200, answer.text
         links = answer.json()
         table_id = links["table"]
-        at_table: list[Connection] = []
-        for seat in [*links["seats"], {"seat": None, "token": None}]:
-            socket = stack.enter_context(client.websocket_connect(f"/ws/{table_id}"))
-            socket.send_json({"type": "hello", "token": seat["token"]})
-            assert _receive(socket)["type"] == "welcome"
-            at_table.append(Connection(socket, table_id, seat["seat"]))
-            if seat["seat"] is not None:
-                socket.send_json({"type": "name", "name": f"Seat {seat['seat'] + 1}"})
+        at_table = [_sit(client, stack, table_id, seat, named=True) for seat in links["seats"]]
+        at_table.append(_sit(client, stack, table_id, {"seat": None, "token": None}, named=False))
         for connection in at_table:
             _pending(connection)
         if form.get("finish"):
@@ -459,7 +470,7 @@ def _play_to_the_end(hub: Hub, at_table: list[Connection]) -> None:
         del action["seat"]
         actor = next(connection for connection in at_table if connection.viewer == seat)
         actor.socket.send_json({"type": "act", "version": session.version, "action": action})
-        for connection in at_table:
+        for connection in sorted(at_table, key=lambda connection: connection is not actor):  # the actor first
             assert all(frame["type"] in ("state", "presence") for frame in _pending(connection))
         session = hub.tables[at_table[0].table_id].session
 
@@ -723,3 +734,146 @@ def test_a_client_gone_during_its_hello_leaves_no_watcher_behind_and_no_tracebac
     for path, frames, code in refused:
         tried = _vanishing_client(app, path, frames)
         assert json.loads(tried[0]["text"])["code"] == code
+
+
+# --- the next game ---------------------------------------------------------------------------------------------
+
+
+def test_a_finished_game_is_filed_once_even_if_a_name_changed_before_the_next_game(fuzz_client: TestClient) -> None:
+    """A game is filed when it ends; "again" files it only if that failed.  It used to compare the record's text,
+    which carries the names: a player renamed after the game (or a seat handed over) filed the game a second time."""
+    hub = _hub(fuzz_client)
+    form = {"variant": "classic", "players": 2, "seats": ["me", "person"], "target": 1}
+    links = fuzz_client.post("/api/tables", json=form).json()
+    table_id = links["table"]
+    with ExitStack() as stack:
+        at_table = [_sit(fuzz_client, stack, table_id, seat, named=True) for seat in links["seats"]]
+        for connection in at_table:
+            _pending(connection)
+        _play_to_the_end(hub, at_table)
+        finished = hub.store.records(table_id)
+        assert len(finished) == 1
+        at_table[1].socket.send_json({"type": "name", "name": "Renamed"})
+        _pending(at_table[1])
+        at_table[0].socket.send_json({"type": "again"})
+        for connection in at_table:
+            assert any(frame["type"] == "new-game" for frame in _pending(connection))
+        assert hub.store.records(table_id) == finished and hub.tables[table_id].setup["game"] == 2
+
+
+# --- a database that refuses a write ---------------------------------------------------------------------------
+
+
+class RefusingStore(SqliteTables):
+    """An in-memory store that refuses the next ``refusals`` moves of seat ``seat``, and every change of a table's
+    set-up or next game while ``refuse_changes`` is set, as a full disk or a database locked for too long would."""
+
+    refusals = 0
+    seat = 0
+    refuse_changes = False
+
+    def append(self, table_id: str, first: int, actions: list[dict[str, Any]]) -> None:
+        if self.refusals and any(action["seat"] == self.seat for action in actions):
+            self.refusals -= 1
+            raise sqlite3.OperationalError("database is locked")
+        super().append(table_id, first, actions)
+
+    def update_setup(self, table_id: str, setup: dict[str, Any]) -> None:
+        if self.refuse_changes:
+            raise sqlite3.OperationalError("database or disk is full")
+        super().update_setup(table_id, setup)
+
+    def restart(self, table_id: str, setup: dict[str, Any], record: str) -> None:
+        if self.refuse_changes:
+            raise sqlite3.OperationalError("database or disk is full")
+        super().restart(table_id, setup, record)
+
+
+def _next_state(socket: Any) -> dict[str, Any]:
+    frame = _receive(socket)
+    while frame["type"] != "state":
+        frame = _receive(socket)
+    return frame
+
+
+def test_a_move_the_database_refused_is_not_played_and_the_computer_player_tries_again() -> None:
+    """A person's move the database refuses is answered not-saved and leaves the game as it was; a computer
+    player's refused move is forgotten too, and the computer player tries again (it used to stop for good: the
+    table waited for a move nobody would make until somebody reconnected)."""
+    store = RefusingStore(":memory:")
+    with TestClient(create_app(store, pace=0.0, frames_per_second=1e9)) as client:
+        hub = _hub(client)
+        form = {"variant": "classic", "players": 2, "seats": ["me", "easy"]}
+        links = client.post("/api/tables", json=form).json()
+        table_id = links["table"]
+        with client.websocket_connect(f"/ws/{table_id}") as ws:
+            ws.send_json({"type": "hello", "token": links["seats"][0]["token"]})
+            state = _next_state(ws)
+            while not state["view"]["legal"]:
+                state = _next_state(ws)
+            before = hub.tables[table_id].session.record().to_json()
+            store.refusals = 1
+            ws.send_json({"type": "act", "version": state["version"], "action": {"act": "draw"}})
+            frame = _receive(ws)
+            while frame["type"] != "error":  # the table as it was comes first, to every socket
+                frame = _receive(ws)
+            assert frame["code"] == "not-saved" and "database is locked" in frame["message"]
+            assert hub.tables[table_id].session.record().to_json() == before
+            ws.send_json({"type": "sync", "version": 0})
+            state = _next_state(ws)
+            ws.send_json({"type": "act", "version": state["version"], "action": {"act": "draw"}})
+            state = _next_state(ws)
+            assert state["view"]["held"] is not None
+            store.seat, store.refusals = 1, 1  # the computer player's move after Ann's discard
+            ws.send_json({"type": "act", "version": state["version"], "action": {"act": "discard"}})
+            mine = _next_state(ws)
+            assert mine["view"]["to_act"] == 1
+            later = _next_state(ws)
+            while later["view"]["to_act"] != 0:
+                later = _next_state(ws)
+            assert later["version"] > mine["version"] and store.refusals == 0
+            assert hub.tables[table_id].session.to_act == 0
+
+
+def test_a_name_a_hand_over_or_a_next_game_the_database_refused_is_not_saved_and_changes_nothing() -> None:
+    """They used to change the table in memory first, and the database's error escaped the frame: a traceback, the
+    socket closed, and a change the database never had (gone at the next restart)."""
+    store = RefusingStore(":memory:")
+    app = create_app(store, pace=0.0, frames_per_second=1e9, away_seconds=0.0)
+    with TestClient(app) as client, ExitStack() as stack:
+        hub = _hub(client)
+
+        def seated(form: dict[str, Any], people: int) -> list[Connection]:
+            links = client.post("/api/tables", json=form).json()
+            at_table = [_sit(client, stack, links["table"], seat, named=False) for seat in links["seats"][:people]]
+            for connection in at_table:
+                _pending(connection)
+            return at_table
+
+        def refused(at_table: list[Connection], frame: dict[str, Any]) -> None:
+            table_id = at_table[0].table_id
+            before = _snapshot(hub, table_id)
+            store.refuse_changes = True
+            at_table[0].socket.send_json(frame)
+            answer = _receive(at_table[0].socket)
+            store.refuse_changes = False
+            assert answer["type"] == "error" and answer["code"] == "not-saved", answer
+            assert "disk is full" in answer["message"], answer
+            assert _snapshot(hub, table_id) == before and store.load(table_id).setup == json.loads(before[2])
+            for connection in at_table:
+                assert _pending(connection) == []  # nobody was told of a change, and every socket still answers
+
+        pair = seated({"variant": "classic", "players": 2, "seats": ["me", "person"], "target": 1}, 2)
+        refused(pair, {"type": "name", "name": "Ann"})
+        assert hub.tables[pair[0].table_id].session.names[0] == "Player 1"
+        for connection in pair:  # the database is back
+            connection.socket.send_json({"type": "name", "name": f"Seat {connection.viewer}"})
+            for other in sorted(pair, key=lambda other: other is not connection):
+                _pending(other)
+        _play_to_the_end(hub, pair)
+        refused(pair, {"type": "again"})
+        assert hub.tables[pair[0].table_id].session.match.over and hub.tables[pair[0].table_id].setup["game"] == 1
+
+        trio = seated({"variant": "classic", "players": 3, "seats": ["me", "person", "person"]}, 2)  # one stays away
+        refused(trio, {"type": "hand-over", "seat": 2, "bot": "easy"})
+        assert hub.tables[trio[0].table_id].session.seats[2].bot is None

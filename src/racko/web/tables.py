@@ -15,7 +15,7 @@ import hashlib
 import hmac
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,6 +37,8 @@ checked against that table's seats only)."""
 NAME_LENGTH = 24
 HINT_CHOICES = 3
 """How many of the advisor's choices a hint shows, best first."""
+RETRY_SECONDS = 1.0
+"""The pause before a computer player tries again a move the database refused."""
 ME, PERSON = "me", "person"
 
 
@@ -323,16 +325,18 @@ class Hub:
         await self.broadcast(table)
         self.wake_bots(table)
 
-    def wake_bots(self, table: Table) -> None:
-        """Start the computer players' moves if one is to act and none is thinking yet."""
+    def wake_bots(self, table: Table, pause: float = 0.0) -> None:
+        """Start the computer players' moves (after ``pause`` seconds) if one is to act and none is thinking yet."""
         if table.thinking is not None and not table.thinking.done():
             return
         if table.session.bot_to_act() is None or table.session.match.over:
             return
         with contextlib.suppress(RuntimeError):  # no running loop (a table opened outside the server)
-            table.thinking = asyncio.get_running_loop().create_task(self._bots_play(table))
+            table.thinking = asyncio.get_running_loop().create_task(self._bots_play(table, pause))
 
-    async def _bots_play(self, table: Table) -> None:
+    async def _bots_play(self, table: Table, pause: float = 0.0) -> None:
+        if pause:
+            await asyncio.sleep(pause)
         session = table.session
         while not session.match.over and self.tables.get(table.table_id) is table:
             bot = session.bot_to_act()
@@ -350,7 +354,21 @@ class Hub:
             try:
                 await self._committed(table)
             except WebError:
+                # The database refused the move and the table was reloaded without it: the reloaded table's computer
+                # player tries again, after a pause, so that a database that stays down is not hammered.
+                fresh = self.tables.get(table.table_id)
+                if fresh is not None:
+                    self.wake_bots(fresh, RETRY_SECONDS)
                 return
+
+    def _keep_setup(self, table: Table, seat: int, **changes: Any) -> None:
+        """Change a seat's set-up: in the database first, then here; a database that refuses changes nothing."""
+        seats = list(table.setup["seats"])
+        seats[seat] = {**seats[seat], **changes}
+        setup = {**table.setup, "seats": seats}
+        with _not_saved_if_refused():
+            self.store.update_setup(table.table_id, setup)
+        table.setup = setup
 
     async def name(self, table: Table, seat: int | None, name: Any) -> None:
         if seat is None:
@@ -358,9 +376,7 @@ class Hub:
         if not isinstance(name, str) or not name.strip():
             raise WebError("bad-name", "A name is some text, such as Ann.")
         clean = plain_name(name)[:NAME_LENGTH].strip() or "Player"
-        spec = table.setup["seats"][seat]
-        spec["name"], spec["joined"] = clean, True
-        self.store.update_setup(table.table_id, table.setup)
+        self._keep_setup(table, seat, name=clean, joined=True)
         seats = list(table.session.seats)
         seats[seat] = SeatSpec(clean, seats[seat].bot)
         table.session.seats = tuple(seats)
@@ -386,11 +402,9 @@ class Hub:
             raise WebError(
                 "bad-frame", f"Choose a computer player: {', '.join(bots_for(table.session.rules.variant))}."
             )
+        self._keep_setup(table, other, bot=chosen, token=None)
         table.session.hand_to_bot(other, chosen)
-        spec = table.setup["seats"][other]
-        spec["bot"], spec["token"] = chosen, None
         table.away_since.pop(other, None)
-        self.store.update_setup(table.table_id, table.setup)
         await self.broadcast(table)
         await self._tell_presence(table)
         self.wake_bots(table)
@@ -402,9 +416,14 @@ class Hub:
         session = table.session
         if not session.match.over:
             raise WebError("not-over", "The game is not over yet.")
-        record = session.record().dumps()
-        setup = {**table.setup, "seed": secrets.randbits(32), "game": table.setup["game"] + 1}
-        self.store.restart(table.table_id, setup, record)
+        game = table.setup["game"]
+        filed = self.store.records(table.table_id)
+        # Filed when it ended, unless that failed; the record filed then is passed on as it was, since the store
+        # files a text it does not hold yet, and the record's text changes with a name changed after the game.
+        record = filed[game - 1] if len(filed) >= game else session.record().dumps()
+        setup = {**table.setup, "seed": secrets.randbits(32), "game": game + 1}
+        with _not_saved_if_refused():
+            self.store.restart(table.table_id, setup, record)
         watchers = table.watchers
         fresh = self._open(table.table_id, setup, [])
         fresh.watchers = watchers
@@ -432,6 +451,18 @@ class Hub:
         if game is None:
             return records[-1]
         return records[game - 1] if 1 <= game <= len(records) else None
+
+
+@contextlib.contextmanager
+def _not_saved_if_refused() -> Iterator[None]:
+    """A change the database refuses (a full disk, a lock held too long) is a not-saved error for the player, as a
+    refused move is, instead of an exception that closes the connection."""
+    try:
+        yield
+    except Exception as error:
+        raise WebError(
+            "not-saved", f"The table's database refused the change ({error}). Nothing was changed; try again."
+        ) from None
 
 
 def form_seat_is_me(form: dict[str, Any], index: int) -> bool:

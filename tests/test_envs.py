@@ -507,10 +507,11 @@ def test_openspiel_game_is_the_engines_round() -> None:
 
 
 def test_openspiel_resampling_keeps_the_players_information_and_changes_the_rest() -> None:
-    game = pyspiel.load_game(GAME_NAME, {"players": 3, "refill": "shuffle", "turn_cap": 80})
+    game = pyspiel.load_game(GAME_NAME, {"players": 3, "refill": "shuffle", "turn_cap": 200})
     rng = np.random.RandomState(1)
     state = game.new_initial_state()
-    while state.is_chance_node() or len(state.actions) < 120:
+    # On, past a shuffle refill and a few blind draws from the reshuffled stock, to a player's decision.
+    while state.is_chance_node() or not state.refills or len(state.refills[-1]) < 6:
         if state.is_chance_node():
             outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
             state.apply_action(int(rng.choice(outcomes, p=probabilities)))
@@ -518,14 +519,15 @@ def test_openspiel_resampling_keeps_the_players_information_and_changes_the_rest
             state.apply_action(int(rng.choice(state.legal_actions())))
     player = state.current_player()
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
-    changed = 0
-    for _ in range(10):
+    racks = reshuffles = 0
+    for _ in range(20):
         other = state.resample_from_infostate(player, sampler)
         assert other.information_state_string(player) == state.information_state_string(player)
         assert np.array_equal(other.information_state_tensor(player), state.information_state_tensor(player))
         assert other.legal_actions() == state.legal_actions()
-        changed += other.round.rack((player + 1) % 3) != state.round.rack((player + 1) % 3)
-    assert changed
+        racks += other.round.rack((player + 1) % 3) != state.round.rack((player + 1) % 3)
+        reshuffles += other.refills != state.refills
+    assert racks and reshuffles, "the cards the player cannot place are dealt again, the reshuffled ones too"
 
 
 def test_openspiels_is_mcts_bot_plays_a_round() -> None:

@@ -248,21 +248,26 @@ class RackoState(pyspiel.State):  # type: ignore[misc]
     # --- Hidden information ----------------------------------------------------------------------
 
     def resample_from_infostate(self, player: int, sampler: Any) -> RackoState:
-        """A state ``player`` cannot tell from this one: the cards it never saw dealt again among their places.
+        """A state ``player`` cannot tell from this one: the cards it never saw dealt again among their places, and
+        the cards of each reshuffled stock that it cannot place now (still in the stock, or drawn blind into another
+        rack since) shuffled again among their places in that stock.
 
         The same actions are replayed on the new deal; a deal on which they cannot be replayed (another rack
         would have gone Rack-O earlier) is drawn again, up to :data:`RESAMPLE_TRIES` times, then this state is
-        returned.  Under the shuffle refill the order of a reshuffled stock is kept (its cards were all seen).
+        returned.
         """
         generator = random.Random(int(sampler() * 2**52))
-        unseen = sorted(set(range(1, self.rules.deck_size + 1)) - self._seen_by(player))
+        unseen, reshuffled = self._hidden_from(player)
         for _ in range(RESAMPLE_TRIES):
-            shuffled = unseen[:]
-            generator.shuffle(shuffled)
-            moved = dict(zip(unseen, shuffled, strict=True))
+            moved = _moved_among(unseen, generator)
             candidate: RackoState = self.clone()
             candidate.dealt = [moved.get(card, card) for card in self.dealt]
             candidate.draws = [moved.get(card, card) for card in self.draws]
+            candidate.refills = []
+            for order, hidden in zip(self.refills, reshuffled, strict=True):
+                within = _moved_among(hidden, generator)
+                # The turned-up card was seen where it is; the cards not yet drawn follow the list, in any order.
+                candidate.refills.append([order[0], *(within.get(card, card) for card in order[1:])])
             candidate._dealt_round = _DealtRound()
             try:
                 candidate.round  # noqa: B018  # deal it now, to find out whether the actions replay on it
@@ -273,16 +278,39 @@ class RackoState(pyspiel.State):  # type: ignore[misc]
         unchanged: RackoState = self.clone()
         return unchanged
 
-    def _seen_by(self, player: int) -> set[int]:
-        if self.round is None:
-            return {card for index, card in enumerate(self.dealt) if self._dealt_to(index) == player}
-        return set(self.round.observation(player).seen_cards())
+    def _hidden_from(self, player: int) -> tuple[list[int], list[list[int]]]:
+        """The cards ``player`` never saw, and per shuffle refill the cards of that stock it cannot place now."""
+        deck = set(range(1, self.rules.deck_size + 1))
+        round_ = self.round
+        if round_ is None:
+            return sorted(deck - {card for i, card in enumerate(self.dealt) if self._dealt_to(i) == player}), []
+        observation = round_.observation(player)
+        public = observation.public
+        seen = observation.seen_cards()
+        placed = {*observation.rack, *public.discard_pile, *public.known_stock_order}
+        placed.update(card for slots in public.known for card in slots if card is not None)
+        if observation.held is not None:
+            placed.add(observation.held)
+        # A seen card that cannot be placed went into a reshuffled stock: the last one whose pile held it.
+        last_pile = {card: number for number, pile in enumerate(self.refill_piles) for card in pile}
+        reshuffled: list[list[int]] = [[] for _ in self.refills]
+        for card in sorted(seen - placed):
+            if card in last_pile:
+                reshuffled[last_pile[card]].append(card)
+        return sorted(deck - seen), reshuffled
 
     def _dealt_to(self, index: int) -> int | None:
         players = self.rules.players
         if index >= RACK_SIZE * players:
             return None
         return (DEALER + 1 + index) % players
+
+
+def _moved_among(cards: list[int], generator: random.Random) -> dict[int, int]:
+    """A random permutation of ``cards``, as where each card goes."""
+    shuffled = cards[:]
+    generator.shuffle(shuffled)
+    return dict(zip(cards, shuffled, strict=True))
 
 
 class _ChosenShuffles(random.Random):

@@ -461,8 +461,10 @@ def play_spiel(state: Any, rng: np.random.RandomState, choose: Callable[[Any], i
         {"players": 2, "turn_cap": 60},
         {"variant": "bonus", "players": 3, "refill": "shuffle", "turn_cap": 40},
         {"variant": "partners", "players": 4, "reward": "round_score", "refill": "shuffle", "turn_cap": 40},
+        {"variant": "highlow", "players": 3, "turn_cap": 60},
+        {"variant": "highlow", "players": 5, "turn_cap": 60, "reward": "round_score"},
     ],
-    ids=["classic-2p", "bonus-3p-shuffle", "partners-shuffle"],
+    ids=["classic-2p", "bonus-3p-shuffle", "partners-shuffle", "highlow-3p", "highlow-5p"],
 )
 def test_openspiel_random_sim_test(params: dict[str, Any]) -> None:
     pyspiel.random_sim_test(pyspiel.load_game(GAME_NAME, params), num_sims=3, serialize=False, verbose=False)
@@ -471,35 +473,48 @@ def test_openspiel_random_sim_test(params: dict[str, Any]) -> None:
 def test_openspiel_deal_blind_draws_and_shuffle_refills_are_chance_nodes() -> None:
     game = pyspiel.load_game(GAME_NAME, {"players": 2, "refill": "shuffle", "turn_cap": 80})
     state = game.new_initial_state()
-    for _ in range(racko.RACK_SIZE * 2 + 1):  # the deal and the turned-up card
-        assert state.is_chance_node() and len(state.chance_outcomes()) == 40 - len(state.dealt)
+    for dealt in range(racko.RACK_SIZE * 2 + 1):  # the deal and the turned-up card
+        assert state.is_chance_node() and len(state.chance_outcomes()) == 40 - dealt
         state.apply_action(state.chance_outcomes()[0][0])
     rng = np.random.RandomState(5)
     draws = refills = 0
     while not state.is_terminal():
         assert not state.is_chance_node()
-        round_ = state.round
         action = int(rng.choice(state.legal_actions()))
-        refilling = round_.stock_size == 0 and action != racko.actions.DRAW_INDEX
+        sources, stock = len(state.decided), state.round.stock_size
         state.apply_action(action)
-        if action == racko.actions.DRAW_INDEX or refilling:  # a blind draw, or the move that empties the stock
+        if action == racko.actions.DRAW_INDEX or stock == 0:
+            # A blind draw, or the move after the stock's last card: the discard pile is shuffled, one turned up.
             assert state.is_chance_node()
             outcomes = state.chance_outcomes()
             assert abs(sum(probability for _, probability in outcomes) - 1) < 1e-9
-            if refilling:
-                assert sorted(card - 1 for card in state._pile_after(state.pending)) == [a for a, _ in outcomes]
-            draws += not refilling
-            refills += refilling
-            state.apply_action(int(rng.choice([a for a, _ in outcomes])))
+            if action == racko.actions.DRAW_INDEX:
+                draws += 1
+            else:
+                refills += 1
+                pile = state.round.public_view().turned_over_pile
+                assert sorted(card - 1 for card in pile) == [outcome for outcome, _ in outcomes]
+            state.apply_action(int(rng.choice([outcome for outcome, _ in outcomes])))
+            assert len(state.decided) == sources + (action != racko.actions.DRAW_INDEX)
+        else:
+            assert not state.is_chance_node()
     assert draws > 10 and refills >= 1
 
 
-def test_openspiel_game_is_the_engines_round() -> None:
-    state = play_spiel(
-        pyspiel.load_game(GAME_NAME, {"variant": "bonus", "players": 2}).new_initial_state(), np.random.RandomState(2)
-    )
+def test_openspiel_high_low_chance_counts_copies() -> None:
+    state = pyspiel.load_game(GAME_NAME, {"variant": "highlow", "players": 4}).new_initial_state()
+    outcomes = dict(state.chance_outcomes())
+    assert len(outcomes) == 52 and outcomes[0] == outcomes[51] == 6 / 112 and outcomes[7] == 2 / 112
+    state = play_spiel(state, np.random.RandomState(4))
     round_ = state.round
-    assert round_.over and round_.deck[: racko.RACK_SIZE * 2 + 1] == tuple(state.dealt)
+    assert round_.deck[: len(state.decided[0])] == tuple(state.decided[0]) and round_.rules.players == 4
+
+
+def test_openspiel_game_is_the_engines_round() -> None:
+    game = pyspiel.load_game(GAME_NAME, {"variant": "bonus", "players": 2})
+    state = play_spiel(game.new_initial_state(), np.random.RandomState(2))
+    round_ = state.round
+    assert round_.over and round_.deck[: len(state.decided[0])] == tuple(state.decided[0])
     assert round_.dealer == 0 and len(state.actions) == len(round_.actions)
     result = round_.result
     expected = [0.0, 0.0] if result.winner is None else [1.0 if seat == result.winner else -1.0 for seat in range(2)]
@@ -507,10 +522,11 @@ def test_openspiel_game_is_the_engines_round() -> None:
 
 
 def test_openspiel_resampling_keeps_the_players_information_and_changes_the_rest() -> None:
-    game = pyspiel.load_game(GAME_NAME, {"players": 3, "refill": "shuffle", "turn_cap": 80})
+    game = pyspiel.load_game(GAME_NAME, {"players": 3, "refill": "shuffle", "turn_cap": 200})
     rng = np.random.RandomState(1)
     state = game.new_initial_state()
-    while state.is_chance_node() or len(state.actions) < 120:
+    # On, past a shuffle refill and a few blind draws from the reshuffled stock, to a player's decision.
+    while state.is_chance_node() or len(state.decided) < 2 or len(state.decided[-1]) < 6:
         if state.is_chance_node():
             outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
             state.apply_action(int(rng.choice(outcomes, p=probabilities)))
@@ -518,18 +534,20 @@ def test_openspiel_resampling_keeps_the_players_information_and_changes_the_rest
             state.apply_action(int(rng.choice(state.legal_actions())))
     player = state.current_player()
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
-    changed = 0
-    for _ in range(10):
+    racks = reshuffles = 0
+    for _ in range(20):
         other = state.resample_from_infostate(player, sampler)
         assert other.information_state_string(player) == state.information_state_string(player)
         assert np.array_equal(other.information_state_tensor(player), state.information_state_tensor(player))
         assert other.legal_actions() == state.legal_actions()
-        changed += other.round.rack((player + 1) % 3) != state.round.rack((player + 1) % 3)
-    assert changed
+        racks += other.round.rack((player + 1) % 3) != state.round.rack((player + 1) % 3)
+        reshuffles += other.decided[1:] != state.decided[1:]
+    assert racks and reshuffles, "the cards the player cannot place are dealt again, the reshuffled ones too"
 
 
-def test_openspiels_is_mcts_bot_plays_a_round() -> None:
-    game = pyspiel.load_game(GAME_NAME, {"variant": "bonus", "players": 2, "turn_cap": 30})
+@pytest.mark.parametrize("params", [{"variant": "bonus", "players": 2}, {"variant": "highlow", "players": 3}])
+def test_openspiels_is_mcts_bot_plays_a_round(params: dict[str, Any]) -> None:
+    game = pyspiel.load_game(GAME_NAME, {**params, "turn_cap": 30})
     rng = np.random.RandomState(0)
     bot = ismcts.ISMCTSBot(
         game=game,
@@ -543,9 +561,4 @@ def test_openspiels_is_mcts_bot_plays_a_round() -> None:
         rng,
         lambda state: bot.step(state) if state.current_player() == 0 else int(rng.choice(state.legal_actions())),
     )
-    assert state.round.over and len(state.returns()) == 2
-
-
-def test_openspiel_refuses_high_low() -> None:
-    with pytest.raises(pyspiel.SpielError, match="not offered"):
-        pyspiel.load_game(GAME_NAME, {"variant": "highlow", "players": 3})
+    assert state.round.over and len(state.returns()) == game.num_players()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -59,6 +60,7 @@ def _blocks(parts: list[tuple[str, int, str]]) -> tuple[Block, ...]:
     return tuple(blocks)
 
 
+@lru_cache(maxsize=64)  # asked at every encoding; the rules of a table never change
 def layout(rules: Rules) -> tuple[Block, ...]:
     """The blocks of the observation vector for these rules, in order (N is the deck size, P the players)."""
     players = rules.players

@@ -17,10 +17,9 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
 from racko.envs import encoding
-from racko.envs.core import DEFAULT_TURN_CAP, Episode, Mask, SeedSource, agent_name, check_reward, table_rules
+from racko.envs.core import DEFAULT_TURN_CAP, Episode, SeedSource, agent_name, check_reward, table_rules
 from racko.errors import IllegalActionError
 from racko.families import family_of
-from racko.rules import variant
 
 Observed = dict[str, Any]
 """``{"observation": float32 vector, "action_mask": int8 mask}``."""
@@ -49,7 +48,6 @@ class _Table:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"Unknown render mode {render_mode!r}; use 'ansi' or 'human'.")
         self.rules = table_rules(variant_name, players, turn_cap, options)
-        self.variant = variant(variant_name).name
         self.reward_kind = check_reward(reward)
         self.max_cycles = max_cycles
         self.illegal_reward = float(illegal_reward)
@@ -81,10 +79,6 @@ class _Table:
             "observation": encoding.encode(self.episode.observation(seat)),
             "action_mask": self.episode.mask(seat),
         }
-
-    def _mask(self, agent: str) -> Mask:
-        assert self.episode is not None
-        return self.episode.mask(self._seats[agent])
 
     def _play(self, action: object) -> tuple[tuple[float, ...], bool]:
         """One step of the agent to act: the rewards per seat, and whether the action was legal."""

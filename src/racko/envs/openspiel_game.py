@@ -1,48 +1,47 @@
 """Rack-O as an OpenSpiel game (the ``openspiel`` extra): ``import racko.envs.openspiel_game`` registers
 ``python_racko``, then ``pyspiel.load_game("python_racko", {"variant": "bonus", "players": 3})``.
 
-One round of the classic family (classic, Bonus, Partners; High-Low draws inside the engine's own moves, so it is
-not offered here), dealt by seat 0.  Chance is explicit: every card of the deal, every blind draw from the stock,
-and the card turned up by a shuffle refill are chance nodes, each uniform over the cards it could be.  A shuffled
-stock is drawn card by card: each draw from it is a chance node over the cards of that stock not yet drawn, which
-is the same distribution as shuffling it at once (one node with k! outcomes would be unusable).  After a ``flip``
-refill the stock's order is public, so its draws are not chance.
+One round of any variant (classic, Bonus, Partners, High-Low), dealt by seat 0.  Chance is explicit: every card
+the round takes from the deck (the deal, the card turned up, every blind draw) and from a shuffled stock is a
+chance node over the cards it could be, in proportion to their copies.  A shuffled stock is decided card by card
+as the round takes its cards: the same distribution as shuffling it at once, where one node would have k!
+outcomes.  After a ``flip`` refill the stock's order is public, so its cards are not chance.
 
-The engine's :class:`~racko.Round` takes the whole deck at the deal, so a state keeps the chance outcomes and the
-actions, and deals the round again from them (replaying the actions) whenever chance adds a card.
+The engine's rounds take their whole deck at the deal, and High-Low draws inside its moves; so a state keeps the
+chance outcomes and the moves, deals the round again from them (cards chance has not decided are put in any
+order), replays the moves, and asks chance whenever the round has taken a card chance has not decided yet.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 import numpy as np
 import pyspiel
 
-from racko.actions import Action, Discard, DrawFromStock, Exchange, action_from_index, action_index
 from racko.envs import encoding
 from racko.errors import IllegalActionError
-from racko.round import Round
-from racko.rules import RACK_SIZE, SLOT_LABELS, Rules, variant
+from racko.events import Refilled
+from racko.families import AnyRound, family_of
+from racko.highlow import SWAP, HighLowView, StockRefilled
+from racko.rules import Rules, variant
 
 GAME_NAME = "python_racko"
 DEALER = 0
-ACTIONS = 15
-MAX_DECK = 60
-MAX_PLAYERS = 4
 RESAMPLE_TRIES = 50
-"""How many times :meth:`RackoState.resample_from_infostate` deals the unseen cards again before it gives up."""
+"""How many times :meth:`RackoState.resample_from_infostate` deals the hidden cards again before it gives up."""
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
-    long_name="Rack-O (one round of classic, Bonus or Partners Rack-O)",
+    long_name="Rack-O (one round of any variant)",
     dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
     chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
     information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
     utility=pyspiel.GameType.Utility.GENERAL_SUM,
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=MAX_PLAYERS,
+    max_num_players=5,
     min_num_players=2,
     provides_information_state_string=True,
     provides_information_state_tensor=True,
@@ -53,37 +52,38 @@ _GAME_TYPE = pyspiel.GameType(
         "players": 2,
         "turn_cap": 200,
         "reward": "round_win",
-        "refill": "flip",
+        "refill": "variant",
     },
 )
 
 
 class RackoGame(pyspiel.Game):  # type: ignore[misc]
-    """The game's parameters: ``variant``, ``players``, ``turn_cap``, ``refill`` (``flip`` or ``shuffle``) and
-    ``reward``: ``round_win`` (+1 to the side that went Rack-O, -1 to the others, 0 to all at the turn cap) or
-    ``round_score`` (each seat its side's points)."""
+    """The game's parameters: ``variant``, ``players``, ``turn_cap``, ``refill`` (``flip``, ``shuffle``, or
+    ``variant``: the variant's own) and ``reward``: ``round_win`` (+1 to the side that went Rack-O, -1 to the
+    others, 0 to all at the turn cap) or ``round_score`` (each seat its side's points)."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         settings = {**_GAME_TYPE.parameter_specification, **(params or {})}
-        found = variant(str(settings["variant"]))
-        if found.family != "classic":
-            raise pyspiel.SpielError(f"{found.title} is not offered in OpenSpiel: its draws happen inside moves.")
-        self.rules: Rules = found.rules(
-            int(settings["players"]), turn_cap=int(settings["turn_cap"]), refill=str(settings["refill"])
-        )
+        options: dict[str, Any] = {"turn_cap": int(settings["turn_cap"])}
+        if settings["refill"] != "variant":
+            options["refill"] = str(settings["refill"])
+        self.rules: Rules = variant(str(settings["variant"])).rules(int(settings["players"]), **options)
         self.reward = str(settings["reward"])
         if self.reward not in ("round_win", "round_score"):
             raise pyspiel.SpielError(f"Unknown reward {self.reward!r}; use round_win or round_score.")
-        cap = self.rules.turn_cap or 0
+        family = family_of(self.rules)
+        highlow = family.name == "highlow"
+        cap, players = self.rules.turn_cap or 0, self.rules.players
         info = pyspiel.GameInfo(
-            num_distinct_actions=ACTIONS,
-            max_chance_outcomes=self.rules.deck_size,
-            num_players=self.rules.players,
+            num_distinct_actions=family.action_space_size,
+            max_chance_outcomes=encoding.CARD_CODES if highlow else self.rules.deck_size,
+            num_players=players,
             min_utility=-1.0 if self.reward == "round_win" else 0.0,
             max_utility=1.0 if self.reward == "round_win" else 1000.0,
             utility_sum=None,
-            # Three moves a turn at most (Bonus), a blind draw and a refill a turn, and the deal.
-            max_game_length=5 * cap + RACK_SIZE * self.rules.players + 1,
+            # Classic: three moves a turn at most (Bonus) and a card from chance.  High-Low: a placement and a card,
+            # and after a Swap card a decision for everyone.
+            max_game_length=(players + 3 if highlow else 5) * cap + self.rules.deck_size,
         )
         super().__init__(_GAME_TYPE, info, settings)
 
@@ -95,141 +95,119 @@ class RackoGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class RackoState(pyspiel.State):  # type: ignore[misc]
-    """A round in progress: the chance outcomes so far, the actions, and the engine's round dealt from them."""
+    """A round in progress: the chance outcomes so far, the moves, and the engine's round dealt from them."""
 
     def __init__(self, game: RackoGame) -> None:
         super().__init__(game)
         self.rules = game.rules
         self.reward = game.reward
-        self.dealt: list[int] = []
-        """The cards of the deal in dealing order, the turned-up card last."""
-        self.draws: list[int] = []
-        """The cards drawn blind from the stock of the deal, in order."""
-        self.refills: list[list[int]] = []
-        """Per shuffle refill: its new stock's order as far as chance has decided it (the turned-up card first)."""
-        self.refill_piles: list[list[int]] = []
-        """Per shuffle refill: the discard pile that was shuffled."""
+        self.family = family_of(game.rules)
+        self.decided: list[list[int]] = [[]]
+        """Per source of cards (the deck, then each shuffle refill's stock): the cards chance has decided, in the
+        order the round takes them."""
         self.actions: list[int] = []
-        """The players' moves, as indexes of the action space."""
-        self.pending: Action | None = None
-        """A player's move that waits for chance: a blind draw, or the move that makes a shuffle refill."""
-        self._dealt_round = _DealtRound()
+        """The players' moves, as indexes of the family's action space."""
+        self._dealt = _DealtRound()
+
+    # --- The engine's round --------------------------------------------------------------------
 
     @property
-    def round(self) -> Round | None:
-        """The engine's round, dealt from the chance outcomes so far (``None`` while the deal goes on)."""
-        if len(self.dealt) <= RACK_SIZE * self.rules.players:
+    def round(self) -> AnyRound:
+        """The engine's round dealt from the chance outcomes so far, the moves replayed on it."""
+        if self._dealt.round is None:
+            self._deal_again()
+        assert self._dealt.round is not None
+        return self._dealt.round
+
+    def _deal_again(self) -> None:
+        full = self.family.full_deck(self.rules)
+        deck = [*self.decided[0], *sorted((Counter(full) - Counter(self.decided[0])).elements())]
+        shuffles = _ChosenShuffles(self.decided[1:])
+        round_: AnyRound = self.family.new_round(self.rules, deck, DEALER, rng=shuffles)
+        for index in self.actions:
+            to_act = round_.to_act
+            assert to_act is not None
+            round_.apply(self.family.action_from_index(to_act, index))
+        self._dealt.round, self._dealt.piles = round_, shuffles.piles
+
+    def _undecided(self) -> tuple[int, Counter[int]] | None:
+        """The source of the card the round took that chance has not decided, and the cards it could be."""
+        round_ = self.round
+        if not self._dealt.checked:
+            self._dealt.undecided, self._dealt.checked = self._find_undecided(round_), True
+        return self._dealt.undecided
+
+    def _find_undecided(self, round_: AnyRound) -> tuple[int, Counter[int]] | None:
+        refills = sum(isinstance(event, Refilled | StockRefilled) for event in round_.log)
+        if refills == 0:
+            cards = self.family.full_deck(self.rules)
+            source = 0
+        elif self.rules.refill == "flip":
+            return None  # the order of a turned-over pile is public
+        else:
+            cards = self._dealt.piles[refills - 1]
+            source = refills
+        taken = len(cards) - round_.stock_size
+        decided = self.decided[source] if source < len(self.decided) else []
+        if taken <= len(decided):
             return None
-        if self._dealt_round.round is None:
-            self._dealt_round.round = self._deal_again()
-        return self._dealt_round.round
+        return source, Counter(cards) - Counter(decided)
 
     # --- Who moves, and what they may do -------------------------------------------------------
 
     def current_player(self) -> int:
-        if self.is_terminal():
-            return int(pyspiel.PlayerId.TERMINAL)
-        if self.round is None or self.pending is not None:
+        if self._undecided() is not None:
             return int(pyspiel.PlayerId.CHANCE)
         to_act = self.round.to_act
-        assert to_act is not None
-        return to_act
+        return int(pyspiel.PlayerId.TERMINAL) if to_act is None else to_act
 
     def is_terminal(self) -> bool:
-        return self.round is not None and self.round.over
+        return self.round.over and self._undecided() is None
 
     def _legal_actions(self, player: int) -> list[int]:
-        assert self.round is not None
         return [index for index, legal in enumerate(self.round.legal_mask()) if legal]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        cards = self._chance_cards()
-        return [(card - 1, 1.0 / len(cards)) for card in cards]
+        undecided = self._undecided()
+        assert undecided is not None
+        cards = undecided[1]
+        total = cards.total()
+        return sorted((self._outcome(card), count / total) for card, count in cards.items())
 
-    def _chance_cards(self) -> list[int]:
-        """The cards the next chance node may give."""
-        deck = range(1, self.rules.deck_size + 1)
-        if self.round is None:
-            return [card for card in deck if card not in self.dealt]
-        assert self.pending is not None
-        if isinstance(self.pending, DrawFromStock):
-            if self.refills:
-                return sorted(set(self.refill_piles[-1]) - set(self.refills[-1]))
-            return sorted(set(deck) - set(self.dealt) - set(self.draws))
-        return sorted(self._pile_after(self.pending))
+    def _outcome(self, card: int) -> int:
+        return encoding.card_code(card) if self.family.name == "highlow" else card - 1
 
-    def _pile_after(self, action: Action) -> list[int]:
-        """The discard pile once ``action`` (an exchange or a discard) has put its card on it."""
-        round_ = self.round
-        assert round_ is not None
-        card = round_.rack(action.seat)[action.slot] if isinstance(action, Exchange) else round_.held
-        assert card is not None
-        return [*round_.discard_pile, card]
-
-    # --- Moves ---------------------------------------------------------------------------------
+    def _card(self, outcome: int) -> int:
+        if self.family.name != "highlow":
+            return outcome + 1
+        return SWAP if outcome == encoding.card_code(SWAP) else outcome
 
     def _apply_action(self, index: int) -> None:
-        if self.round is None:
-            self.dealt.append(index + 1)
-            return
-        pending = self.pending
-        if pending is not None:
-            card = index + 1
-            if isinstance(pending, DrawFromStock):
-                (self.refills[-1] if self.refills else self.draws).append(card)
-            else:
-                self.refill_piles.append(self._pile_after(pending))
-                self.refills.append([card])
-            self.pending = None
-            self.actions.append(action_index(pending))
-            self._dealt_round.round = None
+        undecided = self._undecided()
+        if undecided is not None:
+            source = undecided[0]
+            while len(self.decided) <= source:
+                self.decided.append([])
+            self.decided[source].append(self._card(index))
+            self._dealt = _DealtRound()
             return
         to_act = self.round.to_act
         assert to_act is not None
-        action = action_from_index(to_act, index)
-        if self._waits_for_chance(action):
-            self.pending = action
-            return
         self.actions.append(index)
-        self.round.apply(action)
-
-    def _waits_for_chance(self, action: Action) -> bool:
-        round_ = self.round
-        assert round_ is not None
-        if isinstance(action, DrawFromStock):
-            return not round_.public_view().known_stock_order  # after a flip the stock's order is public
-        refills = self.rules.refill == "shuffle" and round_.stock_size == 0
-        return refills and isinstance(action, Exchange | Discard)
-
-    def _deal_again(self) -> Round:
-        """Deal the round from the chance outcomes so far and replay the actions (cards chance has not decided yet
-        are put in any order: nobody sees them before chance decides them)."""
-        taken = set(self.dealt) | set(self.draws)
-        deck = [*self.dealt, *self.draws, *(card for card in range(1, self.rules.deck_size + 1) if card not in taken)]
-        orders = [
-            [*order, *sorted(set(pile) - set(order))]
-            for order, pile in zip(self.refills, self.refill_piles, strict=True)
-        ]
-        round_ = Round(self.rules, deck, DEALER, rng=_ChosenShuffles(orders))
-        for index in self.actions:
-            to_act = round_.to_act
-            assert to_act is not None
-            round_.apply(action_from_index(to_act, index))
-        return round_
+        self.round.apply(self.family.action_from_index(to_act, index))
+        self._dealt.checked = False
 
     def _action_to_string(self, player: int, index: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"card {index + 1}"
-        action = action_from_index(player, index)
-        if isinstance(action, Exchange):
-            return f"exchange into slot {SLOT_LABELS[action.slot]}"
-        return action.describe()
+            return f"card {self._card(index)}"
+        described: str = self.family.action_from_index(player, index).describe()
+        return described
 
     def returns(self) -> list[float]:
-        round_ = self.round
-        if round_ is None or round_.result is None:
-            return [0.0] * self.rules.players
-        result, rules = round_.result, self.rules
+        rules = self.rules
+        result = self.round.result
+        if result is None or not self.is_terminal():
+            return [0.0] * rules.players
         seats = range(rules.players)
         if self.reward == "round_score":
             sides = rules.side_totals(result.scores)
@@ -240,32 +218,39 @@ class RackoState(pyspiel.State):  # type: ignore[misc]
         return [1.0 if rules.side_of(seat) == winning else -1.0 for seat in seats]
 
     def __str__(self) -> str:
-        if self.round is None:
-            return f"dealing: {len(self.dealt)} cards dealt"
-        racks = " | ".join(" ".join(str(card) for card in self.round.rack(seat)) for seat in range(self.rules.players))
-        return f"{self.round.phase.value} · discard {self.round.discard_pile[-1:]} · racks {racks}"
+        round_ = self.round
+        rows = " | ".join(" ".join(map(str, round_.rack(seat))) for seat in range(self.rules.players))
+        waiting = " (chance to decide a card)" if self._undecided() is not None else ""
+        return f"{round_.phase.value}{waiting} · discard {round_.discard_pile[-1:]} · racks {rows}"
 
     # --- Hidden information ----------------------------------------------------------------------
 
     def resample_from_infostate(self, player: int, sampler: Any) -> RackoState:
-        """A state ``player`` cannot tell from this one: the cards it never saw dealt again among their places.
+        """A state ``player`` cannot tell from this one: the cards it never saw dealt again among their places, and
+        the cards of each reshuffled stock that it cannot place now (still in the stock, or drawn blind into another
+        rack since) shuffled again among their places in that stock.  (In High-Low every card placed is face up:
+        nothing the round has taken is hidden from the player to act.)
 
-        The same actions are replayed on the new deal; a deal on which they cannot be replayed (another rack
+        The same moves are replayed on the new deal; a deal on which they cannot be replayed (another rack
         would have gone Rack-O earlier) is drawn again, up to :data:`RESAMPLE_TRIES` times, then this state is
-        returned.  Under the shuffle refill the order of a reshuffled stock is kept (its cards were all seen).
+        returned.
         """
+        if self.family.name == "highlow":
+            same: RackoState = self.clone()
+            return same
         generator = random.Random(int(sampler() * 2**52))
-        unseen = sorted(set(range(1, self.rules.deck_size + 1)) - self._seen_by(player))
+        unseen, reshuffled = self._hidden_from(player)
         for _ in range(RESAMPLE_TRIES):
-            shuffled = unseen[:]
-            generator.shuffle(shuffled)
-            moved = dict(zip(unseen, shuffled, strict=True))
+            moved = _moved_among(unseen, generator)
             candidate: RackoState = self.clone()
-            candidate.dealt = [moved.get(card, card) for card in self.dealt]
-            candidate.draws = [moved.get(card, card) for card in self.draws]
-            candidate._dealt_round = _DealtRound()
+            candidate.decided = [[moved.get(card, card) for card in self.decided[0]]]
+            for order, hidden in zip(self.decided[1:], reshuffled, strict=True):
+                within = _moved_among(hidden, generator)
+                # The turned-up card was seen where it is; the cards not yet drawn follow the list, in any order.
+                candidate.decided.append([order[0], *(within.get(card, card) for card in order[1:])])
+            candidate._dealt = _DealtRound()
             try:
-                candidate.round  # noqa: B018  # deal it now, to find out whether the actions replay on it
+                candidate.round  # noqa: B018  # deal it now, to find out whether the moves replay on it
             except IllegalActionError:
                 continue
             if candidate.is_terminal() == self.is_terminal():
@@ -273,29 +258,45 @@ class RackoState(pyspiel.State):  # type: ignore[misc]
         unchanged: RackoState = self.clone()
         return unchanged
 
-    def _seen_by(self, player: int) -> set[int]:
-        if self.round is None:
-            return {card for index, card in enumerate(self.dealt) if self._dealt_to(index) == player}
-        return set(self.round.observation(player).seen_cards())
+    def _hidden_from(self, player: int) -> tuple[list[int], list[list[int]]]:
+        """The cards ``player`` never saw, and per shuffle refill the cards of that stock it cannot place now."""
+        observation = self.round.observation(player)
+        assert not isinstance(observation.public, HighLowView)
+        public = observation.public
+        seen = observation.seen_cards()
+        placed = {*observation.rack, *public.discard_pile, *public.known_stock_order}
+        placed.update(card for slots in public.known for card in slots if card is not None)
+        if observation.held is not None:
+            placed.add(observation.held)
+        # A seen card that cannot be placed went into a reshuffled stock: the last one whose pile held it.
+        last_pile = {card: number for number, pile in enumerate(self._dealt.piles) for card in pile}
+        reshuffled: list[list[int]] = [[] for _ in self.decided[1:]]
+        for card in sorted(seen - placed):
+            if card in last_pile and last_pile[card] < len(reshuffled):
+                reshuffled[last_pile[card]].append(card)
+        return sorted(set(self.family.full_deck(self.rules)) - seen), reshuffled
 
-    def _dealt_to(self, index: int) -> int | None:
-        players = self.rules.players
-        if index >= RACK_SIZE * players:
-            return None
-        return (DEALER + 1 + index) % players
+
+def _moved_among(cards: list[int], generator: random.Random) -> dict[int, int]:
+    """A random permutation of ``cards``, as where each card goes."""
+    shuffled = cards[:]
+    generator.shuffle(shuffled)
+    return dict(zip(cards, shuffled, strict=True))
 
 
 class _ChosenShuffles(random.Random):
-    """The generator a round shuffles its refills with: each shuffle gives the next order chance chose."""
+    """The generator a round shuffles its refills with: each shuffle puts first the cards chance decided for that
+    stock, in their order, then the others in any order; it keeps the piles it was given."""
 
-    def __init__(self, orders: list[list[int]]) -> None:
+    def __init__(self, decided: list[list[int]]) -> None:
         super().__init__(0)
-        self._orders = orders
+        self._decided = decided
+        self.piles: list[list[int]] = []
 
     def shuffle(self, cards: Any) -> None:
-        order = self._orders.pop(0)
-        assert sorted(order) == sorted(cards)
-        cards[:] = order
+        chosen = self._decided[len(self.piles)] if len(self.piles) < len(self._decided) else []
+        self.piles.append(list(cards))
+        cards[:] = [*chosen, *sorted((Counter(cards) - Counter(chosen)).elements())]
 
 
 class _DealtRound:
@@ -303,31 +304,35 @@ class _DealtRound:
     holds nothing, and the clone deals its round again when it needs it (far cheaper than copying its log)."""
 
     def __init__(self) -> None:
-        self.round: Round | None = None
+        self.round: AnyRound | None = None
+        self.piles: list[list[int]] = []
+        """The discard piles the round's shuffle refills shuffled."""
+        self.checked = False
+        self.undecided: tuple[int, Counter[int]] | None = None
+        """Once checked: the source and cards of a card the round took that chance has not decided."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _DealtRound:
         return _DealtRound()
 
 
 class RackoObserver:
-    """OpenSpiel's view of a player: the vector of :mod:`racko.envs.encoding` and its observation in words."""
+    """OpenSpiel's view of a player: the vector of :mod:`racko.envs.encoding` and its observation in words.  While
+    chance decides a card nobody decides anything, and the view is empty."""
 
     def __init__(self, rules: Rules) -> None:
         self.tensor = np.zeros(encoding.size(rules), np.float32)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: RackoState, player: int) -> None:
-        if state.round is None:
-            self.tensor.fill(0.0)  # nobody decides during the deal
+        if state.is_chance_node():
+            self.tensor.fill(0.0)
         else:
             self.tensor[:] = encoding.encode(state.round.observation(player))
 
     def string_from(self, state: RackoState, player: int) -> str:
-        if state.round is None:
-            mine = [card for index, card in enumerate(state.dealt) if state._dealt_to(index) == player]
-            return f"seat {player} dealt {mine}"
-        waiting = " (waiting for chance)" if state.pending is not None else ""
-        return repr(state.round.observation(player)) + waiting
+        if state.is_chance_node():
+            return f"seat {player}: chance decides a card"
+        return repr(state.round.observation(player))
 
 
 pyspiel.register_game(_GAME_TYPE, RackoGame)

@@ -10,6 +10,8 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import pytest
+
 import racko
 from racko import CallRacko, Discard, DrawFromStock, Exchange, IllegalActionError, Phase
 from racko.families import AnyRound, family_of
@@ -37,6 +39,20 @@ HIGHLOW_CASES: dict[str, tuple[str, int, dict[str, Any]]] = {
 """The same for High-Low."""
 
 CASES = {**CLASSIC_CASES, **HIGHLOW_CASES}
+
+CLASSIC_ONLY_BOT = "classic-only"
+"""A bot that plays classic Rack-O only, for the tests of refusing a bot a variant: every real level plays every
+variant.  Register it with :func:`register_classic_only_bot`."""
+
+
+def register_classic_only_bot(monkeypatch: pytest.MonkeyPatch) -> str:
+    """Make :data:`CLASSIC_ONLY_BOT` known to the registry for one test (``monkeypatch`` takes it away again)."""
+    from racko.bots import BucketBot
+    from racko.bots.base import _REGISTRY
+
+    bot = type(CLASSIC_ONLY_BOT, (BucketBot,), {"name": CLASSIC_ONLY_BOT, "variants": frozenset({"classic"})})
+    monkeypatch.setitem(_REGISTRY, CLASSIC_ONLY_BOT, bot)
+    return CLASSIC_ONLY_BOT
 
 
 def case_rules(name: str, **changes: Any) -> racko.Rules:

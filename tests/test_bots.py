@@ -349,3 +349,23 @@ def test_easy_can_go_rack_o_under_the_two_player_rule() -> None:
             assert racko.longest_run(result.racks[result.winner]) >= 3
             finished += 1
     assert finished >= 190
+
+
+def test_high_low_rows_give_up_the_cards_outside_their_cheapest_sequence() -> None:
+    from racko.bots.highlow_gaps import RowValuer
+
+    valuer = RowValuer([card for card in range(1, 51) for _ in range(2)])
+    assert valuer.loose_cards([3, 40, 10, 12, 5, 20, 30, 2, 45, 48]) == [40, 5, 2]  # Low: 3 10 12 20 30 45 48 kept
+    assert valuer.loose_cards([48, 45, 40, 33, 30, 22, 20, 12, 5, 1]) == []  # a High Rack-O keeps everything
+    assert valuer.cost([48, 45, 40, 33, 30, 22, 20, 12, 5, 1]) == 0
+
+
+def test_going_out_in_high_low_never_pays_for_the_card_it_hands_on() -> None:
+    from racko.bots.highlow_gaps import RowValuer, best_replace
+
+    valuer = RowValuer([card for card in range(1, 51) for _ in range(2)])
+    row = [3, 8, 10, 12, 40, 20, 30, 35, 45, 48]
+    # 15 in place of 40 is a Rack-O: the 40 goes to the discard pile, however much the next player wants it.
+    assert best_replace(valuer, row, 15, {40: 100.0}) == (0.0, 4)
+    cost, position = best_replace(valuer, row, 25, {40: 100.0})
+    assert position != 4 and cost > 0  # short of a Rack-O, handing on the 40 is weighed

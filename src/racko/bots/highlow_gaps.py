@@ -54,8 +54,25 @@ class RowValuer:
             return 0.0
         return min(low, self._rising_cost([HIGHEST + 1 - card for card in numbers], self.falling))
 
-    def _rising_cost(self, numbers: Sequence[int], counts: Sequence[int]) -> float:
-        """The cheapest gaps that make ``numbers`` (Wilds left out) never fall from left to right."""
+    def loose_cards(self, row: Sequence[int]) -> list[int]:
+        """The numbers of ``row`` outside its cheapest kept sequence (in the cheaper direction): the cards its
+        owner would give up first (a Swap waiting at the deal is no number)."""
+        numbers = [card for card in row if card > 0]
+        previous_low = [0] * (len(numbers) + 2)
+        previous_high = [0] * (len(numbers) + 2)
+        low = self._rising_cost(numbers, self.rising, previous_low)
+        high = self._rising_cost([HIGHEST + 1 - card for card in numbers], self.falling, previous_high)
+        previous = previous_low if low <= high else previous_high
+        kept: set[int] = set()
+        j = previous[len(numbers) + 1]
+        while j > 0:
+            kept.add(j - 1)
+            j = previous[j]
+        return [card for index, card in enumerate(numbers) if index not in kept]
+
+    def _rising_cost(self, numbers: Sequence[int], counts: Sequence[int], previous: list[int] | None = None) -> float:
+        """The cheapest gaps that make ``numbers`` (Wilds left out) never fall from left to right; with
+        ``previous``, also where each kept value's predecessor is (indexes of ``(1, *numbers, HIGHEST)``)."""
         wilds = self.wilds
         interior, edge = self.tables
         values = (1, *numbers, HIGHEST)
@@ -81,6 +98,8 @@ class RowValuer:
                     cost = before + row[fits]
                 if cost < cheapest:
                     cheapest = cost
+                    if previous is not None:
+                        previous[j] = i
             best[j] = cheapest
         return best[-1]
 
@@ -155,12 +174,22 @@ def _counts_up_to(numbers: Sequence[int]) -> list[int]:
 
 
 def highlow_move(
-    observation: HighLowObservation, model: GapModel, denial: float = 0.0, gift: float = 0.0
+    observation: HighLowObservation,
+    model: GapModel,
+    denial: float = 0.0,
+    gift: float = 0.0,
+    circulating: bool = False,
 ) -> HighLowAction:
     """The move that leaves the cheapest row by ``model``: which swap after a Swap card, else where the card in
     hand goes, a card passed to an opponent counted at ``denial`` times the draws it saves that player, or
-    ``gift`` draws when it would let that player go Rack-O at once."""
-    valuer = RowValuer(unseen_cards(observation), model)
+    ``gift`` draws when it would let that player go Rack-O at once.  With ``circulating``, the cards other rows
+    would give up (:meth:`RowValuer.loose_cards`) count among those that may come."""
+    unseen = unseen_cards(observation)
+    valuer = RowValuer(unseen, model)
+    if circulating:
+        rows = observation.public.rows
+        loose = [card for seat, row in enumerate(rows) if seat != observation.seat for card in valuer.loose_cards(row)]
+        valuer = RowValuer(unseen + loose, model)
     if observation.phase is HighLowPhase.SWAP:
         return best_swap(valuer, observation)
     passing = passing_costs(valuer, observation, denial, gift) if denial or gift else None

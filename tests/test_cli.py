@@ -15,6 +15,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 import racko
+from helpers import CLASSIC_ONLY_BOT, register_classic_only_bot
 from racko import bots
 from racko.bots.runner import play_match, play_round
 from racko.cli import app
@@ -346,7 +347,10 @@ def test_demo_without_a_seed_plays_a_round() -> None:
     ("args", "message"),
     [
         (["--variant", "poker"], "racko: Unknown variant 'poker'; known: classic, bonus, partners, highlow."),
-        (["--variant", "highlow", "--bots", "hard"], "racko: The hard bot does not play High-Low Rack-O; choose from"),
+        (
+            ["--variant", "highlow", "--bots", CLASSIC_ONLY_BOT],
+            f"racko: The {CLASSIC_ONLY_BOT} bot does not play High-Low Rack-O; choose from",
+        ),
         (
             ["--bots", "easy,genius"],
             "racko: Unknown bot 'genius'; available: random, easy, medium, hard, expert, expert-eager.",
@@ -368,7 +372,11 @@ def test_demo_without_a_seed_plays_a_round() -> None:
         "turn cap 0",
     ],
 )
-def test_demo_refuses_bad_options_with_exit_code_2(args: list[str], message: str) -> None:
+def test_demo_refuses_bad_options_with_exit_code_2(
+    args: list[str], message: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if CLASSIC_ONLY_BOT in args:
+        register_classic_only_bot(monkeypatch)
     result = run("demo", *args)
     assert_clean_failure(result)
     assert result.stderr.strip().startswith(message)

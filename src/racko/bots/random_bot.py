@@ -10,7 +10,7 @@ from racko.families import AnyAction, AnyObservation
 class RandomBot(Bot):
     name = "random"
     level = 0
-    description = "Plays any legal move at random: for learning the controls. Every variant."
+    description = "Plays any legal move at random, for learning the controls; it practically never goes Rack-O."
 
     def act(self, observation: AnyObservation) -> AnyAction:
         actions: list[AnyAction] = list(observation.legal_actions())

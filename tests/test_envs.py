@@ -26,6 +26,7 @@ from pettingzoo.utils import parallel_to_aec
 
 import racko
 import racko.envs.core
+from helpers import register_classic_only_bot
 from racko import bots
 from racko.envs import ENVIRONMENT_IDS, REWARDS, RackoGymEnv, encode, layout, racko_v0
 from racko.envs.openspiel_game import GAME_NAME
@@ -310,9 +311,10 @@ def test_gymnasium_illegal_action_and_seat() -> None:
     assert np.array_equal(again, observation)
 
 
-def test_gymnasium_opponents_must_play_the_variant() -> None:
-    with pytest.raises(RackoError, match="medium cannot play High-Low"):
-        RackoGymEnv("highlow", ["medium", "easy"])
+def test_gymnasium_opponents_must_play_the_variant(monkeypatch: pytest.MonkeyPatch) -> None:
+    classic_only = register_classic_only_bot(monkeypatch)
+    with pytest.raises(RackoError, match=f"{classic_only} cannot play High-Low"):
+        RackoGymEnv("highlow", [classic_only, "easy"])
     with pytest.raises(RulesError):
         RackoGymEnv("partners", ["easy"])
 

@@ -49,6 +49,17 @@ def agent_name(seat: int) -> str:
     return f"player_{seat}"
 
 
+def render_table(episode: Episode | None, render_mode: str | None) -> str | None:
+    """An environment's render: the table in words (``"ansi"``: returned; ``"human"``: printed), or nothing."""
+    if episode is None or render_mode is None:
+        return None
+    text = episode.text()
+    if render_mode == "human":
+        print(text)
+        return None
+    return text
+
+
 class SeedSource:
     """Where each episode's game seed comes from: the seed given to ``reset``, else the next number from a
     generator seeded by the last seed given (by the system's randomness before any), so that a seeded run of

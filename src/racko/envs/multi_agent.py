@@ -17,7 +17,15 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
 from racko.envs import encoding
-from racko.envs.core import DEFAULT_TURN_CAP, Episode, SeedSource, agent_name, check_reward, table_rules
+from racko.envs.core import (
+    DEFAULT_TURN_CAP,
+    Episode,
+    SeedSource,
+    agent_name,
+    check_reward,
+    render_table,
+    table_rules,
+)
 from racko.errors import IllegalActionError
 from racko.families import family_of
 
@@ -97,13 +105,7 @@ class _Table:
         return self.max_cycles is not None and self.steps >= self.max_cycles
 
     def _text(self) -> str | None:
-        if self.episode is None or self.render_mode is None:
-            return None
-        text = self.episode.text()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_table(self.episode, self.render_mode)
 
 
 class RackoAECEnv(_Table, AECEnv[str, Observed, int | None]):  # type: ignore[misc]

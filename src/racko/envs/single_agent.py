@@ -20,7 +20,7 @@ from gymnasium import spaces
 
 from racko import bots
 from racko.envs import encoding
-from racko.envs.core import DEFAULT_TURN_CAP, Episode, Mask, check_reward, table_rules
+from racko.envs.core import DEFAULT_TURN_CAP, Episode, Mask, check_reward, render_table, table_rules
 from racko.errors import IllegalActionError, RackoError
 from racko.families import family_of
 from racko.rules import variant as find_variant
@@ -103,13 +103,7 @@ class RackoGymEnv(gymnasium.Env[encoding.Vector, np.int64]):
         return self._mask().astype(bool)
 
     def render(self) -> str | None:
-        if self.episode is None or self.render_mode is None:
-            return None
-        text = self.episode.text()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_table(self.episode, self.render_mode)
 
     # --- Inside ------------------------------------------------------------------------------
 

@@ -50,7 +50,7 @@ def serve_command(
     if host in ("0.0.0.0", "::"):
         typer.echo("Others on your network join with this machine's address instead of 127.0.0.1.")
     uvicorn.run(
-        create_app(store, pace=pace, away_seconds=away),
+        create_app(store, pace=pace, away_seconds=away, short_collections=True),
         host=host,
         port=port,
         log_level="warning",

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import http.client
 import json
 import math
@@ -524,6 +525,8 @@ async def _measure(server: ServerProcess, settings: BenchSettings, say: Callable
             round((rss_open - before) / settings.tables, 1) if rss_open is not None and before is not None else None
         )
         say(f"{settings.tables} tables open in {figures['open_seconds']} s; playing.")
+        gc.collect()  # the load's own long-lived objects out of its collector's way: its pauses are not the server's
+        gc.freeze()
         choose = PLAYERS[settings.players]
         start = time.perf_counter()
         players = [asyncio.create_task(table.play(run, start, choose)) for table in tables]
@@ -552,6 +555,7 @@ async def _measure(server: ServerProcess, settings: BenchSettings, say: Callable
                 task.cancel()
             await asyncio.gather(*players, return_exceptions=True)
     finally:
+        gc.unfreeze()
         await asyncio.gather(*(table.close() for table in tables), return_exceptions=True)
     figures["games_finished"] = run.games
     figures["errors"] = sum(run.errors.values())

@@ -41,7 +41,7 @@ def serve_command(
         raise typer.Exit(2)
     path = db if db is not None else data_dir() / "racko.sqlite3"
     try:
-        store = SqliteTables(path, sync=sync)
+        store = SqliteTables(path, sync=sync, grouped=True)
     except Exception as error:  # a folder that cannot be written, a file that is not a database
         typer.echo(f"racko: cannot open the database {path}: {error}", err=True)
         raise typer.Exit(2) from None

@@ -91,6 +91,9 @@ StepSeconds = Annotated[
     float,
     typer.Option(min=1, max=600, help="--find-max: seconds measured at each step.", rich_help_panel=SERVER_PANEL),
 ]
+MaxSteps = Annotated[
+    int, typer.Option(min=1, max=40, help="--find-max: at most this many steps.", rich_help_panel=SERVER_PANEL)
+]
 LimitMs = Annotated[
     float,
     typer.Option(
@@ -125,6 +128,7 @@ def server_bench_command(
     find_max: FindMax = False,
     start_rate: StartRate = 100.0,
     step_seconds: StepSeconds = 10.0,
+    max_steps: MaxSteps = 14,
     limit_ms: LimitMs = 50.0,
     sync: Sync = "full",
     players: Players = "sorting",
@@ -149,6 +153,7 @@ def server_bench_command(
         find_max=find_max,
         start_rate=start_rate,
         step_seconds=step_seconds,
+        max_steps=max_steps,
         limit_ms=limit_ms,
         sync=sync,
         players=players,

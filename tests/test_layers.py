@@ -1,7 +1,7 @@
 """The tree shows the layers: the engine, the bots, the play layer, the front ends, and the command on top.
 
-Each layer imports only the layers below it, and front ends never import each other (the web server and the RL
-environments will join ``FRONT_ENDS``).
+Each layer imports only the layers below it, and front ends never import each other: the terminal app, the tools,
+the web server and the RL environments (``envs``).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "racko"
-FRONT_ENDS = {"terminal", "tools", "web"}
+FRONT_ENDS = {"terminal", "tools", "web", "envs"}
 ABOVE_THE_ENGINE = {"bots", "play", "cli", *FRONT_ENDS}
 
 

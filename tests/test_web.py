@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import random
+import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -42,7 +44,11 @@ def _hello(ws: Any, token: str | None, version: int = 0) -> tuple[dict[str, Any]
     assert welcome["type"] == "welcome"
     state = ws.receive_json()
     assert state["type"] == "state"
-    assert ws.receive_json()["type"] == "presence"
+    frame = ws.receive_json()
+    while frame["type"] == "state":  # a computer player woken by an earlier connection may move meanwhile
+        state = frame
+        frame = ws.receive_json()
+    assert frame["type"] == "presence"
     return welcome, state
 
 
@@ -83,9 +89,15 @@ def test_a_seat_link_plays_and_the_other_seat_is_told(client: TestClient) -> Non
         actor.send_json({"type": "act", "version": named["version"], "action": {"act": "draw"}})
         drawn = _until(actor, "state")
         assert drawn["version"] == named["version"] + 1 and drawn["view"]["held"] is not None
-        assert drawn["lines"][-1].endswith(f"({drawn['view']['held']}).")
+        assert drawn["log"][-1] == {
+            "kind": "drew",
+            "seat": to_act,
+            "card": drawn["view"]["held"],
+            "text": f"{named['view']['names'][to_act]} drew from the stock ({drawn['view']['held']}).",
+        }
         seen = _until(other, "state")
-        assert seen["view"]["held"] is None and seen["lines"][-1].endswith("drew from the stock.")
+        assert seen["view"]["held"] is None and seen["log"][-1]["card"] is None
+        assert seen["log"][-1]["text"].endswith("drew from the stock.")
 
 
 def test_stale_versions_wrong_turns_and_spectators_are_refused_and_change_nothing(client: TestClient) -> None:
@@ -175,7 +187,7 @@ def test_reconnecting_with_a_version_gets_only_what_was_missed(client: TestClien
         _until(ws, "state")
     with client.websocket_connect(f"/ws/{links['table']}") as ws:
         _, again = _hello(ws, token, version=seen)
-        assert again["since"] == seen and len(again["lines"]) == again["version"] - seen >= 1
+        assert again["since"] == seen and len(again["log"]) == again["version"] - seen >= 1
     with client.websocket_connect(f"/ws/{links['table']}") as ws:
         _, whole = _hello(ws, token, version=10**9)  # a version from the future: the whole game
         assert whole["since"] == 0
@@ -214,10 +226,14 @@ CARD_FIELDS = ("rack", "held", "discard", "known", "taken", "next_stock", "rows"
 def _check_frame(table: Table, viewer: int | None, frame: dict[str, Any]) -> None:
     """Everything in a frame to ``viewer`` is what that seat (or a spectator) may know at that moment."""
     text = json.dumps(frame)
-    for secret in ("seed", "deck", "stock_order", "reshuffles", "random"):
+    for secret in ("seed", "deck", "stock_order", "reshuffles", "random", "order"):
         assert f'"{secret}"' not in text
     if frame["type"] != "state":
         return
+    for entry in frame["log"]:  # a card drawn blind is its drawer's alone (a Swap drawn in High-Low is shown)
+        assert {"racks", "rows", "order", "pile"}.isdisjoint(entry), entry
+        if entry["kind"] == "drew" and entry["seat"] != viewer:
+            assert entry["card"] in (None, "S"), (viewer, entry)
     view = frame["view"]
     session = table.session
     observation = session.observation(viewer if viewer is not None else 0)
@@ -247,7 +263,7 @@ def _check_frame(table: Table, viewer: int | None, frame: dict[str, Any]) -> Non
         may_know.add(observation.public.taken_discard)
     shown = set().union(*(_ints(view[key]) for key in CARD_FIELDS if key in view))
     assert shown <= may_know, (viewer, shown - may_know)
-    for line in frame["lines"]:
+    for line in (entry["text"] for entry in frame["log"]):
         if "drew from the stock (" in line or "You drew" in line:
             assert viewer is not None and line.startswith(session.names[viewer])
         assert "could go Rack-O" not in line or (viewer is not None and line.startswith(session.names[viewer]))
@@ -310,3 +326,95 @@ def test_every_frame_of_a_whole_game_is_what_its_seat_may_know(variant: str, pla
             assert len(state["view"]["results"]) >= 1
         assert not failures, failures[:3]
         assert checked > 50
+
+
+# --- the page's words --------------------------------------------------------------------------------------------
+
+
+def _word_blocks() -> dict[str, str]:
+    """i18n.js's log and report words per language (the ``Object.assign(WORDS.xx, {...})`` blocks)."""
+    source = (Path(__file__).resolve().parents[1] / "src/racko/web/static/i18n.js").read_text(encoding="utf-8")
+    return dict(re.findall(r"Object\.assign\(WORDS\.(\w+), \{(.*?)\n\}\);", source, flags=re.S))
+
+
+def test_every_word_of_the_page_is_there_in_every_language() -> None:
+    source = (Path(__file__).resolve().parents[1] / "src/racko/web/static/i18n.js").read_text(encoding="utf-8")
+    pair = re.compile(r'(?:"([^"]+)"|(\w+))\s*:\s*"(?:[^"\\]|\\.)*"')
+    keys: dict[str, set[str]] = {}
+    for language in ("en", "nl", "fr"):
+        base = re.search(rf"\n  {language}: \{{(.*?)\n  \}},", source, flags=re.S)
+        assert base is not None, language
+        text = base.group(1) + _word_blocks()[language]
+        keys[language] = {quoted or bare for quoted, bare in pair.findall(text)}
+    assert len(keys["en"]) > 100
+    assert keys["nl"] == keys["en"], keys["en"] ^ keys["nl"]
+    assert keys["fr"] == keys["en"], keys["en"] ^ keys["fr"]
+
+
+def test_every_event_the_engine_logs_is_worded_in_every_language_of_the_page() -> None:
+    import racko.events
+    import racko.highlow.events
+
+    kinds = {
+        cls.kind
+        for module in (racko.events, racko.highlow.events)
+        for cls in vars(module).values()
+        if isinstance(cls, type) and isinstance(getattr(cls, "kind", None), str)
+    }
+    blocks = _word_blocks()
+    assert set(blocks) == {"en", "nl", "fr"}
+    keys = {
+        language: set(re.findall(r'"((?:ev|exp|rules|hint|after|variant):[^"]+)"', block))
+        for language, block in blocks.items()
+    }
+    assert keys["en"] == keys["nl"] == keys["fr"], "every language has the same log, report and rules words"
+    for kind in kinds:
+        assert any(key.startswith((f"ev:{kind}", f"ev:hl:{kind}")) for key in keys["en"]), kind
+    from racko.rules import VARIANTS
+
+    assert {key for key in keys["en"] if key.startswith("variant:")} == {f"variant:{name}" for name in VARIANTS}
+    english = dict(re.findall(r'"(variant:[^"]+)": "([^"]+)"', _word_blocks()["en"]))
+    assert all(english[f"variant:{name}"] == cls.description for name, cls in VARIANTS.items())  # as the engine says
+
+
+def test_a_seat_whose_person_stays_away_is_handed_to_a_computer_player_after_the_timeout() -> None:
+    with TestClient(_app(away_seconds=0.3)) as client:
+        links = _table(client, names=["Ann", "Bob"], seats=["me", "person"])
+        ann = links["seats"][0]["token"]
+        with client.websocket_connect(f"/ws/{links['table']}") as ws:
+            _hello(ws, ann)
+            ws.send_json({"type": "hand-over", "seat": 1, "bot": "easy"})
+            early = _until(ws, "error")
+            assert early["code"] == "not-away" and "more seconds" in early["message"]
+            for wrong, code in [({"seat": 0, "bot": "easy"}, "not-away"), ({"seat": 1, "bot": "nobody"}, "bad-frame")]:
+                time.sleep(0.35)
+                ws.send_json({"type": "hand-over", **wrong})
+                assert _until(ws, "error")["code"] == code
+            ws.send_json({"type": "hand-over", "seat": 1, "bot": "easy"})
+            state = _until(ws, "state")
+            assert state["view"]["bots"] == [None, "easy"]
+            assert _until(ws, "presence")["seats"][1]["bot"] == "easy"
+            for _ in range(20):  # the computer player now plays seat 1 whenever it is its turn
+                if state["view"]["to_act"] == 0:
+                    break
+                state = _until(ws, "state")
+            assert state["view"]["to_act"] == 0
+        assert _hub(client).store.load(links["table"]).setup["seats"][1]["token"] is None  # Bob's link is void now
+
+
+def test_a_hint_names_its_reason_in_words_every_language_of_the_page_has() -> None:
+    from racko.play.hint import OUTLOOKS, REASONS
+
+    keys = set(re.findall(r'"((?:hint|after):[^"]+)"', _word_blocks()["en"]))
+    assert keys == {f"hint:{reason}" for reason in REASONS} | {f"after:{outlook}" for outlook in OUTLOOKS}
+    with TestClient(_app()) as client:
+        links = _table(client, seats=["me", "easy"])
+        with client.websocket_connect(f"/ws/{links['table']}") as ws:
+            _, state = _hello(ws, links["seats"][0]["token"])
+            while state["view"]["to_act"] != 0:
+                state = _until(ws, "state")
+            ws.send_json({"type": "hint"})
+            hint = _until(ws, "hint")
+    best = hint["choices"][0]
+    assert best["reason"] in REASONS and best["text"].endswith(".")
+    assert 1 <= len(hint["choices"]) <= 3 and {"outlook", "turns"} <= set(best["values"])

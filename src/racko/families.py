@@ -15,7 +15,8 @@ import racko.actions as classic_actions
 import racko.highlow as highlow
 from racko.actions import Action
 from racko.errors import SetupError
-from racko.highlow import HighLowAction, HighLowObservation, HighLowRound
+from racko.events import Event
+from racko.highlow import HighLowAction, HighLowEvent, HighLowObservation, HighLowRound
 from racko.observation import Observation
 from racko.round import Round
 from racko.rules import Rules, is_whole, variant
@@ -23,6 +24,7 @@ from racko.rules import Rules, is_whole, variant
 AnyAction = Action | HighLowAction
 AnyRound = Round | HighLowRound
 AnyObservation = Observation | HighLowObservation
+AnyEvent = Event | HighLowEvent
 
 ActionT = TypeVar("ActionT")
 RoundT = TypeVar("RoundT")

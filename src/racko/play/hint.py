@@ -25,6 +25,30 @@ ADVISOR = "expert"
 """The bot whose judgement the hints use (the strongest)."""
 
 
+REASONS = {
+    "racko": "Call Rack-O: your rack qualifies, and the round is yours.",
+    "wait": "Wait instead of calling Rack-O, hoping for a longer run ({after}).",
+    "take": "Take {card} from the discard pile and put it in slot {slot}: {after}.",
+    "draw-insured": "Draw from the stock and keep your rack if the card does not help: {after}.",
+    "draw-next": "Draw from the stock: the turned-over pile shows the next card is {upcoming}; {after}.",
+    "draw": "Draw from the stock: {after} on average over the cards that may come.",
+    "exchange": "Put {held} in slot {slot}, discarding {out}: {after}.",
+    "discard": "Discard {held} and keep your rack: {after}.",
+    "highlow-place": "The expert would put {card} at position {position}.",
+    "highlow-swap": "The expert would swap positions {first} and {second}.",
+    "highlow-keep": "The expert would keep the row as it is.",
+}
+"""Why a choice is advised, by reason, in English (a front end in another language words the same reasons)."""
+OUTLOOKS = {
+    "racko": "that is Rack-O",
+    "turns": "about {turns:.1f} turns to Rack-O, counting this one",
+    "insured": "your ordered start would win the game even if somebody else went out first",
+}
+"""What a choice leads to, the ``{after}`` of a reason."""
+CARD_VALUES = ("card", "held", "out", "upcoming")
+"""The values of a reason that are cards (a front end says a card its own way: a number, the Wild, a Swap card)."""
+
+
 @dataclass(frozen=True)
 class Choice:
     action: AnyAction
@@ -32,7 +56,22 @@ class Choice:
     """The seat's own turns expected until it goes Rack-O after this choice, counting this turn (the advisor's
     estimate: its gap model and what the discard is worth to the next player at a table, play-outs in solitaire);
     0 for calling Rack-O, lower is better.  ``None`` where the advisor gives no estimate (High-Low)."""
-    explanation: str
+    reason: str
+    """Why, as a key of :data:`REASONS`."""
+    values: dict[str, Any]
+    """What the reason names: cards (:data:`CARD_VALUES`), slot labels, positions from 1, and ``outlook`` (a key of
+    :data:`OUTLOOKS`) with ``turns``."""
+
+    @property
+    def explanation(self) -> str:
+        """The advice in an English sentence."""
+        values = {
+            key: (card_words(value) if value is not None else "your card") if key in CARD_VALUES else value
+            for key, value in self.values.items()
+        }
+        if "outlook" in values:
+            values["after"] = OUTLOOKS[values["outlook"]].format(turns=values.get("turns") or 0.0)
+        return REASONS[self.reason].format(**values)
 
 
 @dataclass(frozen=True)
@@ -118,11 +157,10 @@ def _highlow_choice(observation: HighLowObservation) -> Choice:
     action = bots.create(ADVISOR, seed=0).act(observation)
     held = observation.held if observation.held is not None else observation.public.passed_card
     if isinstance(action, Replace):
-        card = card_words(held) if held is not None else "your card"
-        return Choice(action, None, f"The expert would put {card} at position {action.position + 1}.")
+        return Choice(action, None, "highlow-place", {"card": held, "position": action.position + 1})
     if isinstance(action, SwapCards):
-        return Choice(action, None, f"The expert would swap positions {action.first + 1} and {action.second + 1}.")
-    return Choice(action, None, "The expert would keep the row as it is.")
+        return Choice(action, None, "highlow-swap", {"first": action.first + 1, "second": action.second + 1})
+    return Choice(action, None, "highlow-keep", {})
 
 
 def advice(observation: Observation, seed: int = 0) -> tuple[Choice, ...]:
@@ -131,41 +169,33 @@ def advice(observation: Observation, seed: int = 0) -> tuple[Choice, ...]:
     The advisor's play-outs (solitaire) are seeded, so the same position always gets the same advice.
     """
     rated = ExpertBot(seed=seed).rate(observation, every_move=True)
-    return tuple(Choice(rating.action, rating.turns, _explain(observation, rating)) for rating in rated)
+    return tuple(Choice(rating.action, rating.turns, *_reason(observation, rating)) for rating in rated)
 
 
-def _explain(observation: Observation, rating: Rating) -> str:
+def _reason(observation: Observation, rating: Rating) -> tuple[str, dict[str, Any]]:
     public = observation.public
     action = rating.action
-    after = _turns(rating.turns)
-    if rating.insured:
-        after = "your ordered start would win the game even if somebody else went out first"
+    outlook = "insured" if rating.insured else "racko" if rating.turns <= 1 else "turns"
+    after: dict[str, Any] = {"outlook": outlook, "turns": round(rating.turns, 1)}
     if isinstance(action, CallRacko):
-        return "Call Rack-O: your rack qualifies, and the round is yours."
+        return "racko", {}
     if isinstance(action, Wait):
-        return f"Wait instead of calling Rack-O, hoping for a longer run ({after})."
+        return "wait", after
     if isinstance(action, TakeDiscard):
-        card = public.discard_pile[-1]
         assert rating.slot is not None
-        return f"Take {card} from the discard pile and put it in slot {SLOT_LABELS[rating.slot]}: {after}."
+        return "take", {"card": public.discard_pile[-1], "slot": SLOT_LABELS[rating.slot], **after}
     if isinstance(action, DrawFromStock):
         upcoming = public.next_stock_card
         if rating.insured:
-            return f"Draw from the stock and keep your rack if the card does not help: {after}."
+            return "draw-insured", after
         if upcoming is not None:
-            return f"Draw from the stock: the turned-over pile shows the next card is {upcoming}; {after}."
-        return f"Draw from the stock: {after} on average over the cards that may come."
+            return "draw-next", {"upcoming": upcoming, **after}
+        return "draw", after
     if isinstance(action, Exchange):
-        held = observation.held
-        return f"Put {held} in slot {SLOT_LABELS[action.slot]}, discarding {observation.rack[action.slot]}: {after}."
+        values = {"held": observation.held, "slot": SLOT_LABELS[action.slot], "out": observation.rack[action.slot]}
+        return "exchange", {**values, **after}
     assert isinstance(action, Discard)
-    return f"Discard {observation.held} and keep your rack: {after}."
-
-
-def _turns(turns: float) -> str:
-    if turns <= 1:
-        return "that is Rack-O"
-    return f"about {turns:.1f} turns to Rack-O, counting this one"
+    return "discard", {"held": observation.held, **after}
 
 
 def hint_lines(observation: AnyObservation, count: int = 3) -> list[str]:

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from racko import bots
 from racko.actions import Wait
 from racko.errors import RackoError, RecordError
-from racko.families import AnyAction, AnyObservation
+from racko.families import AnyAction, AnyEvent, AnyObservation
 from racko.match import Match
 from racko.play.text import plain_name
 from racko.record import GameRecord, replay
@@ -194,17 +194,22 @@ class PlaySession:
         """The version at which round ``number`` (from 1) was dealt."""
         return sum(len(round_.log) for round_ in self.match.rounds[: number - 1])
 
-    def lines_between(self, start: int, stop: int, viewer: int | None) -> list[str]:
-        """The log from version ``start`` to ``stop`` as ``viewer`` may see it (``None``: the public), in words."""
-        lines: list[str] = []
+    def events_between(self, start: int, stop: int, viewer: int | None) -> list[AnyEvent]:
+        """The log from version ``start`` to ``stop`` as ``viewer`` may see it (``None``: the public)."""
+        events: list[AnyEvent] = []
         offset = 0
         for round_ in self.match.rounds:
             log = round_.log
             first, last = max(start - offset, 0), min(stop - offset, len(log))
-            told = (event.visible_to(viewer).describe(self.names) for event in log[first:last])
-            lines.extend(line for line in told if line)
+            events.extend(event.visible_to(viewer) for event in log[first:last])
             offset += len(log)
-        return lines
+        return events
+
+    def lines_between(self, start: int, stop: int, viewer: int | None) -> list[str]:
+        """The log from version ``start`` to ``stop`` as ``viewer`` may see it, in words (events worth no line
+        left out)."""
+        told = (event.describe(self.names) for event in self.events_between(start, stop, viewer))
+        return [line for line in told if line]
 
     # --- keeping the game ------------------------------------------------------------------------
 

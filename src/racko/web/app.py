@@ -135,26 +135,23 @@ def create_app(
         await websocket.accept()
         table = hub.table(websocket.path_params["table"])
         if table is None:
-            await websocket.send_json({"type": "error", "code": "no-table", "message": "There is no such table."})
-            await websocket.close(code=4404)
+            await _refuse(websocket, "no-table", "There is no such table.", 4404)
             return
         try:
             hello = await asyncio.wait_for(_frame(websocket), HELLO_SECONDS)
         except (TimeoutError, WebError, WebSocketDisconnect):
-            await _close(websocket, 'Say hello first: {"type": "hello", "token": …}.')
+            await _refuse(websocket, "no-hello", 'Say hello first: {"type": "hello", "token": …}.', 4400)
             return
         token = hello.get("token")
         seat = table.seat_of(token) if token is not None else None
         if token is not None and seat is None:
-            await websocket.send_json(
-                {"type": "error", "code": "bad-token", "message": "This link is not a seat at this table."}
-            )
-            await websocket.close(code=4403)
+            await _refuse(websocket, "bad-token", "This link is not a seat at this table.", 4403)
             return
         watcher = Watcher(seat, websocket.send_json)
-        await hub.join(table, watcher, hello.get("version"))
         bucket = _Bucket(frames_per_second)
         try:
+            # Joining is inside the try: a client gone before its welcome arrives is still taken off the table.
+            await hub.join(table, watcher, hello.get("version"))
             while True:
                 try:
                     frame = await _frame(websocket)
@@ -216,10 +213,11 @@ async def _frame(websocket: WebSocket) -> dict[str, Any]:
     return data
 
 
-async def _close(websocket: WebSocket, message: str) -> None:
+async def _refuse(websocket: WebSocket, code: str, message: str, close_code: int) -> None:
+    """Say why the connection is refused, and close it; a client already gone needs neither."""
     try:
-        await websocket.send_json({"type": "error", "code": "no-hello", "message": message})
-        await websocket.close(code=4400)
+        await websocket.send_json({"type": "error", "code": code, "message": message})
+        await websocket.close(code=close_code)
     except Exception:  # already gone
         return
 
@@ -232,8 +230,8 @@ async def _handle(hub: Hub, table: Any, watcher: Watcher, frame: dict[str, Any],
     elif kind == "name":
         await hub.name(table, seat, frame.get("name"))
     elif kind == "hint":
-        lines = await hub.hint(table, seat)
-        await websocket.send_json({"type": "hint", "lines": lines})
+        choices = await hub.hint(table, seat)
+        await websocket.send_json({"type": "hint", "choices": choices})
     elif kind == "hand-over":
         await hub.hand_over(table, seat, frame.get("seat"), frame.get("bot"))
     elif kind == "again":

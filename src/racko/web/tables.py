@@ -23,18 +23,20 @@ from racko import bots
 from racko.errors import IllegalActionError, RackoError
 from racko.families import AnyAction, family_of
 from racko.match import Match
-from racko.play.hint import hint_lines
+from racko.play.hint import choices_for
 from racko.play.session import PlaySession, SeatSpec, bots_for
 from racko.play.text import plain_name
 from racko.record import GameRecord
 from racko.rules import Rules, variant
 from racko.web.store import TableStore
-from racko.web.views import table_setup, view_of
+from racko.web.views import hint_json, log_entries, table_setup, view_of
 
 TOKEN_BYTES = 24
 """A seat token is 192 random bits: nobody can guess one, and one table's token is worthless at another (it is
 checked against that table's seats only)."""
 NAME_LENGTH = 24
+HINT_CHOICES = 3
+"""How many of the advisor's choices a hint shows, best first."""
 ME, PERSON = "me", "person"
 
 
@@ -247,12 +249,12 @@ class Hub:
                 return  # the move's broadcast brought this watcher up to date meanwhile
         session = table.session
         version = session.version
-        start = watcher.version if watcher.version <= version else 0
+        start = watcher.version if 0 <= watcher.version <= version else 0  # a version the game had, or all
         frame = {
             "type": "state",
             "version": version,
             "since": start,
-            "lines": session.lines_between(start, version, watcher.viewer),
+            "log": log_entries(session.events_between(start, version, watcher.viewer), session.names),
             "view": view_of(session, watcher.viewer),
         }
         if session.save_problem:
@@ -462,12 +464,14 @@ class Hub:
         await self.broadcast(fresh)
         self.wake_bots(fresh)
 
-    async def hint(self, table: Table, seat: int | None) -> list[str]:
+    async def hint(self, table: Table, seat: int | None) -> list[dict[str, Any]]:
+        """The advisor's best choices for the seat to act, judged from its own observation (in a worker thread)."""
         session = table.session
         if seat is None or session.to_act != seat or session.match.over:
             raise WebError("no-hint", "A hint is for your own turn.")
         observation = session.observation(seat)
-        return await asyncio.to_thread(hint_lines, observation, 3)
+        choices = await asyncio.to_thread(choices_for, observation)
+        return [hint_json(choice) for choice in choices[:HINT_CHOICES]]
 
     def record(self, table_id: str, game: int | None = None) -> str | None:
         """A finished game's record (never one in progress: it holds every card)."""
@@ -526,7 +530,7 @@ def _setup_from_form(form: Any) -> tuple[Rules, list[SeatSpec], list[str | None]
     for index, part in enumerate(who):
         given = names[index] if index < len(names) and isinstance(names[index], str) else ""
         if part in (ME, PERSON):
-            name = plain_name(given)[:NAME_LENGTH].strip() or f"Player {index + 1}"
+            name = plain_name(given)[:NAME_LENGTH].strip() if given.strip() else f"Player {index + 1}"
             seats.append(SeatSpec(name))
             tokens.append(secrets.token_urlsafe(TOKEN_BYTES))
         elif part in bots.available():

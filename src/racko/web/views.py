@@ -7,15 +7,19 @@ end reveals every rack).  tests/test_web.py checks every frame of whole games ag
 
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import Any
 
-from racko.families import AnyObservation, family_of
+from racko.events import RoundEnded
+from racko.families import AnyEvent, AnyObservation, family_of
 from racko.highlow import SWAP, WILD, HighLowObservation, HighLowResult
+from racko.highlow.scoring import RUN_BONUS
 from racko.observation import RoundResult
+from racko.play.hint import CARD_VALUES, Choice
 from racko.play.loop import game_verbs, situation_of
-from racko.play.session import PlaySession
-from racko.play.text import round_report, rules_summary, scores_line, side_names
-from racko.rules import SLOT_LABELS, variant
+from racko.play.session import PlaySession, default_opponent
+from racko.play.text import scores_line, side_names
+from racko.rules import BONUS_FOR_RUN, POINTS_PER_CARD, RACKO_SCORE, SLOT_LABELS, variant
 
 
 def card_json(card: int) -> int | str:
@@ -27,8 +31,41 @@ def _cards(cards: tuple[int, ...] | list[int]) -> list[int | str]:
     return [card_json(card) for card in cards]
 
 
-def _result(result: RoundResult | HighLowResult, names: list[str], number: int) -> dict[str, Any]:
-    """A finished round, as every seat may see it: every rack, where its order broke, how each score was counted."""
+_CARD_FIELDS = ("card", "card_in", "card_out", "removed")
+_UNTOLD_FIELDS = ("racks", "rows", "order", "pile", "result", "private")
+"""Event fields the log entry leaves out: the deal's racks and rows, the turned-over pile (the view shows what the
+viewer may know of them) and a new stock's order (``None`` for every viewer anyway)."""
+
+
+def log_entries(events: list[AnyEvent], names: list[str]) -> list[dict[str, Any]]:
+    """The log as the page words it, in any of its languages: each event's kind and fields (already filtered for
+    the viewer by ``visible_to``) and its English sentence; events worth no sentence are left out."""
+    entries = []
+    for event in events:
+        text = event.describe(names)
+        if not text:
+            continue
+        entry: dict[str, Any] = {"kind": event.kind, "text": text}
+        for field in fields(event):
+            if field.name in _UNTOLD_FIELDS:
+                continue
+            value = getattr(event, field.name)
+            entry[field.name] = card_json(value) if field.name in _CARD_FIELDS and value is not None else value
+        if isinstance(event, RoundEnded):
+            entry.update(winner=event.result.winner, capped=event.result.capped, turns=event.result.turns)
+        entries.append(entry)
+    return entries
+
+
+def hint_json(choice: Choice) -> dict[str, Any]:
+    """One of the advisor's choices as the page words it: its reason and values, and the English sentence."""
+    values = {key: card_json(value) if key in CARD_VALUES else value for key, value in choice.values.items()}
+    return {"reason": choice.reason, "values": values, "text": choice.explanation}
+
+
+def _result(result: RoundResult | HighLowResult, number: int) -> dict[str, Any]:
+    """A finished round, as every seat may see it: every rack, where its order broke, and what each score was made
+    of (the page words it in its own language)."""
     return {
         "number": number,
         "winner": result.winner,
@@ -36,8 +73,11 @@ def _result(result: RoundResult | HighLowResult, names: list[str], number: int) 
         "scores": list(result.scores),
         "racks": [_cards(rack) for rack in result.racks],
         "ordered": list(result.ordered),
-        "explained": [result.explain(seat) for seat in range(len(result.scores))],
-        "report": round_report(result, names, number),
+        "run": result.run,
+        "bonus": result.bonus,
+        "turns": result.turns,
+        "doubles": list(result.doubles) if isinstance(result, HighLowResult) else None,
+        "direction": result.direction if isinstance(result, HighLowResult) else None,
     }
 
 
@@ -58,7 +98,11 @@ def table_setup(session: PlaySession) -> dict[str, Any]:
         "slots": [str(position) for position in range(1, 11)] if highlow else [str(label) for label in SLOT_LABELS],
         "deck_size": rules.deck_size,
         "verbs": sorted(game_verbs(rules)),
-        "rules_text": rules_summary(rules),
+        "default_bot": default_opponent(rules.variant),
+        "bonus": rules.bonus,
+        "run_bonus": {str(length): points for length, points in (RUN_BONUS if highlow else BONUS_FOR_RUN).items()},
+        "racko_score": RACKO_SCORE,
+        "points_per_card": POINTS_PER_CARD,
     }
 
 
@@ -84,7 +128,7 @@ def view_of(session: PlaySession, viewer: int | None) -> dict[str, Any]:
         "scores": scores_line(rules, names, match.seat_totals),
         "sides": side_names(rules, names),
         "side_totals": list(rules.side_totals(match.seat_totals)),
-        "results": [_result(result, names, number) for number, result in enumerate(match.results, start=1)],
+        "results": [_result(result, number) for number, result in enumerate(match.results, start=1)],
         "over": match.over,
         "winners": None,
         "rack": None,

@@ -1,5 +1,5 @@
 "use strict";
-// The page's words in the languages of the rule sheets.  The game's log comes from the server in English.
+// The page's words in the languages of the rule sheets, the game's log among them.
 const WORDS = {
   en: {
     title: "Rack-O", language: "Language", new_table: "A new table", variant: "Variant", players: "Players",
@@ -12,7 +12,7 @@ const WORDS = {
     spectate: "Spectators (the public table only)", your_link: "your seat",
     discard: "Discard", racko: "Rack-O!", wait: "Wait", keep: "Keep my row", hint: "Hint", scores: "Scores",
     log: "What happened", rules: "The rules in short", people: "At the table", your_name: "Your name",
-    sit_down: "Sit down", download: "Download the game's record", again: "Play again", continue: "Continue",
+    sit_down: "Sit down", download: "Download the game's record", again: "Play again", continue: "Continue", close: "Close",
     your_turn: "Your turn", to_play: "{name} to play", game_over: "Game over: {name} won.", watching: "You are watching.",
     pick: "Take the discard (t) or draw from the stock (d).",
     "pick-or-call": "Your rack qualifies: call Rack-O (r), or draw (d) or take (t) to play on.",
@@ -22,7 +22,11 @@ const WORDS = {
     "place-in-row": "Put {card} at a position: click it, or keys 1-9 and 0.",
     swap: "A Swap: click two positions to swap them, or keep your row (k).",
     swap_second: "Swap position {n} with which?", round_over: "Round {n} is over", away: "away for {s} s",
-    connected: "here", bot: "computer ({bot})", hand_over: "Hand to a computer", joined_not: "invited, not here yet",
+    connected: "here", bot: "computer ({bot})", hand_over: "Hand to a computer",
+    away_wait: "{name} is away ({s} s): the table waits; in {left} s you may hand the seat to a computer player.",
+    away_now: "{name} has been away for {s} s.",
+    not_come_wait: "{name} has not come to the table yet ({s} s); in {left} s you may give the seat to a computer player.",
+    not_come_now: "{name} has not come to the table ({s} s).", joined_not: "invited, not here yet",
     reconnecting: "Connection lost: reconnecting…", stock: "Stock: {n} cards", discard_pile: "Discard pile",
     empty: "empty", slot: "slot {label}", position: "position {label}", card: "card {card}", hidden: "hidden card",
     keys_help: "Keys: d draw, t take the discard, 1-9 and 0 choose a slot, x discard, r Rack-O, w wait, k keep, ? hint.",
@@ -39,7 +43,7 @@ const WORDS = {
     spectate: "Toeschouwers (alleen wat open ligt)", your_link: "jouw plaats",
     discard: "Afleggen", racko: "Rack-O!", wait: "Wachten", keep: "Rij houden", hint: "Tip", scores: "Stand",
     log: "Wat er gebeurde", rules: "De regels in het kort", people: "Aan tafel", your_name: "Je naam",
-    sit_down: "Aan tafel", download: "Het verslag van het spel downloaden", again: "Nog eens", continue: "Verder",
+    sit_down: "Aan tafel", download: "Het verslag van het spel downloaden", again: "Nog eens", continue: "Verder", close: "Sluiten",
     your_turn: "Jij bent aan de beurt", to_play: "{name} is aan de beurt", game_over: "Afgelopen: {name} wint.",
     watching: "Je kijkt mee.",
     pick: "Neem de bovenste aflegkaart (t) of trek uit de pot (d).",
@@ -50,7 +54,11 @@ const WORDS = {
     "place-in-row": "Leg {card} op een plaats: klik hem, of toetsen 1-9 en 0.",
     swap: "Een Wissel: klik twee plaatsen om ze te ruilen, of houd je rij (k).",
     swap_second: "Plaats {n} ruilen met welke?", round_over: "Ronde {n} is voorbij", away: "{s} s weg",
-    connected: "aanwezig", bot: "computer ({bot})", hand_over: "Aan de computer geven", joined_not: "uitgenodigd, nog niet hier",
+    connected: "aanwezig", bot: "computer ({bot})", hand_over: "Aan de computer geven",
+    away_wait: "{name} is weg ({s} s): de tafel wacht; over {left} s mag je de plaats aan een computerspeler geven.",
+    away_now: "{name} is al {s} s weg.",
+    not_come_wait: "{name} is nog niet aan tafel ({s} s); over {left} s mag je de plaats aan een computerspeler geven.",
+    not_come_now: "{name} is niet aan tafel gekomen ({s} s).", joined_not: "uitgenodigd, nog niet hier",
     reconnecting: "Verbinding verbroken: opnieuw verbinden…", stock: "Pot: {n} kaarten", discard_pile: "Aflegstapel",
     empty: "leeg", slot: "vak {label}", position: "plaats {label}", card: "kaart {card}", hidden: "verborgen kaart",
     keys_help: "Toetsen: d trekken, t aflegkaart nemen, 1-9 en 0 een vak, x afleggen, r Rack-O, w wachten, k houden, ? tip.",
@@ -67,7 +75,7 @@ const WORDS = {
     spectate: "Spectateurs (seulement ce qui est visible)", your_link: "votre place",
     discard: "Défausser", racko: "Rack-O !", wait: "Attendre", keep: "Garder ma rangée", hint: "Conseil", scores: "Scores",
     log: "Ce qui s’est passé", rules: "Les règles en bref", people: "À la table", your_name: "Votre nom",
-    sit_down: "S’asseoir", download: "Télécharger le relevé de la partie", again: "Rejouer", continue: "Continuer",
+    sit_down: "S’asseoir", download: "Télécharger le relevé de la partie", again: "Rejouer", continue: "Continuer", close: "Fermer",
     your_turn: "À vous de jouer", to_play: "À {name} de jouer", game_over: "Partie finie : {name} gagne.",
     watching: "Vous regardez.",
     pick: "Prenez la carte de la défausse (t) ou piochez (d).",
@@ -79,6 +87,10 @@ const WORDS = {
     swap: "Un Échange : cliquez deux positions pour les échanger, ou gardez votre rangée (k).",
     swap_second: "Échanger la position {n} avec laquelle ?", round_over: "La manche {n} est finie",
     away: "absent depuis {s} s", connected: "présent", bot: "ordinateur ({bot})", hand_over: "Confier à l’ordinateur",
+    away_wait: "{name} est absent ({s} s) : la table attend ; dans {left} s vous pourrez confier sa place à l’ordinateur.",
+    away_now: "{name} est absent depuis {s} s.",
+    not_come_wait: "{name} n’est pas encore à la table ({s} s) ; dans {left} s vous pourrez confier sa place à l’ordinateur.",
+    not_come_now: "{name} n’est pas venu à la table ({s} s).",
     joined_not: "invité, pas encore là", reconnecting: "Connexion perdue : reconnexion…", stock: "Pioche : {n} cartes",
     discard_pile: "Défausse", empty: "vide", slot: "case {label}", position: "position {label}", card: "carte {card}",
     hidden: "carte cachée",
@@ -86,6 +98,223 @@ const WORDS = {
     copy: "Copier", copied: "Copié", partner: "partenaire", you: "vous",
   },
 };
+
+// The game's log, worded in the page's language from the server's entries (kind and fields, already filtered for
+// this seat).  Keys: "ev:" + kind, or "ev:hl:" + kind where High-Low words the same kind differently.
+Object.assign(WORDS.en, {
+  "variant:classic": "First to 500. Go Rack-O for 75; everyone else scores 5 a card up to the first break. With 2 players a Rack-O needs a run of three (the 2-player rule).",
+  "variant:bonus": "Rack-O with bonuses for the longest run: 3/4/5/6+ in a row add 50/100/200/400. Declaring is your choice, so you may wait for a longer run.",
+  "variant:partners": "Four players, two against two, partners opposite; partners' scores are added. First team to 500.",
+  "variant:highlow": "3-5 players, 112 cards with Wilds and Swaps, every row face up. Each card you replace passes to the player on your right. Go Rack-O in either direction; doubles score. First to 300.",
+  "hint:racko": "Call Rack-O: your rack qualifies, and the round is yours.",
+  "hint:wait": "Wait instead of calling Rack-O, hoping for a longer run ({after}).",
+  "hint:take": "Take {card} from the discard pile and put it in slot {slot}: {after}.",
+  "hint:draw-insured": "Draw from the stock and keep your rack if the card does not help: {after}.",
+  "hint:draw-next": "Draw from the stock: the turned-over pile shows the next card is {upcoming}; {after}.",
+  "hint:draw": "Draw from the stock: {after} on average over the cards that may come.",
+  "hint:exchange": "Put {held} in slot {slot}, discarding {out}: {after}.",
+  "hint:discard": "Discard {held} and keep your rack: {after}.",
+  "hint:highlow-place": "The expert would put {card} at position {position}.",
+  "hint:highlow-swap": "The expert would swap positions {first} and {second}.",
+  "hint:highlow-keep": "The expert would keep the row as it is.",
+  "after:racko": "that is Rack-O", "after:turns": "about {turns} turns to Rack-O, counting this one",
+  "after:insured": "your ordered start would win the game even if somebody else went out first",
+  "rules:intro": "{title}: {players} players, first to {target}.",
+  "rules:play": "Take the top discard or draw from the stock, and put the card in a slot: the card there is discarded (a card you drew may be discarded instead). Get your rack in order, lowest in slot 5, highest in slot 50.",
+  "rules:run": "With two players a rack in order is not enough: it needs a run of three consecutive numbers in neighbouring slots, like 28, 29, 30 (the 2-player rule). A sorted rack without one plays on.",
+  "rules:partners": "Partners sit opposite each other; their scores are added up.",
+  "rules:score": "Scoring: Rack-O {racko}; everyone else {per} a card in order from slot 5 up to the first break.",
+  "rules:bonus": "Bonus for the longest run when you go Rack-O ({bonuses}; 6 or more counts as 6). Going Rack-O is your choice: you may wait for a longer run, at the risk of someone going out first.",
+  "rules:hl:play": "Every row is face up. The drawer puts the card drawn in place of any card of the row; the card taken out passes to the player on the right, who must place it the same way; the last one is discarded. A Swap card lets every player swap two cards of their row. A Wild is any number you like.",
+  "rules:hl:out": "Go Rack-O with your row in order, low to high or high to low (equal neighbours count as in order).",
+  "rules:hl:score": "Scoring: Rack-O {racko}; everyone else {per} a card in order from the left end; {per} for every double (two identical numbers side by side, or a number followed by a Wild).",
+  "rules:hl:bonus": "Run bonus for the winner's longest run ({bonuses}; 7 or more counts as 6).",
+  "ev:dealt": "{name} dealt ten cards to each player.",
+  "ev:turned-up": "{card} was turned up to start the discard pile.",
+  "ev:drew": "{name} drew from the stock.", "ev:drew-seen": "{name} drew from the stock ({card}).",
+  "ev:took": "{name} took {card} from the discard pile.",
+  "ev:exchanged": "{name} put {card_in} into slot {slot} and discarded {card_out}.",
+  "ev:discarded": "{name} discarded {card}.",
+  "ev:refilled-flip": "The stock ran out: the discard pile was turned over to make a new stock.",
+  "ev:refilled-shuffle": "The stock ran out: the discard pile was shuffled to make a new stock.",
+  "ev:racko": "{name} went Rack-O!", "ev:waited": "{name} could go Rack-O but chose to wait.",
+  "ev:round-ended": "Round over.", "ev:round-won": "Round over: {name} went Rack-O.",
+  "ev:round-capped": "Round over: nobody went Rack-O in {turns} turns (turn cap).",
+  "ev:hl:dealt": "Ten cards each were dealt and turned face up.",
+  "ev:swap-discarded": "{name} discarded a Swap card from position {position}.",
+  "ev:hl:drew": "{name} drew {card}.", "ev:placed": "{name} put {card} in position {position}, taking out {removed}.",
+  "ev:placed-at-deal": "{name} put {card} in position {position}.", "ev:passed": "{name} received {card}.",
+  "ev:hl:discarded": "{card} went to the discard pile.", "ev:swapped": "{name} swapped positions {first} and {second}.",
+  "ev:kept": "{name} kept the row as it was.", "ev:hl:refilled": "The stock ran out: the discard pile became the new stock.",
+  "ev:capped": "The hand reached the turn cap.",
+  a_card: "a card", the_wild: "the Wild", a_swap: "a Swap card",
+  "exp:won": "went Rack-O: 75 points", "exp:bonus": "went Rack-O: 75 points + {bonus} bonus for a run of {run} = {points}",
+  "exp:all": "all ten cards in order: {count} × 5 = {points} points",
+  "exp:upto": "in order up to slot {upto}, broken at slot {broken}: {count} × 5 = {points} points",
+  "exp:hl:won": "went Rack-O ({way}): 75{doubles}{bonus} = {points} points", "exp:hl:doubles": " + {pairs} doubles × 5",
+  "exp:hl:bonus": " + {bonus} for a run of {run}", "exp:hl:count": "{count} in order × 5{doubles} = {points} points",
+  low: "Low", high: "High", stock_short: "stock", order_breaks: "the order breaks here", points: "points", total: "Total", round: "Round", sheet: "Score sheet",
+});
+Object.assign(WORDS.nl, {
+  "variant:classic": "Wie het eerst 500 haalt. Rack-O is 75 waard; de anderen krijgen 5 per kaart tot de eerste onderbreking. Met 2 spelers vraagt een Rack-O een reeks van drie (de regel voor 2 spelers).",
+  "variant:bonus": "Rack-O met bonussen voor de langste reeks: 3/4/5/6+ op een rij geven 50/100/200/400 extra. Rack-O roepen is je eigen keus: je mag wachten op een langere reeks.",
+  "variant:partners": "Vier spelers, twee tegen twee, partners tegenover elkaar; de punten van partners worden opgeteld. Het eerste team aan 500 wint.",
+  "variant:highlow": "3-5 spelers, 112 kaarten met Wild- en Wisselkaarten, alle rijen open. Elke kaart die je vervangt, gaat naar de speler rechts. Rack-O in beide richtingen; dubbels tellen. Wie het eerst 300 haalt.",
+  "hint:racko": "Roep Rack-O: je rekje is klaar en de ronde is van jou.",
+  "hint:wait": "Wacht met Rack-O roepen, in de hoop op een langere reeks ({after}).",
+  "hint:take": "Neem {card} van de aflegstapel en steek hem in gleuf {slot}: {after}.",
+  "hint:draw-insured": "Trek van de stok en houd je rekje als de kaart niet helpt: {after}.",
+  "hint:draw-next": "Trek van de stok: de omgedraaide stapel laat zien dat de volgende kaart {upcoming} is; {after}.",
+  "hint:draw": "Trek van de stok: {after}, gemiddeld over de kaarten die kunnen komen.",
+  "hint:exchange": "Steek {held} in gleuf {slot} en leg {out} af: {after}.",
+  "hint:discard": "Leg {held} af en houd je rekje: {after}.",
+  "hint:highlow-place": "De expert zou {card} op plaats {position} leggen.",
+  "hint:highlow-swap": "De expert zou plaats {first} en {second} ruilen.",
+  "hint:highlow-keep": "De expert zou de rij houden zoals hij is.",
+  "after:racko": "dat is Rack-O", "after:turns": "ongeveer {turns} beurten tot Rack-O, deze meegeteld",
+  "after:insured": "je geordende begin wint het spel, ook als een ander eerder klaar is",
+  "rules:intro": "{title}: {players} spelers, wie het eerst {target} haalt.",
+  "rules:play": "Neem de bovenste kaart van de aflegstapel of trek van de stok, en steek de kaart in een gleuf: de kaart die daar stak, wordt afgelegd (een getrokken kaart mag je ook meteen afleggen). Zet je rekje op volgorde, de laagste in gleuf 5, de hoogste in gleuf 50.",
+  "rules:run": "Met twee spelers is een rekje op volgorde niet genoeg: het moet een reeks van drie opeenvolgende getallen in naburige gleuven hebben, zoals 28, 29, 30 (de regel voor 2 spelers). Zonder reeks wordt doorgespeeld.",
+  "rules:partners": "Partners zitten tegenover elkaar; hun punten worden opgeteld.",
+  "rules:score": "Punten: Rack-O {racko}; de anderen {per} per kaart op volgorde vanaf gleuf 5 tot de eerste onderbreking.",
+  "rules:bonus": "Bonus voor de langste reeks wie Rack-O heeft ({bonuses}; 6 of meer telt als 6). Rack-O roepen is je eigen keus: je mag wachten op een langere reeks, met het risico dat een ander eerder klaar is.",
+  "rules:hl:play": "Alle rijen liggen open. Wie trekt, legt de getrokken kaart in plaats van een kaart uit de rij; de weggenomen kaart gaat naar de speler rechts, die haar op dezelfde manier moet leggen; de laatste wordt afgelegd. Een Wisselkaart laat iedere speler twee kaarten van de eigen rij ruilen. Een Wild-kaart is elk getal dat je wilt.",
+  "rules:hl:out": "Je hebt Rack-O met je rij op volgorde, van laag naar hoog of van hoog naar laag (gelijke buren tellen als op volgorde).",
+  "rules:hl:score": "Punten: Rack-O {racko}; de anderen {per} per kaart op volgorde vanaf links; {per} voor elke dubbel (twee gelijke getallen naast elkaar, of een getal gevolgd door een Wild-kaart).",
+  "rules:hl:bonus": "Reeksbonus voor de langste reeks van de winnaar ({bonuses}; 7 of meer telt als 6).",
+  "ev:dealt": "{name} gaf iedereen tien kaarten.",
+  "ev:turned-up": "{card} werd omgedraaid als begin van de aflegstapel.",
+  "ev:drew": "{name} trok een kaart van de stok.", "ev:drew-seen": "{name} trok een kaart van de stok ({card}).",
+  "ev:took": "{name} nam {card} van de aflegstapel.",
+  "ev:exchanged": "{name} stak {card_in} in gleuf {slot} en legde {card_out} af.",
+  "ev:discarded": "{name} legde {card} af.",
+  "ev:refilled-flip": "De stok was op: de aflegstapel werd omgedraaid als nieuwe stok.",
+  "ev:refilled-shuffle": "De stok was op: de aflegstapel werd geschud als nieuwe stok.",
+  "ev:racko": "{name} heeft Rack-O!", "ev:waited": "{name} kon Rack-O roepen maar wacht nog.",
+  "ev:round-ended": "De ronde is voorbij.", "ev:round-won": "De ronde is voorbij: {name} heeft Rack-O.",
+  "ev:round-capped": "De ronde is voorbij: niemand had Rack-O na {turns} beurten (de beurtengrens).",
+  "ev:hl:dealt": "Iedereen kreeg tien kaarten, open op tafel.",
+  "ev:swap-discarded": "{name} legde een Wisselkaart af van plaats {position}.",
+  "ev:hl:drew": "{name} trok {card}.", "ev:placed": "{name} legde {card} op plaats {position} en nam {removed} weg.",
+  "ev:placed-at-deal": "{name} legde {card} op plaats {position}.", "ev:passed": "{name} kreeg {card}.",
+  "ev:hl:discarded": "{card} ging naar de aflegstapel.", "ev:swapped": "{name} ruilde plaats {first} en {second}.",
+  "ev:kept": "{name} hield de rij zoals hij was.", "ev:hl:refilled": "De stok was op: de aflegstapel werd de nieuwe stok.",
+  "ev:capped": "Het spel bereikte de beurtengrens.",
+  a_card: "een kaart", the_wild: "de Wild-kaart", a_swap: "een Wisselkaart",
+  "exp:won": "Rack-O: 75 punten", "exp:bonus": "Rack-O: 75 punten + {bonus} bonus voor een reeks van {run} = {points}",
+  "exp:all": "alle tien kaarten op volgorde: {count} × 5 = {points} punten",
+  "exp:upto": "op volgorde tot gleuf {upto}, onderbroken bij gleuf {broken}: {count} × 5 = {points} punten",
+  "exp:hl:won": "Rack-O ({way}): 75{doubles}{bonus} = {points} punten", "exp:hl:doubles": " + {pairs} dubbels × 5",
+  "exp:hl:bonus": " + {bonus} voor een reeks van {run}", "exp:hl:count": "{count} op volgorde × 5{doubles} = {points} punten",
+  low: "Laag", high: "Hoog", stock_short: "stok", order_breaks: "hier breekt de volgorde", points: "punten", total: "Totaal", round: "Ronde", sheet: "Scoreblad",
+});
+Object.assign(WORDS.fr, {
+  "variant:classic": "Le premier à 500. Rack-O vaut 75 ; les autres marquent 5 par carte jusqu’à la première rupture. À deux, un Rack-O demande une suite de trois (la règle à deux).",
+  "variant:bonus": "Rack-O avec des bonus pour la plus longue suite : 3/4/5/6+ à la suite ajoutent 50/100/200/400. Annoncer est votre choix : vous pouvez attendre une plus longue suite.",
+  "variant:partners": "Quatre joueurs, deux contre deux, partenaires face à face ; leurs points s’additionnent. La première équipe à 500 gagne.",
+  "variant:highlow": "3 à 5 joueurs, 112 cartes avec des Wild et des cartes Échange, toutes les rangées face visible. Chaque carte remplacée passe au joueur de droite. Rack-O dans un sens ou dans l’autre ; les doubles comptent. Le premier à 300.",
+  "hint:racko": "Annoncez Rack-O : votre support est prêt, la manche est à vous.",
+  "hint:wait": "Attendez au lieu d’annoncer Rack-O, dans l’espoir d’une plus longue suite ({after}).",
+  "hint:take": "Prenez {card} dans la défausse et placez-la dans la case {slot} : {after}.",
+  "hint:draw-insured": "Piochez et gardez votre support si la carte n’aide pas : {after}.",
+  "hint:draw-next": "Piochez : la défausse retournée montre que la prochaine carte est {upcoming} ; {after}.",
+  "hint:draw": "Piochez : {after} en moyenne sur les cartes qui peuvent venir.",
+  "hint:exchange": "Placez {held} dans la case {slot} en défaussant {out} : {after}.",
+  "hint:discard": "Défaussez {held} et gardez votre support : {after}.",
+  "hint:highlow-place": "L’expert mettrait {card} en position {position}.",
+  "hint:highlow-swap": "L’expert échangerait les positions {first} et {second}.",
+  "hint:highlow-keep": "L’expert garderait sa rangée telle quelle.",
+  "after:racko": "c’est Rack-O", "after:turns": "environ {turns} tours jusqu’à Rack-O, celui-ci compris",
+  "after:insured": "votre début en ordre gagnerait la partie même si un autre finissait avant vous",
+  "rules:intro": "{title} : {players} joueurs, le premier à {target} gagne.",
+  "rules:play": "Prenez la carte du dessus de la défausse ou piochez, et placez la carte dans une case : la carte qui s’y trouvait est défaussée (une carte piochée peut aussi être défaussée). Rangez votre support dans l’ordre, la plus faible dans la case 5, la plus forte dans la case 50.",
+  "rules:run": "À deux, un support en ordre ne suffit pas : il lui faut une suite de trois nombres consécutifs dans des cases voisines, comme 28, 29, 30 (la règle à deux). Sans suite, on continue de jouer.",
+  "rules:partners": "Les partenaires sont assis face à face ; leurs points s’additionnent.",
+  "rules:score": "Points : Rack-O {racko} ; les autres {per} par carte en ordre depuis la case 5 jusqu’à la première rupture.",
+  "rules:bonus": "Bonus pour la plus longue suite quand vous faites Rack-O ({bonuses} ; 6 ou plus compte comme 6). Faire Rack-O est votre choix : vous pouvez attendre une plus longue suite, au risque qu’un autre finisse avant vous.",
+  "rules:hl:play": "Toutes les rangées sont face visible. Qui pioche met la carte piochée à la place d’une carte de sa rangée ; la carte retirée passe au joueur de droite, qui doit la placer de même ; la dernière est défaussée. Une carte Échange permet à chacun d’échanger deux cartes de sa rangée. Un Wild vaut le nombre que vous voulez.",
+  "rules:hl:out": "Faites Rack-O avec votre rangée en ordre, croissant ou décroissant (des voisins égaux comptent comme en ordre).",
+  "rules:hl:score": "Points : Rack-O {racko} ; les autres {per} par carte en ordre depuis la gauche ; {per} pour chaque double (deux nombres identiques côte à côte, ou un nombre suivi d’un Wild).",
+  "rules:hl:bonus": "Bonus de suite pour la plus longue suite du gagnant ({bonuses} ; 7 ou plus compte comme 6).",
+  "ev:dealt": "{name} a distribué dix cartes à chacun.",
+  "ev:turned-up": "{card} a été retournée pour commencer la défausse.",
+  "ev:drew": "{name} a pioché.", "ev:drew-seen": "{name} a pioché ({card}).",
+  "ev:took": "{name} a pris {card} dans la défausse.",
+  "ev:exchanged": "{name} a mis {card_in} dans la case {slot} et défaussé {card_out}.",
+  "ev:discarded": "{name} a défaussé {card}.",
+  "ev:refilled-flip": "La pioche est vide : la défausse a été retournée pour faire une nouvelle pioche.",
+  "ev:refilled-shuffle": "La pioche est vide : la défausse a été mélangée pour faire une nouvelle pioche.",
+  "ev:racko": "{name} a fait Rack-O !", "ev:waited": "{name} pouvait faire Rack-O mais attend.",
+  "ev:round-ended": "La manche est finie.", "ev:round-won": "La manche est finie : {name} a fait Rack-O.",
+  "ev:round-capped": "La manche est finie : personne n’a fait Rack-O en {turns} tours (la limite de tours).",
+  "ev:hl:dealt": "Dix cartes chacun, distribuées face visible.",
+  "ev:swap-discarded": "{name} a défaussé une carte Échange de la position {position}.",
+  "ev:hl:drew": "{name} a pioché {card}.", "ev:placed": "{name} a mis {card} en position {position} et retiré {removed}.",
+  "ev:placed-at-deal": "{name} a mis {card} en position {position}.", "ev:passed": "{name} a reçu {card}.",
+  "ev:hl:discarded": "{card} est allée à la défausse.", "ev:swapped": "{name} a échangé les positions {first} et {second}.",
+  "ev:kept": "{name} a gardé sa rangée telle quelle.", "ev:hl:refilled": "La pioche est vide : la défausse devient la nouvelle pioche.",
+  "ev:capped": "La donne a atteint la limite de tours.",
+  a_card: "une carte", the_wild: "le Wild", a_swap: "une carte Échange",
+  "exp:won": "Rack-O : 75 points", "exp:bonus": "Rack-O : 75 points + {bonus} de bonus pour une suite de {run} = {points}",
+  "exp:all": "les dix cartes en ordre : {count} × 5 = {points} points",
+  "exp:upto": "en ordre jusqu’à la case {upto}, rompu à la case {broken} : {count} × 5 = {points} points",
+  "exp:hl:won": "Rack-O ({way}) : 75{doubles}{bonus} = {points} points", "exp:hl:doubles": " + {pairs} doubles × 5",
+  "exp:hl:bonus": " + {bonus} pour une suite de {run}", "exp:hl:count": "{count} en ordre × 5{doubles} = {points} points",
+  low: "Bas", high: "Haut", stock_short: "pioche", order_breaks: "l’ordre se rompt ici", points: "points", total: "Total", round: "Manche", sheet: "Feuille de marque",
+});
+
+// The rules of the game being played, in short, in the page's language (the terminal's rules page says the same).
+function rulesParagraphs(setup) {
+  const bonuses = Object.entries(setup.run_bonus).map(([length, points]) => length + ": " + points).join(", ");
+  const values = { title: setup.title, players: setup.players, target: setup.target, racko: setup.racko_score, per: setup.points_per_card, bonuses };
+  const keys = ["rules:intro"];
+  if (setup.family === "highlow") keys.push("rules:hl:play", "rules:hl:out", "rules:hl:score", ...(setup.bonus ? ["rules:hl:bonus"] : []));
+  else {
+    keys.push("rules:play");
+    if (setup.two_player_rule) keys.push("rules:run");
+    if (setup.teams) keys.push("rules:partners");
+    keys.push("rules:score", ...(setup.bonus ? ["rules:bonus"] : []));
+  }
+  return keys.map((key) => t(key, values));
+}
+
+// One of the expert's choices in the page's language (the server sends its reason and what the reason names).
+function describeHint(choice) {
+  if (!WORDS.en["hint:" + choice.reason]) return choice.text;
+  const values = { ...choice.values };
+  for (const key of ["card", "held", "out", "upcoming"]) if (key in values) values[key] = cardWords(values[key]);
+  if (values.outlook) {
+    const turns = Number(values.turns || 0).toLocaleString(LANG, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+    values.after = t("after:" + values.outlook, { turns });
+  }
+  return t("hint:" + choice.reason, values);
+}
+
+// A card as a sentence says it: its number, the Wild or a Swap card (High-Low), or "a card" where it is unseen.
+function cardWords(card) {
+  return card === null || card === undefined ? t("a_card") : card === "W" ? t("the_wild") : card === "S" ? t("a_swap") : String(card);
+}
+
+// One log entry in the page's language; an entry of a kind this page does not know keeps the server's English.
+function describeEntry(entry, names, family, slots) {
+  const highlow = family === "highlow";
+  let key = "ev:" + entry.kind;
+  if (highlow && WORDS.en["ev:hl:" + entry.kind]) key = "ev:hl:" + entry.kind;
+  if (entry.kind === "drew" && !highlow && entry.card !== null) key = "ev:drew-seen";
+  if (entry.kind === "refilled" && !highlow) key = "ev:refilled-" + entry.mode;
+  if (entry.kind === "placed" && (entry.removed === null || entry.removed === undefined)) key = "ev:placed-at-deal";
+  if (entry.kind === "round-ended") key = entry.winner !== null ? "ev:round-won" : entry.capped ? "ev:round-capped" : "ev:round-ended";
+  if (!WORDS.en[key]) return entry.text;
+  const who = entry.kind === "dealt" ? entry.dealer : entry.kind === "round-ended" ? entry.winner : entry.seat;
+  return t(key, {
+    name: who !== null && who !== undefined ? names[who] : "",
+    card: cardWords(entry.card), card_in: cardWords(entry.card_in), card_out: cardWords(entry.card_out),
+    removed: cardWords(entry.removed), slot: entry.slot !== undefined ? slots[entry.slot] : "",
+    position: entry.position !== undefined ? entry.position + 1 : "", first: entry.first !== undefined ? entry.first + 1 : "",
+    second: entry.second !== undefined ? entry.second + 1 : "", turns: entry.turns,
+  });
+}
 
 function chooseLanguage() {
   const kept = localStorage.getItem("racko-lang");
@@ -100,9 +329,9 @@ function chooseLanguage() {
 let LANG = chooseLanguage();
 
 function t(key, values) {
-  let text = (WORDS[LANG] && WORDS[LANG][key]) || WORDS.en[key] || key;
-  for (const [name, value] of Object.entries(values || {})) text = text.split("{" + name + "}").join(String(value));
-  return text;
+  const text = (WORDS[LANG] && WORDS[LANG][key]) || WORDS.en[key] || key;
+  // One pass, so that a value (a player's name) that looks like "{card}" is never filled in itself.
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (values && name in values ? String(values[name]) : whole));
 }
 
 function translatePage() {

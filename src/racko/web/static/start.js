@@ -50,7 +50,7 @@ function showSeats() {
 
 function variantChanged() {
   const variant = chosenVariant();
-  document.getElementById("about").textContent = variant.description;
+  document.getElementById("about").textContent = WORDS.en["variant:" + variant.name] ? t("variant:" + variant.name) : variant.description;
   const players = document.getElementById("players");
   players.replaceChildren(...variant.players.map((n) => option(String(n), String(n))));
   document.getElementById("target").placeholder = variant.target;
@@ -130,7 +130,7 @@ async function main() {
   variants.addEventListener("change", variantChanged);
   document.getElementById("players").addEventListener("change", showSeats);
   document.getElementById("new-table").addEventListener("submit", create);
-  watchLanguage(showSeats);
+  watchLanguage(() => { showSeats(); document.getElementById("about").textContent = t("variant:" + chosenVariant().name); });
   variantChanged();
 }
 

@@ -2,9 +2,8 @@
 // The table page: renders what the server sends for this seat, and turns clicks and keys into actions.
 const TABLE = decodeURIComponent(location.pathname.split("/").pop());
 const TOKEN = new URLSearchParams(location.hash.slice(1)).get("seat");
-const KEPT = "racko-version-" + TABLE + "-" + (TOKEN ? TOKEN.slice(0, 8) : "watch");
 let socket = null, setup = null, view = null, version = 0, you = null, chosenPile = null, swapFirst = null;
-let shownResults = 0, retry = 500, presence = null, awaySeconds = 60;
+let shownResults = 0, retry = 500, presence = null, awaySeconds = 60, logEntries = [], loggedNames = "";
 
 const $ = (id) => document.getElementById(id);
 
@@ -22,8 +21,9 @@ function connect() {
   socket.addEventListener("open", () => {
     retry = 500;
     $("status").textContent = "";
-    const since = Number(sessionStorage.getItem(KEPT) || 0);
-    send({ type: "hello", token: TOKEN, version: since });
+    // A page that has shown the table asks only for what it missed while the connection was down; a page just
+    // opened (or reloaded) asks for the whole game, its log included.
+    send({ type: "hello", token: TOKEN, version: view ? version : 0 });
   });
   socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
   socket.addEventListener("close", (event) => {
@@ -40,35 +40,70 @@ function receive(frame) {
     you = frame.you;
     awaySeconds = frame.away_seconds;
     $("title").textContent = setup.title;
-    $("rules").textContent = setup.rules_text.join("\n");
+    renderRules();
     if (you !== null && !frame.joined) askName();
   } else if (frame.type === "state") {
-    if (frame.since === 0) { $("log").replaceChildren(); shownResults = 0; }
-    for (const line of frame.lines) addLog(line);
+    if (frame.since === 0) { logEntries = []; $("log").replaceChildren(); shownResults = 0; }
+    const catchingUp = frame.since === 0 || frame.since !== version;
+    logEntries.push(...frame.log);
     version = frame.version;
-    sessionStorage.setItem(KEPT, String(version));
     view = frame.view;
     render();
+    renderLog(frame.log);
+    if (!catchingUp) animate(frame.log);
     if (frame.problem) $("status").textContent = frame.problem;
   } else if (frame.type === "error") {
     $("status").textContent = frame.message;
     if (frame.code === "stale") send({ type: "sync", version });
   } else if (frame.type === "hint") {
-    $("status").textContent = t("hint") + ": " + frame.lines.join(" · ");
+    $("status").textContent = t("hint") + " — " + frame.choices.map(describeHint).join(" · ");
   } else if (frame.type === "presence") {
     presence = frame;
     renderPeople();
   } else if (frame.type === "new-game") {
-    sessionStorage.setItem(KEPT, "0");
     $("round-dialog").close();
   }
 }
 
-function addLog(line) {
-  const item = document.createElement("li");
-  item.textContent = line;
-  $("log").append(item);
-  item.scrollIntoView({ block: "nearest" });
+function renderRules() {
+  $("rules").replaceChildren(...rulesParagraphs(setup).map((text) => { const p = document.createElement("p"); p.textContent = text; return p; }));
+}
+
+// The log, worded in the page's language with the current names: appended as entries arrive, rebuilt when the
+// language or a name changes (a person who joins names their seat after the deal was told).
+function renderLog(fresh) {
+  const list = $("log");
+  const key = LANG + "|" + JSON.stringify(view.names);
+  const entries = key === loggedNames ? fresh : logEntries;
+  if (key !== loggedNames) list.replaceChildren();
+  loggedNames = key;
+  for (const entry of entries) {
+    const item = document.createElement("li");
+    item.textContent = describeEntry(entry, view.names, setup.family, setup.slots);
+    if (entry.kind === "round-ended") item.className = "round-end";
+    list.append(item);
+  }
+  list.scrollTop = list.scrollHeight;
+}
+
+// Moves that just happened move on the table: the card that went into a rack or row, the discard pile, the stock.
+// Frames come one move at a time at the pace of the players, so each animation can be followed.
+function animate(entries) {
+  const pulse = (element) => {
+    if (!element) return;
+    element.classList.remove("moved");
+    void element.offsetWidth; // restart the animation on an element that just moved
+    element.classList.add("moved");
+  };
+  const place = (seat, index) => pulse(seat === you ? $("rack").children[index] : document.querySelector(`.other[data-seat="${seat}"] .rack`)?.children[index]);
+  for (const entry of entries) {
+    if (entry.kind === "exchanged") { place(entry.seat, entry.slot); pulse($("discard")); }
+    else if (entry.kind === "placed") place(entry.seat, entry.position);
+    else if (entry.kind === "swapped") { place(entry.seat, entry.first); place(entry.seat, entry.second); }
+    else if (entry.kind === "drew") pulse($("stock"));
+    else if (entry.kind === "took") pulse($("discard"));
+    else if (entry.kind === "discarded" || entry.kind === "turned-up" || entry.kind === "swap-discarded") pulse($("discard"));
+  }
 }
 
 function askName() {
@@ -101,8 +136,10 @@ function render() {
     if (seat === you) continue;
     const box = document.createElement("div");
     box.className = "other" + (view.to_act === seat ? " acting" : "");
+    box.dataset.seat = seat;
     const title = document.createElement("h2");
-    title.textContent = names[seat] + (view.bots[seat] && view.bots[seat] !== names[seat] ? " · " + view.bots[seat] : "");
+    const partner = setup.teams && you !== null && sideOf(seat) === sideOf(you);
+    title.textContent = names[seat] + (view.bots[seat] && view.bots[seat] !== names[seat] ? " · " + view.bots[seat] : "") + (partner ? " · " + t("partner") : "");
     const row = document.createElement("div");
     row.className = "rack small";
     const cards = setup.family === "highlow" ? view.rows[seat] : view.known[seat];
@@ -112,6 +149,7 @@ function render() {
   }
   // The piles.
   $("stock").querySelector(".count").textContent = view.stock;
+  $("stock").querySelector(".what").textContent = t("stock_short");
   $("stock").setAttribute("aria-label", t("stock", { n: view.stock }));
   const top = view.discard.length ? view.discard[view.discard.length - 1] : null;
   const discard = $("discard");
@@ -155,17 +193,21 @@ function render() {
   $("btn-hint").disabled = !mine;
   // The prompt.
   const situation = view.situation;
-  $("prompt").textContent = you === null ? t("watching") : mine && situation ? (swapFirst !== null ? t("swap_second", { n: swapFirst + 1 }) : t(situation.kind, { card: situation.card })) : "";
+  $("prompt").textContent = you === null ? t("watching") : mine && situation ? (swapFirst !== null ? t("swap_second", { n: swapFirst + 1 }) : t(situation.kind, { card: cardWords(situation.card) })) : "";
+  // What the page shows, also as attributes: the version of the table it shows and what this seat is asked.
+  document.body.dataset.version = version;
+  $("prompt").dataset.situation = mine && situation ? situation.kind : view.over ? "over" : "waiting";
   // Scores.
   $("scores").replaceChildren(...view.sides.map((name, index) => { const p = document.createElement("p"); p.textContent = name + ": " + view.side_totals[index]; return p; }));
-  $("sheet").textContent = view.results.map((r) => t("round_over", { n: r.number }) + ": " + r.scores.join(" · ")).join("\n");
+  $("sheet").replaceChildren(...(view.results.length ? [scoreSheet()] : []));
   // A round's end: every rack revealed and how each score was counted.
   if (view.results.length > shownResults) {
     const result = view.results[view.results.length - 1];
     shownResults = view.results.length;
     $("round-title").textContent = t("round_over", { n: result.number });
-    $("round-report").textContent = result.report.join("\n");
+    $("round-report").replaceChildren(roundReport(result), ...(view.over ? [scoreSheet()] : []));
     $("game-over").hidden = !view.over;
+    $("round-ok").textContent = t(view.over ? "close" : "continue");
     if (view.over) {
       $("winner").textContent = t("game_over", { name: view.winners });
       $("download").href = "/api/tables/" + encodeURIComponent(TABLE) + "/record";
@@ -174,6 +216,93 @@ function render() {
     if (!$("round-dialog").open) $("round-dialog").showModal();
   }
   renderPeople();
+}
+
+// The round's end: every rack revealed, a bar where its order broke, and how each score was counted.
+function roundReport(result) {
+  const highest = setup.family === "highlow" ? 50 : setup.deck_size;
+  const list = document.createElement("div");
+  list.className = "report";
+  result.racks.forEach((rack, seat) => {
+    const row = document.createElement("section");
+    row.className = "report-seat" + (seat === result.winner ? " winner" : "");
+    const title = document.createElement("h3");
+    title.textContent = view.names[seat] + ": " + result.scores[seat] + " " + t("points");
+    const cards = document.createElement("div");
+    cards.className = "rack small";
+    rack.forEach((card, index) => {
+      const shown = makeCard(card, highest, t(setup.family === "highlow" ? "position" : "slot", { label: setup.slots[index] }) + ": " + t("card", { card }));
+      if (index >= result.ordered[seat]) shown.classList.add("unordered");
+      if (index === result.ordered[seat] && index > 0) cards.append(breakMark());
+      cards.append(shown);
+    });
+    const how = document.createElement("p");
+    how.textContent = explain(result, seat);
+    row.append(title, cards, how);
+    list.append(row);
+  });
+  return list;
+}
+
+function breakMark() {
+  const mark = document.createElement("span");
+  mark.className = "break";
+  mark.textContent = "|";
+  mark.setAttribute("aria-label", t("order_breaks"));
+  return mark;
+}
+
+function explain(result, seat) {
+  const points = result.scores[seat], count = result.ordered[seat];
+  if (setup.family === "highlow") {
+    const pairs = result.doubles[seat];
+    const doubles = pairs ? t("exp:hl:doubles", { pairs }) : "";
+    if (seat === result.winner) {
+      const bonus = result.bonus ? t("exp:hl:bonus", { bonus: result.bonus, run: result.run }) : "";
+      return t("exp:hl:won", { way: t(result.direction === 1 ? "low" : "high"), doubles, bonus, points });
+    }
+    return t("exp:hl:count", { count, doubles, points });
+  }
+  if (seat === result.winner) return result.bonus ? t("exp:bonus", { bonus: result.bonus, run: result.run, points }) : t("exp:won");
+  if (count === setup.slots.length) return t("exp:all", { count, points });
+  return t("exp:upto", { upto: setup.slots[count - 1], broken: setup.slots[count], count, points });
+}
+
+// The score sheet: a row per side (a partnership counts as one), a column per round, and the totals.
+function scoreSheet() {
+  const table = document.createElement("table");
+  table.className = "sheet";
+  const caption = document.createElement("caption");
+  caption.textContent = t("sheet");
+  const head = document.createElement("tr");
+  for (const text of ["", ...view.results.map((r) => t("round") + " " + r.number), t("total")]) {
+    const cell = document.createElement("th");
+    cell.textContent = text;
+    head.append(cell);
+  }
+  table.append(caption, head);
+  view.sides.forEach((side, index) => {
+    const row = document.createElement("tr");
+    const name = document.createElement("th");
+    name.scope = "row";
+    name.textContent = side;
+    row.append(name);
+    for (const result of view.results) {
+      const cell = document.createElement("td");
+      cell.textContent = result.scores.reduce((sum, score, seat) => sum + (sideOf(seat) === index ? score : 0), 0);
+      row.append(cell);
+    }
+    const total = document.createElement("td");
+    total.textContent = view.side_totals[index];
+    row.append(total);
+    table.append(row);
+  });
+  return table;
+}
+
+function sideOf(seat) {
+  if (!setup.teams) return seat;
+  return setup.teams.findIndex((team) => team.includes(seat));
 }
 
 function slotAction(index) {
@@ -206,24 +335,35 @@ function renderPeople() {
   if (!presence || !view) return;
   const list = $("people");
   list.replaceChildren();
+  const banner = [];
   for (const seat of presence.seats) {
     const item = document.createElement("li");
     const name = view.names[seat.seat] + (seat.seat === you ? " (" + t("you") + ")" : "");
     const state = seat.bot ? t("bot", { bot: seat.bot }) : !seat.joined ? t("joined_not") : seat.connected ? t("connected") : t("away", { s: seat.away_for });
     item.textContent = name + ": " + state;
-    if (!seat.bot && !seat.connected && you !== null && seat.away_for !== null && seat.away_for >= awaySeconds) {
+    list.append(item);
+    // A person who is away holds up the table: the others see for how long, and when they may hand the seat over.
+    if (seat.bot || seat.connected || seat.away_for === null || seat.seat === you || view.over) continue;
+    const line = document.createElement("p");
+    const left = Math.max(0, Math.ceil(awaySeconds - seat.away_for));
+    const key = (seat.joined ? "away" : "not_come") + (left > 0 ? "_wait" : "_now");
+    line.textContent = t(key, { name: view.names[seat.seat], s: seat.away_for, left });
+    if (left === 0 && you !== null) {
       const button = document.createElement("button");
       button.type = "button";
+      button.className = "hand-over";
       button.textContent = t("hand_over");
       button.addEventListener("click", () => send({ type: "hand-over", seat: seat.seat, bot: defaultBot() }));
-      item.append(" ", button);
+      line.append(" ", button);
     }
-    list.append(item);
+    banner.push(line);
   }
+  $("away").replaceChildren(...banner);
+  $("away").hidden = banner.length === 0;
 }
 
 function defaultBot() {
-  return setup.family === "highlow" ? "expert" : "medium";
+  return setup.default_bot;
 }
 
 function verb(verbName) {
@@ -234,7 +374,7 @@ function verb(verbName) {
 }
 
 function main() {
-  watchLanguage(() => view && render());
+  watchLanguage(() => { if (setup) renderRules(); if (view) { render(); renderLog([]); } });
   $("stock").addEventListener("click", () => verb("draw"));
   $("discard").addEventListener("click", () => verb("take"));
   for (const button of document.querySelectorAll("#actions [data-verb]")) button.addEventListener("click", () => verb(button.dataset.verb));
@@ -248,7 +388,7 @@ function main() {
     else if (event.key === "?") { send({ type: "hint" }); event.preventDefault(); }
     else if (/^[0-9]$/.test(event.key)) { clickSlot(event.key === "0" ? 9 : Number(event.key) - 1); event.preventDefault(); }
   });
-  setInterval(() => send({ type: "presence" }), 5000);
+  setInterval(() => send({ type: "presence" }), 2000);
   connect();
 }
 

@@ -30,6 +30,8 @@ PACE_KEYS = {
     "sync",
     "p99_limit_ms",
     "cores",
+    "load_average_before",
+    "load_average_after",
     "interval",
     "seconds",
     "open_seconds",

@@ -190,7 +190,8 @@ def server_bench_lines(figures: dict[str, Any]) -> list[str]:
 
     lines = [
         f"{figures['tables']:,} tables, 2 person seats each, one server process (sync {figures['sync']}; "
-        f"{figures['cores']} cores, shared with the load)."
+        f"{figures['cores']} cores, shared with the load; load average {figures['load_average_before']} before, "
+        f"{figures['load_average_after']} after)."
     ]
     limit = figures["p99_limit_ms"]
     if figures["benchmark"] == "server-pace":

@@ -381,13 +381,14 @@ class _Table:
 
     async def play(self, run: _Run, start: float, choose: Callable[..., dict[str, Any]]) -> None:
         """Act at the run's pace until it stops; an action that gets no answer gives the table up."""
-        due = start + self.rng.uniform(0.0, run.interval)
+        base, share = start, self.rng.uniform(0.0, 1.0)  # the first moves spread over one interval
         failures = 0
         while not run.stopping:
+            due = base + run.interval * share  # the interval may change between two looks
             delay = due - time.perf_counter()
             if delay > 0:
-                await asyncio.sleep(min(delay, 1.0))
-                continue  # the interval may have changed meanwhile: look again
+                await asyncio.sleep(min(delay, 0.5))
+                continue
             view = self.views[0]
             if view.get("over"):
                 result = await self._send(0, {"type": "again"}, counted=False)
@@ -413,7 +414,7 @@ class _Table:
                     return
             elif result.counted:
                 run.samples.append((result.sent, result.answered - result.sent))
-            due = max(due + run.interval * self.rng.uniform(0.5, 1.5), time.perf_counter())
+            base, share = max(due, result.sent), self.rng.uniform(0.5, 1.5)
 
     async def close(self) -> None:
         for reader in self.readers:
@@ -450,6 +451,13 @@ def _percentile(values: list[float], share: float) -> float:
         return 0.0
     ordered = sorted(values)
     return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
+
+
+def _load_average() -> float | None:
+    """The machine's load average over the last minute (how busy it was besides this benchmark)."""
+    with contextlib.suppress(OSError, AttributeError):
+        return round(os.getloadavg()[0], 2)
+    return None
 
 
 def _ms(seconds: float) -> float:
@@ -498,6 +506,7 @@ async def _measure(server: ServerProcess, settings: BenchSettings, say: Callable
         "sync": settings.sync,
         "p99_limit_ms": settings.limit_ms,
         "cores": os.cpu_count(),
+        "load_average_before": _load_average(),
         "server_rss_before_kb": server.rss_kb(),
     }
     opened = time.perf_counter()
@@ -557,6 +566,7 @@ async def _measure(server: ServerProcess, settings: BenchSettings, say: Callable
     finally:
         gc.unfreeze()
         await asyncio.gather(*(table.close() for table in tables), return_exceptions=True)
+    figures["load_average_after"] = _load_average()
     figures["games_finished"] = run.games
     figures["errors"] = sum(run.errors.values())
     figures["error_codes"] = dict(run.errors)
@@ -566,13 +576,15 @@ async def _measure(server: ServerProcess, settings: BenchSettings, say: Callable
 async def _find_max(
     run: _Run, settings: BenchSettings, figures: dict[str, Any], server: ServerProcess, say: Callable[[str], None]
 ) -> None:
-    """Raise the offered rate until a step fails, then narrow between the last pass and the first failure."""
+    """Raise the offered rate until a step fails (lower it while none has passed), then narrow between the highest
+    rate that passed and the lowest that failed."""
     steps: list[dict[str, Any]] = []
     passed: float | None = None
     failed: float | None = None
     best: dict[str, Any] | None = None
     rate = settings.start_rate
     settle = min(2.0, settings.step_seconds)
+    await asyncio.sleep(settings.warmup)
     for _ in range(settings.max_steps):
         run.interval = settings.tables / rate
         await asyncio.sleep(settle)
@@ -603,7 +615,9 @@ async def _find_max(
             await asyncio.sleep(3.0)
         if failed is None:
             rate *= settings.growth
-        elif passed is None or failed / passed < 1.08:
+        elif passed is None:
+            rate /= settings.growth  # even the first rate was too much: look below it
+        elif failed / passed < 1.08:
             break
         else:
             rate = math.sqrt(passed * failed)

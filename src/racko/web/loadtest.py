@@ -51,7 +51,14 @@ ANSWER_SECONDS = 10.0
 """How long an action may wait for its broadcast before the table is given up (counted as an error)."""
 CONNECTING = 64
 """Connections opened at once while the tables are set up."""
-FORM = {"variant": "classic", "players": 2, "seats": ["me", "person"], "names": ["Ann", "Bob"]}
+FORM = {
+    "variant": "classic",
+    "players": 2,
+    "seats": ["me", "person"],
+    "names": ["Ann", "Bob"],
+    "two_player_rule": False,
+}
+"""Every table: 2-player classic with the 2-player rule off (as ``racko bench``), two people."""
 PASSING_SHARE = 0.9
 """A rate passes only if at least this share of the actions offered was played (and p99 stayed under the limit)."""
 IDLE_INTERVAL = 3600.0
@@ -226,8 +233,9 @@ def _bucket(card: int, deck: int) -> int:
 
 
 def sorting_move(view: dict[str, Any], legal: list[dict[str, Any]], deck: int, rng: random.Random) -> dict[str, Any]:
-    """A plausible person at a classic table: keeps each card near the slot its value belongs to, so that rounds
-    end in Rack-O after a usual number of turns (random moves would make rounds that never end)."""
+    """A plausible person at a classic table: puts each card in the slot its value belongs to (a tenth of the deck
+    per slot), so that rounds end in Rack-O after about 20 turns each, as between the ``easy`` bots (random moves
+    make rounds that never end, and a game's log that grows without end)."""
     kinds = {action["act"]: action for action in legal}
     if "racko" in kinds:
         return kinds["racko"]

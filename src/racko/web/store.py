@@ -47,6 +47,10 @@ class TableStore(Protocol):
     def unsaved(self, table_id: str) -> bool:
         """Whether the table has writes not committed yet (always False for a store that commits every write)."""
 
+    def stage(self) -> None:
+        """Write what is queued into the open transaction without syncing the disk (quick: the server calls it on its
+        event loop, then :meth:`commit` in a worker thread, so that the worker only waits for the disk)."""
+
     def commit(self) -> None:
         """Commit every write not committed yet, as one transaction (raises, and keeps none of them, when it
         cannot); writes made meanwhile (from another thread) wait for the next commit."""
@@ -108,10 +112,11 @@ CREATE TABLE IF NOT EXISTS records (
 class SqliteTables:
     """The embedded default: one SQLite file in WAL mode.
 
-    ``grouped``: writes are queued, and :meth:`commit` (which the server runs in a worker thread, one at a time)
-    writes all of them in one transaction: one sync of the disk serves every table that moved meanwhile, and the
-    event loop goes on while the disk syncs.  Each write stays all or nothing (a savepoint); a write that fails, or
-    a commit that fails, is reported by :meth:`lost`.  Without ``grouped`` each write is its own transaction."""
+    ``grouped``: writes are queued; :meth:`stage` writes them into one open transaction (on the event loop: no
+    disk sync) and :meth:`commit` (in a worker thread, one at a time) commits it: one sync of the disk serves every
+    table that moved meanwhile, and the event loop goes on while the disk syncs.  Each write stays all or nothing (a
+    savepoint); a write that fails, or a commit that fails, is reported by :meth:`lost`.  Without ``grouped`` each
+    write is its own transaction."""
 
     def __init__(self, path: str | Path, sync: str = "full", *, grouped: bool = False) -> None:
         if sync not in SYNC_LEVELS:
@@ -132,6 +137,10 @@ class SqliteTables:
         self._queued: list[tuple[str, list[tuple[str, tuple[Any, ...]]]]] = []
         self._unsaved: Counter[str] = Counter()
         self._lost: dict[str, str] = {}
+        self._staged: list[str] = []
+        """The tables with writes in the open transaction (one entry per write)."""
+        self._failed: dict[str, str] = {}
+        """The tables whose writes in the open transaction failed, and why."""
 
     def _write(self, table_id: str, *statements: tuple[str, tuple[Any, ...]]) -> None:
         if self.grouped:
@@ -152,40 +161,59 @@ class SqliteTables:
         with self._queue:
             return self._lost.pop(table_id, None)
 
+    def stage(self) -> None:
+        with self._using:
+            try:
+                self._stage()
+            except BaseException as error:
+                self._fail(error)
+                raise
+
     def commit(self) -> None:
         with self._using:
-            with self._queue:
-                batch, self._queued = self._queued, []
-            if not batch:
-                return
-            failed: dict[str, str] = {}
             try:
-                self._db.execute("BEGIN IMMEDIATE")
-                for table_id, statements in batch:
-                    if table_id in failed:  # a table's later write does not go in without its earlier one
-                        continue
-                    self._db.execute("SAVEPOINT write")
-                    try:
-                        for sql, parameters in statements:
-                            self._db.execute(sql, parameters)
-                    except sqlite3.Error as error:
-                        self._db.execute("ROLLBACK TO write")
-                        failed[table_id] = str(error)
-                    self._db.execute("RELEASE write")
-                self._db.execute("COMMIT")
-            except BaseException as error:
+                self._stage()
                 if self._db.in_transaction:
-                    with contextlib.suppress(sqlite3.Error):
-                        self._db.execute("ROLLBACK")
-                failed = {table_id: str(error) or type(error).__name__ for table_id, _ in batch}
+                    self._db.execute("COMMIT")
+            except BaseException as error:
+                self._fail(error)
                 raise
             finally:
                 with self._queue:
-                    self._lost.update(failed)
-                    for table_id, _ in batch:
+                    self._lost.update(self._failed)
+                    for table_id in self._staged:
                         self._unsaved[table_id] -= 1
                         if self._unsaved[table_id] <= 0:
                             del self._unsaved[table_id]
+                self._staged, self._failed = [], {}
+
+    def _stage(self) -> None:
+        """Write the queued writes into the open transaction, each all or nothing (``_using`` is held)."""
+        with self._queue:
+            batch, self._queued = self._queued, []
+        if not batch:
+            return
+        self._staged += [table_id for table_id, _ in batch]
+        if not self._db.in_transaction:
+            self._db.execute("BEGIN IMMEDIATE")
+        for table_id, statements in batch:
+            if table_id in self._failed:  # a table's later write does not go in without its earlier one
+                continue
+            self._db.execute("SAVEPOINT write")
+            try:
+                for sql, parameters in statements:
+                    self._db.execute(sql, parameters)
+            except sqlite3.Error as error:
+                self._db.execute("ROLLBACK TO write")
+                self._failed[table_id] = str(error)
+            self._db.execute("RELEASE write")
+
+    def _fail(self, error: BaseException) -> None:
+        """The open transaction is lost: every staged write with it."""
+        if self._db.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK")
+        self._failed.update({table_id: str(error) or type(error).__name__ for table_id in self._staged})
 
     def create(self, table_id: str, setup: dict[str, Any]) -> None:
         now = time.time()

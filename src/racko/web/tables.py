@@ -362,7 +362,11 @@ class Hub:
             raise OSError(f"the table's database refused the move ({table.lost})")
 
     async def _commit_in_thread(self) -> None:
-        with contextlib.suppress(Exception):  # the tables whose writes were lost learn it from store.lost
+        # The writes go into the transaction here (quick); the worker thread only waits for the disk's sync.
+        # A failure is not raised: the tables whose writes were lost learn it from store.lost.
+        with contextlib.suppress(Exception):
+            self.store.stage()
+        with contextlib.suppress(Exception):
             await asyncio.to_thread(self.store.commit)
 
     def _commit_all(self) -> None:

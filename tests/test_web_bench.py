@@ -102,9 +102,11 @@ def test_the_server_benchmark_measures_actions_and_stops_its_server() -> None:
 
 
 def test_finding_the_most_actions_a_second_is_bounded_in_steps() -> None:
-    figures, pid = _bench("--find-max", "--tables", "4", "--start-rate", "8", "--step-seconds", "1", "--max-steps", "2")
+    figures, pid = _bench(
+        "--find-max", "--tables", "4", "--start-rate", "8", "--step-seconds", "1", "--max-steps", "2", "--warmup", "0.5"
+    )
     assert set(figures) == MAX_KEYS
-    assert figures["benchmark"] == "server-max" and 1 <= len(figures["steps"]) <= 2
+    assert figures["benchmark"] == "server-max" and 1 <= len(figures["steps"]) <= 4  # a failed step is tried twice
     assert figures["steps"][0]["actions"] > 0
     assert _gone(pid)
 

@@ -80,12 +80,20 @@ def replay_command(
         typer.echo("The game is not finished.")
 
 
+ENGINE_PANEL = "Without --server (the rules engine)"
+Rounds = Annotated[int, typer.Option(min=1, help="Rounds to play.", rich_help_panel=ENGINE_PANEL)]
+Batches = Annotated[
+    int,
+    typer.Option(
+        min=1, help="Time the rounds in this many batches and report the median.", rich_help_panel=ENGINE_PANEL
+    ),
+]
+
+
 def bench_command(
-    rounds: Annotated[int, typer.Option(min=1, help="Rounds to play.")] = 10_000,
+    rounds: Rounds = 10_000,
     seed: Annotated[int, typer.Option(help="Seed of the first round.")] = 0,
-    batches: Annotated[
-        int, typer.Option(min=1, help="Time the rounds in this many batches and report the median.")
-    ] = 5,
+    batches: Batches = 5,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
 ) -> None:
     """Rules-engine speed: 2-player classic rounds (40 cards, 2-player rule off), bucket vs bucket, on one core."""
@@ -196,9 +204,9 @@ def stats_command(
 
 
 def register(app: typer.Typer) -> None:
-    """Add ``replay``, ``bench``, ``hint``, ``stats`` and ``variants`` to the ``racko`` app."""
+    """Add ``replay``, ``hint``, ``stats`` and ``variants`` to the ``racko`` app (``bench`` is added by the
+    ``racko`` command itself, which also measures the web server with ``--server``)."""
     app.command("stats")(stats_command)
     app.command("replay")(replay_command)
-    app.command("bench")(bench_command)
     app.command("hint")(hint_command)
     app.command("variants")(variants_command)

@@ -26,6 +26,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from racko import bots
 from racko.play.session import bots_for, default_opponent
 from racko.rules import VARIANTS
+from racko.web.memory import keep_collections_short
 from racko.web.store import TableStore
 from racko.web.tables import Hub, Watcher, WebError
 
@@ -70,10 +71,15 @@ class _Bucket:
 
 
 def create_app(
-    store: TableStore, *, pace: float = 0.8, away_seconds: float = 60.0, frames_per_second: float = RATE
+    store: TableStore,
+    *,
+    pace: float = 0.8,
+    away_seconds: float = 60.0,
+    frames_per_second: float = RATE,
+    short_collections: bool = False,
 ) -> Starlette:
     """The server's application over ``store``; ``frames_per_second`` limits each connection (tests that play at a
-    machine's speed raise it)."""
+    machine's speed raise it); ``short_collections``: keep the cycle collector's pauses short (racko.web.memory)."""
     hub = Hub(store, pace=pace, away_seconds=away_seconds)
 
     async def start_page(request: Request) -> Response:
@@ -164,7 +170,10 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store.sweep(SWEEP_DAYS * 86400)
         hub.resume_all()
+        collector = asyncio.create_task(keep_collections_short()) if short_collections else None
         yield
+        if collector is not None:
+            collector.cancel()
         for table in hub.tables.values():
             if table.thinking is not None:
                 table.thinking.cancel()

@@ -76,6 +76,8 @@ class Table:
     away_since: dict[int, float] = field(default_factory=dict)
     """Per person seat whose person has no connection open: since when."""
     thinking: asyncio.Task[None] | None = None
+    lost: str | None = None
+    """Why this table's last move was not committed (a failed group commit): it is reloaded from the store."""
 
     @property
     def version(self) -> int:
@@ -133,6 +135,8 @@ class Hub:
         """Seconds a computer player waits before its move, so that people can follow."""
         self.away_seconds = away_seconds
         self.tables: dict[str, Table] = {}
+        self._commit: asyncio.Task[None] | None = None
+        """The group commit under way, in a worker thread (a store that groups its commits only)."""
 
     # --- setting tables up ---------------------------------------------------------------------------
 
@@ -155,6 +159,7 @@ class Hub:
             ],
         }
         self.store.create(table_id, setup)
+        self._commit_all()
         table = self._open(table_id, setup, [])
         links = {
             "table": table_id,
@@ -236,6 +241,14 @@ class Hub:
 
     async def bring(self, table: Table, watcher: Watcher) -> None:
         """Bring one watcher up to the current version: the lines it missed and the view."""
+        if self.store.unsaved(table.table_id):  # nobody sees a move before it is committed
+            seen = watcher.version
+            try:
+                await self.saved(table)
+            except OSError:
+                return  # the move's own handler reloads the table and tells everybody
+            if watcher.version != seen:
+                return  # the move's broadcast brought this watcher up to date meanwhile
         session = table.session
         version = session.version
         start = watcher.version if 0 <= watcher.version <= version else 0  # a version the game had, or all
@@ -285,6 +298,13 @@ class Hub:
         session = table.session
         if seat is None:
             raise WebError("spectator", "Spectators cannot play: open the link of a seat to play.")
+        if self.store.unsaved(table.table_id) or table.lost is not None:  # one move at a time: the last one first
+            try:
+                await self.saved(table)
+            except OSError:
+                raise WebError("not-saved", "The last move could not be saved; look again.") from None
+            table = self.tables.get(table.table_id, table)
+            session = table.session
         if not isinstance(version, int) or isinstance(version, bool):
             raise WebError("bad-frame", 'An action names the version it was chosen at ("version": a number).')
         if version != session.version:
@@ -312,8 +332,13 @@ class Hub:
     async def _committed(self, table: Table) -> None:
         """After an action: if it did not reach the database, forget it (reload the table) and say so."""
         session = table.session
-        if session.save_problem:
-            problem = session.save_problem
+        problem = session.save_problem
+        if not problem:
+            try:
+                await self.saved(table)
+            except OSError as error:
+                problem = f"The game could not be saved: {error}."
+        if problem:
             self.tables.pop(table.table_id, None)
             fresh = self.table(table.table_id)
             if fresh is not None:
@@ -324,6 +349,31 @@ class Hub:
             raise WebError("not-saved", f"{problem} Nothing was changed; try again.")
         await self.broadcast(table)
         self.wake_bots(table)
+
+    async def saved(self, table: Table) -> None:
+        """Wait until the table's writes are committed.  A store that groups its commits commits in a worker
+        thread, once for every table written meanwhile; raises :class:`OSError` if the table's writes were lost."""
+        while self.store.unsaved(table.table_id):
+            if self._commit is None or self._commit.done():
+                self._commit = asyncio.get_running_loop().create_task(self._commit_in_thread())
+            await asyncio.shield(self._commit)
+        problem = self.store.lost(table.table_id)
+        if problem is not None:
+            table.lost = problem
+        if table.lost is not None:
+            raise OSError(f"the table's database refused the move ({table.lost})")
+
+    async def _commit_in_thread(self) -> None:
+        # The writes go into the transaction here (quick); the worker thread only waits for the disk's sync.
+        # A failure is not raised: the tables whose writes were lost learn it from store.lost.
+        with contextlib.suppress(Exception):
+            self.store.stage()
+        with contextlib.suppress(Exception):
+            await asyncio.to_thread(self.store.commit)
+
+    def _commit_all(self) -> None:
+        """Commit every write not committed yet, at once (a new table, a seat's name, a new game: rare)."""
+        self.store.commit()
 
     def wake_bots(self, table: Table, pause: float = 0.0) -> None:
         """Start the computer players' moves (after ``pause`` seconds) if one is to act and none is thinking yet."""
@@ -368,6 +418,7 @@ class Hub:
         setup = {**table.setup, "seats": seats}
         with _not_saved_if_refused():
             self.store.update_setup(table.table_id, setup)
+            self._commit_all()
         table.setup = setup
 
     async def name(self, table: Table, seat: int | None, name: Any) -> None:
@@ -424,6 +475,7 @@ class Hub:
         setup = {**table.setup, "seed": secrets.randbits(32), "game": game + 1}
         with _not_saved_if_refused():
             self.store.restart(table.table_id, setup, record)
+            self._commit_all()
         watchers = table.watchers
         fresh = self._open(table.table_id, setup, [])
         fresh.watchers = watchers

@@ -1,0 +1,652 @@
+"""``racko bench --server``: how many tables one ``racko serve`` process carries, measured from outside.
+
+The server is a real, separate process (``racko serve`` on 127.0.0.1, a free port, a temporary database, computer
+players at pace 0); this process is the load: every table has two person seats, each with its own WebSocket, both
+connected with their tokens from ``POST /api/tables``, and the seat to act sends a legal move at a person's pace.
+The latency of an action is the time from sending it to the moment the LAST seat of its table has the state frame
+with the new version (what both people at the table wait for).
+
+Two measurements:
+
+* at a pace (default): ``tables`` tables, each acting every ``interval`` seconds (jittered ±50 %), measured for
+  ``seconds`` after a warm-up;
+* ``find_max``: the same tables, with the offered rate of actions raised step by step (then narrowed between the
+  last rate that passed and the first that failed) until the p99 latency passes the limit or the rate offered is
+  not reached; the highest rate that passed is the figure.
+
+Everything is bounded in count and in time, and the server process is stopped (and waited for) whatever happens:
+an error, Ctrl+C or SIGTERM.  On Linux the server is also told to die with this process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import http.client
+import json
+import math
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+
+from racko.rules import SLOT_LABELS
+
+HOST = "127.0.0.1"
+START_SECONDS = 30.0
+"""How long the server may take to answer its first request."""
+ANSWER_SECONDS = 10.0
+"""How long an action may wait for its broadcast before the table is given up (counted as an error)."""
+CONNECTING = 64
+"""Connections opened at once while the tables are set up."""
+FORM = {
+    "variant": "classic",
+    "players": 2,
+    "seats": ["me", "person"],
+    "names": ["Ann", "Bob"],
+    "two_player_rule": False,
+}
+"""Every table: 2-player classic with the 2-player rule off (as ``racko bench``), two people."""
+PASSING_SHARE = 0.9
+"""A rate passes only if at least this share of the actions offered was played (and p99 stayed under the limit)."""
+IDLE_INTERVAL = 3600.0
+
+
+@dataclass(frozen=True)
+class BenchSettings:
+    tables: int = 1000
+    interval: float = 2.0
+    seconds: float = 60.0
+    warmup: float = 5.0
+    find_max: bool = False
+    start_rate: float = 100.0
+    growth: float = 1.5
+    step_seconds: float = 10.0
+    max_steps: int = 14
+    retries: int = 1
+    limit_ms: float = 50.0
+    sync: str = "full"
+    players: str = "sorting"
+    seed: int = 0
+    db_dir: Path | None = None
+
+
+# --- the server process ----------------------------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind((HOST, 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec
+    """Linux: the server gets SIGTERM if this process dies without stopping it (killed with SIGKILL)."""
+    with contextlib.suppress(Exception):
+        import ctypes
+
+        ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+class ServerProcess:
+    """``racko serve`` in a process of its own, on 127.0.0.1 and a free port, with a database in ``folder``."""
+
+    def __init__(self, folder: Path, sync: str) -> None:
+        self.folder = folder
+        self.sync = sync
+        self.port = 0
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log = folder / "server.log"
+
+    def start(self) -> None:
+        code = "import sys; sys.argv[0] = 'racko'; from racko.cli import main; main()"
+        for _ in range(3):  # the free port may be taken between the probe and the bind: try another
+            self.port = _free_port()
+            command = [sys.executable, "-c", code, "serve", "--host", HOST, "--port", str(self.port)]
+            command += ["--db", str(self.folder / "bench.sqlite3"), "--pace", "0", "--sync", self.sync]
+            with self.log.open("wb") as log:
+                self.process = subprocess.Popen(
+                    command,
+                    stdin=subprocess.DEVNULL,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    start_new_session=True,  # Ctrl+C reaches this process only, which then stops the server
+                    preexec_fn=_die_with_parent if sys.platform == "linux" else None,
+                )
+            if self._wait_ready():
+                return
+            self.stop()
+        raise RuntimeError(f"the server did not start: {self.log_tail()}")
+
+    def _wait_ready(self) -> bool:
+        deadline = time.monotonic() + START_SECONDS
+        while time.monotonic() < deadline:
+            if self.process is None or self.process.poll() is not None:
+                return False
+            connection = http.client.HTTPConnection(HOST, self.port, timeout=2)
+            try:
+                connection.request("GET", "/api/options")
+                if connection.getresponse().status == 200:
+                    return True
+            except OSError:
+                pass
+            finally:
+                connection.close()
+            time.sleep(0.1)
+        return False
+
+    def log_tail(self) -> str:
+        with contextlib.suppress(OSError):
+            return self.log.read_text(errors="replace")[-2000:].strip() or "(no output)"
+        return "(no output)"
+
+    @property
+    def pid(self) -> int:
+        assert self.process is not None
+        return self.process.pid
+
+    def rss_kb(self) -> int | None:
+        """The server's resident memory (VmRSS of /proc/PID/status), in KiB; None where there is no /proc."""
+        with contextlib.suppress(OSError, ValueError):
+            for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+        return None
+
+    def cpu_seconds(self) -> float | None:
+        """User + system CPU time the server has used so far; None where there is no /proc."""
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return None
+
+    def stop(self) -> None:
+        process, self.process = self.process, None
+        if process is None or process.poll() is not None:
+            return
+        process.terminate()
+        try:
+            process.wait(5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+
+
+@contextlib.contextmanager
+def running_server(sync: str, db_dir: Path | None = None) -> Iterator[ServerProcess]:
+    """A started server with a fresh database in a temporary folder; stopped and removed on the way out."""
+    with tempfile.TemporaryDirectory(prefix="racko-bench-", dir=db_dir) as folder:
+        server = ServerProcess(Path(folder), sync)
+        try:
+            server.start()
+            yield server
+        finally:
+            server.stop()
+
+
+@contextlib.contextmanager
+def _sigterm_stops() -> Iterator[None]:
+    """SIGTERM unwinds like Ctrl+C, so that the ``finally`` clauses stop the server."""
+
+    def stop(number: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, stop)
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _raise_file_limit() -> None:
+    with contextlib.suppress(Exception):
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if hard == resource.RLIM_INFINITY or soft < hard:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else 65536, hard))
+
+
+# --- the simulated people --------------------------------------------------------------------------------------
+
+
+def _bucket(card: int, deck: int) -> int:
+    return min(9, (card - 1) * 10 // deck)
+
+
+def sorting_move(view: dict[str, Any], legal: list[dict[str, Any]], deck: int, rng: random.Random) -> dict[str, Any]:
+    """A plausible person at a classic table: puts each card in the slot its value belongs to (a tenth of the deck
+    per slot), so that rounds end in Rack-O after about 20 turns each, as between the ``easy`` bots (random moves
+    make rounds that never end, and a game's log that grows without end)."""
+    kinds = {action["act"]: action for action in legal}
+    if "racko" in kinds:
+        return kinds["racko"]
+    rack = view.get("rack")
+    if not isinstance(rack, list) or not all(isinstance(card, int) for card in rack):
+        return rng.choice(legal)
+
+    def misplaced(slot: int) -> bool:
+        return _bucket(rack[slot], deck) != slot
+
+    if "draw" in kinds or "take" in kinds:
+        discard = view.get("discard") or []
+        top = discard[-1] if discard else None
+        if "take" in kinds and isinstance(top, int) and misplaced(_bucket(top, deck)):
+            return kinds["take"]
+        return kinds.get("draw") or rng.choice(legal)
+    held = view.get("held")
+    if isinstance(held, int):
+        slot = _bucket(held, deck)
+        exchange = {"act": "exchange", "slot": SLOT_LABELS[slot]}
+        exchanges = [action for action in legal if action["act"] == "exchange"]
+        if (misplaced(slot) or "discard" not in kinds) and exchange in exchanges:
+            return exchange
+        if "discard" in kinds:
+            return kinds["discard"]
+        if exchanges:
+            return rng.choice(exchanges)
+    return rng.choice(legal)
+
+
+def random_move(view: dict[str, Any], legal: list[dict[str, Any]], deck: int, rng: random.Random) -> dict[str, Any]:
+    """Any legal move, Rack-O whenever it may be called."""
+    racko = [action for action in legal if action["act"] == "racko"]
+    return racko[0] if racko else rng.choice(legal)
+
+
+PLAYERS: dict[str, Callable[[dict[str, Any], list[dict[str, Any]], int, random.Random], dict[str, Any]]] = {
+    "sorting": sorting_move,
+    "random": random_move,
+}
+
+
+@dataclass
+class _Waiting:
+    """A frame sent, waiting for every seat to get a state frame after it (with a version beyond ``after``)."""
+
+    sent: float
+    after: tuple[int, int]
+    counts: tuple[int, ...]
+    counted: bool
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+    answered: float = 0.0
+    error: str | None = None
+
+
+class _Run:
+    """What the tables share: the current interval, whether to stop, and the measurements."""
+
+    def __init__(self, interval: float) -> None:
+        self.interval = interval
+        self.stopping = False
+        self.samples: list[tuple[float, float]] = []
+        """(sent, latency in seconds) of every action answered."""
+        self.errors: Counter[str] = Counter()
+        self.games = 0
+        self.in_flight: dict[int, float] = {}
+        """Per table (by index) the moment its unanswered action was sent."""
+
+    def window(self, start: float, stop: float, now: float) -> tuple[int, list[float]]:
+        """The actions sent in [start, stop): how many were answered, and every latency (an action still waiting
+        counts with the time it has waited so far)."""
+        latencies = [latency for sent, latency in self.samples if start <= sent < stop]
+        answered = len(latencies)
+        latencies += [now - sent for sent in self.in_flight.values() if start <= sent < stop]
+        return answered, latencies
+
+
+class _Table:
+    def __init__(self, index: int, table_id: str, tokens: list[str], deck: int, rng: random.Random) -> None:
+        self.index = index
+        self.table_id = table_id
+        self.tokens = tokens
+        self.deck = deck
+        self.rng = rng
+        self.sockets: list[ClientConnection] = []
+        self.keys = [(0, -1)] * len(tokens)
+        """Per seat: (game number, version) of the last state frame."""
+        self.counts = [0] * len(tokens)
+        self.views: list[dict[str, Any]] = [{} for _ in tokens]
+        self.waiting: _Waiting | None = None
+        self.readers: list[asyncio.Task[None]] = []
+
+    async def open(self, url: str, errors: Counter[str]) -> None:
+        for seat, token in enumerate(self.tokens):
+            socket = await connect(
+                f"{url}/ws/{self.table_id}", open_timeout=30, ping_interval=None, proxy=None, max_size=2**22
+            )
+            self.sockets.append(socket)
+            await socket.send(json.dumps({"type": "hello", "token": token}))
+            self.readers.append(asyncio.create_task(self._read(seat, errors)))
+        deadline = time.perf_counter() + ANSWER_SECONDS
+        while min(self.counts) < 1:  # both seats welcomed
+            if time.perf_counter() > deadline:
+                raise RuntimeError("a seat got no welcome from the server")
+            await asyncio.sleep(0.01)
+        named = await self._send(1, {"type": "name", "name": "Bob"}, counted=False)  # the invited seat names itself
+        if named.error is not None:
+            raise RuntimeError(f"a seat could not take its name: {named.error}")
+
+    async def _read(self, seat: int, errors: Counter[str]) -> None:
+        with contextlib.suppress(Exception):
+            async for message in self.sockets[seat]:
+                now = time.perf_counter()
+                frame = json.loads(message)
+                kind = frame.get("type")
+                if kind == "state":
+                    self.keys[seat] = (self.keys[seat][0], frame["version"])
+                    self.counts[seat] += 1
+                    self.views[seat] = frame["view"]
+                    self._check(now)
+                elif kind == "new-game":
+                    self.keys[seat] = (self.keys[seat][0] + 1, -1)
+                elif kind == "error":
+                    errors[str(frame.get("code"))] += 1
+                    if self.waiting is not None:
+                        self.waiting.error = str(frame.get("code"))
+                        self.waiting.done.set()
+
+    def _check(self, now: float) -> None:
+        waiting = self.waiting
+        if waiting is None or waiting.done.is_set():
+            return
+        if all(
+            key > waiting.after and count > before
+            for key, count, before in zip(self.keys, self.counts, waiting.counts, strict=True)
+        ):
+            waiting.answered = now
+            waiting.done.set()
+
+    async def _send(self, seat: int, frame: dict[str, Any], *, counted: bool) -> _Waiting:
+        after = max(self.keys) if counted or frame["type"] == "again" else (-1, -1)
+        waiting = _Waiting(time.perf_counter(), after, tuple(self.counts), counted)
+        self.waiting = waiting
+        await self.sockets[seat].send(json.dumps(frame))
+        try:
+            await asyncio.wait_for(waiting.done.wait(), ANSWER_SECONDS)
+        except TimeoutError:
+            waiting.error = "timeout"
+        self.waiting = None
+        return waiting
+
+    async def play(self, run: _Run, start: float, choose: Callable[..., dict[str, Any]]) -> None:
+        """Act at the run's pace until it stops; an action that gets no answer gives the table up."""
+        base, share = start, self.rng.uniform(0.0, 1.0)  # the first moves spread over one interval
+        failures = 0
+        while not run.stopping:
+            due = base + run.interval * share  # the interval may change between two looks
+            delay = due - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(min(delay, 0.5))
+                continue
+            view = self.views[0]
+            if view.get("over"):
+                result = await self._send(0, {"type": "again"}, counted=False)
+                run.games += 1
+            else:
+                seat = view.get("to_act")
+                legal = self.views[seat].get("legal") if isinstance(seat, int) else None
+                if not isinstance(seat, int) or not legal:  # not settled (cannot be, once both seats agree)
+                    await asyncio.sleep(0.05)
+                    continue
+                actions = [{key: value for key, value in action.items() if key != "seat"} for action in legal]
+                move = choose(self.views[seat], actions, self.deck, self.rng)
+                version = self.keys[seat][1]
+                run.in_flight[self.index] = time.perf_counter()
+                result = await self._send(seat, {"type": "act", "version": version, "action": move}, counted=True)
+                del run.in_flight[self.index]
+            if result.error is not None:
+                if result.error == "timeout":
+                    run.errors["timeout"] += 1
+                failures += 1
+                if failures >= 5 or result.error == "timeout":
+                    run.errors["table-given-up"] += 1
+                    return
+            elif result.counted:
+                run.samples.append((result.sent, result.answered - result.sent))
+            base, share = max(due, result.sent), self.rng.uniform(0.5, 1.5)
+
+    async def close(self) -> None:
+        for reader in self.readers:
+            reader.cancel()
+        for socket in self.sockets:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(socket.close(), 1.0)
+
+
+def _create_tables(port: int, count: int) -> list[dict[str, Any]]:
+    """``count`` tables through the server's own form (one kept-alive HTTP connection)."""
+    connection = http.client.HTTPConnection(HOST, port, timeout=30)
+    body = json.dumps(FORM)
+    links = []
+    try:
+        for _ in range(count):
+            connection.request("POST", "/api/tables", body, {"Content-Type": "application/json"})
+            answer = connection.getresponse()
+            text = answer.read()
+            if answer.status != 200:
+                raise RuntimeError(f"the server refused a table: {answer.status} {text[:200]!r}")
+            links.append(json.loads(text))
+    finally:
+        connection.close()
+    return links
+
+
+# --- the measurement -------------------------------------------------------------------------------------------
+
+
+def _percentile(values: list[float], share: float) -> float:
+    """Nearest-rank percentile (``share`` in 0..1) of unsorted ``values``; 0 for none."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
+
+
+def _load_average() -> float | None:
+    """The machine's load average over the last minute (how busy it was besides this benchmark)."""
+    with contextlib.suppress(OSError, AttributeError):
+        return round(os.getloadavg()[0], 2)
+    return None
+
+
+def _ms(seconds: float) -> float:
+    return round(seconds * 1000, 2)
+
+
+class _Clock:
+    """CPU shares of the server and of this process (the load) over a stretch of time."""
+
+    def __init__(self, server: ServerProcess) -> None:
+        self.server = server
+        self.wall = time.perf_counter()
+        self.server_cpu = server.cpu_seconds()
+        self.client_cpu = time.process_time()
+
+    def shares(self) -> tuple[float | None, float]:
+        wall = max(time.perf_counter() - self.wall, 1e-9)
+        now = self.server.cpu_seconds()
+        server = None if now is None or self.server_cpu is None else round((now - self.server_cpu) / wall, 3)
+        return server, round((time.process_time() - self.client_cpu) / wall, 3)
+
+
+def _stretch(run: _Run, start: float, stop: float, clock: _Clock) -> dict[str, Any]:
+    answered, latencies = run.window(start, stop, time.perf_counter())
+    server_cpu, client_cpu = clock.shares()
+    return {
+        "actions": answered,
+        "actions_per_second": round(answered / (stop - start), 1),
+        "p50_ms": _ms(_percentile(latencies, 0.50)),
+        "p90_ms": _ms(_percentile(latencies, 0.90)),
+        "p99_ms": _ms(_percentile(latencies, 0.99)),
+        "max_ms": _ms(max(latencies, default=0.0)),
+        "server_cpu": server_cpu,
+        "client_cpu": client_cpu,
+    }
+
+
+async def _measure(server: ServerProcess, settings: BenchSettings, say: Callable[[str], None]) -> dict[str, Any]:
+    rng = random.Random(settings.seed)
+    url = f"ws://{HOST}:{server.port}"
+    figures: dict[str, Any] = {
+        "benchmark": "server-max" if settings.find_max else "server-pace",
+        "tables": settings.tables,
+        "seats_per_table": 2,
+        "players": settings.players,
+        "sync": settings.sync,
+        "p99_limit_ms": settings.limit_ms,
+        "cores": os.cpu_count(),
+        "load_average_before": _load_average(),
+        "server_rss_before_kb": server.rss_kb(),
+    }
+    opened = time.perf_counter()
+    links = await asyncio.to_thread(_create_tables, server.port, settings.tables)
+    deck = 40  # 2-player classic
+    tables = [
+        _Table(index, link["table"], [seat["token"] for seat in link["seats"]], deck, random.Random(rng.random()))
+        for index, link in enumerate(links)
+    ]
+    run = _Run(settings.interval if not settings.find_max else settings.tables / settings.start_rate)
+    gate = asyncio.Semaphore(CONNECTING)
+
+    async def open_one(table: _Table) -> None:
+        async with gate:
+            await table.open(url, run.errors)
+
+    try:
+        await asyncio.gather(*(open_one(table) for table in tables))
+        figures["open_seconds"] = round(time.perf_counter() - opened, 2)
+        await asyncio.sleep(0.5)
+        rss_open = server.rss_kb()
+        figures["server_rss_open_kb"] = rss_open
+        before = figures["server_rss_before_kb"]
+        figures["memory_per_table_kb"] = (
+            round((rss_open - before) / settings.tables, 1) if rss_open is not None and before is not None else None
+        )
+        say(f"{settings.tables} tables open in {figures['open_seconds']} s; playing.")
+        gc.collect()  # the load's own long-lived objects out of its collector's way: its pauses are not the server's
+        gc.freeze()
+        choose = PLAYERS[settings.players]
+        start = time.perf_counter()
+        players = [asyncio.create_task(table.play(run, start, choose)) for table in tables]
+        try:
+            if settings.find_max:
+                await _find_max(run, settings, figures, server, say)
+            else:
+                await asyncio.sleep(settings.warmup)
+                clock = _Clock(server)
+                begin = time.perf_counter()
+                await asyncio.sleep(settings.seconds)
+                stop = time.perf_counter()
+                await asyncio.sleep(min(0.2, settings.interval))  # the last ones' answers
+                figures.update(interval=settings.interval, seconds=settings.seconds)
+                figures["offered_per_second"] = round(settings.tables / settings.interval, 1)
+                figures.update(_stretch(run, begin, stop, clock))
+                figures["met"] = (
+                    figures["p99_ms"] <= settings.limit_ms
+                    and figures["actions_per_second"] >= PASSING_SHARE * figures["offered_per_second"]
+                    and not run.errors
+                )
+        finally:
+            run.stopping = True
+            figures["server_rss_after_kb"] = server.rss_kb()
+            for task in players:
+                task.cancel()
+            await asyncio.gather(*players, return_exceptions=True)
+    finally:
+        gc.unfreeze()
+        await asyncio.gather(*(table.close() for table in tables), return_exceptions=True)
+    figures["load_average_after"] = _load_average()
+    figures["games_finished"] = run.games
+    figures["errors"] = sum(run.errors.values())
+    figures["error_codes"] = dict(run.errors)
+    return figures
+
+
+async def _find_max(
+    run: _Run, settings: BenchSettings, figures: dict[str, Any], server: ServerProcess, say: Callable[[str], None]
+) -> None:
+    """Raise the offered rate until a step fails (lower it while none has passed), then narrow between the highest
+    rate that passed and the lowest that failed."""
+    steps: list[dict[str, Any]] = []
+    passed: float | None = None
+    failed: float | None = None
+    best: dict[str, Any] | None = None
+    rate = settings.start_rate
+    settle = min(2.0, settings.step_seconds)
+    await asyncio.sleep(settings.warmup)
+    for _ in range(settings.max_steps):
+        run.interval = settings.tables / rate
+        for attempt in range(1 + settings.retries):  # a failed step is measured again: one stall is not a limit
+            await asyncio.sleep(settle)
+            errors_before = sum(run.errors.values())
+            clock = _Clock(server)
+            begin = time.perf_counter()
+            await asyncio.sleep(settings.step_seconds)
+            stop = time.perf_counter()
+            step = {"offered_per_second": round(rate, 1), **_stretch(run, begin, stop, clock)}
+            step["errors"] = sum(run.errors.values()) - errors_before
+            step["passed"] = (
+                step["p99_ms"] <= settings.limit_ms
+                and step["actions_per_second"] >= PASSING_SHARE * rate
+                and step["errors"] == 0
+            )
+            step["attempt"] = attempt + 1
+            steps.append(step)
+            say(
+                f"offered {rate:,.0f}/s: played {step['actions_per_second']:,.0f}/s, p99 {step['p99_ms']} ms "
+                f"({'passed' if step['passed'] else 'failed'})"
+            )
+            if step["passed"]:
+                break
+        if step["passed"]:
+            passed = rate
+            if best is None or step["actions_per_second"] > best["actions_per_second"]:
+                best = step
+        else:
+            failed = rate if failed is None else min(failed, rate)
+            run.interval = IDLE_INTERVAL  # let the server drain before the next step
+            await asyncio.sleep(3.0)
+        if failed is None:
+            rate *= settings.growth
+        elif passed is None:
+            rate /= settings.growth  # even the first rate was too much: look below it
+        elif failed / passed < 1.08:
+            break
+        else:
+            rate = math.sqrt(passed * failed)
+    figures["steps"] = steps
+    figures["step_seconds"] = settings.step_seconds
+    figures["max_actions_per_second"] = best["actions_per_second"] if best else None
+    figures["p99_at_max_ms"] = best["p99_ms"] if best else None
+    figures["server_cpu_at_max"] = best["server_cpu"] if best else None
+    figures["client_cpu_at_max"] = best["client_cpu"] if best else None
+
+
+def server_bench(settings: BenchSettings, say: Callable[[str], None]) -> dict[str, Any]:
+    """Start a server, load it as ``settings`` say, stop it; the figures (JSON-ready)."""
+    if settings.players not in PLAYERS:
+        raise ValueError(f"players are {' or '.join(PLAYERS)}")
+    _raise_file_limit()
+    with _sigterm_stops(), running_server(settings.sync, settings.db_dir) as server:
+        say(f"server pid {server.pid} on {HOST}:{server.port} (sync {settings.sync}).")
+        return asyncio.run(_measure(server, settings, say))

@@ -280,7 +280,8 @@ class Hub:
                     "bot": spec.bot,
                     "connected": spec.bot is not None or table.connected(seat),
                     "joined": table.setup["seats"][seat]["joined"],
-                    "away_for": None if since is None or spec.bot is not None else round(now - since),
+                    # Whole seconds, rounded down: the page offers a hand-over only once the server takes it.
+                    "away_for": None if since is None or spec.bot is not None else int(now - since),
                 }
             )
         return {"type": "presence", "seats": seats, "spectators": sum(w.viewer is None for w in table.watchers)}

@@ -466,7 +466,7 @@ def test_bots_that_do_not_play_a_variant_are_refused_and_not_the_default(monkeyp
 
 def test_plain_high_low_with_the_default_opponents_plays_on(data: Path) -> None:
     out = play("--variant", "highlow", "--seed", "2", input="?\n" + "1\nkeep\n1\nk\n" * 10 + "quit\n")
-    assert "High-Low Rack-O: You, easy 2, easy 3." in out and "Unknown command" not in out
+    assert "High-Low Rack-O: You, medium 2, medium 3." in out and "Unknown command" not in out
     assert "Hint: The expert would" in out
     assert "Game saved." in out
 

@@ -21,6 +21,7 @@ from racko.match import Match
 from racko.rules import Rules
 from racko.web.app import create_app
 from racko.web.store import SqliteTables
+from test_web import _until
 
 PACE_KEYS = {
     "benchmark",
@@ -119,14 +120,6 @@ def test_server_options_and_engine_options_do_not_mix() -> None:
 
 
 # --- the group commit ------------------------------------------------------------------------------------------
-
-
-def _until(ws: Any, kind: str) -> dict[str, Any]:
-    for _ in range(50):
-        frame = ws.receive_json()
-        if frame["type"] == kind:
-            return dict(frame)
-    raise AssertionError(f"no {kind} frame")
 
 
 def _committed_version(store: SqliteTables, table_id: str) -> int:

@@ -1233,7 +1233,9 @@ def test_random_play_keeps_every_card_and_the_rules(players: int, bonus: bool, d
     if result.bonus:
         statistic("a run bonus")
     assert result.racks == tuple(round_.rack(seat) for seat in range(players))
-    assert all(S not in row for row in result.racks)
+    if result.turns > 0:
+        # Only a Rack-O straight from the deal can end a hand before every starting Swap is replaced (RULES.md).
+        assert all(S not in row for row in result.racks)
     assert result.turns == round_.turns
     assert result.capped == (result.winner is None)
     cap = round_.rules.turn_cap

@@ -398,13 +398,6 @@ def _check_count(what: str, value: int | None) -> None:
         raise RackoError(f"The number of {what} must be a positive whole number, not {value!r}.")
 
 
-def _check_backend(backend: str, address: str | None) -> None:
-    if backend not in BACKENDS:
-        raise RackoError(f"Unknown backend {backend!r}: one of {', '.join(BACKENDS)}.")
-    if address is not None and backend != "ray":
-        raise RackoError("A cluster address is for the ray backend.")
-
-
 def _check_bots(names: Sequence[str]) -> None:
     for name in dict.fromkeys(names):
         bots.create(name)  # raises RackoError, naming the bots there are, for an unknown one
@@ -462,7 +455,6 @@ def run_arena(
     rows: tuple[tuple[int, ...], ...] = (
         ((0, 2), (1, 3)) if rules.partners else tuple((entry,) for entry in range(rules.players))
     )
-    _check_backend(backend, address)
     job = _ArenaJob(tuple(names), rules, mode, seed, rows)
     started = time.perf_counter()
     run = run_chunks(_play_arena_chunk, job, deals, 250 if mode == "rounds" else 20, progress, backend, jobs, address)
@@ -516,7 +508,6 @@ def run_solo(
     _check_count("cards", cards)
     rules = variant_of("classic").rules(1, deck_size=cards, two_player_rule=False, turn_cap=turn_cap)
     _check_bots([bot_name])
-    _check_backend(backend, address)
     started = time.perf_counter()
     run = run_chunks(_play_solo_chunk, _SoloJob(bot_name, rules, seed), rounds, 1000, progress, backend, jobs, address)
     counts: Counter[int] = Counter()

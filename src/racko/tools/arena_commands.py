@@ -14,7 +14,7 @@ import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, NoReturn, TypeVar, cast
+from typing import Annotated, NoReturn, TypeVar
 
 import typer
 
@@ -91,12 +91,17 @@ def _run(what: str, work: Callable[[arena.Progress | None], T]) -> T:
         _fail("interrupted.", 130)
 
 
-def _jobs(jobs: int | None, backend: str, address: str | None) -> int | None:
+def _backend(name: str, address: str | None) -> arena.Backend:
+    for backend in arena.BACKENDS:
+        if name == backend:
+            if address is not None and backend != "ray":
+                _fail("--address is the Ray cluster's: give it with --backend ray.")
+            return backend
+    _fail(f"--backend must be one of {', '.join(arena.BACKENDS)}, not {name!r}.")
+
+
+def _jobs(jobs: int | None, backend: arena.Backend) -> int | None:
     """The number of jobs to ask for: by default every CPU here, or (``None``) every CPU of the Ray cluster."""
-    if backend not in arena.BACKENDS:
-        _fail(f"--backend must be one of {', '.join(arena.BACKENDS)}, not {backend!r}.")
-    if address is not None and backend != "ray":
-        _fail("--address is the Ray cluster's: give it with --backend ray.")
     if jobs is not None and jobs < 1:
         _fail(f"--jobs must be at least 1, not {jobs}.")
     if jobs is None and backend == "local":
@@ -165,7 +170,8 @@ def arena_command(
         options["two_player_rule"] = two_player_rule
     if target is not None:
         options["target"] = target
-    count = _jobs(jobs, backend, address)
+    where = _backend(backend, address)
+    count = _jobs(jobs, where)
     unit = "games" if games is not None else "rounds"
     if games is None and rounds is None:
         rounds = 10_000
@@ -181,7 +187,7 @@ def arena_command(
             jobs=count,
             options=options,
             progress=progress,
-            backend=cast(arena.Backend, backend),  # checked by _jobs
+            backend=where,
             address=address,
         ),
     )
@@ -256,7 +262,8 @@ def solo_command(
     address: Annotated[str | None, typer.Option(help=ADDRESS_HELP, show_default=False)] = None,
 ) -> None:
     """Solitaire: how many turns a bot needs to go Rack-O alone (2-player rule off), and how long it takes to decide."""
-    count = _jobs(jobs, backend, address)
+    where = _backend(backend, address)
+    count = _jobs(jobs, where)
     report = _run(
         "Rounds",
         lambda progress: arena.run_solo(
@@ -267,7 +274,7 @@ def solo_command(
             jobs=count,
             progress=progress,
             turn_cap=turn_cap,
-            backend=cast(arena.Backend, backend),  # checked by _jobs
+            backend=where,
             address=address,
         ),
     )

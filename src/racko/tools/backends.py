@@ -95,6 +95,8 @@ def run_chunks(
     import it).  Raises :class:`~racko.errors.RackoError` when Ray is not
     installed or the cluster cannot be reached.
     """
+    if address is not None and backend != "ray":
+        raise RackoError("A cluster address is for the ray backend.")
     if backend == "local":
         count = 1 if jobs is None else jobs
         return Chunked(_run_locally(work, job, chunks(total, count, largest_chunk), total, count, progress), count)

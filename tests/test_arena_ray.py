@@ -238,6 +238,42 @@ def test_an_address_nobody_answers_is_a_one_line_error(what: str) -> None:
     assert time.monotonic() - started < 30  # not Ray's own minutes of retrying
 
 
+RUN_ON_ITS_OWN_INSTANCE = [
+    "arena",
+    "--bots",
+    "easy,random",
+    "--rounds",
+    "3000",
+    "--backend",
+    "ray",
+    "--jobs",
+    "2",
+    "--json",
+]
+
+
+def test_an_instance_the_command_starts_for_itself_listens_on_the_loopback_address_only(tmp_path: Path) -> None:
+    # No setting from the caller: racko itself keeps the instance it starts for one run off the network.
+    environment = {key: value for key, value in os.environ.items() if not key.startswith("RAY_")}
+    environment.update(RAY_AUTH_MODE="disabled", HOME=str(tmp_path))  # Ray's own files land in the test's folder
+    with subprocess.Popen(
+        [sys.executable, "-c", "from racko.cli import main; main()", *RUN_ON_ITS_OWN_INSTANCE],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=environment,
+    ) as run:
+        bound: set[str] = set()
+        while run.poll() is None:
+            bound |= set(_bound_addresses(_socket_inodes(_descendants(run.pid))))
+            time.sleep(0.2)
+        output, errors = run.communicate()
+    assert run.returncode == 0, errors
+    assert json.loads(output)["backend"] == "ray"
+    assert len(bound) >= 2, "the run ended before its instance was seen"
+    assert [text for text in bound if not _loopback(text)] == []
+
+
 def test_backend_options_are_checked() -> None:
     app = _app()
     for args, text in [

@@ -177,6 +177,15 @@ def _run_locally(
 # --- Ray --------------------------------------------------------------------------------------
 
 
+def _settle_environment(address: str | None) -> None:
+    """Ray's settings for this run, before Ray is imported (it reads them then)."""
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # a cluster started for the run reports nothing home
+    if address is None and not os.environ.get("RAY_ADDRESS"):
+        # An instance started for one run serves this machine only: Ray then listens on 127.0.0.1, not on the
+        # machine's network address (the setting Ray itself uses on a laptop).
+        os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
+
+
 def _import_ray() -> ModuleType:
     try:
         import ray
@@ -218,7 +227,6 @@ def _connect(ray: ModuleType, address: str | None) -> bool:
         return False
     if address is not None:
         _check_reachable(address)
-    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # a cluster started for the run reports nothing home
     try:
         ray.init(
             address=address,
@@ -252,6 +260,7 @@ def _run_on_ray(
     jobs: int | None,
     address: str | None,
 ) -> Chunked[Part]:
+    _settle_environment(address)
     ray = _import_ray()
     connected_here = _connect(ray, address)
     try:

@@ -24,9 +24,9 @@ from racko.tools import arena
 from racko.tools.arena import ArenaReport, run_arena, run_solo, wilson_interval
 from racko.tools.arena_commands import register, time_left
 
-ARENA_KEYS = {"results", "variant", "players", "mode", "deals", "capped", "seed", "seconds"}
+ARENA_KEYS = {"results", "variant", "players", "mode", "deals", "capped", "seed", "seconds", "backend"}
 RESULT_KEYS = {"bot", "wins", "played", "win_rate", "ci95", "mean_score", "mean_turns", "decision_ms"}
-SOLO_KEYS = {"bot", "rounds", "mean_turns", "ci95", "median_turns", "p90_turns", "capped", "decision_ms"}
+SOLO_KEYS = {"bot", "rounds", "mean_turns", "ci95", "median_turns", "p90_turns", "capped", "decision_ms", "backend"}
 NO_RULE = {"two_player_rule": False}
 HAS_MATPLOTLIB = importlib.util.find_spec("matplotlib") is not None
 

@@ -2,9 +2,11 @@
 
 :func:`run_arena` seats one bot per seat and plays single rounds or whole games;
 :func:`run_solo` times one bot alone against the deck.  Both split the deals
-into chunks played by worker processes, and both are reproducible: deal ``k``
-depends only on the seed and ``k`` (its deck, its refill shuffles, its bots'
-seeds), so the figures are the same for any number of jobs.
+into chunks played by local worker processes or, with ``backend="ray"``, by
+tasks on a Ray cluster (:mod:`racko.tools.backends` runs them), and both are
+reproducible: deal ``k`` depends only on the seed and ``k`` (its deck, its
+refill shuffles, its bots' seeds), so the figures are the same for any number
+of jobs and either backend.
 
 Seats rotate: in deal ``k`` the ``i``-th bot of the list sits in seat
 ``(i + k) % players`` and seat ``(k // players) % players`` deals, so over any
@@ -16,24 +18,20 @@ teams together: bots 1 and 3 of the list play against bots 2 and 4.
 >>> [row.bot for row in report.results], report.deals, report.balanced
 (['easy', 'random'], 4, True)
 >>> sorted(report.to_json())
-['capped', 'deals', 'mode', 'players', 'results', 'seconds', 'seed', 'variant']
+['backend', 'capped', 'deals', 'mode', 'players', 'results', 'seconds', 'seed', 'variant']
 """
 
 from __future__ import annotations
 
 import math
-import multiprocessing
 import random
-import signal
 import statistics
-import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
 from racko import bots
 from racko.bots.runner import DecisionTimes, play_match, play_round, time_quantile
@@ -42,9 +40,10 @@ from racko.families import family_of
 from racko.match import Match
 from racko.rules import Rules
 from racko.rules import variant as variant_of
-
-Progress = Callable[[int, int], None]
-"""Called as ``progress(deals_done, deals_total)`` in the calling process as chunks finish."""
+from racko.tools.backends import BACKENDS as BACKENDS  # re-exported for the commands and callers
+from racko.tools.backends import Backend as Backend
+from racko.tools.backends import Progress as Progress
+from racko.tools.backends import run_chunks
 
 Mode = Literal["rounds", "games"]
 
@@ -164,7 +163,8 @@ def decision_ms(times: DecisionTimes) -> dict[str, float]:
 
 @dataclass(frozen=True)
 class ArenaReport:
-    """What :func:`run_arena` found.  Everything but :attr:`seconds` is the same for any number of jobs."""
+    """What :func:`run_arena` found.  Everything but :attr:`seconds` (and the decision times) is the same for any
+    number of jobs and either backend."""
 
     results: tuple[BotResult, ...]
     variant: str
@@ -177,6 +177,10 @@ class ArenaReport:
     seed: int
     seconds: float
     rules: Rules
+    backend: Backend = "local"
+    """Where the deals were played: ``local`` worker processes, or ``ray`` tasks."""
+    jobs: int = 1
+    """How many chunks could run at once: worker processes, or Ray tasks."""
 
     @property
     def balanced(self) -> bool:
@@ -193,6 +197,7 @@ class ArenaReport:
             "capped": self.capped,
             "seed": self.seed,
             "seconds": round(self.seconds, 3),
+            "backend": self.backend,
         }
 
 
@@ -214,9 +219,11 @@ class SoloReport:
     turn_counts: tuple[tuple[int, int], ...] = field(repr=False)
     """The distribution of turns per round: (turns, how many rounds)."""
     decision_times: DecisionTimes = field(default_factory=Counter, repr=False)
+    backend: Backend = "local"
+    jobs: int = 1
 
     def to_json(self) -> dict[str, Any]:
-        """The figures; all but ``decision_ms`` are the same for any number of jobs."""
+        """The figures; all but ``decision_ms`` are the same for any number of jobs and either backend."""
         lo, hi = self.ci95
         return {
             "bot": self.bot,
@@ -227,6 +234,7 @@ class SoloReport:
             "p90_turns": self.p90_turns,
             "capped": self.capped,
             "decision_ms": decision_ms(self.decision_times),
+            "backend": self.backend,
         }
 
 
@@ -372,86 +380,6 @@ def _play_solo_chunk(job: _SoloJob, start: int, stop: int) -> tuple[Counter[int]
     return turns, capped, times
 
 
-# --- Running chunks, in this process or in worker processes ------------------------------------
-
-Job = TypeVar("Job")
-Part = TypeVar("Part")
-
-
-def _chunks(total: int, jobs: int, largest: int) -> list[tuple[int, int]]:
-    # About 20 chunks a worker, so that progress moves and the workers finish together.
-    size = max(1, min(largest, math.ceil(total / (max(jobs, 1) * 20))))
-    return [(start, min(start + size, total)) for start in range(0, total, size)]
-
-
-def _ignore_interrupts() -> None:
-    # Ctrl-C is handled by the calling process, which cancels the work and shuts the workers down.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _context() -> multiprocessing.context.BaseContext:
-    # fork (Linux): workers inherit every registered bot, including ones registered at run time.
-    if sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("fork")
-    return multiprocessing.get_context("spawn")
-
-
-def _stop_workers(pool: ProcessPoolExecutor) -> None:
-    """Terminate the workers, drop the chunks not started, and wait until every worker has exited."""
-    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14+
-    if terminate is not None:
-        terminate()
-    else:
-        processes = getattr(pool, "_processes", None) or {}
-        for process in list(processes.values()):
-            process.terminate()
-    pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _run_chunks(
-    work: Callable[[Job, int, int], Part],
-    job: Job,
-    total: int,
-    jobs: int,
-    largest_chunk: int,
-    progress: Progress | None,
-) -> list[Part]:
-    """``work(job, start, stop)`` over ``range(total)`` in chunks; the parts in chunk order."""
-    chunks = _chunks(total, jobs, largest_chunk)
-    parts: dict[int, Part] = {}
-    done = 0
-    if progress is not None:
-        progress(0, total)
-    if jobs <= 1 or len(chunks) <= 1:
-        for index, (start, stop) in enumerate(chunks):
-            parts[index] = work(job, start, stop)
-            done += stop - start
-            if progress is not None:
-                progress(done, total)
-        return [parts[index] for index in range(len(chunks))]
-    pool = ProcessPoolExecutor(
-        max_workers=min(jobs, len(chunks)), mp_context=_context(), initializer=_ignore_interrupts
-    )
-    try:
-        pending: dict[Future[Part], int] = {
-            pool.submit(work, job, start, stop): index for index, (start, stop) in enumerate(chunks)
-        }
-        while pending:
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                index = pending.pop(future)
-                parts[index] = future.result()  # a worker's error is raised here
-                start, stop = chunks[index]
-                done += stop - start
-                if progress is not None:
-                    progress(done, total)
-    except BaseException:
-        _stop_workers(pool)  # an error or Ctrl-C: stop at once rather than finish the chunks under way
-        raise
-    pool.shutdown(wait=True)
-    return [parts[index] for index in range(len(chunks))]
-
-
 # --- The arena --------------------------------------------------------------------------------
 
 
@@ -482,9 +410,11 @@ def run_arena(
     rounds: int | None = None,
     games: int | None = None,
     seed: int = 0,
-    jobs: int = 1,
+    jobs: int | None = None,
     options: Mapping[str, Any] | None = None,
     progress: Progress | None = None,
+    backend: Backend = "local",
+    address: str | None = None,
 ) -> ArenaReport:
     """Play ``rounds`` single rounds or ``games`` whole games with one bot per seat, seats rotating.
 
@@ -494,6 +424,11 @@ def run_arena(
     set (``turn_cap=None`` for none, if every bot pair is sure to finish).  Raises :class:`~racko.errors.RackoError`
     for an unknown bot or variant, a bad player count or option, and for a bot
     that cannot play the variant (raised from its first move).
+
+    ``backend="local"`` plays the deals in ``jobs`` worker processes (default 1:
+    this process); ``backend="ray"`` as Ray tasks, at most ``jobs`` at once
+    (default: the cluster's CPUs), on the cluster at ``address`` (see
+    :func:`racko.tools.backends.run_chunks`).  The figures are the same either way.
     """
     names = [str(name).strip() for name in bot_names]
     if not names or any(not name for name in names):
@@ -522,9 +457,9 @@ def run_arena(
     )
     job = _ArenaJob(tuple(names), rules, mode, seed, rows)
     started = time.perf_counter()
-    parts = _run_chunks(_play_arena_chunk, job, deals, jobs, 250 if mode == "rounds" else 20, progress)
+    run = run_chunks(_play_arena_chunk, job, deals, 250 if mode == "rounds" else 20, progress, backend, jobs, address)
     tally = _Tally(len(rows), rules.players)
-    for part in parts:
+    for part in run.parts:
         tally.add(part)
     seconds = time.perf_counter() - started
     labels = _names(["+".join(names[entry] for entry in entries) for entries in rows])
@@ -543,7 +478,9 @@ def run_arena(
         )
         for row, entries in enumerate(rows)
     )
-    return ArenaReport(results, rules.variant, rules.players, mode, tally.deals, tally.capped, seed, seconds, rules)
+    return ArenaReport(
+        results, rules.variant, rules.players, mode, tally.deals, tally.capped, seed, seconds, rules, backend, run.jobs
+    )
 
 
 # --- Solitaire --------------------------------------------------------------------------------
@@ -554,14 +491,17 @@ def run_solo(
     cards: int = 40,
     rounds: int = 10_000,
     seed: int = 0,
-    jobs: int = 1,
+    jobs: int | None = None,
     progress: Progress | None = None,
     turn_cap: int = SOLO_TURN_CAP,
+    backend: Backend = "local",
+    address: str | None = None,
 ) -> SoloReport:
     """Turns ``bot_name`` needs to go Rack-O alone with a deck of ``cards`` cards (2-player rule off).
 
     Rounds that reach ``turn_cap`` end there and count as ``turn_cap`` turns
     (so the mean is a lower bound when :attr:`SoloReport.capped` is not 0).
+    ``jobs``, ``backend`` and ``address`` as for :func:`run_arena`.
     """
     _check_count("rounds", rounds)
     _check_count("jobs", jobs)
@@ -569,11 +509,11 @@ def run_solo(
     rules = variant_of("classic").rules(1, deck_size=cards, two_player_rule=False, turn_cap=turn_cap)
     _check_bots([bot_name])
     started = time.perf_counter()
-    parts = _run_chunks(_play_solo_chunk, _SoloJob(bot_name, rules, seed), rounds, jobs, 1000, progress)
+    run = run_chunks(_play_solo_chunk, _SoloJob(bot_name, rules, seed), rounds, 1000, progress, backend, jobs, address)
     counts: Counter[int] = Counter()
     capped = 0
     times: DecisionTimes = Counter()
-    for part_counts, part_capped, part_times in parts:
+    for part_counts, part_capped, part_times in run.parts:
         counts.update(part_counts)
         capped += part_capped
         times.update(part_times)
@@ -592,6 +532,8 @@ def run_solo(
         seconds=seconds,
         turn_counts=tuple(sorted(counts.items())),
         decision_times=times,
+        backend=backend,
+        jobs=run.jobs,
     )
 
 

@@ -2,7 +2,8 @@
 
 Every error is one ``racko: ...`` line on stderr and exit code 2.  A progress
 bar with an ETA goes to stderr when it is a terminal; results go to stdout as a
-table, or as JSON with ``--json``.
+table, or as JSON with ``--json``.  ``--backend ray [--address A]`` plays the
+deals on a Ray cluster instead of local worker processes (docs/SCALING.md).
 """
 
 from __future__ import annotations
@@ -90,16 +91,40 @@ def _run(what: str, work: Callable[[arena.Progress | None], T]) -> T:
         _fail("interrupted.", 130)
 
 
-def _jobs(jobs: int | None) -> int:
-    if jobs is None:
-        return os.cpu_count() or 1
-    if jobs < 1:
+def _backend(name: str, address: str | None) -> arena.Backend:
+    for backend in arena.BACKENDS:
+        if name == backend:
+            if address is not None and backend != "ray":
+                _fail("--address is the Ray cluster's: give it with --backend ray.")
+            return backend
+    _fail(f"--backend must be one of {', '.join(arena.BACKENDS)}, not {name!r}.")
+
+
+def _jobs(jobs: int | None, backend: arena.Backend) -> int | None:
+    """The number of jobs to ask for: by default every CPU here, or (``None``) every CPU of the Ray cluster."""
+    if jobs is not None and jobs < 1:
         _fail(f"--jobs must be at least 1, not {jobs}.")
+    if jobs is None and backend == "local":
+        return os.cpu_count() or 1
     return jobs
+
+
+def _ran_on(backend: str, jobs: int) -> str:
+    """How the deals ran, for the summary line: ``2 jobs``, or ``Ray, 8 tasks at a time``."""
+    if backend == "ray":
+        return f"Ray, {jobs} task{'s' * (jobs != 1)} at a time"
+    return f"{jobs} job{'s' * (jobs != 1)}"
 
 
 def _percent(value: float) -> str:
     return f"{100 * value:.1f}"
+
+
+JOBS_HELP = (
+    "Worker processes (default: one per CPU); with --backend ray, Ray tasks at a time (default: the cluster's CPUs)."
+)
+BACKEND_HELP = "Where the deals are played: local (worker processes here) or ray (a Ray cluster; needs racko\\[ray])."
+ADDRESS_HELP = "The Ray cluster's host:port (default: RAY_ADDRESS, a cluster started on this machine, or a new one)."
 
 
 def arena_command(
@@ -110,7 +135,7 @@ def arena_command(
     players: Annotated[int | None, typer.Option(help="Number of players (default: one per bot named).")] = None,
     rounds: Annotated[int | None, typer.Option(help="Single rounds to play (default 10,000).")] = None,
     games: Annotated[int | None, typer.Option(help="Play this many whole games to the target instead.")] = None,
-    jobs: Annotated[int | None, typer.Option(help="Worker processes (default: one per CPU).")] = None,
+    jobs: Annotated[int | None, typer.Option(help=JOBS_HELP)] = None,
     seed: Annotated[int, typer.Option(help="Seed of the run: the same seed gives the same figures.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
     plot: Annotated[
@@ -129,6 +154,8 @@ def arena_command(
         arena.DEFAULT_TURN_CAP
     ),
     target: Annotated[int | None, typer.Option(help="The score that wins a game (default: the variant's).")] = None,
+    backend: Annotated[str, typer.Option(help=BACKEND_HELP)] = "local",
+    address: Annotated[str | None, typer.Option(help=ADDRESS_HELP, show_default=False)] = None,
 ) -> None:
     """Bots against bots: win rates with 95 % intervals over many rounds or games, seats rotating."""
     names = [name.strip() for name in bot_list.split(",")]
@@ -143,7 +170,8 @@ def arena_command(
         options["two_player_rule"] = two_player_rule
     if target is not None:
         options["target"] = target
-    count = _jobs(jobs)
+    where = _backend(backend, address)
+    count = _jobs(jobs, where)
     unit = "games" if games is not None else "rounds"
     if games is None and rounds is None:
         rounds = 10_000
@@ -159,6 +187,8 @@ def arena_command(
             jobs=count,
             options=options,
             progress=progress,
+            backend=where,
+            address=address,
         ),
     )
     if not report.balanced:
@@ -175,12 +205,12 @@ def arena_command(
     if as_json:
         typer.echo(json.dumps(report.to_json()))
         return
-    _print_arena(report, count)
+    _print_arena(report)
     if plot is not None:
         typer.echo(f"Plot written to {plot}.")
 
 
-def _print_arena(report: arena.ArenaReport, jobs: int) -> None:
+def _print_arena(report: arena.ArenaReport) -> None:
     from rich.console import Console
     from rich.table import Table
 
@@ -212,7 +242,8 @@ def _print_arena(report: arena.ArenaReport, jobs: int) -> None:
         for row in report.results
     )
     table.caption = (
-        f"{report.capped:,} {capped} capped{cap}{within}; {report.seconds:.1f} s with {jobs} job{'s' * (jobs != 1)}\n"
+        f"{report.capped:,} {capped} capped{cap}{within}; "
+        f"{report.seconds:.1f} s with {_ran_on(report.backend, report.jobs)}\n"
         f"Decision time in ms (median/99th percentile): {times}"
     )
     table.caption_justify = "left"
@@ -224,16 +255,27 @@ def solo_command(
     cards: Annotated[int, typer.Option(help="Cards in the deck.")] = 40,
     rounds: Annotated[int, typer.Option(help="Rounds to play.")] = 10_000,
     seed: Annotated[int, typer.Option(help="Seed of the run: the same seed gives the same figures.")] = 0,
-    jobs: Annotated[int | None, typer.Option(help="Worker processes (default: one per CPU).")] = None,
+    jobs: Annotated[int | None, typer.Option(help=JOBS_HELP)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
     turn_cap: Annotated[int, typer.Option(help="End a round after this many turns.")] = arena.SOLO_TURN_CAP,
+    backend: Annotated[str, typer.Option(help=BACKEND_HELP)] = "local",
+    address: Annotated[str | None, typer.Option(help=ADDRESS_HELP, show_default=False)] = None,
 ) -> None:
     """Solitaire: how many turns a bot needs to go Rack-O alone (2-player rule off), and how long it takes to decide."""
-    count = _jobs(jobs)
+    where = _backend(backend, address)
+    count = _jobs(jobs, where)
     report = _run(
         "Rounds",
         lambda progress: arena.run_solo(
-            bot, cards=cards, rounds=rounds, seed=seed, jobs=count, progress=progress, turn_cap=turn_cap
+            bot,
+            cards=cards,
+            rounds=rounds,
+            seed=seed,
+            jobs=count,
+            progress=progress,
+            turn_cap=turn_cap,
+            backend=where,
+            address=address,
         ),
     )
     if as_json:
@@ -246,7 +288,7 @@ def solo_command(
     speed = arena.decision_ms(report.decision_times)
     typer.echo(f"Decision time: median {speed['median']:.2f} ms, 99th percentile {speed['p99']:.2f} ms.")
     capped = f"{report.capped:,} round{'s' * (report.capped != 1)} capped at {turn_cap:,} turns"
-    typer.echo(f"{capped}; {report.seconds:.1f} s with {count} job{'s' * (count != 1)}.")
+    typer.echo(f"{capped}; {report.seconds:.1f} s with {_ran_on(report.backend, report.jobs)}.")
 
 
 def register(app: typer.Typer) -> None:

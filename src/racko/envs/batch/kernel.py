@@ -261,9 +261,11 @@ def gap_draws(open_slots: int, fits: int, pool: int) -> float:
 
 @jit
 def gap_table(deck_size: int) -> Any:
-    """``gap_tables`` for every size of the pool: ``table[pool, open_slots, fits]``, infinite where nothing fits."""
+    """``gap_tables`` for every size of the pool: ``table[pool, open_slots, fits]``, infinite where too few cards fit,
+    0 for no open slot."""
     table = np.full((deck_size + 1, RACK + 1, deck_size + 1), INFINITE)
     for pool in range(deck_size + 1):
+        table[pool, 0, :] = 0.0
         for open_slots in range(1, RACK + 1):
             for fits in range(open_slots, pool + 1):
                 table[pool, open_slots, fits] = gap_draws(open_slots, fits, pool)
@@ -271,8 +273,12 @@ def gap_table(deck_size: int) -> Any:
 
 
 @jit
-def gap_cost(rack: Any, slot: int, card: int, counts: Any, gaps: Any, deck_size: int, best: Any, values: Any) -> float:
-    """``RackValuer.gap_cost`` of the rack with ``card`` in ``slot`` (``gaps``: :func:`gap_table`)."""
+def gap_cost(
+    rack: Any, slot: int, card: int, counts: Any, gaps: Any, deck_size: int, best: Any, values: Any, first: int = 1
+) -> float:
+    """``RackValuer.gap_cost`` of the rack with ``card`` in ``slot`` (``gaps``: :func:`gap_table`).  ``best[j]`` is
+    the cheapest cost up to the j-th value (0 below the rack, the slots, the card above it); those below ``first``
+    are taken as they are (from the same rack and pool: they do not depend on the slots above)."""
     draws = gaps[counts[deck_size + 1]]
     values[0] = 0
     for index in range(RACK):
@@ -280,24 +286,17 @@ def gap_cost(rack: Any, slot: int, card: int, counts: Any, gaps: Any, deck_size:
     last = RACK + 1
     values[last] = deck_size + 1
     best[0] = 0.0
-    for j in range(1, last + 1):
+    for j in range(first, last + 1):
+        # Without branches (a wrong guess costs more than the sums): every (i, j) is costed, the infinite entries
+        # of the table and the check below stand for the pairs that RackValuer skips.
         value = values[j]
         under = counts[value - 1]
         cheapest = INFINITE
         for i in range(j):
-            before = best[i]
-            if before == INFINITE or values[i] >= value:
-                continue
-            open_slots = j - i - 1
-            if open_slots == 0:
-                cost = before
-            else:
-                fits = under - counts[values[i]]
-                if fits < open_slots:
-                    continue
-                cost = before + draws[open_slots, fits]
-            if cost < cheapest:
-                cheapest = cost
+            fits = max(under - counts[values[i]], 0)
+            cost = best[i] + draws[j - i - 1, fits]
+            cost = INFINITE if values[i] >= value else cost
+            cheapest = cost if cost < cheapest else cheapest
         best[j] = cheapest
     return float(best[last])
 
@@ -364,11 +363,20 @@ def rack_cost(
 def best_placement(
     rack: Any, card: int, counts: Any, gaps: Any, deck_size: int, needs_run: bool, best: Any, values: Any
 ) -> tuple[float, int]:
-    """``RackValuer.best_placement``: the cheapest (cost, slot) after putting ``card`` in some slot."""
+    """``RackValuer.best_placement``: the cheapest (cost, slot) after putting ``card`` in some slot.  The dynamic
+    program of the rack as it is (in the upper half of ``best``) gives each trial its costs below the slot."""
     best_cost = INFINITE
     best_slot = 0
+    size = RACK + 2
+    gap_cost(rack, -1, 0, counts, gaps, deck_size, best, values)
+    for index in range(size):
+        best[size + index] = best[index]
     for slot in range(RACK):
-        cost = rack_cost(rack, slot, card, counts, gaps, deck_size, needs_run, best, values)
+        for index in range(slot + 1):
+            best[index] = best[size + index]
+        cost = gap_cost(rack, slot, card, counts, gaps, deck_size, best, values, slot + 1)
+        if needs_run:
+            cost = cost + run_cost(rack, slot, card, counts, deck_size, values)
         if cost < best_cost:
             best_cost = cost
             best_slot = slot
@@ -777,7 +785,7 @@ def play_decks(
                 np.empty((players, RACK), np.bool_),
                 np.empty(deck_size + 2, np.int64),
                 gaps,
-                np.empty(RACK + 2, np.float64),
+                np.empty(2 * (RACK + 2), np.float64),
                 np.empty(3 * RACK, np.int64),
                 refills[index],
             )
@@ -822,7 +830,7 @@ def simulate(
         stock = np.empty(deck_size, np.int32)
         known = np.empty((players, RACK), np.bool_)
         counts = np.empty(deck_size + 2, np.int64)
-        best = np.empty(RACK + 2, np.float64)
+        best = np.empty(2 * (RACK + 2), np.float64)
         values = np.empty(3 * RACK, np.int64)
         no_refills = np.empty((0, deck_size), np.int32)
         for index in range(chunk * CHUNK, min(count, (chunk + 1) * CHUNK)):
@@ -1037,7 +1045,7 @@ def settle(
     gaps = gap_table(deck_size)
     for index in prange(count):
         counts = np.empty(deck_size + 2, np.int64)
-        best = np.empty(RACK + 2, np.float64)
+        best = np.empty(2 * (RACK + 2), np.float64)
         values = np.empty(3 * RACK, np.int64)
         row = table[index]
         state = states[index : index + 1]

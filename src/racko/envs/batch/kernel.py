@@ -392,7 +392,7 @@ def drop_from_pool(counts: Any, card: int, deck_size: int) -> None:
 # --- One turn of the engine, chosen by a policy -------------------------------------------------------------------
 
 
-@inline_jit
+@jit
 def policy_picks(
     policy: int,
     racks: Any,
@@ -419,7 +419,7 @@ def policy_picks(
     return take_cost < now
 
 
-@inline_jit
+@jit
 def policy_places(
     policy: int,
     rack: Any,
@@ -720,11 +720,19 @@ def bucket_table(deck_size: int) -> Any:
     return buckets
 
 
+CHUNK = 512
+"""Rounds a thread plays in a row with the same scratch arrays (a fixed number, so that no result depends on how
+the chunks are spread over threads)."""
+
+
 @parallel_jit
-def play_decks(
+def play_rounds(
+    count: int,
     decks: Any,
     dealers: Any,
+    first_dealer: int,
     players: int,
+    deck_size: int,
     needs_run: bool,
     turn_cap: int,
     policies: Any,
@@ -736,88 +744,15 @@ def play_decks(
     final_racks: Any,
     refills: Any,
 ) -> None:
-    """Play round ``i`` from ``decks[i]`` dealt by ``dealers[i]``; shuffle refills draw from the generator of
-    (``seed``, i).  Fills ``winners`` (-1: capped), ``turns``, ``scores``, ``final_racks`` and ``refills``
-    (N, R, D: the first R refill orders of each round)."""
-    count, deck_size = decks.shape
-    all_bucket = (policies == BUCKET).all()
-    buckets = bucket_table(deck_size)
-    gaps = gap_table(deck_size)
-    for index in prange(count):
-        state = np.empty(1, np.uint64)
-        state[0] = round_state(seed, index)
-        racks = np.empty((players, RACK), np.int32)
-        pile = np.empty(deck_size, np.int32)
-        stock = np.empty(deck_size, np.int32)
-        if all_bucket:
-            flat = np.empty(players * RACK, np.int32)
-            winner, played = play_bucket_round(
-                decks[index],
-                dealers[index],
-                players,
-                needs_run,
-                turn_cap,
-                shuffled,
-                state,
-                buckets,
-                flat,
-                np.empty(players, np.int64),
-                pile,
-                stock,
-                refills[index],
-            )
-            for seat in range(players):
-                for slot in range(RACK):
-                    racks[seat, slot] = flat[seat * RACK + slot]
-        else:
-            winner, played = play_round(
-                decks[index],
-                dealers[index],
-                players,
-                needs_run,
-                turn_cap,
-                policies,
-                shuffled,
-                state,
-                racks,
-                pile,
-                stock,
-                np.empty((players, RACK), np.bool_),
-                np.empty(deck_size + 2, np.int64),
-                gaps,
-                np.empty(2 * (RACK + 2), np.float64),
-                np.empty(3 * RACK, np.int64),
-                refills[index],
-            )
-        winners[index] = winner
-        turns[index] = played
-        score_round(racks, winner, scores[index])
-        final_racks[index] = racks
-
-
-CHUNK = 512
-"""Rounds a thread plays in a row with the same scratch arrays (a fixed number, so that no result depends on how
-the chunks are spread over threads)."""
-
-
-@parallel_jit
-def simulate(
-    count: int,
-    seed: Any,
-    first_dealer: int,
-    players: int,
-    deck_size: int,
-    needs_run: bool,
-    turn_cap: int,
-    policies: Any,
-    shuffled: bool,
-    winners: Any,
-    turns: Any,
-) -> None:
-    """Shuffle, deal and play ``count`` rounds: round ``i`` from the generator of (``seed``, i), dealt by seat
-    ``(first_dealer + i) % players``.  Fills ``winners`` (-1: capped) and ``turns``."""
+    """Play ``count`` rounds.  Round ``i`` is played from ``decks[i]`` dealt by ``dealers[i]`` or, when ``decks`` is
+    empty, from a deck shuffled by the generator of (``seed``, i) dealt by ``(first_dealer + i) % players``; shuffle
+    refills draw from that generator.  Fills ``winners`` (-1: capped) and ``turns`` and, unless they are empty,
+    ``scores`` (N, P), ``final_racks`` (N, P, 10) and ``refills`` (N, R, D: the first R refill orders of each
+    round, top card first)."""
     chunks = (count + CHUNK - 1) // CHUNK
     all_bucket = (policies == BUCKET).all()
+    given = decks.shape[0] > 0
+    keep = scores.shape[0] > 0
     buckets = bucket_table(deck_size)
     gaps = gap_table(deck_size)
     for chunk in prange(chunks):
@@ -832,11 +767,16 @@ def simulate(
         counts = np.empty(deck_size + 2, np.int64)
         best = np.empty(2 * (RACK + 2), np.float64)
         values = np.empty(3 * RACK, np.int64)
-        no_refills = np.empty((0, deck_size), np.int32)
+        no_refills = np.zeros((0, deck_size), np.int32)
         for index in range(chunk * CHUNK, min(count, (chunk + 1) * CHUNK)):
             state[0] = round_state(seed, index)
-            new_deck(deck, deck_size, state)
-            dealer = (first_dealer + index) % players
+            if given:
+                deck[:] = decks[index]
+                dealer = dealers[index]
+            else:
+                new_deck(deck, deck_size, state)
+                dealer = (first_dealer + index) % players
+            kept = refills[index] if refills.shape[0] > 0 else no_refills
             if all_bucket:
                 winner, played = play_bucket_round(
                     deck,
@@ -851,8 +791,12 @@ def simulate(
                     breaks,
                     pile,
                     stock,
-                    no_refills,
+                    kept,
                 )
+                if keep:
+                    for seat in range(players):
+                        for slot in range(RACK):
+                            racks[seat, slot] = flat[seat * RACK + slot]
             else:
                 winner, played = play_round(
                     deck,
@@ -871,10 +815,13 @@ def simulate(
                     gaps,
                     best,
                     values,
-                    no_refills,
+                    kept,
                 )
             winners[index] = winner
             turns[index] = played
+            if keep:
+                score_round(racks, winner, scores[index])
+                final_racks[index] = racks
 
 
 # --- The stepwise simulator: rounds that stop where a caller's seat decides ---------------------------------------

@@ -173,7 +173,7 @@ def afterstate_features(racks: Ints, counts: Floats, rows: Ints) -> Floats:
 
 def is_racko(racks: Ints) -> Bools:
     """Racks that read low to high: worth 0 turns (the round is won)."""
-    return np.all(racks[:, 1:] > racks[:, :-1], axis=1)
+    return np.asarray(np.all(racks[:, 1:] > racks[:, :-1], axis=1))
 
 
 # --- The value network ------------------------------------------------------------------------------------------
@@ -254,7 +254,8 @@ class ValueNet:
         with np.load(path) as data:
             if tuple(data["feature_names"]) != FEATURE_NAMES:
                 raise RackoError(f"{path} was trained on other features than this script computes.")
-            return cls(**{name: np.array(data[name], dtype=np.float64) for name in cls.PARAMETERS})
+            weights = {name: np.array(data[name], dtype=np.float64) for name in cls.PARAMETERS}
+        return cls(weights["linear"], weights["bias"], weights["hidden"], weights["hidden_bias"], weights["out"])
 
 
 # --- The one-ply greedy policy, for many rounds at once ---------------------------------------------------------

@@ -4,8 +4,8 @@ Classic Rack-O, 2 players, 40 cards, 2-player rule off.  A player is judged by t
 its turn (the *afterstate*): the number of its own turns still needed to go Rack-O.  The value is a small neural
 network (one hidden layer, written in numpy) over features of the rack and of the cards that may still come
 (:func:`afterstate_features`).  It plays greedily one ply deep: it takes the top discard when the best rack it can
-make with it is worth more than the average of a blind draw (where the drawn card is kept only when it helps), and
-puts a card where the rack's value is best.
+make with it needs fewer turns than the average blind draw (where the drawn card is kept only when it helps), and
+puts a card where the rack needs the fewest turns.
 
 Training is self-play: both seats of a few hundred rounds play at once on :mod:`racko.envs.batch`, every afterstate
 is remembered, and after the rounds end the network is fitted to TD(λ) returns (one turn per step, 0 at Rack-O;
@@ -30,9 +30,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-import numba
 import numpy as np
 import numpy.typing as npt
+
+try:
+    import matplotlib
+    import numba
+except ImportError as missing:  # pragma: no cover - a setup without the extras
+    sys.exit(f"racko: this example needs the rl and plot extras (pip install -e '.[rl,plot]'): {missing}")
 
 from racko import bots
 from racko.actions import (
@@ -598,8 +603,6 @@ def train(settings: Settings, out: Path, log: Any = None) -> dict[str, Any]:
 
 def plot_curve(curve: Sequence[dict[str, Any]], opponent: str, path: Path) -> None:
     """The win rate against ``opponent`` over training, with its 95 % interval, as a PNG."""
-    import matplotlib
-
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 

@@ -8,6 +8,7 @@ import typer
 import typer.core
 
 import racko
+from racko.errors import RackoError
 from racko.terminal import command as play_commands
 from racko.terminal.demo import demo_command
 from racko.tools import arena_commands, commands
@@ -56,6 +57,8 @@ def _main(
 
 
 ENGINE_ONLY = ("rounds", "batches")
+"""Options of the rules-engine benchmark, which ``--batch`` takes too (with its own default number of rounds)."""
+BATCH_ONLY = ("threads",)
 SERVER_ONLY = (
     "tables",
     "interval",
@@ -70,6 +73,8 @@ SERVER_ONLY = (
     "players",
     "db_dir",
 )
+BATCH_ROUNDS = 4_000_000
+"""``racko bench --batch`` plays this many rounds unless ``--rounds`` says otherwise."""
 
 
 def bench_command(
@@ -82,8 +87,20 @@ def bench_command(
             "(docs/BENCHMARKS.md).",
         ),
     ] = False,
+    batch: Annotated[
+        bool,
+        typer.Option(
+            "--batch",
+            help="Measure the batch simulator instead (the rl extra): turns per second, bucket vs bucket and gap vs "
+            f"gap, on every core ({BATCH_ROUNDS:,} rounds unless --rounds says otherwise).",
+        ),
+    ] = False,
     rounds: commands.Rounds = 10_000,
     batches: commands.Batches = 5,
+    threads: Annotated[
+        int | None,
+        typer.Option(min=1, help="Threads for --batch (default: one per core).", show_default=False),
+    ] = None,
     tables: web_commands.Tables = 1000,
     interval: web_commands.Interval = 2.0,
     seconds: web_commands.Seconds = 60.0,
@@ -99,16 +116,18 @@ def bench_command(
     seed: Annotated[int, typer.Option(help="Seed of the first round (with --server: of the simulated people).")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
 ) -> None:
-    """Speed: the rules engine (2-player classic rounds, bucket vs bucket, on one core), or with --server the web
-    server under load (concurrent tables, actions per second, latency to every seat, memory per table)."""
-    wrong = [name for name in (ENGINE_ONLY if server else SERVER_ONLY) if _given(context, name)]
+    """Speed: the rules engine (2-player classic rounds, bucket vs bucket, on one core), with --batch the batch
+    simulator (the same rounds, thousands at once), or with --server the web server under load (concurrent tables,
+    actions per second, latency to every seat, memory per table)."""
+    if server and batch:
+        typer.echo("racko: --server and --batch are two different benchmarks: choose one.", err=True)
+        raise typer.Exit(2)
+    mode = "with --server" if server else "with --batch" if batch else "without --server or --batch"
+    refused = (*ENGINE_ONLY, *BATCH_ONLY) if server else SERVER_ONLY if batch else (*SERVER_ONLY, *BATCH_ONLY)
+    wrong = [name for name in refused if _given(context, name)]
     if wrong:
         options = ", ".join("--" + ("p99-ms" if name == "limit_ms" else name.replace("_", "-")) for name in wrong)
-        typer.echo(
-            f"racko: {options} {'is' if len(wrong) == 1 else 'are'} for the benchmark "
-            f"{'without' if server else 'with'} --server.",
-            err=True,
-        )
+        typer.echo(f"racko: {options} {'is' if len(wrong) == 1 else 'are'} not for the benchmark {mode}.", err=True)
         raise typer.Exit(2)
     if server:
         web_commands.server_bench_command(
@@ -127,8 +146,25 @@ def bench_command(
             seed=seed,
             as_json=as_json,
         )
+    elif batch:
+        _batch_bench(rounds if _given(context, "rounds") else BATCH_ROUNDS, batches, seed, threads, as_json)
     else:
         commands.bench_command(rounds=rounds, seed=seed, batches=batches, as_json=as_json)
+
+
+def _batch_bench(rounds: int, batches: int, seed: int, threads: int | None, as_json: bool) -> None:
+    try:
+        from racko.envs.batch.bench import batch_bench_lines, run_batch_bench
+    except ImportError as error:  # the rl extra is not installed
+        typer.echo(f"racko: --batch needs the rl extra (pip install 'racko[rl]'): {error}.", err=True)
+        raise typer.Exit(1) from None
+    try:
+        figures = run_batch_bench(rounds, batches, seed, threads)
+    except RackoError as error:
+        typer.echo(f"racko: {error}", err=True)
+        raise typer.Exit(2) from None
+    for line in batch_bench_lines(figures, as_json):
+        typer.echo(line)
 
 
 def _given(context: typer.Context, name: str) -> bool:

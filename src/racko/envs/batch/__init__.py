@@ -12,13 +12,14 @@ docs/ENVS.md ("Batch simulator") describes them and how they are tested.
 from __future__ import annotations
 
 from racko.envs.batch.simulator import DEFAULT_TURN_CAP, POLICIES, Outcomes, Table, play_decks, simulate
-from racko.envs.batch.vector import REWARDS, BatchEnv, BatchView, Finished
+from racko.envs.batch.vector import REWARDS, BatchEnv, BatchVectorEnv, BatchView, Finished
 
 __all__ = [
     "DEFAULT_TURN_CAP",
     "POLICIES",
     "REWARDS",
     "BatchEnv",
+    "BatchVectorEnv",
     "BatchView",
     "Finished",
     "Outcomes",

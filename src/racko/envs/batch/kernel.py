@@ -23,6 +23,11 @@ def jit(function: Function) -> Function:
     return cast(Function, njit(cache=True, nogil=True, error_model="numpy")(function))
 
 
+def inline_jit(function: Function) -> Function:
+    """Compiled like :func:`jit`, and put in place of each call (no call, no reference counting of its arrays)."""
+    return cast(Function, njit(cache=True, nogil=True, error_model="numpy", inline="always")(function))
+
+
 def parallel_jit(function: Function) -> Function:
     """Compiled like :func:`jit`, with its ``prange`` loops spread over threads."""
     return cast(Function, njit(cache=True, nogil=True, parallel=True, error_model="numpy")(function))
@@ -52,7 +57,7 @@ _S32 = np.uint64(32)
 # --- The random generator: SplitMix64, seeded per round from (seed, round index) --------------------------------
 
 
-@jit
+@inline_jit
 def mix64(value: Any) -> Any:
     """SplitMix64's finaliser: a bijection of 64-bit numbers that scatters nearby seeds."""
     z = value
@@ -61,25 +66,26 @@ def mix64(value: Any) -> Any:
     return z ^ (z >> _S31)
 
 
-@jit
+@inline_jit
 def round_state(seed: Any, index: Any) -> Any:
     """The generator state of round ``index`` of a run seeded ``seed``: a function of the two numbers alone, so that
     the rounds come out the same whatever the number of threads or the order they run in."""
     return mix64(mix64(np.uint64(seed)) + np.uint64(index) * _GOLDEN)
 
 
-@jit
+@inline_jit
 def next_random(state: Any) -> Any:
     """The next 64-bit number of the stream whose state is ``state[0]`` (SplitMix64: one add, three mixes)."""
     state[0] += _GOLDEN
     return mix64(state[0])
 
 
-@jit
-def below(state: Any, bound: int) -> int:
-    """A uniform whole number in ``[0, bound)`` (Lemire's multiply-and-shift, rejecting the few biased draws)."""
+@inline_jit
+def below32(bits: Any, bound: int, state: Any) -> int:
+    """A uniform whole number in ``[0, bound)`` from 32 random ``bits`` (Lemire's multiply-and-shift, rejecting the
+    few biased draws with fresh bits)."""
     limit = np.uint64(bound)
-    product = (next_random(state) >> _S32) * limit
+    product = bits * limit
     low = product & _LOW32
     if low < limit:
         threshold = (np.uint64(4294967296) - limit) % limit
@@ -89,17 +95,26 @@ def below(state: Any, bound: int) -> int:
     return int(product >> _S32)
 
 
-@jit
+@inline_jit
 def shuffle(cards: Any, length: int, state: Any) -> None:
-    """Fisher-Yates on ``cards[:length]``."""
-    for last in range(length - 1, 0, -1):
-        other = below(state, last + 1)
+    """Fisher-Yates on ``cards[:length]``, two swaps from each 64-bit random number."""
+    last = length - 1
+    while last > 0:
+        bits = next_random(state)
+        other = below32(bits >> _S32, last + 1, state)
         card = cards[last]
         cards[last] = cards[other]
         cards[other] = card
+        last -= 1
+        if last > 0:
+            other = below32(bits & _LOW32, last + 1, state)
+            card = cards[last]
+            cards[last] = cards[other]
+            cards[other] = card
+            last -= 1
 
 
-@jit
+@inline_jit
 def new_deck(deck: Any, deck_size: int, state: Any) -> None:
     """A freshly shuffled deck 1..D in ``deck``."""
     for index in range(deck_size):
@@ -110,12 +125,12 @@ def new_deck(deck: Any, deck_size: int, state: Any) -> None:
 # --- Rack questions (racko.scoring), with an optional card put in one slot -------------------------------------------
 
 
-@jit
+@inline_jit
 def card_at(rack: Any, slot: int, card: int, index: int) -> int:
     return card if index == slot else rack[index]
 
 
-@jit
+@inline_jit
 def is_ordered(rack: Any, slot: int, card: int) -> bool:
     """Whether the rack (with ``card`` in ``slot``; slot -1: as it is) rises from slot 5 to slot 50."""
     previous = card_at(rack, slot, card, 0)
@@ -127,7 +142,7 @@ def is_ordered(rack: Any, slot: int, card: int) -> bool:
     return True
 
 
-@jit
+@inline_jit
 def longest_run(rack: Any, slot: int, card: int) -> int:
     best = 1
     current = 1
@@ -151,7 +166,7 @@ def ordered_prefix(rack: Any) -> int:
     return count
 
 
-@jit
+@inline_jit
 def qualifies(rack: Any, needs_run: bool) -> bool:
     """Whether the rack goes Rack-O: in order, and with a run of three under the 2-player rule."""
     if not is_ordered(rack, -1, 0):
@@ -162,12 +177,12 @@ def qualifies(rack: Any, needs_run: bool) -> bool:
 # --- easy: the bucket policy (racko.bots.bucket) ----------------------------------------------------------------------
 
 
-@jit
+@inline_jit
 def bucket_slot(card: int, deck_size: int) -> int:
     return (card - 1) * RACK // deck_size
 
 
-@jit
+@inline_jit
 def run_slot(rack: Any, card: int) -> int:
     """``_run_slot``: a sorted rack without a run of three: the slot where ``card`` keeps it sorted and makes its
     longest run longer (the longest such run, the lowest slot among equals); -1 for none."""
@@ -186,7 +201,7 @@ def run_slot(rack: Any, card: int) -> int:
     return best
 
 
-@jit
+@inline_jit
 def bucket_takes(rack: Any, top: int, deck_size: int, needs_run: bool) -> bool:
     slot = bucket_slot(top, deck_size)
     if bucket_slot(rack[slot], deck_size) != slot:
@@ -194,7 +209,7 @@ def bucket_takes(rack: Any, top: int, deck_size: int, needs_run: bool) -> bool:
     return needs_run and run_slot(rack, top) >= 0
 
 
-@jit
+@inline_jit
 def bucket_places(rack: Any, held: int, from_discard: bool, deck_size: int, needs_run: bool) -> int:
     """The slot to put ``held`` in, or -1 to discard it."""
     if needs_run:
@@ -245,33 +260,43 @@ def gap_draws(open_slots: int, fits: int, pool: int) -> float:
 
 
 @jit
-def gap_cost(rack: Any, slot: int, card: int, counts: Any, deck_size: int, best: Any, values: Any) -> float:
-    """``RackValuer.gap_cost`` of the rack with ``card`` in ``slot``."""
-    pool = counts[deck_size + 1]
+def gap_table(deck_size: int) -> Any:
+    """``gap_tables`` for every size of the pool: ``table[pool, open_slots, fits]``, infinite where too few cards fit,
+    0 for no open slot."""
+    table = np.full((deck_size + 1, RACK + 1, deck_size + 1), INFINITE)
+    for pool in range(deck_size + 1):
+        table[pool, 0, :] = 0.0
+        for open_slots in range(1, RACK + 1):
+            for fits in range(open_slots, pool + 1):
+                table[pool, open_slots, fits] = gap_draws(open_slots, fits, pool)
+    return table
+
+
+@jit
+def gap_cost(
+    rack: Any, slot: int, card: int, counts: Any, gaps: Any, deck_size: int, best: Any, values: Any, first: int = 1
+) -> float:
+    """``RackValuer.gap_cost`` of the rack with ``card`` in ``slot`` (``gaps``: :func:`gap_table`).  ``best[j]`` is
+    the cheapest cost up to the j-th value (0 below the rack, the slots, the card above it); those below ``first``
+    are taken as they are (from the same rack and pool: they do not depend on the slots above)."""
+    draws = gaps[counts[deck_size + 1]]
     values[0] = 0
     for index in range(RACK):
         values[index + 1] = card_at(rack, slot, card, index)
     last = RACK + 1
     values[last] = deck_size + 1
     best[0] = 0.0
-    for j in range(1, last + 1):
+    for j in range(first, last + 1):
+        # Without branches (a wrong guess costs more than the sums): every (i, j) is costed, the infinite entries
+        # of the table and the check below stand for the pairs that RackValuer skips.
         value = values[j]
         under = counts[value - 1]
         cheapest = INFINITE
         for i in range(j):
-            before = best[i]
-            if before == INFINITE or values[i] >= value:
-                continue
-            open_slots = j - i - 1
-            if open_slots == 0:
-                cost = before
-            else:
-                fits = under - counts[values[i]]
-                if fits < open_slots:
-                    continue
-                cost = before + gap_draws(open_slots, fits, pool)
-            if cost < cheapest:
-                cheapest = cost
+            fits = max(under - counts[values[i]], 0)
+            cost = best[i] + draws[j - i - 1, fits]
+            cost = INFINITE if values[i] >= value else cost
+            cheapest = cost if cost < cheapest else cheapest
         best[j] = cheapest
     return float(best[last])
 
@@ -325,10 +350,10 @@ def run_cost(rack: Any, slot: int, card: int, counts: Any, deck_size: int, found
 
 @jit
 def rack_cost(
-    rack: Any, slot: int, card: int, counts: Any, deck_size: int, needs_run: bool, best: Any, values: Any
+    rack: Any, slot: int, card: int, counts: Any, gaps: Any, deck_size: int, needs_run: bool, best: Any, values: Any
 ) -> float:
     """``RackValuer.cost``: the gap cost, plus the run cost under the 2-player rule."""
-    cost = gap_cost(rack, slot, card, counts, deck_size, best, values)
+    cost = gap_cost(rack, slot, card, counts, gaps, deck_size, best, values)
     if needs_run:
         return cost + run_cost(rack, slot, card, counts, deck_size, values)
     return cost
@@ -336,13 +361,22 @@ def rack_cost(
 
 @jit
 def best_placement(
-    rack: Any, card: int, counts: Any, deck_size: int, needs_run: bool, best: Any, values: Any
+    rack: Any, card: int, counts: Any, gaps: Any, deck_size: int, needs_run: bool, best: Any, values: Any
 ) -> tuple[float, int]:
-    """``RackValuer.best_placement``: the cheapest (cost, slot) after putting ``card`` in some slot."""
+    """``RackValuer.best_placement``: the cheapest (cost, slot) after putting ``card`` in some slot.  The dynamic
+    program of the rack as it is (in the upper half of ``best``) gives each trial its costs below the slot."""
     best_cost = INFINITE
     best_slot = 0
+    size = RACK + 2
+    gap_cost(rack, -1, 0, counts, gaps, deck_size, best, values)
+    for index in range(size):
+        best[size + index] = best[index]
     for slot in range(RACK):
-        cost = rack_cost(rack, slot, card, counts, deck_size, needs_run, best, values)
+        for index in range(slot + 1):
+            best[index] = best[size + index]
+        cost = gap_cost(rack, slot, card, counts, gaps, deck_size, best, values, slot + 1)
+        if needs_run:
+            cost = cost + run_cost(rack, slot, card, counts, deck_size, values)
         if cost < best_cost:
             best_cost = cost
             best_slot = slot
@@ -369,6 +403,7 @@ def policy_picks(
     deck_size: int,
     needs_run: bool,
     counts: Any,
+    gaps: Any,
     best: Any,
     values: Any,
 ) -> bool:
@@ -379,8 +414,8 @@ def policy_picks(
     if policy == BUCKET:
         return bucket_takes(rack, top, deck_size, needs_run)
     pool_counts(counts, racks, known, seat, pile, pile_size, 0, deck_size)
-    now = rack_cost(rack, -1, 0, counts, deck_size, needs_run, best, values)
-    take_cost, _ = best_placement(rack, top, counts, deck_size, needs_run, best, values)
+    now = rack_cost(rack, -1, 0, counts, gaps, deck_size, needs_run, best, values)
+    take_cost, _ = best_placement(rack, top, counts, gaps, deck_size, needs_run, best, values)
     return take_cost < now
 
 
@@ -393,6 +428,7 @@ def policy_places(
     deck_size: int,
     needs_run: bool,
     counts: Any,
+    gaps: Any,
     best: Any,
     values: Any,
 ) -> int:
@@ -402,10 +438,10 @@ def policy_places(
         return bucket_places(rack, held, from_discard, deck_size, needs_run)
     if not from_discard:
         drop_from_pool(counts, held, deck_size)
-    cost, slot = best_placement(rack, held, counts, deck_size, needs_run, best, values)
+    cost, slot = best_placement(rack, held, counts, gaps, deck_size, needs_run, best, values)
     if from_discard:
         return slot
-    now = rack_cost(rack, -1, 0, counts, deck_size, needs_run, best, values)
+    now = rack_cost(rack, -1, 0, counts, gaps, deck_size, needs_run, best, values)
     return slot if cost < now else -1
 
 
@@ -437,7 +473,7 @@ def dealt_winner(racks: Any, dealer: int, players: int, needs_run: bool) -> int:
     return -1
 
 
-@jit
+@inline_jit
 def refill(pile: Any, pile_size: int, stock: Any, shuffled: bool, state: Any) -> int:
     """``Table._refill``: the discard pile becomes the stock, turned over (``flip``: the bottom discard on top) or
     shuffled with the round's generator; its top card is turned up.  Returns the new stock's size (the pile
@@ -471,6 +507,7 @@ def play_round(
     stock: Any,
     known: Any,
     counts: Any,
+    gaps: Any,
     best: Any,
     values: Any,
     refills: Any,
@@ -492,7 +529,7 @@ def play_round(
         rack = racks[seat]
         policy = policies[seat]
         from_discard = policy_picks(
-            policy, racks, known, seat, pile, pile_size, deck_size, needs_run, counts, best, values
+            policy, racks, known, seat, pile, pile_size, deck_size, needs_run, counts, gaps, best, values
         )
         if from_discard:
             pile_size -= 1
@@ -500,7 +537,7 @@ def play_round(
         else:
             held = stock[stock_top]
             stock_top += 1
-        slot = policy_places(policy, rack, held, from_discard, deck_size, needs_run, counts, best, values)
+        slot = policy_places(policy, rack, held, from_discard, deck_size, needs_run, counts, gaps, best, values)
         if slot >= 0:
             pile[pile_size] = rack[slot]
             rack[slot] = held
@@ -524,11 +561,178 @@ def play_round(
         seat = (seat + 1) % players
 
 
+# --- The fast path: every seat plays the bucket policy ---------------------------------------------------------------
+# The same rules and policy as play_round, written out on a flat array of racks (seat s's slot k at s * 10 + k) with
+# the buckets looked up: no views, no calls, so that the loop stays in registers.
+
+
+@inline_jit
+def flat_ordered(racks: Any, base: int, slot: int, card: int) -> bool:
+    previous = card if slot == 0 else racks[base]
+    for index in range(1, RACK):
+        current = card if index == slot else racks[base + index]
+        if current <= previous:
+            return False
+        previous = current
+    return True
+
+
+@inline_jit
+def flat_run(racks: Any, base: int, slot: int, card: int) -> int:
+    best = 1
+    current = 1
+    previous = card if slot == 0 else racks[base]
+    for index in range(1, RACK):
+        value = card if index == slot else racks[base + index]
+        current = current + 1 if value == previous + 1 else 1
+        if current > best:
+            best = current
+        previous = value
+    return best
+
+
+@inline_jit
+def flat_run_slot(racks: Any, base: int, card: int) -> int:
+    """:func:`run_slot` on a sorted rack of the flat racks."""
+    best_run = flat_run(racks, base, -1, 0)
+    if best_run >= 3:
+        return -1
+    best = -1
+    for slot in range(RACK):
+        if flat_ordered(racks, base, slot, card):
+            run = flat_run(racks, base, slot, card)
+            if run > best_run:
+                best = slot
+                best_run = run
+    return best
+
+
+@inline_jit
+def breaks_around(racks: Any, base: int, slot: int) -> int:
+    """How many of the two neighbouring pairs of ``slot`` do not rise."""
+    count = 0
+    if slot > 0 and racks[base + slot] <= racks[base + slot - 1]:
+        count += 1
+    if slot < RACK - 1 and racks[base + slot + 1] <= racks[base + slot]:
+        count += 1
+    return count
+
+
+@inline_jit
+def play_bucket_round(
+    deck: Any,
+    dealer: int,
+    players: int,
+    needs_run: bool,
+    turn_cap: int,
+    shuffled: bool,
+    state: Any,
+    buckets: Any,
+    racks: Any,
+    breaks: Any,
+    pile: Any,
+    stock: Any,
+    refills: Any,
+) -> tuple[int, int]:
+    """:func:`play_round` with every seat on the bucket policy (``buckets[card]``: the card's slot); ``racks`` is
+    flat, (players * 10,); ``breaks[seat]`` counts the neighbouring pairs of its rack that do not rise (0: in order),
+    kept up to date at each exchange instead of looking over the whole rack."""
+    deck_size = deck.shape[0]
+    dealt = RACK * players
+    seat = dealer  # deal_position without a division per card
+    slot = RACK - 1
+    for index in range(dealt):
+        seat += 1
+        if seat == players:
+            seat = 0
+        racks[seat * RACK + slot] = deck[index]
+        if seat == dealer:
+            slot -= 1
+    pile[0] = deck[dealt]
+    pile_size = 1
+    stock_size = 0
+    for index in range(dealt + 1, deck_size):
+        stock[stock_size] = deck[index]
+        stock_size += 1
+    for seat in range(players):
+        count = 0
+        for index in range(1, RACK):
+            if racks[seat * RACK + index] <= racks[seat * RACK + index - 1]:
+                count += 1
+        breaks[seat] = count
+    for offset in range(1, players + 1):
+        seat = (dealer + offset) % players
+        if breaks[seat] == 0 and (not needs_run or flat_run(racks, seat * RACK, -1, 0) >= 3):
+            return seat, 0
+    stock_top = 0
+    seat = (dealer + 1) % players
+    turns = 0
+    refilled = 0
+    while True:
+        base = seat * RACK
+        sorted_rack = needs_run and breaks[seat] == 0
+        top = pile[pile_size - 1]
+        slot = buckets[top]
+        lengthening = flat_run_slot(racks, base, top) if sorted_rack else -1
+        if buckets[racks[base + slot]] != slot or lengthening >= 0:  # take the top discard, and place it
+            if lengthening >= 0:
+                slot = lengthening
+            card = top
+            pile_size -= 1
+        else:  # draw
+            card = stock[stock_top]
+            stock_top += 1
+            slot = buckets[card]
+            lengthening = flat_run_slot(racks, base, card) if sorted_rack else -1
+            if lengthening >= 0:
+                slot = lengthening
+            elif buckets[racks[base + slot]] == slot:
+                slot = -1  # discard it
+        if slot >= 0:
+            breaks[seat] -= breaks_around(racks, base, slot)
+            pile[pile_size] = racks[base + slot]
+            racks[base + slot] = card
+            breaks[seat] += breaks_around(racks, base, slot)
+        else:
+            pile[pile_size] = card
+        pile_size += 1
+        turns += 1
+        if stock_top == stock_size:
+            stock_size = refill(pile, pile_size, stock, shuffled, state)
+            if shuffled and refilled < refills.shape[0]:
+                for index in range(pile_size):
+                    refills[refilled, index] = pile[index]
+            refilled += 1
+            stock_top = 0
+            pile_size = 1
+        if breaks[seat] == 0 and (not needs_run or flat_run(racks, base, -1, 0) >= 3):
+            return seat, turns
+        if turns >= turn_cap:
+            return -1, turns
+        seat = seat + 1 if seat + 1 < players else 0
+
+
+@jit
+def bucket_table(deck_size: int) -> Any:
+    buckets = np.empty(deck_size + 1, np.int64)
+    for card in range(deck_size + 1):
+        buckets[card] = bucket_slot(card, deck_size)
+    return buckets
+
+
+CHUNK = 512
+"""Rounds a thread plays in a row with the same scratch arrays (a fixed number, so that no result depends on how
+the chunks are spread over threads)."""
+
+
 @parallel_jit
-def play_decks(
+def play_rounds(
+    count: int,
     decks: Any,
     dealers: Any,
+    first_dealer: int,
     players: int,
+    deck_size: int,
     needs_run: bool,
     turn_cap: int,
     policies: Any,
@@ -540,100 +744,84 @@ def play_decks(
     final_racks: Any,
     refills: Any,
 ) -> None:
-    """Play round ``i`` from ``decks[i]`` dealt by ``dealers[i]``; shuffle refills draw from the generator of
-    (``seed``, i).  Fills ``winners`` (-1: capped), ``turns``, ``scores``, ``final_racks`` and ``refills``
-    (N, R, D: the first R refill orders of each round)."""
-    count, deck_size = decks.shape
-    for index in prange(count):
-        state = np.empty(1, np.uint64)
-        state[0] = round_state(seed, index)
-        racks = np.empty((players, RACK), np.int32)
-        pile = np.empty(deck_size, np.int32)
-        stock = np.empty(deck_size, np.int32)
-        known = np.empty((players, RACK), np.bool_)
-        counts = np.empty(deck_size + 2, np.int64)
-        best = np.empty(RACK + 2, np.float64)
-        values = np.empty(3 * RACK, np.int64)
-        winner, played = play_round(
-            decks[index],
-            dealers[index],
-            players,
-            needs_run,
-            turn_cap,
-            policies,
-            shuffled,
-            state,
-            racks,
-            pile,
-            stock,
-            known,
-            counts,
-            best,
-            values,
-            refills[index],
-        )
-        winners[index] = winner
-        turns[index] = played
-        score_round(racks, winner, scores[index])
-        final_racks[index] = racks
-
-
-CHUNK = 512
-"""Rounds a thread plays in a row with the same scratch arrays (a fixed number, so that no result depends on how
-the chunks are spread over threads)."""
-
-
-@parallel_jit
-def simulate(
-    count: int,
-    seed: Any,
-    first_dealer: int,
-    players: int,
-    deck_size: int,
-    needs_run: bool,
-    turn_cap: int,
-    policies: Any,
-    shuffled: bool,
-    winners: Any,
-    turns: Any,
-) -> None:
-    """Shuffle, deal and play ``count`` rounds: round ``i`` from the generator of (``seed``, i), dealt by seat
-    ``(first_dealer + i) % players``.  Fills ``winners`` (-1: capped) and ``turns``."""
+    """Play ``count`` rounds.  Round ``i`` is played from ``decks[i]`` dealt by ``dealers[i]`` or, when ``decks`` is
+    empty, from a deck shuffled by the generator of (``seed``, i) dealt by ``(first_dealer + i) % players``; shuffle
+    refills draw from that generator.  Fills ``winners`` (-1: capped) and ``turns`` and, unless they are empty,
+    ``scores`` (N, P), ``final_racks`` (N, P, 10) and ``refills`` (N, R, D: the first R refill orders of each
+    round, top card first)."""
     chunks = (count + CHUNK - 1) // CHUNK
+    all_bucket = (policies == BUCKET).all()
+    given = decks.shape[0] > 0
+    keep = scores.shape[0] > 0
+    buckets = bucket_table(deck_size)
+    gaps = gap_table(deck_size)
     for chunk in prange(chunks):
         state = np.empty(1, np.uint64)
         deck = np.empty(deck_size, np.int32)
+        flat = np.empty(players * RACK, np.int32)
+        breaks = np.empty(players, np.int64)
         racks = np.empty((players, RACK), np.int32)
         pile = np.empty(deck_size, np.int32)
         stock = np.empty(deck_size, np.int32)
         known = np.empty((players, RACK), np.bool_)
         counts = np.empty(deck_size + 2, np.int64)
-        best = np.empty(RACK + 2, np.float64)
+        best = np.empty(2 * (RACK + 2), np.float64)
         values = np.empty(3 * RACK, np.int64)
-        no_refills = np.empty((0, deck_size), np.int32)
+        no_refills = np.zeros((0, deck_size), np.int32)
         for index in range(chunk * CHUNK, min(count, (chunk + 1) * CHUNK)):
             state[0] = round_state(seed, index)
-            new_deck(deck, deck_size, state)
-            winner, played = play_round(
-                deck,
-                (first_dealer + index) % players,
-                players,
-                needs_run,
-                turn_cap,
-                policies,
-                shuffled,
-                state,
-                racks,
-                pile,
-                stock,
-                known,
-                counts,
-                best,
-                values,
-                no_refills,
-            )
+            if given:
+                deck[:] = decks[index]
+                dealer = dealers[index]
+            else:
+                new_deck(deck, deck_size, state)
+                dealer = (first_dealer + index) % players
+            kept = refills[index] if refills.shape[0] > 0 else no_refills
+            if all_bucket:
+                winner, played = play_bucket_round(
+                    deck,
+                    dealer,
+                    players,
+                    needs_run,
+                    turn_cap,
+                    shuffled,
+                    state,
+                    buckets,
+                    flat,
+                    breaks,
+                    pile,
+                    stock,
+                    kept,
+                )
+                if keep:
+                    for seat in range(players):
+                        for slot in range(RACK):
+                            racks[seat, slot] = flat[seat * RACK + slot]
+            else:
+                winner, played = play_round(
+                    deck,
+                    dealer,
+                    players,
+                    needs_run,
+                    turn_cap,
+                    policies,
+                    shuffled,
+                    state,
+                    racks,
+                    pile,
+                    stock,
+                    known,
+                    counts,
+                    gaps,
+                    best,
+                    values,
+                    kept,
+                )
             winners[index] = winner
             turns[index] = played
+            if keep:
+                score_round(racks, winner, scores[index])
+                final_racks[index] = racks
 
 
 # --- The stepwise simulator: rounds that stop where a caller's seat decides ---------------------------------------
@@ -757,14 +945,17 @@ def policy_turn(
     turn_cap: int,
     shuffled: bool,
     counts: Any,
+    gaps: Any,
     best: Any,
     values: Any,
 ) -> None:
     """A whole turn of the seat to act, chosen by a table policy."""
     seat = row[TO_ACT]
-    takes = policy_picks(policy, racks, known, seat, pile, row[PILE_SIZE], deck_size, needs_run, counts, best, values)
+    takes = policy_picks(
+        policy, racks, known, seat, pile, row[PILE_SIZE], deck_size, needs_run, counts, gaps, best, values
+    )
     apply_action(row, 1 if takes else 0, racks, known, pile, stock, state, needs_run, turn_cap, shuffled)
-    slot = policy_places(policy, racks[seat], row[HELD], takes, deck_size, needs_run, counts, best, values)
+    slot = policy_places(policy, racks[seat], row[HELD], takes, deck_size, needs_run, counts, gaps, best, values)
     apply_action(
         row, slot + 2 if slot >= 0 else 2 + RACK, racks, known, pile, stock, state, needs_run, turn_cap, shuffled
     )
@@ -798,9 +989,10 @@ def settle(
     ``final_scores``, ``final_racks``) and the next episode dealt; a later round that ends before the caller acts
     again is counted in ``unplayed`` only.  With ``recording`` off (a reset), every round that ends is unplayed."""
     count, deck_size = decks.shape
+    gaps = gap_table(deck_size)
     for index in prange(count):
         counts = np.empty(deck_size + 2, np.int64)
-        best = np.empty(RACK + 2, np.float64)
+        best = np.empty(2 * (RACK + 2), np.float64)
         values = np.empty(3 * RACK, np.int64)
         row = table[index]
         state = states[index : index + 1]
@@ -848,6 +1040,7 @@ def settle(
                 turn_cap,
                 shuffled,
                 counts,
+                gaps,
                 best,
                 values,
             )

@@ -99,19 +99,13 @@ def simulate(
         raise RulesError("simulate plays every seat with a table policy.")
     winners = np.empty(count, np.int64)
     turns = np.empty(count, np.int64)
-    kernel.simulate(
-        count,
-        np.uint64(seed & MASK64),
-        dealer % rules.players,
-        rules.players,
-        rules.deck_size,
-        bool(rules.two_player_rule),
-        rules.turn_cap,
-        codes,
-        rules.refill == "shuffle",
-        winners,
-        turns,
-    )
+    nothing = np.zeros((0, rules.players), np.int64)
+    kernel.play_rounds(
+        count, np.zeros((0, rules.deck_size), np.int32), np.zeros(0, np.int64), dealer % rules.players,
+        rules.players, rules.deck_size, bool(rules.two_player_rule), rules.turn_cap, codes, rules.refill == "shuffle",
+        np.uint64(seed & MASK64), winners, turns, nothing, np.zeros((0, rules.players, RACK_SIZE), np.int32),
+        np.zeros((0, 0, rules.deck_size), np.int32),
+    )  # fmt: skip
     return Outcomes(winners, turns)
 
 
@@ -147,19 +141,9 @@ def play_decks(
     scores = np.empty((count, rules.players), np.int64)
     racks = np.empty((count, rules.players, RACK_SIZE), np.int32)
     refills = np.zeros((count, keep_refills, rules.deck_size), np.int32)
-    kernel.play_decks(
-        deck_array,
-        dealer_array,
-        rules.players,
-        bool(rules.two_player_rule),
-        rules.turn_cap,
-        codes,
-        rules.refill == "shuffle",
-        np.uint64(seed & MASK64),
-        winners,
-        turns,
-        scores,
-        racks,
+    kernel.play_rounds(
+        count, deck_array, dealer_array, 0, rules.players, rules.deck_size, bool(rules.two_player_rule),
+        rules.turn_cap, codes, rules.refill == "shuffle", np.uint64(seed & MASK64), winners, turns, scores, racks,
         refills,
-    )
+    )  # fmt: skip
     return Outcomes(winners, turns, scores, racks.astype(np.int64), refills.astype(np.int64))

@@ -18,9 +18,12 @@ See :class:`BatchEnv` for the whole interface and docs/ENVS.md ("Batch simulator
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
+import gymnasium
 import numpy as np
 import numpy.typing as npt
+from gymnasium import spaces
 
 from racko.actions import ACTION_SPACE_SIZE
 from racko.envs.batch import kernel
@@ -286,3 +289,78 @@ class BatchEnv:
             racks=racks.astype(np.int64),
             unplayed=unplayed,
         )
+
+
+OBSERVED = ("seat", "rack", "phase", "held", "taken", "top", "discard_pile", "discard_size", "unseen", "known",
+            "stock_size", "turns")  # fmt: skip
+"""The :class:`BatchView` fields a :class:`BatchVectorEnv` observation holds (with ``"action_mask"``)."""
+
+
+class BatchVectorEnv(gymnasium.vector.VectorEnv):
+    """:class:`BatchEnv` as a Gymnasium vector environment (same-step autoreset: the observation after a round ends
+    is the next round's; the finished round's figures are in ``infos``).
+
+    Observations are dicts of the :class:`BatchView` arrays (plus ``"action_mask"``); the action space is
+    ``racko.actions``' (Discrete(15) per round); the reward is the acting seat's (``reward``: ``round_win`` or
+    ``round_score``); a round ended by Rack-O is terminated, one ended by the turn cap truncated.  ``infos`` holds
+    ``"action_mask"`` and, for the rounds that ended, ``"winner"``, ``"scores"``, ``"turns"``.  Arguments: those of
+    :class:`BatchEnv`, with ``num_envs`` rounds.
+    """
+
+    metadata = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP}  # noqa: RUF012  # Gymnasium's convention
+
+    def __init__(self, num_envs: int, **options: Any) -> None:
+        self.env = BatchEnv(num_envs, **options)
+        size, players = self.env.deck_size, self.env.players
+        self.num_envs = num_envs
+        self.single_action_space = spaces.Discrete(ACTION_SPACE_SIZE)
+        self.action_space = spaces.MultiDiscrete(np.full(num_envs, ACTION_SPACE_SIZE))
+        self.single_observation_space = spaces.Dict(
+            {
+                "seat": spaces.Discrete(players),
+                "rack": spaces.Box(1, size, (RACK_SIZE,), np.int64),
+                "phase": spaces.Discrete(2),
+                "held": spaces.Discrete(size + 1),
+                "taken": spaces.MultiBinary(1),
+                "top": spaces.Discrete(size + 1),
+                "discard_pile": spaces.Box(0, size, (size,), np.int64),
+                "discard_size": spaces.Discrete(size + 1),
+                "unseen": spaces.MultiBinary(size + 1),
+                "known": spaces.Box(0, size, (players, RACK_SIZE), np.int64),
+                "stock_size": spaces.Discrete(size + 1),
+                "turns": spaces.Discrete(self.env.table.turn_cap + 1),
+                "action_mask": spaces.MultiBinary(ACTION_SPACE_SIZE),
+            }
+        )
+        self.observation_space = gymnasium.vector.utils.batch_space(self.single_observation_space, num_envs)
+        self._mask = np.zeros((num_envs, ACTION_SPACE_SIZE), np.int8)
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        view = self.env.reset(seed)
+        return self._observation(view), {"action_mask": self._mask.copy()}
+
+    def step(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
+        view, rewards, finished = self.env.step(np.asarray(actions))
+        infos: dict[str, Any] = {
+            "winner": finished.winner,
+            "_winner": finished.done,
+            "scores": finished.scores,
+            "_scores": finished.done,
+            "turns": finished.turns,
+            "_turns": finished.done,
+        }
+        observation = self._observation(view)
+        infos["action_mask"] = self._mask.copy()
+        return observation, rewards, finished.done & ~finished.capped, finished.capped, infos
+
+    def action_masks(self) -> npt.NDArray[np.int8]:
+        """(N, 15) the legal actions of the seat to act in each round."""
+        return self._mask.copy()
+
+    def _observation(self, view: BatchView) -> dict[str, Any]:
+        self._mask = view.mask.astype(np.int8)
+        fields = {name: getattr(view, name) for name in OBSERVED}
+        fields["taken"] = view.taken.astype(np.int8)[:, None]
+        fields["unseen"] = view.unseen.astype(np.int8)
+        fields["action_mask"] = self._mask.copy()
+        return fields

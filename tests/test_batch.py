@@ -296,8 +296,9 @@ def test_bench_batch_prints_its_figures_and_refuses_other_benchmarks_options() -
     assert result.exit_code == 0, result.output
     figures = json.loads(result.output)
     assert set(figures) == {
-        "benchmark", "rounds", "threads", "seconds", "turns_per_second", "rounds_per_second", "batch_rates",
-        "mean_turns", "capped", "compile_seconds", "gap_rounds", "gap_turns_per_second", "gap_mean_turns",
+        "benchmark", "rounds", "threads", "seconds", "turns_per_second", "turns_per_cpu_second", "rounds_per_second",
+        "batch_rates", "mean_turns", "capped", "compile_seconds", "gap_rounds", "gap_turns_per_second",
+        "gap_mean_turns",
     }  # fmt: skip
     assert figures["benchmark"] == "classic-2p-batch" and figures["rounds"] == 20000 and figures["gap_rounds"] == 200
     assert 15 < figures["mean_turns"] < 30 and figures["capped"] == 0 and figures["turns_per_second"] > 0

@@ -26,6 +26,9 @@ class BatchBench:
     threads: int
     seconds: float
     turns_per_second: float
+    turns_per_cpu_second: float
+    """Turns per second of one core's time (the process's CPU time over all batches): what a shared machine's
+    other work does not change."""
     rounds_per_second: float
     batch_rates: list[float]
     mean_turns: float
@@ -51,6 +54,7 @@ def run_batch_bench(rounds: int, batches: int, seed: int, threads: int | None) -
     sizes = [rounds // batches + (1 if batch < rounds % batches else 0) for batch in range(batches)]
     rates, turns, capped, played = [], 0, 0, 0
     started = time.perf_counter()
+    cpu_started = time.process_time()
     for size in sizes:
         batch_start = time.perf_counter()
         outcomes = simulate(size, seed + played, ("easy", "easy"), BENCH_TABLE)
@@ -61,6 +65,7 @@ def run_batch_bench(rounds: int, batches: int, seed: int, threads: int | None) -
         capped += int(outcomes.capped.sum())
         played += size
     seconds = time.perf_counter() - started
+    cpu_seconds = time.process_time() - cpu_started
     gap_rounds = max(1, rounds // 100)
     gap_start = time.perf_counter()
     gap = simulate(gap_rounds, seed, ("medium", "medium"), BENCH_TABLE)
@@ -73,6 +78,7 @@ def run_batch_bench(rounds: int, batches: int, seed: int, threads: int | None) -
         threads=numba.get_num_threads(),
         seconds=round(seconds, 3),
         turns_per_second=round(rate),
+        turns_per_cpu_second=round(turns / cpu_seconds),
         rounds_per_second=round(rate * played / turns),
         batch_rates=[round(value) for value in rates],
         mean_turns=round(turns / played, 2),
@@ -90,7 +96,8 @@ def batch_bench_lines(figures: BatchBench, as_json: bool) -> list[str]:
         return [json.dumps(asdict(figures))]
     return [
         f"2-player classic, bucket vs bucket, batch simulator: {figures.turns_per_second:,.0f} turns/s "
-        f"({figures.rounds_per_second:,.0f} rounds/s) on {figures.threads} thread(s)",
+        f"({figures.rounds_per_second:,.0f} rounds/s) on {figures.threads} thread(s); "
+        f"{figures.turns_per_cpu_second:,.0f} turns per second of one core's time",
         f"({figures.rounds:,} rounds in {figures.seconds:.1f} s, median of {len(figures.batch_rates)} batches, "
         f"shuffling and dealing included; {figures.mean_turns:.1f} turns a round; compiling or loading the compiled "
         f"code took {figures.compile_seconds:.1f} s, not counted)",

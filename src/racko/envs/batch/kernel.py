@@ -609,13 +609,12 @@ def flat_run_slot(racks: Any, base: int, card: int) -> int:
 
 @inline_jit
 def breaks_around(racks: Any, base: int, slot: int) -> int:
-    """How many of the two neighbouring pairs of ``slot`` do not rise."""
-    count = 0
-    if slot > 0 and racks[base + slot] <= racks[base + slot - 1]:
-        count += 1
-    if slot < RACK - 1 and racks[base + slot + 1] <= racks[base + slot]:
-        count += 1
-    return count
+    """How many of the two neighbouring pairs of ``slot`` do not rise (without a branch: the neighbours outside the
+    rack are read, and not counted)."""
+    card = racks[base + slot]
+    below_breaks = (slot > 0) & (card <= racks[base + slot - 1])
+    above_breaks = (slot < RACK - 1) & (racks[base + slot + 1] <= card)
+    return int(below_breaks) + int(above_breaks)
 
 
 @inline_jit
@@ -670,31 +669,35 @@ def play_bucket_round(
     refilled = 0
     while True:
         base = seat * RACK
-        sorted_rack = needs_run and breaks[seat] == 0
         top = pile[pile_size - 1]
         slot = buckets[top]
-        lengthening = flat_run_slot(racks, base, top) if sorted_rack else -1
-        if buckets[racks[base + slot]] != slot or lengthening >= 0:  # take the top discard, and place it
-            if lengthening >= 0:
-                slot = lengthening
-            card = top
-            pile_size -= 1
-        else:  # draw
-            card = stock[stock_top]
-            stock_top += 1
-            slot = buckets[card]
-            lengthening = flat_run_slot(racks, base, card) if sorted_rack else -1
-            if lengthening >= 0:
-                slot = lengthening
-            elif buckets[racks[base + slot]] == slot:
-                slot = -1  # discard it
-        if slot >= 0:
-            breaks[seat] -= breaks_around(racks, base, slot)
-            pile[pile_size] = racks[base + slot]
-            racks[base + slot] = card
-            breaks[seat] += breaks_around(racks, base, slot)
+        take = buckets[racks[base + slot]] != slot
+        if needs_run and breaks[seat] == 0:  # a sorted rack under the 2-player rule: look for a longer run
+            lengthening = flat_run_slot(racks, base, top)
+            if take or lengthening >= 0:
+                take = True
+                place = True
+                card = top
+                if lengthening >= 0:
+                    slot = lengthening
+            else:
+                card = stock[stock_top]
+                lengthening = flat_run_slot(racks, base, card)
+                slot = lengthening if lengthening >= 0 else buckets[card]
+                place = lengthening >= 0 or buckets[racks[base + slot]] != slot
         else:
-            pile[pile_size] = card
+            # Both outcomes of the pick and the place are computed and chosen without a branch: they depend on the
+            # cards, and a wrongly guessed branch costs more than the work.
+            card = top if take else stock[stock_top]
+            slot = buckets[card]
+            place = take | (buckets[racks[base + slot]] != slot)
+        stock_top += 0 if take else 1
+        pile_size -= 1 if take else 0
+        current = racks[base + slot]
+        breaks[seat] -= breaks_around(racks, base, slot)
+        racks[base + slot] = card if place else current
+        breaks[seat] += breaks_around(racks, base, slot)
+        pile[pile_size] = current if place else card
         pile_size += 1
         turns += 1
         if stock_top == stock_size:
@@ -758,7 +761,7 @@ def play_rounds(
     for chunk in prange(chunks):
         state = np.empty(1, np.uint64)
         deck = np.empty(deck_size, np.int32)
-        flat = np.empty(players * RACK, np.int32)
+        flat = np.empty(players * RACK + 1, np.int32)  # one more: breaks_around reads past the last slot
         breaks = np.empty(players, np.int64)
         racks = np.empty((players, RACK), np.int32)
         pile = np.empty(deck_size, np.int32)

@@ -66,7 +66,13 @@ def test_a_card_drawn_blind_is_guessed_between_its_known_neighbours() -> None:
 
 
 def test_master_plays_as_expert_where_the_races_do_not_apply() -> None:
-    for variant_name, players, options in (("classic", 3, {}), ("classic", 4, {}), ("bonus", 2, {})):
+    for variant_name, players, options in (
+        ("classic", 1, {"two_player_rule": False}),
+        ("classic", 2, {}),  # the 2-player rule: not yet measured with the races (see racko.bots.master)
+        ("classic", 3, {}),
+        ("classic", 4, {}),
+        ("bonus", 2, {}),
+    ):
         rules = racko.variant(variant_name).rules(players, turn_cap=200, **options)
         for deal in range(3):
             round_ = racko.Round.deal(rules, seed=deal)
@@ -76,3 +82,12 @@ def test_master_plays_as_expert_where_the_races_do_not_apply() -> None:
                 move = master.act(view)
                 assert move == expert.act(view)
                 round_.apply(move)
+
+
+def test_a_sampled_opponent_takes_the_card_that_takes_it_out_and_not_one_it_cannot_use() -> None:
+    opponent = [1, 3, 6, 10, 14, 18, 22, 26, 30, 4]  # 31 or more in its last slot goes out
+    hidden = [card for card in range(1, 41) if card not in opponent and card not in ORDERED]
+    tallies = kernel.wants(40, False, hidden, NOTHING_HIDDEN, opponent, [35, 2], [], 16, 5)
+    (takes_out, saved_out, outs), (takes_low, _, _) = tallies
+    assert takes_out == outs == 16 and saved_out > 0  # every sample goes out with 35
+    assert takes_low == 0  # 2 fits nowhere better than what it has

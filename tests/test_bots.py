@@ -10,7 +10,7 @@ from racko.bots.gaps import RackValuer, cards_that_may_come, counts_below, run_c
 from racko.bots.runner import play_match, play_round
 from racko.tools.arena import run_arena
 
-CLASSIC_BOTS = ["random", "easy", "medium", "hard", "expert"]
+CLASSIC_BOTS = ["random", "easy", "medium", "hard", "expert", "master"]
 VARIANTS = [
     ("classic", 2, {}),
     ("classic", 2, {"two_player_rule": False}),
@@ -24,7 +24,7 @@ VARIANTS = [
 
 
 def test_the_registry_knows_every_level_with_a_description() -> None:
-    assert bots.available() == ["random", "easy", "medium", "hard", "expert", "expert-eager"]
+    assert bots.available() == ["random", "easy", "medium", "hard", "expert", "expert-eager", "master"]
     for name in bots.available():
         assert bots.describe(name)
         assert bots.create(name, seed=1).name == name

@@ -23,7 +23,7 @@ from racko.match import Match
 from racko.record import GameRecord
 from racko.rules import VARIANTS, variant
 
-ALL_BOTS = "random, easy, medium, hard, expert, expert-eager"
+ALL_BOTS = "random, easy, medium, hard, expert, expert-eager, master"
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "docs" / "examples"
@@ -353,7 +353,7 @@ def test_demo_without_a_seed_plays_a_round() -> None:
         ),
         (
             ["--bots", "easy,genius"],
-            "racko: Unknown bot 'genius'; available: random, easy, medium, hard, expert, expert-eager.",
+            "racko: Unknown bot 'genius'; available: random, easy, medium, hard, expert, expert-eager, master.",
         ),
         (["--players", "7"], "racko: Classic Rack-O is played by 2, 3, 4 players, not 7."),
         (["--players", "1"], "racko: Classic Rack-O is played by 2, 3, 4 players, not 1."),
@@ -387,7 +387,7 @@ def test_an_unknown_bot_as_a_real_process_exits_2() -> None:
     assert done.returncode == 2
     assert (
         done.stderr.strip()
-        == "racko: Unknown bot 'genius'; available: random, easy, medium, hard, expert, expert-eager."
+        == "racko: Unknown bot 'genius'; available: random, easy, medium, hard, expert, expert-eager, master."
     )
     assert "Traceback" not in done.stderr
 

@@ -15,6 +15,7 @@ from racko.bots.base import Bot, available, create, describe, playing, register
 from racko.bots.bucket import BucketBot
 from racko.bots.expert import ExpertBot
 from racko.bots.hard import HardBot
+from racko.bots.master import MasterBot
 from racko.bots.medium import MediumBot
 from racko.bots.random_bot import RandomBot
 
@@ -23,6 +24,7 @@ __all__ = [
     "BucketBot",
     "ExpertBot",
     "HardBot",
+    "MasterBot",
     "MediumBot",
     "RandomBot",
     "available",

@@ -422,8 +422,436 @@ done:
     return result;
 }
 
+
+/* ---- races: both seats of a 2-player round played out from sampled hidden racks (racko.bots.race) ---- */
+typedef struct {
+    int rack[2][RACK];
+    int *stock; /* top at the end */
+    int stock_size;
+    int *pile; /* bottom first */
+    int pile_size;
+    int *counts;
+    unsigned char *marks;
+} Race;
+
+/* counts of the cards a seat has not seen: the stock and the other seat's rack */
+static void count_unseen(const World *w, Race *r, int other) {
+    int top = w->deck_size + 1;
+    memset(r->counts, 0, sizeof(int) * (size_t)(top + 1));
+    for (int i = 0; i < r->stock_size; i++) r->counts[r->stock[i]]++;
+    for (int i = 0; i < RACK; i++) r->counts[r->rack[other][i]]++;
+    for (int v = 1; v <= top; v++) r->counts[v] += r->counts[v - 1];
+}
+
+static int race_draw(Race *r) {
+    if (r->stock_size == 0) {
+        if (r->pile_size < 2) return 0;
+        for (int i = 0; i < r->pile_size; i++) r->stock[i] = r->pile[r->pile_size - 1 - i];
+        r->stock_size = r->pile_size;
+        r->pile_size = 0;
+        r->pile[r->pile_size++] = r->stock[--r->stock_size];
+    }
+    return r->stock[--r->stock_size];
+}
+
+/* one turn of a seat: take the top discard when it lowers the rack's cost, else draw and keep the card where it
+   lowers the cost; 0 when no card can be had */
+static int race_turn(const World *w, Race *r, int seat, int may_take) {
+    int *rack = r->rack[seat];
+    count_unseen(w, r, 1 - seat);
+    double now = rack_cost(w, rack, r->counts, r->marks);
+    int slot;
+    if (may_take && r->pile_size) {
+        int top = r->pile[r->pile_size - 1];
+        double take_cost = best_placement(w, rack, top, r->counts, r->marks, &slot);
+        if (take_cost < now) {
+            r->pile[r->pile_size - 1] = rack[slot];
+            rack[slot] = top;
+            return 1;
+        }
+    }
+    int card = race_draw(r);
+    if (!card) return 0;
+    double cost = best_placement(w, rack, card, r->counts, r->marks, &slot);
+    if (cost < now) {
+        r->pile[r->pile_size++] = rack[slot];
+        rack[slot] = card;
+    } else {
+        r->pile[r->pile_size++] = card;
+    }
+    return 1;
+}
+
+/* 2 when seat 0 (the deciding seat) goes out first, 0 when seat 1 does, 1 at the cap */
+static int race_out(const World *w, Race *r, int draws_first, int cap) {
+    if (draws_first) {
+        if (!race_turn(w, r, 0, 0)) return 1;
+    }
+    if (qualifies(w, r->rack[0])) return 2;
+    for (int turn = 0; turn < cap; turn++) {
+        if (!race_turn(w, r, 1, 1)) return 1;
+        if (qualifies(w, r->rack[1])) return 0;
+        if (!race_turn(w, r, 0, 1)) return 1;
+        if (qualifies(w, r->rack[0])) return 2;
+    }
+    return 1;
+}
+
+static int read_ints(PyObject *sequence, int low, int high, int **values, Py_ssize_t *count, const char *what) {
+    PyObject *fast = PySequence_Fast(sequence, what);
+    if (!fast) return 0;
+    *count = PySequence_Fast_GET_SIZE(fast);
+    *values = malloc(sizeof(int) * (size_t)(*count + 1));
+    if (!*values) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < *count; i++) {
+        long value = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (value == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return 0;
+        }
+        if (value < low || value > high) {
+            Py_DECREF(fast);
+            PyErr_Format(PyExc_ValueError, "%s: %ld is out of range", what, value);
+            return 0;
+        }
+        (*values)[i] = (int)value;
+    }
+    Py_DECREF(fast);
+    return 1;
+}
+
+/* race(deck_size, needs_run, hidden, weights, opponent, known_order, pile, candidates, rollouts, seed, cap)
+   hidden: the cards whose place this seat does not know (the stock's and the opponent's hidden slots), known_order
+   excepted; weights: per opponent slot, deck_size + 1 weights of each card being there (only the hidden slots' rows
+   are read); opponent: its rack with 0 where hidden; known_order: the stock's next cards, top first; pile: the
+   discard pile under the top card, bottom first; candidates: (rack, top, draws_first).
+   Returns, per candidate, (wins, ties, better, worse): its play-outs won and capped, and those it won where the
+   first candidate lost (better) or lost where the first candidate won (worse). */
+static PyObject *race(PyObject *self, PyObject *args) {
+    (void)self;
+    int deck_size, needs_run, rollouts, cap;
+    unsigned long long seed;
+    PyObject *hidden_obj, *weights_obj, *opponent_obj, *known_obj, *pile_obj, *candidates_obj;
+    if (!PyArg_ParseTuple(args, "ipOOOOOOiKi", &deck_size, &needs_run, &hidden_obj, &weights_obj, &opponent_obj,
+                          &known_obj, &pile_obj, &candidates_obj, &rollouts, &seed, &cap))
+        return NULL;
+    if (deck_size < RACK + 2 || deck_size > MAX_DECK || rollouts < 1 || cap < 1) {
+        PyErr_SetString(PyExc_ValueError, "deck size, rollouts or cap out of range");
+        return NULL;
+    }
+    World w = {deck_size, needs_run, 1, 0.0};
+    int *hidden = NULL, *opponent = NULL, *known = NULL, *base_pile = NULL, *racks = NULL, *tops = NULL,
+        *firsts = NULL, *sample = NULL, *stock = NULL, *work_stock = NULL, *pile = NULL, *counts = NULL,
+        *outcome = NULL;
+    long *tally = NULL;
+    double *weights = NULL, *pool_weights = NULL;
+    unsigned char *marks = NULL;
+    PyObject *result = NULL, *candidates = NULL, *weights_seq = NULL;
+    Py_ssize_t hidden_count, opponent_count, known_count, pile_count, count = 0;
+    size_t deck_cards = (size_t)deck_size + 3;
+    if (!read_ints(hidden_obj, 1, deck_size, &hidden, &hidden_count, "hidden")) goto done;
+    if (!read_ints(opponent_obj, 0, deck_size, &opponent, &opponent_count, "opponent")) goto done;
+    if (!read_ints(known_obj, 1, deck_size, &known, &known_count, "known_order")) goto done;
+    if (!read_ints(pile_obj, 1, deck_size, &base_pile, &pile_count, "pile")) goto done;
+    if (opponent_count != RACK || hidden_count + known_count + pile_count > deck_size) {
+        PyErr_SetString(PyExc_ValueError, "an opponent rack holds ten cards, and the cards must fit the deck");
+        goto done;
+    }
+    int hidden_slots = 0;
+    for (int i = 0; i < RACK; i++) hidden_slots += opponent[i] == 0;
+    if (hidden_slots > hidden_count) {
+        PyErr_SetString(PyExc_ValueError, "fewer hidden cards than hidden slots");
+        goto done;
+    }
+    weights_seq = PySequence_Fast(weights_obj, "weights");
+    if (!weights_seq) goto done;
+    if (PySequence_Fast_GET_SIZE(weights_seq) != RACK * (deck_size + 1)) {
+        PyErr_SetString(PyExc_ValueError, "weights: ten rows of deck_size + 1");
+        goto done;
+    }
+    weights = malloc(sizeof(double) * RACK * (size_t)(deck_size + 1));
+    pool_weights = malloc(sizeof(double) * (size_t)(hidden_count + 1));
+    if (!weights || !pool_weights) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < RACK * (deck_size + 1); i++) {
+        weights[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(weights_seq, i));
+        if (weights[i] == -1.0 && PyErr_Occurred()) goto done;
+        if (!(weights[i] >= 0)) {
+            PyErr_SetString(PyExc_ValueError, "weights must not be negative");
+            goto done;
+        }
+    }
+    candidates = PySequence_Fast(candidates_obj, "candidates");
+    if (!candidates) goto done;
+    count = PySequence_Fast_GET_SIZE(candidates);
+    racks = malloc(sizeof(int) * RACK * (size_t)(count + 1));
+    tops = malloc(sizeof(int) * (size_t)(count + 1));
+    firsts = malloc(sizeof(int) * (size_t)(count + 1));
+    sample = malloc(sizeof(int) * (size_t)(hidden_count + 1));
+    stock = malloc(sizeof(int) * deck_cards);
+    work_stock = malloc(sizeof(int) * deck_cards * 2);
+    pile = malloc(sizeof(int) * deck_cards * 2);
+    counts = malloc(sizeof(int) * deck_cards);
+    marks = malloc(deck_cards);
+    outcome = malloc(sizeof(int) * (size_t)(count + 1));
+    tally = calloc(4 * (size_t)(count + 1), sizeof(long));
+    if (!racks || !tops || !firsts || !sample || !stock || !work_stock || !pile || !counts || !marks || !outcome ||
+        !tally) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(candidates, i);
+        PyObject *rack_obj;
+        int top, first;
+        if (!PyArg_ParseTuple(item, "Oip", &rack_obj, &top, &first)) goto done;
+        int *cards;
+        Py_ssize_t size;
+        if (!read_cards(rack_obj, deck_size, &cards, &size, "rack")) goto done;
+        if (size != RACK) {
+            free(cards);
+            PyErr_SetString(PyExc_ValueError, "a rack holds ten cards");
+            goto done;
+        }
+        memcpy(racks + RACK * i, cards, sizeof(int) * RACK);
+        free(cards);
+        if (top < 0 || top > deck_size) {
+            PyErr_SetString(PyExc_ValueError, "top discard out of range");
+            goto done;
+        }
+        tops[i] = top;
+        firsts[i] = first;
+    }
+    uint64_t state = (uint64_t)seed;
+    Race r;
+    r.stock = work_stock;
+    r.pile = pile;
+    r.counts = counts;
+    r.marks = marks;
+    int opp[RACK];
+    Py_BEGIN_ALLOW_THREADS
+    for (int n = 0; n < rollouts; n++) {
+        /* the opponent's hidden slots, in a random order, each drawn by its weights from the cards left */
+        memcpy(sample, hidden, sizeof(int) * (size_t)hidden_count);
+        int left = (int)hidden_count;
+        memcpy(opp, opponent, sizeof opp);
+        int order[RACK], slots = 0;
+        for (int i = 0; i < RACK; i++)
+            if (!opp[i]) order[slots++] = i;
+        shuffle(order, slots, &state);
+        for (int k = 0; k < slots; k++) {
+            const double *row = weights + (size_t)order[k] * (size_t)(deck_size + 1);
+            double total = 0;
+            for (int i = 0; i < left; i++) total += pool_weights[i] = row[sample[i]];
+            int pick = 0;
+            if (total > 0) {
+                double x = (double)(next_random(&state) >> 11) * (1.0 / 9007199254740992.0) * total;
+                while (pick < left - 1 && (x -= pool_weights[pick]) >= 0) pick++;
+            } else {
+                pick = (int)(next_random(&state) % (uint64_t)left);
+            }
+            opp[order[k]] = sample[pick];
+            sample[pick] = sample[--left];
+        }
+        shuffle(sample, left, &state);
+        int size = 0;
+        for (int i = 0; i < left; i++) stock[size++] = sample[i];
+        for (Py_ssize_t i = known_count - 1; i >= 0; i--) stock[size++] = known[i];
+        for (Py_ssize_t c = 0; c < count; c++) {
+            memcpy(work_stock, stock, sizeof(int) * (size_t)size);
+            r.stock_size = size;
+            memcpy(pile, base_pile, sizeof(int) * (size_t)pile_count);
+            r.pile_size = (int)pile_count;
+            if (tops[c]) pile[r.pile_size++] = tops[c];
+            memcpy(r.rack[0], racks + RACK * c, sizeof(int) * RACK);
+            memcpy(r.rack[1], opp, sizeof opp);
+            outcome[c] = race_out(&w, &r, firsts[c], cap);
+        }
+        for (Py_ssize_t c = 0; c < count; c++) {
+            tally[4 * c] += outcome[c] == 2;
+            tally[4 * c + 1] += outcome[c] == 1;
+            tally[4 * c + 2] += outcome[c] > outcome[0];
+            tally[4 * c + 3] += outcome[c] < outcome[0];
+        }
+    }
+    Py_END_ALLOW_THREADS
+    result = PyList_New(count);
+    if (!result) goto done;
+    for (Py_ssize_t c = 0; c < count; c++)
+        PyList_SET_ITEM(result, c,
+                        Py_BuildValue("(llll)", tally[4 * c], tally[4 * c + 1], tally[4 * c + 2], tally[4 * c + 3]));
+done:
+    Py_XDECREF(candidates);
+    Py_XDECREF(weights_seq);
+    free(hidden);
+    free(opponent);
+    free(known);
+    free(base_pile);
+    free(racks);
+    free(tops);
+    free(firsts);
+    free(sample);
+    free(stock);
+    free(work_stock);
+    free(pile);
+    free(counts);
+    free(marks);
+    free(outcome);
+    free(tally);
+    free(weights);
+    free(pool_weights);
+    return result;
+}
+
+
+/* wants(deck_size, needs_run, hidden, weights, opponent, offered, unseen, samples, seed)
+   For sampled opponent racks (hidden slots dealt as in race), per card of the deck: in how many samples a
+   hard-like opponent takes it if offered (its placement beats both its rack now and the average blind draw), how
+   many draws that saves it in total, and in how many it goes out with it.  offered: the cards to ask about. */
+static PyObject *wants(PyObject *self, PyObject *args) {
+    (void)self;
+    int deck_size, needs_run, samples;
+    unsigned long long seed;
+    PyObject *hidden_obj, *weights_obj, *opponent_obj, *offered_obj, *unseen_obj;
+    if (!PyArg_ParseTuple(args, "ipOOOOOiK", &deck_size, &needs_run, &hidden_obj, &weights_obj, &opponent_obj,
+                          &offered_obj, &unseen_obj, &samples, &seed))
+        return NULL;
+    if (deck_size < RACK + 2 || deck_size > MAX_DECK || samples < 1) {
+        PyErr_SetString(PyExc_ValueError, "deck size or samples out of range");
+        return NULL;
+    }
+    World w = {deck_size, needs_run, 1, 0.0};
+    int *hidden = NULL, *opponent = NULL, *offered = NULL, *unseen = NULL, *sample = NULL, *counts = NULL;
+    double *weights = NULL, *pool_weights = NULL, *saved = NULL, *placed_cost = NULL;
+    long *takes = NULL, *outs = NULL;
+    unsigned char *marks = NULL;
+    PyObject *result = NULL, *weights_seq = NULL;
+    Py_ssize_t hidden_count, opponent_count, offered_count, unseen_count;
+    size_t deck_cards = (size_t)deck_size + 3;
+    if (!read_ints(unseen_obj, 1, deck_size, &unseen, &unseen_count, "unseen")) goto done;
+    if (!read_ints(hidden_obj, 1, deck_size, &hidden, &hidden_count, "hidden")) goto done;
+    if (!read_ints(opponent_obj, 0, deck_size, &opponent, &opponent_count, "opponent")) goto done;
+    if (!read_ints(offered_obj, 1, deck_size, &offered, &offered_count, "offered")) goto done;
+    int hidden_slots = 0;
+    for (int i = 0; i < RACK && i < opponent_count; i++) hidden_slots += opponent[i] == 0;
+    if (opponent_count != RACK || hidden_slots > hidden_count || hidden_count + unseen_count > deck_size) {
+        PyErr_SetString(PyExc_ValueError, "an opponent rack holds ten cards, with no more hidden than may be");
+        goto done;
+    }
+    weights_seq = PySequence_Fast(weights_obj, "weights");
+    if (!weights_seq) goto done;
+    if (PySequence_Fast_GET_SIZE(weights_seq) != RACK * (deck_size + 1)) {
+        PyErr_SetString(PyExc_ValueError, "weights: ten rows of deck_size + 1");
+        goto done;
+    }
+    weights = malloc(sizeof(double) * RACK * (size_t)(deck_size + 1));
+    pool_weights = malloc(sizeof(double) * (size_t)(hidden_count + 1));
+    sample = malloc(sizeof(int) * (size_t)(hidden_count + unseen_count + 1));
+    counts = malloc(sizeof(int) * deck_cards);
+    marks = malloc(deck_cards);
+    saved = calloc(deck_cards, sizeof(double));
+    placed_cost = malloc(sizeof(double) * deck_cards);
+    takes = calloc(deck_cards, sizeof(long));
+    outs = calloc(deck_cards, sizeof(long));
+    if (!weights || !pool_weights || !sample || !counts || !marks || !saved || !placed_cost || !takes || !outs) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < RACK * (deck_size + 1); i++) {
+        weights[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(weights_seq, i));
+        if (weights[i] == -1.0 && PyErr_Occurred()) goto done;
+        if (!(weights[i] >= 0)) {
+            PyErr_SetString(PyExc_ValueError, "weights must not be negative");
+            goto done;
+        }
+    }
+    uint64_t state = (uint64_t)seed;
+    int top = deck_size + 1;
+    Py_BEGIN_ALLOW_THREADS
+    for (int n = 0; n < samples; n++) {
+        int opp[RACK];
+        memcpy(sample, hidden, sizeof(int) * (size_t)hidden_count);
+        int left = (int)hidden_count;
+        memcpy(opp, opponent, sizeof opp);
+        int order[RACK], slots = 0;
+        for (int i = 0; i < RACK; i++)
+            if (!opp[i]) order[slots++] = i;
+        shuffle(order, slots, &state);
+        for (int k = 0; k < slots; k++) {
+            const double *row = weights + (size_t)order[k] * (size_t)(deck_size + 1);
+            double total = 0;
+            for (int i = 0; i < left; i++) total += pool_weights[i] = row[sample[i]];
+            int pick = 0;
+            if (total > 0) {
+                double x = (double)(next_random(&state) >> 11) * (1.0 / 9007199254740992.0) * total;
+                while (pick < left - 1 && (x -= pool_weights[pick]) >= 0) pick++;
+            } else {
+                pick = (int)(next_random(&state) % (uint64_t)left);
+            }
+            opp[order[k]] = sample[pick];
+            sample[pick] = sample[--left];
+        }
+        /* what the opponent has not seen: the stock (the cards left over) and this seat's unseen cards */
+        for (Py_ssize_t i = 0; i < unseen_count; i++) sample[left++] = unseen[i];
+        memset(counts, 0, sizeof(int) * (size_t)(top + 1));
+        for (int i = 0; i < left; i++) counts[sample[i]]++;
+        for (int v = 1; v <= top; v++) counts[v] += counts[v - 1];
+        double now = rack_cost(&w, opp, counts, marks);
+        int slot;
+        double draw = 0;
+        for (int i = 0; i < left; i++) {
+            double cost = best_placement(&w, opp, sample[i], counts, marks, &slot);
+            draw += cost < now ? cost : now;
+        }
+        draw = left ? draw / left : now;
+        for (Py_ssize_t i = 0; i < offered_count; i++) {
+            int card = offered[i];
+            int in_rack = 0;
+            for (int j = 0; j < RACK; j++) in_rack |= opp[j] == card;
+            if (in_rack) continue;
+            double cost = best_placement(&w, opp, card, counts, marks, &slot);
+            if (cost < now && cost < draw) {
+                takes[card]++;
+                saved[card] += draw - cost;
+                outs[card] += cost == 0;
+            }
+        }
+    }
+    Py_END_ALLOW_THREADS
+    result = PyList_New(offered_count);
+    if (!result) goto done;
+    for (Py_ssize_t i = 0; i < offered_count; i++) {
+        int card = offered[i];
+        PyList_SET_ITEM(result, i, Py_BuildValue("(ldl)", takes[card], saved[card], outs[card]));
+    }
+done:
+    Py_XDECREF(weights_seq);
+    free(hidden);
+    free(opponent);
+    free(offered);
+    free(unseen);
+    free(sample);
+    free(counts);
+    free(marks);
+    free(weights);
+    free(pool_weights);
+    free(saved);
+    free(placed_cost);
+    free(takes);
+    free(outs);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"estimate", estimate, METH_VARARGS, "Mean turns to Rack-O of each candidate (see racko.bots.rollout)."},
+    {"wants", wants, METH_VARARGS, "What a sampled opponent would take if offered (see racko.bots.master)."},
+    {"race", race, METH_VARARGS, "Play-outs of a 2-player race per candidate (see racko.bots.race)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -156,9 +156,7 @@ class ExpertBot(Bot):
         seat = observation.seat
         public = observation.public
         legal = observation.legal_actions()
-        costs = MoveCosts(
-            self.valuer(observation, may_come), denial_costs(observation, self.deny), insured_start(observation)
-        )
+        costs = MoveCosts(self.valuer(observation, may_come), self.denial(observation), insured_start(observation))
         rack = observation.rack
         now = costs.rack(rack)
         valued: list[tuple[float, Action, int | None, bool]] = []  # (draws, move, slot, insured)
@@ -237,6 +235,10 @@ class ExpertBot(Bot):
         rated = [Rating(action, value, slot) for (action, _, slot), value in zip(moves, turns, strict=True)]
         rated.sort(key=lambda rating: rating.turns)
         return rated
+
+    def denial(self, observation: Observation) -> tuple[float, ...]:
+        """Per card (index 0 unused): the draws it costs to hand it to the next player (see :func:`denial_costs`)."""
+        return denial_costs(observation, self.deny)
 
     def valuer(self, observation: Observation, may_come: list[int]) -> RackValuer:
         """The gap model that ranks the candidates, with the cards that may come."""

@@ -11,11 +11,13 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+import typer
 
 import racko
 from racko import CallRacko, Discard, DrawFromStock, Exchange, IllegalActionError, Phase
 from racko.families import AnyRound, family_of
 from racko.highlow import HighLowRound, KeepOrder, Replace
+from racko.tools.arena_commands import register as register_arena_commands
 
 Expected = type[IllegalActionError]
 
@@ -205,3 +207,15 @@ def check_illegal_actions(round_: AnyRound, rng: random.Random, limit: int | Non
         assert str(applied), "an illegal action is refused with a reason"
         assert snapshot(round_) == before, f"the illegal {action!r} changed the round"
     return len(candidates)
+
+
+def arena_app() -> typer.Typer:
+    """A Typer app with just the arena's commands (``arena``, ``solo``), as the tests invoke them."""
+    app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+
+    @app.callback()
+    def main() -> None:
+        """Test app."""
+
+    register_arena_commands(app)
+    return app

@@ -11,10 +11,9 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
-import typer
 from typer.testing import CliRunner, Result
 
-from helpers import CLASSIC_ONLY_BOT, register_classic_only_bot
+from helpers import CLASSIC_ONLY_BOT, arena_app, register_classic_only_bot
 from racko.bots import base
 from racko.bots.bucket import BucketBot
 from racko.errors import RackoError
@@ -22,7 +21,7 @@ from racko.families import AnyObservation
 from racko.observation import Observation
 from racko.tools import arena
 from racko.tools.arena import ArenaReport, run_arena, run_solo, wilson_interval
-from racko.tools.arena_commands import register, time_left
+from racko.tools.arena_commands import time_left
 
 ARENA_KEYS = {"results", "variant", "players", "mode", "deals", "capped", "seed", "seconds", "backend"}
 RESULT_KEYS = {"bot", "wins", "played", "win_rate", "ci95", "mean_score", "mean_turns", "decision_ms"}
@@ -230,22 +229,11 @@ def test_the_time_left_is_the_average_pace_so_far() -> None:
 # --- The commands ---------------------------------------------------------------------------------
 
 
-def _app() -> typer.Typer:
-    app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
-
-    @app.callback()
-    def main() -> None:
-        """Test app."""
-
-    register(app)
-    return app
-
-
 runner = CliRunner()
 
 
 def run(*args: str) -> Result:
-    return runner.invoke(_app(), list(args))
+    return runner.invoke(arena_app(), list(args))
 
 
 def assert_clean_failure(result: Result, text: str) -> None:

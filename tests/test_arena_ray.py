@@ -26,13 +26,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import typer
 from typer.testing import CliRunner
 
+from helpers import arena_app
 from racko.errors import RackoError
 from racko.tools import backends
 from racko.tools.arena import ArenaReport, run_arena, run_solo
-from racko.tools.arena_commands import register
 
 RAY_ENVIRONMENT = {
     "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0",  # a single machine: every Ray process on 127.0.0.1, not the LAN address
@@ -178,17 +177,6 @@ def comparable(report: ArenaReport) -> dict[str, Any]:
     return data
 
 
-def _app() -> typer.Typer:
-    app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
-
-    @app.callback()
-    def main() -> None:
-        """Test app."""
-
-    register(app)
-    return app
-
-
 def command(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
     """``racko ARGS`` as a real process (a Ray driver of its own)."""
     return subprocess.run(
@@ -213,7 +201,7 @@ def assert_one_line_error(stderr: str, text: str) -> None:
 def test_without_ray_installed_the_commands_say_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray fails as if it were not installed
     for args in (["arena", "--rounds", "4"], ["solo", "--rounds", "4"]):
-        result = CliRunner().invoke(_app(), [*args, "--backend", "ray"])
+        result = CliRunner().invoke(arena_app(), [*args, "--backend", "ray"])
         assert result.exit_code == 2, result.output
         assert_one_line_error(result.stderr, "pip install 'racko[ray]'")
     with pytest.raises(RackoError, match=r"racko\[ray\]"):
@@ -275,7 +263,7 @@ def test_an_instance_the_command_starts_for_itself_listens_on_the_loopback_addre
 
 
 def test_backend_options_are_checked() -> None:
-    app = _app()
+    app = arena_app()
     for args, text in [
         (["--backend", "spark"], "--backend must be one of local, ray"),
         (["--address", "127.0.0.1:6379"], "--address"),
@@ -354,7 +342,7 @@ def test_the_command_with_the_cluster_address_prints_the_local_figures(ray_insta
 
 
 def test_the_table_says_the_deals_ran_on_ray(ray_instance: dict[str, Any]) -> None:
-    result = CliRunner().invoke(_app(), ["solo", "--rounds", "40", "--backend", "ray", "--jobs", "2"])
+    result = CliRunner().invoke(arena_app(), ["solo", "--rounds", "40", "--backend", "ray", "--jobs", "2"])
     assert result.exit_code == 0, result.output
     assert "with Ray, 2 tasks at a time." in result.stdout
 

@@ -270,6 +270,35 @@ static int read_cards(PyObject *sequence, int deck_size, int **cards, Py_ssize_t
     return 1;
 }
 
+/* The candidate moves as the Python side sends them, each (rack after the move, top discard after it, whether the
+   seat still draws), into racks (RACK cards each), tops and draws_first. 0 with a Python error set if one is bad. */
+static int read_candidates(PyObject *candidates, Py_ssize_t count, int deck_size, int *racks, int *tops,
+                           int *draws_first) {
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(candidates, i);
+        PyObject *rack_obj;
+        int top, first;
+        if (!PyArg_ParseTuple(item, "Oip", &rack_obj, &top, &first)) return 0;
+        int *cards;
+        Py_ssize_t size;
+        if (!read_cards(rack_obj, deck_size, &cards, &size, "rack")) return 0;
+        if (size != RACK) {
+            free(cards);
+            PyErr_SetString(PyExc_ValueError, "a rack holds ten cards");
+            return 0;
+        }
+        memcpy(racks + RACK * i, cards, sizeof(int) * RACK);
+        free(cards);
+        if (top < 0 || top > deck_size) {
+            PyErr_SetString(PyExc_ValueError, "top discard out of range");
+            return 0;
+        }
+        tops[i] = top;
+        draws_first[i] = first;
+    }
+    return 1;
+}
+
 static PyObject *estimate(PyObject *self, PyObject *args) {
     (void)self;
     int deck_size, needs_run, opponents, rollouts, cap;
@@ -334,28 +363,7 @@ static PyObject *estimate(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "more cards may come than the deck holds");
         goto done;
     }
-    for (Py_ssize_t i = 0; i < count; i++) {
-        PyObject *item = PySequence_Fast_GET_ITEM(candidates, i);
-        PyObject *rack_obj;
-        int top, first;
-        if (!PyArg_ParseTuple(item, "Oip", &rack_obj, &top, &first)) goto done;
-        int *cards;
-        Py_ssize_t size;
-        if (!read_cards(rack_obj, deck_size, &cards, &size, "rack")) goto done;
-        if (size != RACK) {
-            free(cards);
-            PyErr_SetString(PyExc_ValueError, "a rack holds ten cards");
-            goto done;
-        }
-        memcpy(racks + RACK * i, cards, sizeof(int) * RACK);
-        free(cards);
-        if (top < 0 || top > deck_size) {
-            PyErr_SetString(PyExc_ValueError, "top discard out of range");
-            goto done;
-        }
-        tops[i] = top;
-        draws_first[i] = first;
-    }
+    if (!read_candidates(candidates, count, deck_size, racks, tops, draws_first)) goto done;
     /* The stock is built from these cards: each card once at most, or it would overrun its deck-sized buffer. */
     if (known_count > deck_size || may_count > deck_size) {
         PyErr_SetString(PyExc_ValueError, "more cards may come than the deck holds");
@@ -606,28 +614,7 @@ static PyObject *race(PyObject *self, PyObject *args) {
         PyErr_NoMemory();
         goto done;
     }
-    for (Py_ssize_t i = 0; i < count; i++) {
-        PyObject *item = PySequence_Fast_GET_ITEM(candidates, i);
-        PyObject *rack_obj;
-        int top, first;
-        if (!PyArg_ParseTuple(item, "Oip", &rack_obj, &top, &first)) goto done;
-        int *cards;
-        Py_ssize_t size;
-        if (!read_cards(rack_obj, deck_size, &cards, &size, "rack")) goto done;
-        if (size != RACK) {
-            free(cards);
-            PyErr_SetString(PyExc_ValueError, "a rack holds ten cards");
-            goto done;
-        }
-        memcpy(racks + RACK * i, cards, sizeof(int) * RACK);
-        free(cards);
-        if (top < 0 || top > deck_size) {
-            PyErr_SetString(PyExc_ValueError, "top discard out of range");
-            goto done;
-        }
-        tops[i] = top;
-        firsts[i] = first;
-    }
+    if (!read_candidates(candidates, count, deck_size, racks, tops, firsts)) goto done;
     uint64_t state = (uint64_t)seed;
     Race r;
     r.stock = work_stock;

@@ -539,6 +539,35 @@ static int read_ints(PyObject *sequence, int low, int high, int **values, Py_ssi
    discard pile under the top card, bottom first; candidates: (rack, top, draws_first).
    Returns, per candidate, (wins, ties, better, worse): its play-outs won and capped, and those it won where the
    first candidate lost (better) or lost where the first candidate won (worse). */
+/* One guess of the opponent's rack: its known cards stay, its hidden slots (0), in a random order, are each dealt
+   a card of hidden by that slot's row of weights (deck_size + 1 per slot). The cards not dealt are left at the
+   start of sample; returns how many. pool_weights holds hidden_count doubles of scratch. */
+static int sample_opponent(const int *hidden, int hidden_count, const int *opponent, const double *weights,
+                           int deck_size, double *pool_weights, int *sample, int *opp, uint64_t *state) {
+    memcpy(sample, hidden, sizeof(int) * (size_t)hidden_count);
+    int left = hidden_count;
+    memcpy(opp, opponent, sizeof(int) * RACK);
+    int order[RACK], slots = 0;
+    for (int i = 0; i < RACK; i++)
+        if (!opp[i]) order[slots++] = i;
+    shuffle(order, slots, state);
+    for (int k = 0; k < slots; k++) {
+        const double *row = weights + (size_t)order[k] * (size_t)(deck_size + 1);
+        double total = 0;
+        for (int i = 0; i < left; i++) total += pool_weights[i] = row[sample[i]];
+        int pick = 0;
+        if (total > 0) {
+            double x = (double)(next_random(state) >> 11) * (1.0 / 9007199254740992.0) * total;
+            while (pick < left - 1 && (x -= pool_weights[pick]) >= 0) pick++;
+        } else {
+            pick = (int)(next_random(state) % (uint64_t)left);
+        }
+        opp[order[k]] = sample[pick];
+        sample[pick] = sample[--left];
+    }
+    return left;
+}
+
 static PyObject *race(PyObject *self, PyObject *args) {
     (void)self;
     int deck_size, needs_run, rollouts, cap;
@@ -625,27 +654,8 @@ static PyObject *race(PyObject *self, PyObject *args) {
     Py_BEGIN_ALLOW_THREADS
     for (int n = 0; n < rollouts; n++) {
         /* the opponent's hidden slots, in a random order, each drawn by its weights from the cards left */
-        memcpy(sample, hidden, sizeof(int) * (size_t)hidden_count);
-        int left = (int)hidden_count;
-        memcpy(opp, opponent, sizeof opp);
-        int order[RACK], slots = 0;
-        for (int i = 0; i < RACK; i++)
-            if (!opp[i]) order[slots++] = i;
-        shuffle(order, slots, &state);
-        for (int k = 0; k < slots; k++) {
-            const double *row = weights + (size_t)order[k] * (size_t)(deck_size + 1);
-            double total = 0;
-            for (int i = 0; i < left; i++) total += pool_weights[i] = row[sample[i]];
-            int pick = 0;
-            if (total > 0) {
-                double x = (double)(next_random(&state) >> 11) * (1.0 / 9007199254740992.0) * total;
-                while (pick < left - 1 && (x -= pool_weights[pick]) >= 0) pick++;
-            } else {
-                pick = (int)(next_random(&state) % (uint64_t)left);
-            }
-            opp[order[k]] = sample[pick];
-            sample[pick] = sample[--left];
-        }
+        int left = sample_opponent(hidden, (int)hidden_count, opponent, weights, deck_size, pool_weights, sample, opp,
+                                   &state);
         shuffle(sample, left, &state);
         int size = 0;
         for (int i = 0; i < left; i++) stock[size++] = sample[i];
@@ -763,27 +773,8 @@ static PyObject *wants(PyObject *self, PyObject *args) {
     Py_BEGIN_ALLOW_THREADS
     for (int n = 0; n < samples; n++) {
         int opp[RACK];
-        memcpy(sample, hidden, sizeof(int) * (size_t)hidden_count);
-        int left = (int)hidden_count;
-        memcpy(opp, opponent, sizeof opp);
-        int order[RACK], slots = 0;
-        for (int i = 0; i < RACK; i++)
-            if (!opp[i]) order[slots++] = i;
-        shuffle(order, slots, &state);
-        for (int k = 0; k < slots; k++) {
-            const double *row = weights + (size_t)order[k] * (size_t)(deck_size + 1);
-            double total = 0;
-            for (int i = 0; i < left; i++) total += pool_weights[i] = row[sample[i]];
-            int pick = 0;
-            if (total > 0) {
-                double x = (double)(next_random(&state) >> 11) * (1.0 / 9007199254740992.0) * total;
-                while (pick < left - 1 && (x -= pool_weights[pick]) >= 0) pick++;
-            } else {
-                pick = (int)(next_random(&state) % (uint64_t)left);
-            }
-            opp[order[k]] = sample[pick];
-            sample[pick] = sample[--left];
-        }
+        int left = sample_opponent(hidden, (int)hidden_count, opponent, weights, deck_size, pool_weights, sample, opp,
+                                   &state);
         /* what the opponent has not seen: the stock (the cards left over) and this seat's unseen cards */
         for (Py_ssize_t i = 0; i < unseen_count; i++) sample[left++] = unseen[i];
         memset(counts, 0, sizeof(int) * (size_t)(top + 1));

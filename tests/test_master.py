@@ -6,6 +6,7 @@ import racko
 from racko import bots
 from racko.bots import _rollout as kernel  # type: ignore[attr-defined]
 from racko.bots.master import slot_weights
+from racko.scoring import qualifies_for_racko
 
 ORDERED = (2, 5, 9, 13, 17, 21, 25, 29, 33, 37)
 NOTHING_HIDDEN = [0.0] * (10 * 41)
@@ -56,8 +57,8 @@ def test_a_card_drawn_blind_is_guessed_between_its_known_neighbours() -> None:
     view = round_.observation(seat)
     public = view.public
     hidden = list(range(1, 41))
-    weights = slot_weights(view, hidden)
     other = 1 - seat
+    weights = slot_weights(view, hidden, other)
     for slot in range(10):
         row = weights[slot * 41 : (slot + 1) * 41]
         if public.known[other][slot] is None and public.left[other][slot]:
@@ -68,10 +69,8 @@ def test_a_card_drawn_blind_is_guessed_between_its_known_neighbours() -> None:
 def test_master_plays_as_expert_where_the_races_do_not_apply() -> None:
     for variant_name, players, options in (
         ("classic", 1, {"two_player_rule": False}),
-        ("classic", 2, {}),  # the 2-player rule: not yet measured with the races (see racko.bots.master)
         ("classic", 3, {}),
         ("classic", 4, {}),
-        ("bonus", 2, {}),
     ):
         rules = racko.variant(variant_name).rules(players, turn_cap=200, **options)
         for deal in range(3):
@@ -82,6 +81,39 @@ def test_master_plays_as_expert_where_the_races_do_not_apply() -> None:
                 move = master.act(view)
                 assert move == expert.act(view)
                 round_.apply(move)
+
+
+def test_under_the_two_player_rule_a_rack_in_order_without_a_run_of_three_has_not_won() -> None:
+    opponent = [1, 2, 3, 10, 14, 18, 22, 26, 30, 4]  # a run of three: 31 or more in its last slot goes out
+    hidden = [card for card in range(1, 41) if card not in opponent and card not in ORDERED and card != 40]
+    candidates = [(ORDERED, 40, False)]  # in order, no run of three; 40 handed on
+    without_rule = kernel.race(40, False, hidden, NOTHING_HIDDEN, opponent, (), (), candidates, 50, 7, 40)
+    with_rule = kernel.race(40, True, hidden, NOTHING_HIDDEN, opponent, (), (), candidates, 50, 7, 40)
+    assert without_rule == [(50, 0, 0, 0)]
+    assert with_rule[0][0] == 0  # not out yet: the opponent takes 40 and goes out first, every time
+    takes, _, outs = kernel.wants(40, True, hidden, NOTHING_HIDDEN, opponent, [40], [], 16, 5)[0]
+    assert takes == outs == 16
+
+
+def test_master_makes_its_own_moves_under_the_two_player_rule_and_in_bonus_racko() -> None:
+    for variant_name in ("classic", "bonus"):
+        rules = racko.variant(variant_name).rules(2, turn_cap=200)
+        differing = 0
+        for deal in range(3):
+            round_ = racko.Round.deal(rules, seed=deal)
+            master, expert = bots.create("master", seed=5), bots.create("expert", seed=5)
+            while round_.to_act is not None:
+                view = round_.observation(round_.to_act)
+                move = master.act(view)
+                assert move in view.legal_actions()
+                if qualifies_for_racko(view.rack, rules):
+                    assert move == expert.act(view)  # Bonus Rack-O: calling or waiting is expert's decision
+                else:
+                    differing += move != expert.act(view)
+                round_.apply(move)
+            result = round_.result
+            assert result is not None and result.winner is not None and not result.capped
+        assert differing > 0  # the sampled denial and the races are used here too
 
 
 def test_a_sampled_opponent_takes_the_card_that_takes_it_out_and_not_one_it_cannot_use() -> None:

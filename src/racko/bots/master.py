@@ -1,8 +1,9 @@
 """``master``: ``expert`` with a guess of the opponent's hidden rack, used to price the cards it hands on and to
 check its best moves by racing both seats of a 2-player round to the end.
 
-In a 2-player round (classic rules, the round ending at the first Rack-O) the
-winner is whoever goes out first.  From its own observation:
+In a 2-player round (classic rules, with or without the 2-player rule's run of three;
+and Bonus Rack-O, where the first rack to qualify usually calls at once) the winner is
+whoever goes out first.  From its own observation:
 
 - **The opponent's rack, sampled.**  A slot filled from the discard pile holds a
   card everyone saw; the other slots hold cards this seat has not seen.  Each
@@ -31,9 +32,9 @@ winner is whoever goes out first.  From its own observation:
   earlier play-outs at the table, by turns alone, lost to its one-ply search;
   docs/STRENGTH.md.)
 
-Everywhere else (solitaire, 3 or more players, Partners, Bonus Rack-O, High-Low, and
-for now under the 2-player rule) it plays as ``expert``; without the compiled kernel
-it plays as ``expert`` too.
+Bonus Rack-O's call or wait, and the turns spent waiting, are ``expert``'s.  Everywhere
+else (solitaire, 3 or more players, Partners, High-Low) it plays as ``expert``; without
+the compiled kernel it plays as ``expert`` too.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ from racko.families import AnyAction, AnyObservation
 from racko.highlow import HighLowObservation
 from racko.observation import Observation, Phase
 from racko.rules import RACK_SIZE
+from racko.scoring import qualifies_for_racko
 
 try:  # the compiled kernel; absent when the package was installed without a C compiler
     from racko.bots import _rollout as _kernel  # type: ignore[attr-defined]
@@ -89,8 +91,9 @@ class MasterBot(ExpertBot):
             or isinstance(observation, HighLowObservation)
             or not races_apply(observation)
             or observation.public.phase not in (Phase.PICK, Phase.PLACE)
+            or qualifies_for_racko(observation.rack, observation.public.rules)
         ):
-            return super().act(observation)
+            return super().act(observation)  # includes Bonus Rack-O's call or wait, and the turns while waiting
         ratings = self.rate(observation)
         best = ratings[0]
         if not self.race_moves or (best.turns <= 1.0 and best.action.kind != DrawFromStock.kind):
@@ -98,22 +101,24 @@ class MasterBot(ExpertBot):
         return self.race_choice(observation, ratings)
 
     def denial(self, observation: Observation) -> tuple[float, ...]:
-        """Per card: the draws it costs to hand it on, from sampled opponent racks (2 players), else ``expert``'s."""
+        """Per card: the draws it costs to hand it to the next player, from sampled racks of that player, else
+        ``expert``'s."""
         if _kernel is None or not races_apply(observation) or self.samples < 1:
             return super().denial(observation)
         public = observation.public
         size = public.rules.deck_size
         seat = observation.seat
+        receiver = (seat + 1) % public.rules.players
         known_order = set(public.known_stock_order)
         hidden = [card for card in cards_that_may_come(observation) if card not in known_order]
-        opponent = [card or 0 for card in public.known[1 - seat]]
+        receiving = [card or 0 for card in public.known[receiver]]
         mine_unseen = [card for card, shown in zip(observation.rack, public.known[seat], strict=True) if shown is None]
         tallies = _kernel.wants(
             size,
             public.rules.two_player_rule,
             hidden,
-            slot_weights(observation, hidden),
-            opponent,
+            slot_weights(observation, hidden, receiver),
+            receiving,
             range(1, size + 1),
             mine_unseen,
             self.samples,
@@ -134,7 +139,7 @@ class MasterBot(ExpertBot):
         known_order = public.known_stock_order
         hidden = [card for card in cards_that_may_come(observation) if card not in set(known_order)]
         opponent = [card or 0 for card in public.known[opponent_seat]]
-        weights = slot_weights(observation, hidden)
+        weights = slot_weights(observation, hidden, opponent_seat)
         pile = public.discard_pile if public.phase is Phase.PLACE else public.discard_pile[:-1]
         tallies = _kernel.race(
             public.rules.deck_size,
@@ -190,15 +195,25 @@ class MasterBot(ExpertBot):
 
 
 def races_apply(observation: AnyObservation) -> bool:
-    """Whether the races model the round: classic 2-player play where the first Rack-O wins the round.
+    """Whether the races and the sampled racks model the round: classic 2-player play, with or without the 2-player
+    rule (the kernels then ask for a run of three as well), and Bonus Rack-O, where the first rack to qualify
+    usually calls at once (the races count it as out; whether to call or wait stays ``expert``'s decision).
 
-    Not yet under the 2-player rule (a run of three to go out): the races and the sampled denial handle it, but
-    neither was measured there (docs/STRENGTH.md), so ``master`` plays as ``expert`` until they are.
+    Not with 3 or 4 players: the sampled denial of the next player was measured level with ``expert``'s there
+    (docs/STRENGTH.md), and the races play out two seats only.
     """
     if not isinstance(observation, Observation):
         return False
     rules = observation.public.rules
-    return rules.players == 2 and not rules.partners and rules.auto_racko and not rules.two_player_rule
+    return rules.players == 2 and not rules.partners
+
+
+def turns_taken(observation: Observation, seat: int) -> int:
+    """The turns ``seat`` has played in this round (the player after the dealer plays first)."""
+    public = observation.public
+    players = public.rules.players
+    position = (seat - public.dealer - 1) % players
+    return max(0, (public.turns - position + players - 1) // players)
 
 
 DRAWN_SPREAD = 1.0
@@ -209,16 +224,14 @@ DEALT_SETTLED = 0.8
 """At most that much."""
 
 
-def slot_weights(observation: Observation, hidden: list[int]) -> list[float]:
-    """Per slot of the opponent's rack, per card (``deck_size + 1`` each, card 0 unused): how likely the card is to
-    be in that slot, up to a factor.  Only the hidden slots' rows are read."""
+def slot_weights(observation: Observation, hidden: list[int], opponent_seat: int) -> list[float]:
+    """Per slot of ``opponent_seat``'s rack, per card (``deck_size + 1`` each, card 0 unused): how likely the card is
+    to be in that slot, up to a factor.  Only the hidden slots' rows are read."""
     public = observation.public
     size = public.rules.deck_size
-    opponent_seat = 1 - observation.seat
     known = public.known[opponent_seat]
     left = public.left[opponent_seat]
-    opponent_turns = (public.turns + (1 if observation.seat == 0 else 0)) // 2
-    settled = min(DEALT_SETTLED, DEALT_SETTLING * opponent_turns)
+    settled = min(DEALT_SETTLED, DEALT_SETTLING * turns_taken(observation, opponent_seat))
     weights = [0.0] * (RACK_SIZE * (size + 1))
     for slot in range(RACK_SIZE):
         if known[slot] is not None:

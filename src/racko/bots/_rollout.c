@@ -171,6 +171,7 @@ typedef struct {
     int pile_size;
     int *counts;
     unsigned char *marks;
+    double *gaps; /* draw_cost's scratch: gap_draws looked up, 2 * (RACK + 1) * (deck_size + 3) values */
 } Table;
 
 static void count_stock(const World *w, Table *t) {
@@ -209,12 +210,13 @@ static int draw_and_place(const World *w, int *rack, Table *t) {
 
 static int turns_to_go(const World *w, int *rack, Table *t, int cap);
 
-/* the draws a gap between kept cards a < b, open_slots apart, costs (0 for neighbours) */
-static double link_cost(const World *w, const int *counts, int a, int b, int open_slots, int at_edge) {
+/* the draws a gap between kept cards a < b, open_slots apart, costs (0 for neighbours), from the table of
+   gap_draws for this pool: gaps[(at_edge * (RACK + 1) + open_slots) * (pool + 1) + fits] */
+static double link_cost(const double *gaps, const int *counts, int pool, int a, int b, int open_slots, int at_edge) {
     if (open_slots == 0) return 0.0;
     int fits = counts[b - 1] - counts[a];
     if (fits < open_slots) return HUGE_VAL;
-    return gap_draws(w, open_slots, fits, counts[w->deck_size + 1], at_edge);
+    return gaps[(at_edge * (RACK + 1) + open_slots) * (pool + 1) + fits];
 }
 
 /* as rollout._draw_cost: the average over the stock's cards (bottom first) of the cheapest rack after keeping the
@@ -231,6 +233,13 @@ static double draw_cost(const World *w, const int *rack, const Table *t, double 
         }
         return total / t->stock_size;
     }
+    int pool = counts[w->deck_size + 1];
+    double *gaps = t->gaps;
+    for (int at_edge = 0; at_edge < 2; at_edge++)
+        for (int open_slots = 1; open_slots <= RACK; open_slots++)
+            for (int fits = open_slots; fits <= pool; fits++)
+                gaps[(at_edge * (RACK + 1) + open_slots) * (pool + 1) + fits] =
+                    gap_draws(w, open_slots, fits, pool, at_edge);
     int last = RACK + 1, values[RACK + 2];
     double before[RACK + 2], after[RACK + 2], skipping[RACK + 2];
     values[0] = 0;
@@ -242,7 +251,8 @@ static double draw_cost(const World *w, const int *rack, const Table *t, double 
         before[j] = HUGE_VAL;
         for (int i = 0; i < j; i++)
             if (values[i] < values[j]) {
-                double cost = before[i] + link_cost(w, counts, values[i], values[j], j - i - 1, i == 0 || j == last);
+                double cost =
+                    before[i] + link_cost(gaps, counts, pool, values[i], values[j], j - i - 1, i == 0 || j == last);
                 if (cost < before[j]) before[j] = cost;
             }
     }
@@ -251,7 +261,8 @@ static double draw_cost(const World *w, const int *rack, const Table *t, double 
         after[j] = HUGE_VAL;
         for (int k = j + 1; k <= last; k++)
             if (values[j] < values[k]) {
-                double cost = link_cost(w, counts, values[j], values[k], k - j - 1, j == 0 || k == last) + after[k];
+                double cost =
+                    link_cost(gaps, counts, pool, values[j], values[k], k - j - 1, j == 0 || k == last) + after[k];
                 if (cost < after[j]) after[j] = cost;
             }
     }
@@ -261,9 +272,9 @@ static double draw_cost(const World *w, const int *rack, const Table *t, double 
         for (int i = 0; i < p; i++)
             for (int k = p + 1; k <= last; k++)
                 if (values[i] < values[k]) {
-                    double cost =
-                        before[i] + link_cost(w, counts, values[i], values[k], k - i - 1, i == 0 || k == last) +
-                        after[k];
+                    double cost = before[i] +
+                                  link_cost(gaps, counts, pool, values[i], values[k], k - i - 1, i == 0 || k == last) +
+                                  after[k];
                     if (cost < skipping[p]) skipping[p] = cost;
                 }
     }
@@ -274,12 +285,12 @@ static double draw_cost(const World *w, const int *rack, const Table *t, double 
             double into = HUGE_VAL, out = HUGE_VAL;
             for (int i = 0; i < p; i++)
                 if (values[i] < card) {
-                    double cost = before[i] + link_cost(w, counts, values[i], card, p - i - 1, i == 0);
+                    double cost = before[i] + link_cost(gaps, counts, pool, values[i], card, p - i - 1, i == 0);
                     if (cost < into) into = cost;
                 }
             for (int k = p + 1; k <= last; k++)
                 if (card < values[k]) {
-                    double cost = link_cost(w, counts, card, values[k], k - p - 1, k == last) + after[k];
+                    double cost = link_cost(gaps, counts, pool, card, values[k], k - p - 1, k == last) + after[k];
                     if (cost < out) out = cost;
                 }
             double through = into + out;
@@ -405,7 +416,7 @@ static PyObject *estimate(PyObject *self, PyObject *args) {
     int *may_come = NULL, *known = NULL, *rest = NULL, *stock = NULL, *work_stock = NULL, *pile = NULL,
         *counts = NULL, *racks = NULL, *tops = NULL, *draws_first = NULL;
     unsigned char *marks = NULL, *in_known = NULL;
-    double *totals = NULL, *denial = NULL;
+    double *totals = NULL, *denial = NULL, *gaps = NULL;
     PyObject *result = NULL, *candidates = NULL, *denial_seq = NULL;
     Py_ssize_t may_count, known_count, count = 0;
     if (!read_cards(may_come_obj, deck_size, &may_come, &may_count, "may_come")) goto done;
@@ -443,8 +454,9 @@ static PyObject *estimate(PyObject *self, PyObject *args) {
     tops = malloc(sizeof(int) * (size_t)(count + 1));
     draws_first = malloc(sizeof(int) * (size_t)(count + 1));
     totals = calloc((size_t)(count + 1), sizeof(double));
+    gaps = malloc(sizeof(double) * 2 * (RACK + 1) * deck_cards);
     if (!rest || !stock || !work_stock || !pile || !counts || !marks || !in_known || !racks || !tops || !draws_first ||
-        !totals) {
+        !totals || !gaps) {
         PyErr_NoMemory();
         goto done;
     }
@@ -478,7 +490,7 @@ static PyObject *estimate(PyObject *self, PyObject *args) {
     for (Py_ssize_t i = 0; i < may_count; i++)
         if (!in_known[may_come[i]]) rest[rest_count++] = may_come[i];
     uint64_t state = (uint64_t)seed;
-    Table table = {work_stock, 0, pile, 0, counts, marks};
+    Table table = {work_stock, 0, pile, 0, counts, marks, gaps};
     Py_BEGIN_ALLOW_THREADS
     for (int r = 0; r < rollouts; r++) {
         shuffle(rest, rest_count, &state);
@@ -516,6 +528,7 @@ done:
     free(tops);
     free(draws_first);
     free(totals);
+    free(gaps);
     return result;
 }
 

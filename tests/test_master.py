@@ -1,4 +1,4 @@
-"""``master``: races of both seats from sampled hidden racks, and ``expert``'s play wherever the races do not apply."""
+"""``master``: races of both seats from sampled hidden racks; alone, raced play-outs; elsewhere ``expert``'s play."""
 
 from __future__ import annotations
 

@@ -80,7 +80,8 @@ class MasterBot(ExpertBot):
     level = 5
     description = (
         "expert that guesses the opponent's hidden rack, keeps from it the cards it would take and races its best "
-        "moves (2 players): about 55 % against hard, 2.5 points above expert."
+        "moves (2 players): about 55 % against hard, 2.5 points above expert; alone, about 9.1 turns to Rack-O "
+        "(expert 9.3)."
     )
     races: ClassVar[int] = 200
     """Play-outs per candidate."""
@@ -99,6 +100,7 @@ class MasterBot(ExpertBot):
     going_out: ClassVar[float] = 10.0
     """What handing the opponent the card that takes it out costs, in draws."""
     weighs_draw: ClassVar[bool] = True
+    """Alone: the seat in the play-outs takes the discard only when that beats the average draw (``hard``'s rule)."""
     batch: ClassVar[int] = 16
     """Alone: play-outs per candidate between two looks at who leads."""
     first_batches: ClassVar[int] = 2
@@ -145,7 +147,7 @@ class MasterBot(ExpertBot):
         lead = means[leader]
         result = []
         for own in means:
-            shared = len(own)  # a dropped candidate played the first batches only, as the leader did
+            shared = len(own)  # a dropped candidate played only the first batches, which the leader played too
             result.append(statistics.fmean(lead) + statistics.fmean(own) - statistics.fmean(lead[:shared]))
         return result
 

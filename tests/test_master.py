@@ -1,11 +1,18 @@
-"""``master``: races of both seats from sampled hidden racks, and ``expert``'s play wherever the races do not apply."""
+"""``master``: races of both seats from sampled hidden racks; alone, raced play-outs; elsewhere ``expert``'s play."""
 
 from __future__ import annotations
 
+import pytest
+
 import racko
 from racko import bots
+from racko.actions import Action
 from racko.bots import _rollout as kernel  # type: ignore[attr-defined]
-from racko.bots.master import slot_weights
+from racko.bots import master as master_module
+from racko.bots import rollout
+from racko.bots.expert import SOLITAIRE_GAPS
+from racko.bots.master import MasterBot, slot_weights
+from racko.bots.rollout import Candidate, World, estimate
 from racko.scoring import qualifies_for_racko
 
 ORDERED = (2, 5, 9, 13, 17, 21, 25, 29, 33, 37)
@@ -68,7 +75,6 @@ def test_a_card_drawn_blind_is_guessed_between_its_known_neighbours() -> None:
 
 def test_master_plays_as_expert_where_the_races_do_not_apply() -> None:
     for variant_name, players, options in (
-        ("classic", 1, {"two_player_rule": False}),
         ("classic", 3, {}),
         ("classic", 4, {}),
     ):
@@ -123,3 +129,58 @@ def test_a_sampled_opponent_takes_the_card_that_takes_it_out_and_not_one_it_cann
     (takes_out, saved_out, outs), (takes_low, _, _) = tallies
     assert takes_out == outs == 16 and saved_out > 0  # every sample goes out with 35
     assert takes_low == 0  # 2 fits nowhere better than what it has
+
+
+def _solo_moves(seed: int) -> list[Action]:
+    round_ = racko.Round.deal(racko.variant("classic").rules(1, two_player_rule=False, turn_cap=60), seed=3)
+    master = bots.create("master", seed=seed)
+    moves: list[Action] = []
+    while round_.to_act is not None:
+        move = master.act(round_.observation(round_.to_act))
+        assert move in round_.observation(round_.to_act).legal_actions()
+        round_.apply(move)
+        moves.append(move)
+    assert round_.result is not None and round_.result.winner == 0  # a capped round would have no winner
+    return moves
+
+
+def test_alone_master_plays_legal_moves_to_a_rack_o_and_a_seed_fixes_them() -> None:
+    assert _solo_moves(seed=1) == _solo_moves(seed=1)
+
+
+def test_alone_master_races_the_candidates_and_drops_the_clearly_worse() -> None:
+    master = bots.create("master", seed=2)
+    assert isinstance(master, MasterBot)
+    may_come = tuple(card for card in range(1, 41) if card not in ORDERED and card != 40)
+    world = World(40, may_come, model=SOLITAIRE_GAPS)
+    spoilt = (*ORDERED[:5], 1, *ORDERED[6:])
+    calls: list[int] = []
+
+    def counted(*args: object, **kwargs: object) -> list[float]:
+        calls.append(len(args[1]))  # type: ignore[arg-type]
+        return estimate(*args, **kwargs)  # type: ignore[arg-type]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(master_module, "estimate", counted)
+        turns = master.play_out(world, [Candidate(spoilt, 40), Candidate(ORDERED, 40)], every_move=False)
+    assert turns[1] == 1.0 < turns[0]  # the rack in order is out this turn
+    assert calls == [2] * master.first_batches  # dropped at the first look, which ends the race
+
+
+def test_hints_alone_rate_every_move_with_experts_fixed_play_outs() -> None:
+    round_ = racko.Round.deal(racko.variant("classic").rules(1, two_player_rule=False), seed=4)
+    view = round_.observation(0)
+    assert bots.create("master", seed=1).rate(view, every_move=True) == bots.create("expert", seed=1).rate(
+        view, every_move=True
+    )
+
+
+def test_alone_without_the_kernel_master_makes_experts_moves(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(rollout, "_kernel", None)
+    round_ = racko.Round.deal(racko.variant("classic").rules(1, two_player_rule=False), seed=6)
+    master, expert = bots.create("master", seed=3), bots.create("expert", seed=3)
+    for _ in range(4):  # the Python reference is slow: the first two turns
+        view = round_.observation(0)
+        move = master.act(view)
+        assert move == expert.act(view)
+        round_.apply(move)

@@ -9,9 +9,11 @@ import pytest
 import racko
 from racko import bots
 from racko.bots import rollout
+from racko.bots.gaps import PLAIN, GapModel, RackValuer, counts_below
 from racko.bots.rollout import Candidate, World, estimate, estimate_python
 
 ORDERED = (2, 5, 9, 13, 17, 21, 25, 29, 33, 37)
+MODELS = (PLAIN, GapModel(slack=-1.5), GapModel(slack=-1.0, power=1.3), GapModel(edge=0.8), GapModel(power=0.7))
 
 
 def _random_case(rng: random.Random, trial: int) -> tuple[World, list[Candidate]]:
@@ -24,7 +26,8 @@ def _random_case(rng: random.Random, trial: int) -> tuple[World, list[Candidate]
         known_order=tuple(rng.sample(may_come, 4)) if trial % 3 == 0 else (),
         needs_run=trial % 2 == 0,
         opponents=trial % 4,
-        slack=-1.5 if trial % 5 else 0.0,
+        model=MODELS[trial % len(MODELS)],
+        weighs_draw=trial % 3 == 1,
         denial=tuple(rng.random() for _ in range(41)) if trial % 2 else (),
     )
     candidates = [Candidate(rack, top), Candidate(rack, top, draws_first=True), Candidate(rack, 0)]
@@ -148,4 +151,16 @@ def test_the_kernel_itself_refuses_cards_named_twice_instead_of_overrunning_its_
     assert kernel is not None
     for may_come, known in (((1, 2, 3) * 400, ()), ((1, 2, 3), (1,) * 2000)):
         with pytest.raises(ValueError, match=r"twice|more cards"):
-            kernel.estimate(40, may_come, known, False, 1, 0.0, (), [(ORDERED, 1, False)], 2, 0, 60)
+            kernel.estimate(40, may_come, known, False, 1, 0.0, 1.0, 1.0, False, (), [(ORDERED, 1, False)], 2, 0, 60)
+
+
+def test_the_play_outs_price_a_draw_as_hard_does() -> None:
+    # weighs_draw's split at each slot finds the same average as trying every placement in full.
+    rng = random.Random(5)
+    for trial in range(30):
+        deck = list(range(1, 41))
+        rng.shuffle(deck)
+        rack, stock = deck[:10], deck[10 : 10 + rng.randrange(0, 30)]
+        valuer = RackValuer(counts_below(stock, 40), model=MODELS[trial % len(MODELS)])
+        now = valuer.cost(rack)
+        assert rollout._draw_cost(valuer, rack, stock, now) == pytest.approx(valuer.draw_cost(rack, stock, now))

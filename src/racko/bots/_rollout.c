@@ -19,6 +19,9 @@ typedef struct {
     int needs_run;
     int opponents;
     double slack;
+    double power;  /* on P / m */
+    double edge;   /* factor for a gap at an end of the rack */
+    int weighs_draw; /* takes the discard only when it beats the average draw, as hard does */
 } World;
 
 /* ---- splitmix64, as rollout.SplitMix64 ---- */
@@ -38,10 +41,13 @@ static void shuffle(int *cards, int count, uint64_t *state) {
     }
 }
 
-/* ---- the gap valuation, as gaps.RackValuer with GapModel(slack=...) ---- */
-static double gap_draws(const World *w, int open_slots, int fits, int pool) {
+/* ---- the gap valuation, as gaps.RackValuer with GapModel(slack=..., edge=..., power=...) ---- */
+static double gap_draws(const World *w, int open_slots, int fits, int pool, int at_edge) {
     if (fits < open_slots) return HUGE_VAL;
-    double cost = (double)pool / fits * open_slots * (open_slots + 1) / 2;
+    double ratio = (double)pool / fits;
+    if (w->power != 1.0) ratio = pow(ratio, w->power);
+    double cost = ratio * open_slots * (open_slots + 1) / 2;
+    if (at_edge) cost *= w->edge;
     double slacked = cost + w->slack * open_slots;
     return (double)open_slots >= slacked ? (double)open_slots : slacked;
 }
@@ -90,7 +96,7 @@ static double gap_cost(const World *w, const int *rack, const int *counts) {
             } else {
                 int fits = below - counts[values[i]];
                 if (fits < open_slots) continue;
-                cost = before + gap_draws(w, open_slots, fits, pool);
+                cost = before + gap_draws(w, open_slots, fits, pool, i == 0 || j == last);
             }
             if (cost < cheapest) cheapest = cost;
         }
@@ -165,6 +171,7 @@ typedef struct {
     int pile_size;
     int *counts;
     unsigned char *marks;
+    double *gaps; /* draw_cost's scratch: gap_draws looked up, 2 * (RACK + 1) * (deck_size + 3) values */
 } Table;
 
 static void count_stock(const World *w, Table *t) {
@@ -203,6 +210,98 @@ static int draw_and_place(const World *w, int *rack, Table *t) {
 
 static int turns_to_go(const World *w, int *rack, Table *t, int cap);
 
+/* the draws a gap between kept cards a < b, open_slots apart, costs (0 for neighbours), from the table of
+   gap_draws for this pool: gaps[(at_edge * (RACK + 1) + open_slots) * (pool + 1) + fits] */
+static double link_cost(const double *gaps, const int *counts, int pool, int a, int b, int open_slots, int at_edge) {
+    if (open_slots == 0) return 0.0;
+    int fits = counts[b - 1] - counts[a];
+    if (fits < open_slots) return HUGE_VAL;
+    return gaps[(at_edge * (RACK + 1) + open_slots) * (pool + 1) + fits];
+}
+
+/* as rollout._draw_cost: the average over the stock's cards (bottom first) of the cheapest rack after keeping the
+   card where it helps most, or of now when it helps nowhere */
+static double draw_cost(const World *w, const int *rack, const Table *t, double now) {
+    if (t->stock_size == 0) return now;
+    const int *counts = t->counts;
+    double total = 0.0;
+    if (w->needs_run) { /* the run's cost does not split at a slot: every placement in full */
+        for (int i = 0; i < t->stock_size; i++) {
+            int slot;
+            double cost = best_placement(w, rack, t->stock[i], counts, t->marks, &slot);
+            total += cost < now ? cost : now;
+        }
+        return total / t->stock_size;
+    }
+    int pool = counts[w->deck_size + 1];
+    double *gaps = t->gaps;
+    for (int at_edge = 0; at_edge < 2; at_edge++)
+        for (int open_slots = 1; open_slots <= RACK; open_slots++)
+            for (int fits = open_slots; fits <= pool; fits++)
+                gaps[(at_edge * (RACK + 1) + open_slots) * (pool + 1) + fits] =
+                    gap_draws(w, open_slots, fits, pool, at_edge);
+    int last = RACK + 1, values[RACK + 2];
+    double before[RACK + 2], after[RACK + 2], skipping[RACK + 2];
+    values[0] = 0;
+    for (int i = 0; i < RACK; i++) values[i + 1] = rack[i];
+    values[last] = w->deck_size + 1;
+    /* before[j]: the cheapest kept sequence from the bottom to position j, keeping j; after[j]: from j to the top */
+    before[0] = 0.0;
+    for (int j = 1; j <= last; j++) {
+        before[j] = HUGE_VAL;
+        for (int i = 0; i < j; i++)
+            if (values[i] < values[j]) {
+                double cost =
+                    before[i] + link_cost(gaps, counts, pool, values[i], values[j], j - i - 1, i == 0 || j == last);
+                if (cost < before[j]) before[j] = cost;
+            }
+    }
+    after[last] = 0.0;
+    for (int j = last - 1; j >= 0; j--) {
+        after[j] = HUGE_VAL;
+        for (int k = j + 1; k <= last; k++)
+            if (values[j] < values[k]) {
+                double cost =
+                    link_cost(gaps, counts, pool, values[j], values[k], k - j - 1, j == 0 || k == last) + after[k];
+                if (cost < after[j]) after[j] = cost;
+            }
+    }
+    /* skipping[p]: the cheapest sequence that does not keep position p, whatever card lands there */
+    for (int p = 1; p < last; p++) {
+        skipping[p] = HUGE_VAL;
+        for (int i = 0; i < p; i++)
+            for (int k = p + 1; k <= last; k++)
+                if (values[i] < values[k]) {
+                    double cost = before[i] +
+                                  link_cost(gaps, counts, pool, values[i], values[k], k - i - 1, i == 0 || k == last) +
+                                  after[k];
+                    if (cost < skipping[p]) skipping[p] = cost;
+                }
+    }
+    for (int n = 0; n < t->stock_size; n++) {
+        int card = t->stock[n];
+        double best = now;
+        for (int p = 1; p < last; p++) {
+            double into = HUGE_VAL, out = HUGE_VAL;
+            for (int i = 0; i < p; i++)
+                if (values[i] < card) {
+                    double cost = before[i] + link_cost(gaps, counts, pool, values[i], card, p - i - 1, i == 0);
+                    if (cost < into) into = cost;
+                }
+            for (int k = p + 1; k <= last; k++)
+                if (card < values[k]) {
+                    double cost = link_cost(gaps, counts, pool, card, values[k], k - p - 1, k == last) + after[k];
+                    if (cost < out) out = cost;
+                }
+            double through = into + out;
+            double cost = through < skipping[p] ? through : skipping[p];
+            if (cost < best) best = cost;
+        }
+        total += best;
+    }
+    return total / t->stock_size;
+}
+
 static double play_out(const World *w, const int *start_rack, int start_top, int draws_first, Table *t, int cap,
                        const double *denial) {
     int rack[RACK];
@@ -230,7 +329,7 @@ static int turns_to_go(const World *w, int *rack, Table *t, int cap) {
         if (t->pile_size) {
             int slot;
             double take_cost = best_placement(w, rack, t->pile[t->pile_size - 1], t->counts, t->marks, &slot);
-            if (take_cost < now) {
+            if (take_cost < now && (!w->weighs_draw || take_cost < draw_cost(w, rack, t, now))) {
                 int taken = t->pile[t->pile_size - 1];
                 t->pile[t->pile_size - 1] = rack[slot];
                 rack[slot] = taken;
@@ -302,21 +401,22 @@ static int read_candidates(PyObject *candidates, Py_ssize_t count, int deck_size
 static PyObject *estimate(PyObject *self, PyObject *args) {
     (void)self;
     int deck_size, needs_run, opponents, rollouts, cap;
-    double slack;
+    int weighs_draw;
+    double slack, power, edge;
     unsigned long long seed;
     PyObject *may_come_obj, *known_obj, *denial_obj, *candidates_obj;
-    if (!PyArg_ParseTuple(args, "iOOpidOOiKi", &deck_size, &may_come_obj, &known_obj, &needs_run, &opponents, &slack,
-                          &denial_obj, &candidates_obj, &rollouts, &seed, &cap))
+    if (!PyArg_ParseTuple(args, "iOOpidddpOOiKi", &deck_size, &may_come_obj, &known_obj, &needs_run, &opponents,
+                          &slack, &power, &edge, &weighs_draw, &denial_obj, &candidates_obj, &rollouts, &seed, &cap))
         return NULL;
     if (deck_size < RACK + 2 || deck_size > MAX_DECK || opponents < 0 || rollouts < 1 || cap < 1) {
         PyErr_SetString(PyExc_ValueError, "deck size, opponents, rollouts or cap out of range");
         return NULL;
     }
-    World w = {deck_size, needs_run, opponents, slack};
+    World w = {deck_size, needs_run, opponents, slack, power, edge, weighs_draw};
     int *may_come = NULL, *known = NULL, *rest = NULL, *stock = NULL, *work_stock = NULL, *pile = NULL,
         *counts = NULL, *racks = NULL, *tops = NULL, *draws_first = NULL;
     unsigned char *marks = NULL, *in_known = NULL;
-    double *totals = NULL, *denial = NULL;
+    double *totals = NULL, *denial = NULL, *gaps = NULL;
     PyObject *result = NULL, *candidates = NULL, *denial_seq = NULL;
     Py_ssize_t may_count, known_count, count = 0;
     if (!read_cards(may_come_obj, deck_size, &may_come, &may_count, "may_come")) goto done;
@@ -354,8 +454,9 @@ static PyObject *estimate(PyObject *self, PyObject *args) {
     tops = malloc(sizeof(int) * (size_t)(count + 1));
     draws_first = malloc(sizeof(int) * (size_t)(count + 1));
     totals = calloc((size_t)(count + 1), sizeof(double));
+    gaps = malloc(sizeof(double) * 2 * (RACK + 1) * deck_cards);
     if (!rest || !stock || !work_stock || !pile || !counts || !marks || !in_known || !racks || !tops || !draws_first ||
-        !totals) {
+        !totals || !gaps) {
         PyErr_NoMemory();
         goto done;
     }
@@ -389,7 +490,7 @@ static PyObject *estimate(PyObject *self, PyObject *args) {
     for (Py_ssize_t i = 0; i < may_count; i++)
         if (!in_known[may_come[i]]) rest[rest_count++] = may_come[i];
     uint64_t state = (uint64_t)seed;
-    Table table = {work_stock, 0, pile, 0, counts, marks};
+    Table table = {work_stock, 0, pile, 0, counts, marks, gaps};
     Py_BEGIN_ALLOW_THREADS
     for (int r = 0; r < rollouts; r++) {
         shuffle(rest, rest_count, &state);
@@ -427,6 +528,7 @@ done:
     free(tops);
     free(draws_first);
     free(totals);
+    free(gaps);
     return result;
 }
 
@@ -580,7 +682,7 @@ static PyObject *race(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "deck size, rollouts or cap out of range");
         return NULL;
     }
-    World w = {deck_size, needs_run, 1, 0.0};
+    World w = {deck_size, needs_run, 1, 0.0, 1.0, 1.0, 0};
     int *hidden = NULL, *opponent = NULL, *known = NULL, *base_pile = NULL, *racks = NULL, *tops = NULL,
         *firsts = NULL, *sample = NULL, *stock = NULL, *work_stock = NULL, *pile = NULL, *counts = NULL,
         *outcome = NULL;
@@ -723,7 +825,7 @@ static PyObject *wants(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "deck size or samples out of range");
         return NULL;
     }
-    World w = {deck_size, needs_run, 1, 0.0};
+    World w = {deck_size, needs_run, 1, 0.0, 1.0, 1.0, 0};
     int *hidden = NULL, *opponent = NULL, *offered = NULL, *unseen = NULL, *sample = NULL, *counts = NULL;
     double *weights = NULL, *pool_weights = NULL, *saved = NULL, *placed_cost = NULL;
     long *takes = NULL, *outs = NULL;

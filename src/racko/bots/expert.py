@@ -107,6 +107,9 @@ class ExpertBot(Bot):
     """Draws a discard costs when the next player surely wants it."""
     cap: ClassVar[int] = 60
     """Turns after which a play-out stops."""
+    weighs_draw: ClassVar[bool] = False
+    """Alone: whether the seat in the play-outs takes the discard only when that beats the average blind draw
+    (``hard``'s rule, several times slower) rather than whenever it helps (``medium``'s)."""
     waits: ClassVar[bool] = True
     """Whether it may wait for a longer run in Bonus Rack-O (off: it calls as soon as it may)."""
 
@@ -228,13 +231,19 @@ class ExpertBot(Bot):
             may_come=tuple(may_come),
             known_order=public.known_stock_order,
             needs_run=public.rules.two_player_rule,
-            slack=SOLITAIRE_GAPS.slack,
+            model=SOLITAIRE_GAPS,
+            weighs_draw=self.weighs_draw,
         )
-        rollouts = self.advice_rollouts if every_move else self.rollouts
-        turns = estimate(world, [candidate for _, candidate, _ in moves], rollouts, self.rng.getrandbits(63), self.cap)
+        turns = self.play_out(world, [candidate for _, candidate, _ in moves], every_move)
         rated = [Rating(action, value, slot) for (action, _, slot), value in zip(moves, turns, strict=True)]
         rated.sort(key=lambda rating: rating.turns)
         return rated
+
+    def play_out(self, world: World, candidates: list[Candidate], every_move: bool) -> list[float]:
+        """Solitaire: the turns each candidate still needs, from :attr:`rollouts` play-outs each (for hints,
+        :attr:`advice_rollouts`), the same stock orders for all (best first is the lowest)."""
+        rollouts = self.advice_rollouts if every_move else self.rollouts
+        return estimate(world, candidates, rollouts, self.rng.getrandbits(63), self.cap)
 
     def denial(self, observation: Observation) -> tuple[float, ...]:
         """Per card (index 0 unused): the draws it costs to hand it to the next player (see :func:`denial_costs`)."""

@@ -14,9 +14,11 @@ differences are not drowned in luck).  In these play-outs:
   come first, in that order;
 - each opponent in turn draws the stock's top card and discards it (so the seat sees
   one fresh card on the discard pile per turn, as at a real table);
-- the seat plays like ``medium`` with ``expert``'s gap model: it takes the top discard
+- the seat plays like ``medium`` with the world's gap model: it takes the top discard
   when that lowers the cost of its rack (:mod:`racko.bots.gaps`), else draws and keeps
-  the card where it lowers the cost;
+  the card where it lowers the cost; with ``weighs_draw`` it plays like ``hard``: it
+  takes the discard only when that also beats the average over the stock's cards of
+  the best it could do with each;
 - a turn that finds the stock empty turns the discard pile over first.
 
 The estimate of a candidate is the mean number of the seat's turns, counting the
@@ -36,7 +38,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from racko.bots.gaps import GapModel, RackValuer, counts_below
+from racko.bots.gaps import INFINITE, PLAIN, GapModel, RackValuer, counts_below
 from racko.errors import RackoError
 from racko.rules import RACK_SIZE
 from racko.scoring import is_ordered, longest_run
@@ -74,8 +76,11 @@ class World:
     """The stock's next cards when they are known (a turned-over pile), top first; all are in ``may_come``."""
     needs_run: bool = False
     opponents: int = 0
-    slack: float = 0.0
-    """The gap model's credit per open slot (see :class:`racko.bots.gaps.GapModel`)."""
+    model: GapModel = PLAIN
+    """The gap model the seat plays by in the play-outs (see :class:`racko.bots.gaps.GapModel`)."""
+    weighs_draw: bool = False
+    """Whether the seat takes the top discard only when that also beats the average blind draw, as ``hard`` does
+    (off: whenever it lowers the cost, as ``medium`` does)."""
     denial: tuple[float, ...] = ()
     """Per card (index 0 unused): added to a candidate's estimate when the seat discards that card this turn;
     empty for none."""
@@ -96,7 +101,10 @@ def estimate(world: World, candidates: Sequence[Candidate], rollouts: int, seed:
             world.known_order,
             world.needs_run,
             world.opponents,
-            world.slack,
+            world.model.slack,
+            world.model.power,
+            world.model.edge,
+            world.weighs_draw,
             world.denial,
             [(c.rack, c.top, c.draws_first) for c in candidates],
             rollouts,
@@ -152,7 +160,7 @@ def estimate_python(
 ) -> list[float]:
     """The reference implementation of :func:`estimate`."""
     _check(world, candidates, rollouts, cap)
-    model = GapModel(slack=world.slack)
+    model = world.model
     rng = SplitMix64(seed)
     known = list(world.known_order)
     rest = [card for card in world.may_come if card not in set(known)]
@@ -199,12 +207,70 @@ def _turns_to_go(world: World, model: GapModel, rack: list[int], stock: list[int
         now = valuer.cost(rack)
         if pile:
             take_cost, slot = valuer.best_placement(rack, pile[-1])
-            if take_cost < now:
+            if take_cost < now and (not world.weighs_draw or take_cost < _draw_cost(valuer, rack, stock, now)):
                 pile[-1], rack[slot] = rack[slot], pile[-1]
                 continue
         if not _draw_and_place(world, model, rack, stock, pile):
             return cap + 1
     return turns
+
+
+def _draw_cost(valuer: RackValuer, rack: Sequence[int], stock: Sequence[int], now: float) -> float:
+    """:meth:`RackValuer.draw_cost` over the stock, found faster: every card's placements are priced from the
+    rack's cheapest kept sequences below and above the slot it replaces, computed once."""
+    if not stock:
+        return now
+    if valuer.needs_run:  # the run's cost does not split at a slot: every placement in full
+        return valuer.draw_cost(rack, stock, now)
+    counts = valuer.counts
+    interior, edge = valuer.tables
+    values = (0, *rack, len(counts) - 1)
+    last = len(values) - 1
+
+    def link(low: int, high: int, open_slots: int, at_edge: bool) -> float:
+        if open_slots == 0:
+            return 0.0
+        fits = counts[high - 1] - counts[low]
+        if fits < open_slots:
+            return INFINITE
+        return (edge if at_edge else interior)[open_slots][fits]
+
+    before = [0.0] + [INFINITE] * last
+    for j in range(1, last + 1):
+        for i in range(j):
+            if values[i] < values[j]:
+                before[j] = min(before[j], before[i] + link(values[i], values[j], j - i - 1, i == 0 or j == last))
+    after = [INFINITE] * last + [0.0]
+    for j in range(last - 1, -1, -1):
+        for k in range(j + 1, last + 1):
+            if values[j] < values[k]:
+                after[j] = min(after[j], link(values[j], values[k], k - j - 1, j == 0 or k == last) + after[k])
+    skipping = [INFINITE] * last
+    for p in range(1, last):
+        for i in range(p):
+            for k in range(p + 1, last + 1):
+                if values[i] < values[k]:
+                    cost = before[i] + link(values[i], values[k], k - i - 1, i == 0 or k == last) + after[k]
+                    skipping[p] = min(skipping[p], cost)
+    total = 0.0
+    for card in stock:
+        best = now
+        for p in range(1, last):
+            into = min(
+                (before[i] + link(values[i], card, p - i - 1, i == 0) for i in range(p) if values[i] < card),
+                default=INFINITE,
+            )
+            out = min(
+                (
+                    link(card, values[k], k - p - 1, k == last) + after[k]
+                    for k in range(p + 1, last + 1)
+                    if card < values[k]
+                ),
+                default=INFINITE,
+            )
+            best = min(best, into + out, skipping[p])
+        total += best
+    return total / len(stock)
 
 
 def _draw(stock: list[int], pile: list[int]) -> int | None:

@@ -13,6 +13,8 @@ from racko.bots import rollout
 from racko.bots.expert import SOLITAIRE_GAPS
 from racko.bots.master import MasterBot, slot_weights
 from racko.bots.rollout import Candidate, World, estimate
+from racko.families import AnyAction, AnyObservation
+from racko.observation import RoundResult
 from racko.scoring import qualifies_for_racko
 
 ORDERED = (2, 5, 9, 13, 17, 21, 25, 29, 33, 37)
@@ -73,20 +75,29 @@ def test_a_card_drawn_blind_is_guessed_between_its_known_neighbours() -> None:
             assert abs(likeliest - (slot + 0.5) * 4) < 16  # near where a card of that slot belongs, not anywhere
 
 
+def _beside_expert(rules: racko.Rules) -> tuple[list[tuple[AnyObservation, AnyAction, AnyAction]], list[RoundResult]]:
+    """Three rounds played by ``master`` in every seat: each position with ``master``'s move and ``expert``'s, and
+    how each round ended."""
+    positions: list[tuple[AnyObservation, AnyAction, AnyAction]] = []
+    results: list[RoundResult] = []
+    for deal in range(3):
+        round_ = racko.Round.deal(rules, seed=deal)
+        master, expert = bots.create("master", seed=5), bots.create("expert", seed=5)
+        while round_.to_act is not None:
+            view = round_.observation(round_.to_act)
+            move = master.act(view)
+            positions.append((view, move, expert.act(view)))
+            round_.apply(move)
+        assert round_.result is not None
+        results.append(round_.result)
+    return positions, results
+
+
 def test_master_plays_as_expert_where_the_races_do_not_apply() -> None:
-    for variant_name, players, options in (
-        ("classic", 3, {}),
-        ("classic", 4, {}),
-    ):
-        rules = racko.variant(variant_name).rules(players, turn_cap=200, **options)
-        for deal in range(3):
-            round_ = racko.Round.deal(rules, seed=deal)
-            master, expert = bots.create("master", seed=5), bots.create("expert", seed=5)
-            while round_.to_act is not None:
-                view = round_.observation(round_.to_act)
-                move = master.act(view)
-                assert move == expert.act(view)
-                round_.apply(move)
+    for players in (3, 4):
+        positions, _ = _beside_expert(racko.variant("classic").rules(players, turn_cap=200))
+        for _view, move, expert_move in positions:
+            assert move == expert_move
 
 
 def test_under_the_two_player_rule_a_rack_in_order_without_a_run_of_three_has_not_won() -> None:
@@ -104,21 +115,15 @@ def test_under_the_two_player_rule_a_rack_in_order_without_a_run_of_three_has_no
 def test_master_makes_its_own_moves_under_the_two_player_rule_and_in_bonus_racko() -> None:
     for variant_name in ("classic", "bonus"):
         rules = racko.variant(variant_name).rules(2, turn_cap=200)
+        positions, results = _beside_expert(rules)
         differing = 0
-        for deal in range(3):
-            round_ = racko.Round.deal(rules, seed=deal)
-            master, expert = bots.create("master", seed=5), bots.create("expert", seed=5)
-            while round_.to_act is not None:
-                view = round_.observation(round_.to_act)
-                move = master.act(view)
-                assert move in view.legal_actions()
-                if qualifies_for_racko(view.rack, rules):
-                    assert move == expert.act(view)  # Bonus Rack-O: calling or waiting is expert's decision
-                else:
-                    differing += move != expert.act(view)
-                round_.apply(move)
-            result = round_.result
-            assert result is not None and result.winner is not None and not result.capped
+        for view, move, expert_move in positions:
+            assert move in view.legal_actions()
+            if qualifies_for_racko(view.rack, rules):
+                assert move == expert_move  # Bonus Rack-O: calling or waiting is expert's decision
+            else:
+                differing += move != expert_move
+        assert all(result.winner is not None and not result.capped for result in results)
         assert differing > 0  # the sampled denial and the races are used here too
 
 

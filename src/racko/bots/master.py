@@ -174,8 +174,7 @@ class MasterBot(ExpertBot):
         size = public.rules.deck_size
         seat = observation.seat
         receiver = (seat + 1) % public.rules.players
-        known_order = set(public.known_stock_order)
-        hidden = [card for card in cards_that_may_come(observation) if card not in known_order]
+        hidden = hidden_cards(observation)
         receiving = [card or 0 for card in public.known[receiver]]
         mine_unseen = [card for card, shown in zip(observation.rack, public.known[seat], strict=True) if shown is None]
         tallies = _kernel.wants(
@@ -202,7 +201,7 @@ class MasterBot(ExpertBot):
         public = observation.public
         opponent_seat = 1 - observation.seat
         known_order = public.known_stock_order
-        hidden = [card for card in cards_that_may_come(observation) if card not in set(known_order)]
+        hidden = hidden_cards(observation)
         opponent = [card or 0 for card in public.known[opponent_seat]]
         weights = slot_weights(observation, hidden, opponent_seat)
         pile = public.discard_pile if public.phase is Phase.PLACE else public.discard_pile[:-1]
@@ -271,6 +270,12 @@ def races_apply(observation: AnyObservation) -> bool:
         return False
     rules = observation.public.rules
     return rules.players == 2 and not rules.partners
+
+
+def hidden_cards(observation: Observation) -> list[int]:
+    """The cards whose place this seat does not know: those that may come, less a turned-over stock's known order."""
+    known_order = set(observation.public.known_stock_order)
+    return [card for card in cards_that_may_come(observation) if card not in known_order]
 
 
 def turns_taken(observation: Observation, seat: int) -> int:

@@ -174,12 +174,16 @@ typedef struct {
     double *gaps; /* draw_cost's scratch: gap_draws looked up, 2 * (RACK + 1) * (deck_size + 3) values */
 } Table;
 
-static void count_stock(const World *w, Table *t) {
+/* counts[v]: the cards of the stock and of extra (extra_count of them) at most v */
+static void count_cards(const World *w, Table *t, const int *extra, int extra_count) {
     int top = w->deck_size + 1;
     memset(t->counts, 0, sizeof(int) * (size_t)(top + 1));
     for (int i = 0; i < t->stock_size; i++) t->counts[t->stock[i]]++;
+    for (int i = 0; i < extra_count; i++) t->counts[extra[i]]++;
     for (int v = 1; v <= top; v++) t->counts[v] += t->counts[v - 1];
 }
+
+static void count_stock(const World *w, Table *t) { count_cards(w, t, NULL, 0); }
 
 /* the stock's top card, turning the pile over first when the stock is empty; 0 when there is none */
 static int draw(Table *t) {
@@ -342,31 +346,42 @@ static int turns_to_go(const World *w, int *rack, Table *t, int cap) {
 }
 
 /* ---- Python glue ---- */
-static int read_cards(PyObject *sequence, int deck_size, int **cards, Py_ssize_t *count, const char *what) {
+/* a sequence of ints from low to high into a fresh array (one spare place); out_of_range formats the error from
+   the sequence's name and the value */
+static int read_bounded(PyObject *sequence, int low, int high, int **values, Py_ssize_t *count, const char *what,
+                        const char *out_of_range) {
     PyObject *fast = PySequence_Fast(sequence, what);
     if (!fast) return 0;
     *count = PySequence_Fast_GET_SIZE(fast);
-    *cards = malloc(sizeof(int) * (size_t)(*count + 1));
-    if (!*cards) {
+    *values = malloc(sizeof(int) * (size_t)(*count + 1));
+    if (!*values) {
         Py_DECREF(fast);
         PyErr_NoMemory();
         return 0;
     }
     for (Py_ssize_t i = 0; i < *count; i++) {
-        long card = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
-        if (card == -1 && PyErr_Occurred()) {
+        long value = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (value == -1 && PyErr_Occurred()) {
             Py_DECREF(fast);
             return 0;
         }
-        if (card < 1 || card > deck_size) {
+        if (value < low || value > high) {
             Py_DECREF(fast);
-            PyErr_Format(PyExc_ValueError, "%s: card %ld is not in the deck", what, card);
+            PyErr_Format(PyExc_ValueError, out_of_range, what, value);
             return 0;
         }
-        (*cards)[i] = (int)card;
+        (*values)[i] = (int)value;
     }
     Py_DECREF(fast);
     return 1;
+}
+
+static int read_cards(PyObject *sequence, int deck_size, int **cards, Py_ssize_t *count, const char *what) {
+    return read_bounded(sequence, 1, deck_size, cards, count, what, "%s: card %ld is not in the deck");
+}
+
+static int read_ints(PyObject *sequence, int low, int high, int **values, Py_ssize_t *count, const char *what) {
+    return read_bounded(sequence, low, high, values, count, what, "%s: %ld is out of range");
 }
 
 /* The candidate moves as the Python side sends them, each (rack after the move, top discard after it, whether the
@@ -536,58 +551,34 @@ done:
 /* ---- races: both seats of a 2-player round played out from sampled hidden racks (racko.bots.race) ---- */
 typedef struct {
     int rack[2][RACK];
-    int *stock; /* top at the end */
-    int stock_size;
-    int *pile; /* bottom first */
-    int pile_size;
-    int *counts;
-    unsigned char *marks;
+    Table table; /* the stock and the pile both seats share */
 } Race;
-
-/* counts of the cards a seat has not seen: the stock and the other seat's rack */
-static void count_unseen(const World *w, Race *r, int other) {
-    int top = w->deck_size + 1;
-    memset(r->counts, 0, sizeof(int) * (size_t)(top + 1));
-    for (int i = 0; i < r->stock_size; i++) r->counts[r->stock[i]]++;
-    for (int i = 0; i < RACK; i++) r->counts[r->rack[other][i]]++;
-    for (int v = 1; v <= top; v++) r->counts[v] += r->counts[v - 1];
-}
-
-static int race_draw(Race *r) {
-    if (r->stock_size == 0) {
-        if (r->pile_size < 2) return 0;
-        for (int i = 0; i < r->pile_size; i++) r->stock[i] = r->pile[r->pile_size - 1 - i];
-        r->stock_size = r->pile_size;
-        r->pile_size = 0;
-        r->pile[r->pile_size++] = r->stock[--r->stock_size];
-    }
-    return r->stock[--r->stock_size];
-}
 
 /* one turn of a seat: take the top discard when it lowers the rack's cost, else draw and keep the card where it
    lowers the cost; 0 when no card can be had */
 static int race_turn(const World *w, Race *r, int seat, int may_take) {
     int *rack = r->rack[seat];
-    count_unseen(w, r, 1 - seat);
-    double now = rack_cost(w, rack, r->counts, r->marks);
+    Table *t = &r->table;
+    count_cards(w, t, r->rack[1 - seat], RACK); /* what this seat has not seen: the stock and the other rack */
+    double now = rack_cost(w, rack, t->counts, t->marks);
     int slot;
-    if (may_take && r->pile_size) {
-        int top = r->pile[r->pile_size - 1];
-        double take_cost = best_placement(w, rack, top, r->counts, r->marks, &slot);
+    if (may_take && t->pile_size) {
+        int top = t->pile[t->pile_size - 1];
+        double take_cost = best_placement(w, rack, top, t->counts, t->marks, &slot);
         if (take_cost < now) {
-            r->pile[r->pile_size - 1] = rack[slot];
+            t->pile[t->pile_size - 1] = rack[slot];
             rack[slot] = top;
             return 1;
         }
     }
-    int card = race_draw(r);
+    int card = draw(t);
     if (!card) return 0;
-    double cost = best_placement(w, rack, card, r->counts, r->marks, &slot);
+    double cost = best_placement(w, rack, card, t->counts, t->marks, &slot);
     if (cost < now) {
-        r->pile[r->pile_size++] = rack[slot];
+        t->pile[t->pile_size++] = rack[slot];
         rack[slot] = card;
     } else {
-        r->pile[r->pile_size++] = card;
+        t->pile[t->pile_size++] = card;
     }
     return 1;
 }
@@ -607,31 +598,34 @@ static int race_out(const World *w, Race *r, int draws_first, int cap) {
     return 1;
 }
 
-static int read_ints(PyObject *sequence, int low, int high, int **values, Py_ssize_t *count, const char *what) {
-    PyObject *fast = PySequence_Fast(sequence, what);
+/* the weights of race and wants: per opponent slot, deck_size + 1 non-negative weights, into a fresh array */
+static int read_weights(PyObject *weights_obj, int deck_size, double **weights) {
+    PyObject *fast = PySequence_Fast(weights_obj, "weights");
     if (!fast) return 0;
-    *count = PySequence_Fast_GET_SIZE(fast);
-    *values = malloc(sizeof(int) * (size_t)(*count + 1));
-    if (!*values) {
-        Py_DECREF(fast);
+    int ok = 0;
+    Py_ssize_t size = RACK * (Py_ssize_t)(deck_size + 1);
+    if (PySequence_Fast_GET_SIZE(fast) != size) {
+        PyErr_SetString(PyExc_ValueError, "weights: ten rows of deck_size + 1");
+        goto done;
+    }
+    *weights = malloc(sizeof(double) * (size_t)size);
+    if (!*weights) {
         PyErr_NoMemory();
-        return 0;
+        goto done;
     }
-    for (Py_ssize_t i = 0; i < *count; i++) {
-        long value = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
-        if (value == -1 && PyErr_Occurred()) {
-            Py_DECREF(fast);
-            return 0;
+    for (Py_ssize_t i = 0; i < size; i++) {
+        double weight = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
+        if (weight == -1.0 && PyErr_Occurred()) goto done;
+        if (!(weight >= 0)) {
+            PyErr_SetString(PyExc_ValueError, "weights must not be negative");
+            goto done;
         }
-        if (value < low || value > high) {
-            Py_DECREF(fast);
-            PyErr_Format(PyExc_ValueError, "%s: %ld is out of range", what, value);
-            return 0;
-        }
-        (*values)[i] = (int)value;
+        (*weights)[i] = weight;
     }
+    ok = 1;
+done:
     Py_DECREF(fast);
-    return 1;
+    return ok;
 }
 
 /* race(deck_size, needs_run, hidden, weights, opponent, known_order, pile, candidates, rollouts, seed, cap)
@@ -689,7 +683,7 @@ static PyObject *race(PyObject *self, PyObject *args) {
     long *tally = NULL;
     double *weights = NULL, *pool_weights = NULL;
     unsigned char *marks = NULL;
-    PyObject *result = NULL, *candidates = NULL, *weights_seq = NULL;
+    PyObject *result = NULL, *candidates = NULL;
     Py_ssize_t hidden_count, opponent_count, known_count, pile_count, count = 0;
     size_t deck_cards = (size_t)deck_size + 3;
     if (!read_ints(hidden_obj, 1, deck_size, &hidden, &hidden_count, "hidden")) goto done;
@@ -706,25 +700,11 @@ static PyObject *race(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "fewer hidden cards than hidden slots");
         goto done;
     }
-    weights_seq = PySequence_Fast(weights_obj, "weights");
-    if (!weights_seq) goto done;
-    if (PySequence_Fast_GET_SIZE(weights_seq) != RACK * (deck_size + 1)) {
-        PyErr_SetString(PyExc_ValueError, "weights: ten rows of deck_size + 1");
-        goto done;
-    }
-    weights = malloc(sizeof(double) * RACK * (size_t)(deck_size + 1));
+    if (!read_weights(weights_obj, deck_size, &weights)) goto done;
     pool_weights = malloc(sizeof(double) * (size_t)(hidden_count + 1));
-    if (!weights || !pool_weights) {
+    if (!pool_weights) {
         PyErr_NoMemory();
         goto done;
-    }
-    for (Py_ssize_t i = 0; i < RACK * (deck_size + 1); i++) {
-        weights[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(weights_seq, i));
-        if (weights[i] == -1.0 && PyErr_Occurred()) goto done;
-        if (!(weights[i] >= 0)) {
-            PyErr_SetString(PyExc_ValueError, "weights must not be negative");
-            goto done;
-        }
     }
     candidates = PySequence_Fast(candidates_obj, "candidates");
     if (!candidates) goto done;
@@ -748,10 +728,7 @@ static PyObject *race(PyObject *self, PyObject *args) {
     if (!read_candidates(candidates, count, deck_size, racks, tops, firsts)) goto done;
     uint64_t state = (uint64_t)seed;
     Race r;
-    r.stock = work_stock;
-    r.pile = pile;
-    r.counts = counts;
-    r.marks = marks;
+    r.table = (Table){work_stock, 0, pile, 0, counts, marks, NULL};
     int opp[RACK];
     Py_BEGIN_ALLOW_THREADS
     for (int n = 0; n < rollouts; n++) {
@@ -764,10 +741,10 @@ static PyObject *race(PyObject *self, PyObject *args) {
         for (Py_ssize_t i = known_count - 1; i >= 0; i--) stock[size++] = known[i];
         for (Py_ssize_t c = 0; c < count; c++) {
             memcpy(work_stock, stock, sizeof(int) * (size_t)size);
-            r.stock_size = size;
+            r.table.stock_size = size;
             memcpy(pile, base_pile, sizeof(int) * (size_t)pile_count);
-            r.pile_size = (int)pile_count;
-            if (tops[c]) pile[r.pile_size++] = tops[c];
+            r.table.pile_size = (int)pile_count;
+            if (tops[c]) pile[r.table.pile_size++] = tops[c];
             memcpy(r.rack[0], racks + RACK * c, sizeof(int) * RACK);
             memcpy(r.rack[1], opp, sizeof opp);
             outcome[c] = race_out(&w, &r, firsts[c], cap);
@@ -787,7 +764,6 @@ static PyObject *race(PyObject *self, PyObject *args) {
                         Py_BuildValue("(llll)", tally[4 * c], tally[4 * c + 1], tally[4 * c + 2], tally[4 * c + 3]));
 done:
     Py_XDECREF(candidates);
-    Py_XDECREF(weights_seq);
     free(hidden);
     free(opponent);
     free(known);
@@ -827,10 +803,10 @@ static PyObject *wants(PyObject *self, PyObject *args) {
     }
     World w = {deck_size, needs_run, 1, 0.0, 1.0, 1.0, 0};
     int *hidden = NULL, *opponent = NULL, *offered = NULL, *unseen = NULL, *sample = NULL, *counts = NULL;
-    double *weights = NULL, *pool_weights = NULL, *saved = NULL, *placed_cost = NULL;
+    double *weights = NULL, *pool_weights = NULL, *saved = NULL;
     long *takes = NULL, *outs = NULL;
     unsigned char *marks = NULL;
-    PyObject *result = NULL, *weights_seq = NULL;
+    PyObject *result = NULL;
     Py_ssize_t hidden_count, opponent_count, offered_count, unseen_count;
     size_t deck_cards = (size_t)deck_size + 3;
     if (!read_ints(unseen_obj, 1, deck_size, &unseen, &unseen_count, "unseen")) goto done;
@@ -843,32 +819,17 @@ static PyObject *wants(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "an opponent rack holds ten cards, with no more hidden than may be");
         goto done;
     }
-    weights_seq = PySequence_Fast(weights_obj, "weights");
-    if (!weights_seq) goto done;
-    if (PySequence_Fast_GET_SIZE(weights_seq) != RACK * (deck_size + 1)) {
-        PyErr_SetString(PyExc_ValueError, "weights: ten rows of deck_size + 1");
-        goto done;
-    }
-    weights = malloc(sizeof(double) * RACK * (size_t)(deck_size + 1));
+    if (!read_weights(weights_obj, deck_size, &weights)) goto done;
     pool_weights = malloc(sizeof(double) * (size_t)(hidden_count + 1));
     sample = malloc(sizeof(int) * (size_t)(hidden_count + unseen_count + 1));
     counts = malloc(sizeof(int) * deck_cards);
     marks = malloc(deck_cards);
     saved = calloc(deck_cards, sizeof(double));
-    placed_cost = malloc(sizeof(double) * deck_cards);
     takes = calloc(deck_cards, sizeof(long));
     outs = calloc(deck_cards, sizeof(long));
-    if (!weights || !pool_weights || !sample || !counts || !marks || !saved || !placed_cost || !takes || !outs) {
+    if (!pool_weights || !sample || !counts || !marks || !saved || !takes || !outs) {
         PyErr_NoMemory();
         goto done;
-    }
-    for (Py_ssize_t i = 0; i < RACK * (deck_size + 1); i++) {
-        weights[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(weights_seq, i));
-        if (weights[i] == -1.0 && PyErr_Occurred()) goto done;
-        if (!(weights[i] >= 0)) {
-            PyErr_SetString(PyExc_ValueError, "weights must not be negative");
-            goto done;
-        }
     }
     uint64_t state = (uint64_t)seed;
     int top = deck_size + 1;
@@ -911,7 +872,6 @@ static PyObject *wants(PyObject *self, PyObject *args) {
         PyList_SET_ITEM(result, i, Py_BuildValue("(ldl)", takes[card], saved[card], outs[card]));
     }
 done:
-    Py_XDECREF(weights_seq);
     free(hidden);
     free(opponent);
     free(offered);
@@ -922,7 +882,6 @@ done:
     free(weights);
     free(pool_weights);
     free(saved);
-    free(placed_cost);
     free(takes);
     free(outs);
     return result;

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 import racko
 from racko import bots
-from racko.actions import Action
+from racko.actions import Action, Exchange, TakeDiscard
 from racko.bots import _rollout as kernel  # type: ignore[attr-defined]
 from racko.bots import master as master_module
 from racko.bots import rollout
 from racko.bots.expert import SOLITAIRE_GAPS
-from racko.bots.master import MasterBot, slot_weights
+from racko.bots.master import MasterBot, Turn, slot_weights
 from racko.bots.rollout import Candidate, World, estimate
 from racko.families import AnyAction, AnyObservation
-from racko.observation import RoundResult
+from racko.observation import Observation, Phase, RoundResult
 from racko.scoring import qualifies_for_racko
 
 ORDERED = (2, 5, 9, 13, 17, 21, 25, 29, 33, 37)
@@ -189,3 +191,115 @@ def test_alone_without_the_kernel_master_makes_experts_moves(monkeypatch: pytest
         move = master.act(view)
         assert move == expert.act(view)
         round_.apply(move)
+
+
+def _master_against_hard(deals: int) -> list[tuple[Observation, list[Turn], list[float], tuple[int, ...], list[Turn]]]:
+    """Rounds of ``master`` against ``hard`` (2-player rule off): at each of master's picks, its view, the turns of
+    the opponent it had read and the weights it dealt samples by (both as they were then), the opponent's true
+    rack, and the opponent's turns as they were played."""
+    rules = racko.variant("classic").rules(2, two_player_rule=False, turn_cap=200)
+    picks = []
+    for deal in range(deals):
+        round_ = racko.Round.deal(rules, seed=300 + deal)
+        me = deal % 2
+        master = bots.create("master", seed=deal)
+        assert isinstance(master, MasterBot)
+        players = {me: master, 1 - me: bots.create("hard", seed=deal)}
+        played: list[Turn] = []
+        offered, took = 0, 0
+        while round_.to_act is not None:
+            seat = round_.to_act
+            view = round_.observation(seat)
+            move = players[seat].act(view)
+            public = view.public
+            if seat != me and public.phase is Phase.PICK:
+                offered = public.discard_pile[-1] if public.discard_pile else 0
+                took = int(isinstance(move, TakeDiscard))
+            elif seat != me:
+                assert view.held is not None
+                slot = move.slot if isinstance(move, Exchange) else -1
+                held = view.held if took or slot < 0 else 0
+                played.append((offered, took, slot, view.rack[slot] if slot >= 0 else 0, held, []))
+            elif public.phase is Phase.PICK:
+                assert master.watch is not None
+                weights = master.guess_weights(view, master_module.hidden_cards(view))  # the move's own, remembered
+                picks.append((view, list(master.watch.turns), weights, tuple(round_._racks[1 - me]), list(played)))
+            round_.apply(move)
+    return picks
+
+
+def test_the_opponents_turns_are_read_from_this_seats_view() -> None:
+    read = 0
+    for view, turns, _, _, played in _master_against_hard(6):
+        seen = [turn[:5] for turn in turns]
+        assert seen == [turn[:5] for turn in played[len(played) - len(seen) :]]
+        if view.public.turned_over_pile is None and view.public.turns > 1:
+            assert len(seen) == len(played)  # every turn read while the pile was not turned over
+        read += len(seen)
+    assert read > 100
+
+
+def test_what_the_opponent_did_sharpens_the_guess_of_its_hidden_rack() -> None:
+    """The log-probability of the opponent's true hidden cards, under the weights master deals samples by, beats
+    the slot weights alone (which know only where cards went)."""
+    gained, slots = 0.0, 0
+    for view, _, guessed, true_rack, _ in _master_against_hard(12):
+        opponent = 1 - view.seat
+        hidden = master_module.hidden_cards(view)
+        prior = slot_weights(view, hidden, opponent)
+        for slot in range(10):
+            if view.public.known[opponent][slot] is None:
+                row = slot * 41
+                share = guessed[row + true_rack[slot]] / sum(guessed[row + card] for card in hidden)
+                base = prior[row + true_rack[slot]] / sum(prior[row + card] for card in hidden)
+                gained += math.log(share) - math.log(base)
+                slots += 1
+    assert slots > 500
+    assert gained / slots > 0.03  # nats a slot; about 0.08 over many rounds (docs/STRENGTH.md)
+
+
+def _posterior(**changes: object) -> tuple[list[int], list[float]]:
+    arguments: dict[str, object] = {
+        "deck_size": 40,
+        "needs_run": False,
+        "hidden": [5, 20, 33, 38],
+        "weights": [1.0] * (10 * 41),
+        "rack": [1, 3, 20, 7, 12, 16, 22, 26, 30, 5],
+        "slots": [2, 9],
+        "turns": [(40, 0, 9, 39, 0, [40]), (7, 1, 3, 35, 7, [7, 39])],
+        "sweeps": 6,
+        "burn": 1,
+        "leaning": (2.0, 1.0, 0.5),
+        "seed": 3,
+    }
+    arguments.update(changes)
+    guess, shares = kernel.posterior(*arguments.values())
+    return list(guess), list(shares)
+
+
+def test_the_sweeps_keep_known_cards_give_each_hidden_slot_a_hidden_card_and_a_seed_fixes_them() -> None:
+    guess, shares = _posterior()
+    assert [guess[slot] for slot in range(10) if slot not in (2, 9)] == [1, 3, 7, 12, 16, 22, 26, 30]
+    assert {guess[2], guess[9]} <= {5, 20, 33, 38} and guess[2] != guess[9]
+    for slot in (2, 9):
+        assert sum(shares[slot * 41 : (slot + 1) * 41]) == pytest.approx(1.0)
+    assert (guess, shares) == _posterior()
+    assert _posterior(seed=4) != (guess, shares)
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"sweeps": 0}, "sweeps"),
+        ({"leaning": (0.0, 1.0, 0.5)}, "spreads"),
+        ({"rack": [1, 2, 3]}, "ten cards"),
+        ({"slots": [2, 9, 4, 5, 6]}, "hidden card"),
+        ({"turns": [(40, 1, -1, 0, 0, [])]}, "turn"),
+        ({"turns": [(40, 0, 9, 0, 0, [])]}, "turn"),
+        ({"turns": [(40, 0, 9, 39, 0, [41])]}, "seen"),
+        ({"weights": [1.0] * 5}, "weights"),
+    ],
+)
+def test_the_sweeps_refuse_bad_input_with_the_reason(changes: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        _posterior(**changes)

@@ -887,10 +887,235 @@ done:
     return result;
 }
 
+/* ---- the opponent's hidden slots, weighed by how likely a hard-like player was to play as it did ---- */
+typedef struct {
+    int offered; /* the top discard it was offered (0: none) */
+    int took;
+    int slot;    /* where the card it held went (-1: it discarded the card it drew) */
+    int left;    /* the card that left that slot */
+    int held;    /* the card it held, when public (a discard it took, or a draw it discarded); else 0 */
+    unsigned char *seen; /* deck_size + 2 marks: the cards it saw face up (pile, other racks' known cards) */
+} Turn;
+
+typedef struct {
+    double take_spread, place_spread, take_margin;
+} Leaning;
+
+static double log_sigmoid(double z) { return z >= 0 ? -log1p(exp(-z)) : z - log1p(exp(z)); }
+
+/* log-likelihood of the turns (oldest first) given the rack now; racks before each turn follow from it */
+static double turns_loglik(const World *w, const int *rack_now, const Turn *turns, int count, const Leaning *lean,
+                           int *counts, unsigned char *marks) {
+    int rack[RACK];
+    memcpy(rack, rack_now, sizeof rack);
+    double total = 0.0;
+    int top = w->deck_size + 1;
+    for (int i = count - 1; i >= 0; i--) {
+        const Turn *t = &turns[i];
+        int before[RACK];
+        memcpy(before, rack, sizeof before);
+        int held = t->held;
+        if (t->slot >= 0) {
+            before[t->slot] = t->left;
+            if (!held) held = rack[t->slot];
+        }
+        memset(counts, 0, sizeof(int) * (size_t)(top + 1));
+        for (int v = 1; v < top; v++) counts[v] = !t->seen[v];
+        for (int k = 0; k < RACK; k++) counts[before[k]] = 0;
+        if (held > 0 && held < top) counts[held] = 0;
+        for (int v = 1; v <= top; v++) counts[v] += counts[v - 1];
+        double now = rack_cost(w, before, counts, marks);
+        double costs[RACK + 1];
+        int trial[RACK];
+        memcpy(trial, before, sizeof trial);
+        double low = HUGE_VAL;
+        for (int k = 0; k < RACK; k++) {
+            trial[k] = held;
+            costs[k] = rack_cost(w, trial, counts, marks);
+            trial[k] = before[k];
+            if (costs[k] < low) low = costs[k];
+        }
+        if (t->offered) {
+            double take;
+            if (t->took) {
+                take = low;
+            } else {
+                take = HUGE_VAL;
+                for (int k = 0; k < RACK; k++) {
+                    trial[k] = t->offered;
+                    double cost = rack_cost(w, trial, counts, marks);
+                    trial[k] = before[k];
+                    if (cost < take) take = cost;
+                }
+            }
+            double z = (now - take - lean->take_margin) / lean->take_spread;
+            if (isinf(z) || isnan(z)) z = z > 0 ? 50.0 : -50.0;
+            total += t->took ? log_sigmoid(z) : log_sigmoid(-z);
+        }
+        int options = RACK;
+        if (!t->took) {
+            costs[RACK] = now;
+            options = RACK + 1;
+            if (now < low) low = now;
+        }
+        if (!isinf(low)) { /* where it put the card it held, or that it threw the card away */
+            double z = 0.0;
+            for (int k = 0; k < options; k++) z += isinf(costs[k]) ? 0.0 : exp(-(costs[k] - low) / lean->place_spread);
+            int chosen = t->slot >= 0 ? t->slot : RACK;
+            double mine = isinf(costs[chosen]) ? -50.0 : -(costs[chosen] - low) / lean->place_spread;
+            total += mine - log(z);
+        }
+        memcpy(rack, before, sizeof rack);
+    }
+    return total;
+}
+
+/* posterior(deck_size, needs_run, hidden, weights, rack, turns, sweeps, burn, spreads, seed)
+   rack: the opponent's rack, known cards and a guess for each hidden slot (hidden lists which slots by
+   hidden_slots); turns: (offered, took, slot, left, held, seen cards); spreads: (take, place, margin).
+   Gibbs sweeps over the hidden slots: each slot's card (swapped with another slot's when that slot holds it)
+   drawn from prior weight x likelihood. Returns (rack after the last sweep, per slot per card the mean
+   conditional probability over the sweeps after burn). */
+static PyObject *posterior(PyObject *self, PyObject *args) {
+    (void)self;
+    int deck_size, needs_run, sweeps, burn;
+    double take_spread, place_spread, take_margin;
+    unsigned long long seed;
+    PyObject *hidden_obj, *weights_obj, *rack_obj, *slots_obj, *turns_obj;
+    if (!PyArg_ParseTuple(args, "ipOOOOOii(ddd)K", &deck_size, &needs_run, &hidden_obj, &weights_obj, &rack_obj,
+                          &slots_obj, &turns_obj, &sweeps, &burn, &take_spread, &place_spread, &take_margin, &seed))
+        return NULL;
+    if (deck_size < RACK + 2 || deck_size > MAX_DECK || sweeps < 1 || burn < 0 || burn >= sweeps ||
+        !(take_spread > 0) || !(place_spread > 0)) {
+        PyErr_SetString(PyExc_ValueError, "deck size, sweeps or spreads out of range");
+        return NULL;
+    }
+    World w = {deck_size, needs_run, 1, 0.0, 1.0, 1.0, 0};
+    Leaning lean = {take_spread, place_spread, take_margin};
+    int *hidden = NULL, *rack = NULL, *slots = NULL, *counts = NULL;
+    double *weights = NULL, *marginal = NULL, *logs = NULL;
+    unsigned char *marks = NULL, *seen = NULL;
+    Turn *turns = NULL;
+    PyObject *result = NULL, *turns_seq = NULL;
+    Py_ssize_t hidden_count, rack_count, slot_count, turn_count = 0;
+    size_t deck_cards = (size_t)deck_size + 3;
+    if (!read_ints(hidden_obj, 1, deck_size, &hidden, &hidden_count, "hidden")) goto done;
+    if (!read_ints(rack_obj, 1, deck_size, &rack, &rack_count, "rack")) goto done;
+    if (!read_ints(slots_obj, 0, RACK - 1, &slots, &slot_count, "hidden_slots")) goto done;
+    if (rack_count != RACK || slot_count > hidden_count || hidden_count < 1) {
+        PyErr_SetString(PyExc_ValueError, "a rack holds ten cards, and each hidden slot a hidden card");
+        goto done;
+    }
+    if (!read_weights(weights_obj, deck_size, &weights)) goto done;
+    turns_seq = PySequence_Fast(turns_obj, "turns");
+    if (!turns_seq) goto done;
+    turn_count = PySequence_Fast_GET_SIZE(turns_seq);
+    turns = calloc((size_t)turn_count + 1, sizeof(Turn));
+    seen = calloc(((size_t)turn_count + 1) * deck_cards, 1);
+    counts = malloc(sizeof(int) * deck_cards);
+    marks = malloc(deck_cards);
+    marginal = calloc(RACK * (size_t)(deck_size + 1), sizeof(double));
+    logs = malloc(sizeof(double) * (size_t)(hidden_count + 1));
+    if (!turns || !seen || !counts || !marks || !marginal || !logs) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < turn_count; i++) {
+        Turn *t = &turns[i];
+        PyObject *seen_obj;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(turns_seq, i), "iiiiiO", &t->offered, &t->took, &t->slot,
+                              &t->left, &t->held, &seen_obj))
+            goto done;
+        if (t->offered < 0 || t->offered > deck_size || t->slot < -1 || t->slot >= RACK || t->left < 0 ||
+            t->left > deck_size || t->held < 0 || t->held > deck_size || (t->slot >= 0) != (t->left > 0) ||
+            (t->took && (t->slot < 0 || !t->offered))) {
+            PyErr_SetString(PyExc_ValueError, "a turn out of range");
+            goto done;
+        }
+        t->seen = seen + (size_t)i * deck_cards;
+        int *cards;
+        Py_ssize_t size;
+        if (!read_ints(seen_obj, 1, deck_size, &cards, &size, "seen")) goto done;
+        for (Py_ssize_t k = 0; k < size; k++) t->seen[cards[k]] = 1;
+        free(cards);
+    }
+    int in_slot[RACK]; /* per slot: whether it is hidden */
+    memset(in_slot, 0, sizeof in_slot);
+    for (Py_ssize_t k = 0; k < slot_count; k++) in_slot[slots[k]] = 1;
+    uint64_t state = (uint64_t)seed;
+    int order[RACK];
+    Py_BEGIN_ALLOW_THREADS
+    for (int sweep = 0; sweep < sweeps; sweep++) {
+        memcpy(order, slots, sizeof(int) * (size_t)slot_count);
+        shuffle(order, (int)slot_count, &state);
+        for (Py_ssize_t k = 0; k < slot_count; k++) {
+            int s = order[k];
+            const double *row = weights + (size_t)s * (size_t)(deck_size + 1);
+            double high = -HUGE_VAL;
+            for (Py_ssize_t h = 0; h < hidden_count; h++) {
+                int c = hidden[h], other = -1, was = rack[s];
+                for (int j = 0; j < RACK; j++)
+                    if (j != s && in_slot[j] && rack[j] == c) other = j;
+                double prior = log(row[c] > 1e-300 ? row[c] : 1e-300) - log(row[was] > 1e-300 ? row[was] : 1e-300);
+                if (other >= 0) {
+                    const double *other_row = weights + (size_t)other * (size_t)(deck_size + 1);
+                    prior += log(other_row[was] > 1e-300 ? other_row[was] : 1e-300) -
+                             log(other_row[c] > 1e-300 ? other_row[c] : 1e-300);
+                    rack[other] = was;
+                }
+                rack[s] = c;
+                logs[h] = prior + turns_loglik(&w, rack, turns, (int)turn_count, &lean, counts, marks);
+                rack[s] = was;
+                if (other >= 0) rack[other] = c;
+                if (logs[h] > high) high = logs[h];
+            }
+            double total = 0.0;
+            for (Py_ssize_t h = 0; h < hidden_count; h++) total += logs[h] = exp(logs[h] - high);
+            if (sweep >= burn)
+                for (Py_ssize_t h = 0; h < hidden_count; h++)
+                    marginal[(size_t)s * (size_t)(deck_size + 1) + (size_t)hidden[h]] += logs[h] / total;
+            double x = (double)(next_random(&state) >> 11) * (1.0 / 9007199254740992.0) * total;
+            Py_ssize_t pick = 0;
+            while (pick < hidden_count - 1 && (x -= logs[pick]) >= 0) pick++;
+            int c = hidden[pick], was = rack[s];
+            for (int j = 0; j < RACK; j++)
+                if (j != s && in_slot[j] && rack[j] == c) rack[j] = was;
+            rack[s] = c;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    {
+        PyObject *rack_out = PyList_New(RACK), *weights_out = PyList_New(RACK * (Py_ssize_t)(deck_size + 1));
+        if (!rack_out || !weights_out) {
+            Py_XDECREF(rack_out);
+            Py_XDECREF(weights_out);
+            goto done;
+        }
+        for (int k = 0; k < RACK; k++) PyList_SET_ITEM(rack_out, k, PyLong_FromLong(rack[k]));
+        for (Py_ssize_t i = 0; i < RACK * (Py_ssize_t)(deck_size + 1); i++)
+            PyList_SET_ITEM(weights_out, i, PyFloat_FromDouble(marginal[i] / (sweeps - burn)));
+        result = Py_BuildValue("(NN)", rack_out, weights_out);
+    }
+done:
+    Py_XDECREF(turns_seq);
+    free(hidden);
+    free(rack);
+    free(slots);
+    free(counts);
+    free(weights);
+    free(marginal);
+    free(logs);
+    free(marks);
+    free(seen);
+    free(turns);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"estimate", estimate, METH_VARARGS, "Mean turns to Rack-O of each candidate (see racko.bots.rollout)."},
     {"wants", wants, METH_VARARGS, "What a sampled opponent would take if offered (see racko.bots.master)."},
     {"race", race, METH_VARARGS, "Play-outs of a 2-player race per candidate (see racko.bots.race)."},
+    {"posterior", posterior, METH_VARARGS, "Gibbs sweeps over the opponent's hidden slots (see racko.bots.master)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -12,6 +12,17 @@ whoever goes out first.  From its own observation:
   where it fits between its known neighbours; a dealt card that was never replaced
   may be anything at first, and more and more probably fits as turns go by
   without it being replaced.
+- **What the opponent did**, to sharpen that guess (:class:`Watch`, the C kernel
+  ``racko.bots._rollout.posterior``): between its own turns this seat reads the
+  opponent's last turn from the public view (the discard it was offered, whether it
+  took it, which slot changed and what left it, the card it threw away).  A guess of
+  the whole hidden rack fixes the rack the opponent held before each of those turns,
+  so each guess can be weighed by how likely a ``hard``-like player was to play as it
+  did (it takes a discard that lowers its rack's cost, puts a card where the cost is
+  lowest; both softened, :attr:`MasterBot.leaning`).  A Gibbs sampler carried from turn
+  to turn redraws each hidden slot from slot weight x that likelihood
+  (:attr:`MasterBot.sweeps` sweeps a decision); the share of each card in each slot over
+  the sweeps, mixed with the slot weights, is what the samples below are dealt by.
 - **Sampled denial** (the C kernel ``racko.bots._rollout.wants``): every card is
   offered to each sampled rack played by a ``hard``-like opponent; handing a card on
   costs the draws it saves the opponent, plus :attr:`MasterBot.going_out` draws times
@@ -54,7 +65,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from racko.actions import Action, Discard, DrawFromStock, Exchange, TakeDiscard
@@ -111,8 +122,26 @@ class MasterBot(ExpertBot):
     """Alone: play-outs per candidate at most."""
     drop_margin: ClassVar[float] = 2.5
     """Alone: standard errors by which a candidate must trail the leader in the same play-outs to be dropped."""
+    sweeps: ClassVar[int] = 8
+    """Gibbs sweeps over the guess of the opponent's hidden slots per decision (0: the slot weights alone)."""
+    turns_weighed: ClassVar[int] = 8
+    """The opponent's last turns whose likelihood weighs a guess."""
+    leaning: ClassVar[tuple[float, float, float]] = (2.0, 1.0, 0.5)
+    """How the opponent is taken to play, in draws of the gap model: the spread of its choice to take the discard
+    (a logistic in how much it lowers the cost, less the margin, the third value), and of where it puts a card (a
+    softmax over the slots' costs)."""
+    prior_share: ClassVar[float] = 0.1
+    """The share of the slot weights in the weights the samples are dealt by (the rest: the Gibbs sweeps')."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.watch: Watch | None = None
+        self._guessed: tuple[object, list[float]] | None = None
 
     def act(self, observation: AnyObservation) -> AnyAction:
+        if _kernel is not None and races_apply(observation) and self.sweeps:
+            assert isinstance(observation, Observation)
+            self.watch = watched(self.watch, observation)
         if (
             _kernel is None
             or isinstance(observation, HighLowObservation)
@@ -181,7 +210,7 @@ class MasterBot(ExpertBot):
             size,
             public.rules.two_player_rule,
             hidden,
-            slot_weights(observation, hidden, receiver),
+            self.guess_weights(observation, hidden),
             receiving,
             range(1, size + 1),
             mine_unseen,
@@ -193,6 +222,75 @@ class MasterBot(ExpertBot):
             costs.append((self.saved_weight * saved + self.going_out * outs) / self.samples)
         return tuple(costs)
 
+    def guess_weights(self, observation: Observation, hidden: list[int]) -> list[float]:
+        """Per slot of the opponent's rack, per card: the weights its hidden slots are dealt by (see
+        :func:`slot_weights`); sharpened by what the opponent was seen doing (:attr:`sweeps`), once per turn."""
+        public = observation.public
+        opponent_seat = 1 - observation.seat
+        prior = slot_weights(observation, hidden, opponent_seat)
+        watch = self.watch
+        if _kernel is None or not self.sweeps or watch is None or not watch.turns:
+            return prior
+        key = (public.round_number, public.turns, public.discard_pile, public.left, public.known)
+        if self._guessed is not None and self._guessed[0] == key:
+            return self._guessed[1]  # the pick and the placement of one turn see the same opponent
+        size = public.rules.deck_size
+        known = public.known[opponent_seat]
+        slots = [slot for slot in range(RACK_SIZE) if known[slot] is None]
+        if not slots or len(hidden) < len(slots):
+            return prior
+        guess, shares = _kernel.posterior(
+            size,
+            public.rules.two_player_rule,
+            hidden,
+            prior,
+            self._carried_guess(watch, known, slots, hidden, prior, size),
+            slots,
+            watch.turns[-self.turns_weighed :],
+            self.sweeps,
+            0,
+            self.leaning,
+            self.rng.getrandbits(63) & MASK,
+        )
+        watch.guess = guess
+        weights = list(prior)
+        for slot in slots:
+            row = slot * (size + 1)
+            total = sum(prior[row + card] for card in hidden) or 1.0
+            for card in hidden:
+                weights[row + card] = (1 - self.prior_share) * shares[row + card] + self.prior_share * (
+                    prior[row + card] / total
+                )
+        self._guessed = (key, weights)
+        return weights
+
+    def _carried_guess(
+        self,
+        watch: Watch,
+        known: tuple[int | None, ...],
+        slots: list[int],
+        hidden: list[int],
+        prior: list[float],
+        size: int,
+    ) -> list[int]:
+        """The sampler's rack from the last decision, with the known cards in place and a fresh draw by the slot
+        weights for each hidden slot whose card is no longer a hidden card (or is another slot's)."""
+        guess = [card if card is not None else 0 for card in known]
+        unseen = set(hidden)
+        used: set[int] = set()
+        for slot in slots:
+            card = watch.guess[slot] if watch.guess is not None else 0
+            if card in unseen and card not in used:
+                guess[slot] = card
+                used.add(card)
+        for slot in slots:
+            if guess[slot] == 0:
+                free = [card for card in hidden if card not in used]
+                row = slot * (size + 1)
+                guess[slot] = self.rng.choices(free, [prior[row + card] + 1e-12 for card in free])[0]
+                used.add(guess[slot])
+        return guess
+
     def race_choice(self, observation: Observation, ratings: list[Rating]) -> Action:
         """``expert``'s best move, unless a raced alternative clearly wins more races."""
         candidates = self._candidates(observation, ratings)
@@ -203,7 +301,7 @@ class MasterBot(ExpertBot):
         known_order = public.known_stock_order
         hidden = hidden_cards(observation)
         opponent = [card or 0 for card in public.known[opponent_seat]]
-        weights = slot_weights(observation, hidden, opponent_seat)
+        weights = self.guess_weights(observation, hidden)
         pile = public.discard_pile if public.phase is Phase.PLACE else public.discard_pile[:-1]
         tallies = _kernel.race(
             public.rules.deck_size,
@@ -276,6 +374,80 @@ def hidden_cards(observation: Observation) -> list[int]:
     """The cards whose place this seat does not know: those that may come, less a turned-over stock's known order."""
     known_order = set(observation.public.known_stock_order)
     return [card for card in cards_that_may_come(observation) if card not in known_order]
+
+
+Turn = tuple[int, int, int, int, int, list[int]]
+"""One turn of the opponent as the kernel reads it: (the discard it was offered or 0, whether it took it, the slot
+that changed or -1, the card that left it or 0, the card it held when that is public or 0, the cards it saw face
+up)."""
+
+
+@dataclass
+class Watch:
+    """What this seat saw the opponent do in the current round, read between its own turns."""
+
+    round_number: int
+    turns_seen: int = -1
+    """The round's turn count at this seat's last pick (-1: none yet)."""
+    lefts: tuple[int, ...] = (0,) * RACK_SIZE
+    """How many cards had left each of the opponent's slots then."""
+    turns: list[Turn] = field(default_factory=list)
+    """The opponent's turns read since the last gap in what this seat could follow, oldest first."""
+    guess: list[int] | None = None
+    """The sampler's rack after the last decision (the opponent's known cards and a guess for each hidden slot)."""
+
+
+def watched(watch: Watch | None, observation: Observation) -> Watch:
+    """``watch`` brought up to ``observation`` (2 players): at each of this seat's picks, the opponent's turn since
+    the last one is read and added.  A new round starts a new watch; a turn that cannot be read (the discard pile
+    was turned over, or this seat did not see the turn before) starts the list of turns again."""
+    public = observation.public
+    opponent_seat = 1 - observation.seat
+    if watch is None or watch.round_number != public.round_number or public.turns < watch.turns_seen:
+        watch = Watch(public.round_number)
+    if public.phase is not Phase.PICK or watch.turns_seen == public.turns:
+        return watch
+    lefts = tuple(len(cards) for cards in public.left[opponent_seat])
+    follows = watch.turns_seen < 0 or public.turns == watch.turns_seen + 2
+    turn = read_turn(observation, watch.lefts) if follows and public.turns > 0 else None
+    if turn is None:
+        watch.turns = []
+    else:
+        watch.turns.append(turn)
+    watch.lefts = lefts
+    watch.turns_seen = public.turns
+    return watch
+
+
+def read_turn(observation: Observation, lefts_before: tuple[int, ...]) -> Turn | None:
+    """The opponent's turn just played, from this seat's view at its pick and how many cards had left each of the
+    opponent's slots before it; ``None`` when the view does not tell (a turned-over pile, or more than one change).
+
+    The opponent took the top discard when the slot that changed now holds a known card; otherwise it drew, and the
+    card it was offered lies under its discard.  When no slot changed, it threw away the card it drew.
+    """
+    public = observation.public
+    if public.turned_over_pile is not None:
+        return None
+    opponent_seat = 1 - observation.seat
+    pile = public.discard_pile
+    mine = {card for card in public.known[observation.seat] if card is not None}
+    lefts = [len(cards) for cards in public.left[opponent_seat]]
+    changed = [slot for slot in range(RACK_SIZE) if lefts[slot] != lefts_before[slot]]
+    if not changed:
+        if len(pile) < 2:
+            return None
+        return (pile[-2], 0, -1, 0, pile[-1], sorted({*pile[:-1], *mine}))
+    if len(changed) != 1 or lefts[changed[0]] != lefts_before[changed[0]] + 1:
+        return None
+    slot = changed[0]
+    left = public.left[opponent_seat][slot][-1]
+    taken = public.known[opponent_seat][slot]
+    if taken is not None:
+        return (taken, 1, slot, left, taken, sorted({*pile[:-1], taken, *mine}))
+    if len(pile) < 2:
+        return None
+    return (pile[-2], 0, slot, left, 0, sorted({*pile[:-1], *mine}))
 
 
 def turns_taken(observation: Observation, seat: int) -> int:

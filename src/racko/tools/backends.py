@@ -26,6 +26,7 @@ import os
 import signal
 import socket
 import sys
+import threading
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
@@ -274,6 +275,13 @@ def _run_on_ray(
         submitted = done = 0
         if progress is not None:
             progress(0, total)
+        # Ctrl-C only raises a flag, looked at between waits: a KeyboardInterrupt raised inside Ray's own code
+        # can leave one of its locks held, and cancelling the tasks then waits on that lock for ever.
+        interrupted: list[int] = []
+        on_main_thread = threading.current_thread() is threading.main_thread()
+        previous = (
+            signal.signal(signal.SIGINT, lambda signum, frame: interrupted.append(signum)) if on_main_thread else None
+        )
         try:
             while submitted < len(pieces) or pending:
                 while submitted < len(pieces) and len(pending) < jobs:
@@ -282,6 +290,8 @@ def _run_on_ray(
                     submitted += 1
                 # A timeout, so that Ctrl-C is seen while waiting.
                 finished, _ = ray.wait(list(pending), num_returns=1, timeout=0.5)
+                if interrupted:
+                    raise KeyboardInterrupt
                 for ref in finished:
                     index = pending.pop(ref)
                     parts[index] = _result(ray, ref)
@@ -293,6 +303,9 @@ def _run_on_ray(
             for ref in pending:  # an error or Ctrl-C: the chunks under way stop at once, the others never start
                 ray.cancel(ref, force=True)
             raise
+        finally:
+            if on_main_thread:
+                signal.signal(signal.SIGINT, previous if previous is not None else signal.default_int_handler)
         return Chunked([parts[index] for index in range(len(pieces))], jobs)
     finally:
         if connected_here:

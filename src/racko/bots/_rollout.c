@@ -903,6 +903,17 @@ typedef struct {
 
 static double log_sigmoid(double z) { return z >= 0 ? -log1p(exp(-z)) : z - log1p(exp(z)); }
 
+/* the log of a slot weight, a zero weight as the smallest positive one */
+static double log_weight(double weight) { return log(weight > 1e-300 ? weight : 1e-300); }
+
+/* the hidden slot other than s that holds card in the guess, -1 when none does */
+static int holder(const int *rack, const int *in_slot, int s, int card) {
+    int other = -1;
+    for (int j = 0; j < RACK; j++)
+        if (j != s && in_slot[j] && rack[j] == card) other = j;
+    return other;
+}
+
 /* log-likelihood of the turns (oldest first) given the rack now; racks before each turn follow from it */
 static double turns_loglik(const World *w, const int *rack_now, const Turn *turns, int count, const Leaning *lean,
                            int *counts, unsigned char *marks) {
@@ -940,13 +951,8 @@ static double turns_loglik(const World *w, const int *rack_now, const Turn *turn
             if (t->took) {
                 take = low;
             } else {
-                take = HUGE_VAL;
-                for (int k = 0; k < RACK; k++) {
-                    trial[k] = t->offered;
-                    double cost = rack_cost(w, trial, counts, marks);
-                    trial[k] = before[k];
-                    if (cost < take) take = cost;
-                }
+                int slot;
+                take = best_placement(w, before, t->offered, counts, marks, &slot);
             }
             double z = (now - take - lean->take_margin) / lean->take_spread;
             if (isinf(z) || isnan(z)) z = z > 0 ? 50.0 : -50.0;
@@ -970,9 +976,9 @@ static double turns_loglik(const World *w, const int *rack_now, const Turn *turn
     return total;
 }
 
-/* posterior(deck_size, needs_run, hidden, weights, rack, turns, sweeps, burn, spreads, seed)
-   rack: the opponent's rack, known cards and a guess for each hidden slot (hidden lists which slots by
-   hidden_slots); turns: (offered, took, slot, left, held, seen cards); spreads: (take, place, margin).
+/* posterior(deck_size, needs_run, hidden, weights, rack, hidden_slots, turns, sweeps, burn, spreads, seed)
+   rack: the opponent's rack, known cards and a guess for each of hidden_slots; turns: (offered, took, slot,
+   left, held, seen cards), oldest first; spreads: (take, place, margin).
    Gibbs sweeps over the hidden slots: each slot's card (swapped with another slot's when that slot holds it)
    drawn from prior weight x likelihood. Returns (rack after the last sweep, per slot per card the mean
    conditional probability over the sweeps after burn). */
@@ -1053,14 +1059,11 @@ static PyObject *posterior(PyObject *self, PyObject *args) {
             const double *row = weights + (size_t)s * (size_t)(deck_size + 1);
             double high = -HUGE_VAL;
             for (Py_ssize_t h = 0; h < hidden_count; h++) {
-                int c = hidden[h], other = -1, was = rack[s];
-                for (int j = 0; j < RACK; j++)
-                    if (j != s && in_slot[j] && rack[j] == c) other = j;
-                double prior = log(row[c] > 1e-300 ? row[c] : 1e-300) - log(row[was] > 1e-300 ? row[was] : 1e-300);
+                int c = hidden[h], was = rack[s], other = holder(rack, in_slot, s, c);
+                double prior = log_weight(row[c]) - log_weight(row[was]);
                 if (other >= 0) {
                     const double *other_row = weights + (size_t)other * (size_t)(deck_size + 1);
-                    prior += log(other_row[was] > 1e-300 ? other_row[was] : 1e-300) -
-                             log(other_row[c] > 1e-300 ? other_row[c] : 1e-300);
+                    prior += log_weight(other_row[was]) - log_weight(other_row[c]);
                     rack[other] = was;
                 }
                 rack[s] = c;
@@ -1077,9 +1080,8 @@ static PyObject *posterior(PyObject *self, PyObject *args) {
             double x = (double)(next_random(&state) >> 11) * (1.0 / 9007199254740992.0) * total;
             Py_ssize_t pick = 0;
             while (pick < hidden_count - 1 && (x -= logs[pick]) >= 0) pick++;
-            int c = hidden[pick], was = rack[s];
-            for (int j = 0; j < RACK; j++)
-                if (j != s && in_slot[j] && rack[j] == c) rack[j] = was;
+            int c = hidden[pick], other = holder(rack, in_slot, s, c);
+            if (other >= 0) rack[other] = rack[s];
             rack[s] = c;
         }
     }

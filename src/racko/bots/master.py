@@ -227,13 +227,13 @@ class MasterBot(ExpertBot):
         :func:`slot_weights`); sharpened by what the opponent was seen doing (:attr:`sweeps`), once per turn."""
         public = observation.public
         opponent_seat = 1 - observation.seat
-        prior = slot_weights(observation, hidden, opponent_seat)
         watch = self.watch
         if _kernel is None or not self.sweeps or watch is None or not watch.turns:
-            return prior
+            return slot_weights(observation, hidden, opponent_seat)
         key = (public.round_number, public.turns, public.discard_pile, public.left, public.known)
         if self._guessed is not None and self._guessed[0] == key:
-            return self._guessed[1]  # the pick and the placement of one turn see the same opponent
+            return self._guessed[1]  # the denial and the races of one decision, and often its pick and placement
+        prior = slot_weights(observation, hidden, opponent_seat)
         size = public.rules.deck_size
         known = public.known[opponent_seat]
         slots = [slot for slot in range(RACK_SIZE) if known[slot] is None]

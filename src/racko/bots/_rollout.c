@@ -24,6 +24,12 @@ typedef struct {
     int weighs_draw; /* takes the discard only when it beats the average draw, as hard does */
 } World;
 
+/* the world of a hard-like opponent in a 2-player round: the plain gap model, one other seat */
+static World plain_world(int deck_size, int needs_run) {
+    World w = {deck_size, needs_run, 1, 0.0, 1.0, 1.0, 0};
+    return w;
+}
+
 /* ---- splitmix64, as rollout.SplitMix64 ---- */
 static uint64_t next_random(uint64_t *state) {
     uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
@@ -676,7 +682,7 @@ static PyObject *race(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "deck size, rollouts or cap out of range");
         return NULL;
     }
-    World w = {deck_size, needs_run, 1, 0.0, 1.0, 1.0, 0};
+    World w = plain_world(deck_size, needs_run);
     int *hidden = NULL, *opponent = NULL, *known = NULL, *base_pile = NULL, *racks = NULL, *tops = NULL,
         *firsts = NULL, *sample = NULL, *stock = NULL, *work_stock = NULL, *pile = NULL, *counts = NULL,
         *outcome = NULL;
@@ -801,7 +807,7 @@ static PyObject *wants(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "deck size or samples out of range");
         return NULL;
     }
-    World w = {deck_size, needs_run, 1, 0.0, 1.0, 1.0, 0};
+    World w = plain_world(deck_size, needs_run);
     int *hidden = NULL, *opponent = NULL, *offered = NULL, *unseen = NULL, *sample = NULL, *counts = NULL;
     double *weights = NULL, *pool_weights = NULL, *saved = NULL;
     long *takes = NULL, *outs = NULL;
@@ -996,7 +1002,7 @@ static PyObject *posterior(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "deck size, sweeps or spreads out of range");
         return NULL;
     }
-    World w = {deck_size, needs_run, 1, 0.0, 1.0, 1.0, 0};
+    World w = plain_world(deck_size, needs_run);
     Leaning lean = {take_spread, place_spread, take_margin};
     int *hidden = NULL, *rack = NULL, *slots = NULL, *counts = NULL;
     double *weights = NULL, *marginal = NULL, *logs = NULL;

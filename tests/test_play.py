@@ -638,7 +638,20 @@ def test_hint_keeps_an_unfinished_game_s_secrets_without_reveal(data: Path, tmp_
     record = GameRecord.load(data / CURRENT_SAVE)
     bots_turn = next(at for at in range(record.action_count) if replay(record, stop_after=at).to_act == 1)
     refused = runner.invoke(app, ["hint", str(data / CURRENT_SAVE), "--at", str(bots_turn)])
-    assert refused.exit_code == 1 and "the one person's seat (seat 1)" in refused.stderr
+    assert refused.exit_code == 1 and "only the one person at the table (You)" in refused.stderr
+    assert "easy is to play here" in refused.stderr and "seat 2" not in refused.stderr
+
+
+def test_hint_names_the_player_to_advise_as_everything_else_does(data: Path) -> None:
+    play("--bots", "easy", "--name", "Ann", "--seed", "3", input="draw\nx\nquit\n")
+    save = str(data / CURRENT_SAVE)
+    yours = runner.invoke(app, ["hint", save])
+    assert yours.exit_code == 0, yours.output
+    assert yours.output.startswith("After action 6: Ann to play (advice from expert, seeing only Ann's view).")
+    bots = runner.invoke(app, ["hint", save, "--at", "1", "--reveal"]).output
+    assert "After action 1: easy to play (advice from expert, seeing only easy's view)." in bots
+    assert "Top discard: none (the pile is empty)" in bots  # easy took the card turned up
+    assert "seat" not in yours.output + bots
 
 
 def test_hint_on_a_finished_game_advises_its_last_move_and_json_keeps_the_count(data: Path) -> None:

@@ -24,6 +24,13 @@ def plain_name(name: str, limit: int = 40) -> str:
     return cleaned.strip()[:limit] or "?"
 
 
+def record_names(players: Sequence[str] | None, count: int) -> list[str]:
+    """The players' names as a record gives them (``players``), safe to show; "seat N" where it names nobody, and
+    "(seat N)" after a name that two seats share, so that every seat is told apart."""
+    names = [plain_name(name) for name in players] if players else [f"seat {seat + 1}" for seat in range(count)]
+    return [f"{name} (seat {seat + 1})" if names.count(name) > 1 else name for seat, name in enumerate(names)]
+
+
 def card_words(card: int) -> str:
     """A card as a sentence says it: its number, or the Wild or the Swap (High-Low)."""
     return {WILD: "the Wild", SWAP: "a Swap card"}.get(card, str(card))

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import Button, Input, Select
+from textual.widgets import Button, Input, RichLog, Select
 from typer.testing import CliRunner
 
 import racko
@@ -982,6 +982,31 @@ async def test_high_low_cards_are_tinted_and_the_card_just_placed_is_marked(tmp_
         assert [number for _, number in faces] == [names.get(card, str(card)) for card in row]
         for index, card in enumerate(row):
             assert table.query_one(f"#slot-{index}").styles.background == tint(card, 50)
+
+
+@app_test
+async def test_high_low_s_replacement_of_a_swap_at_the_deal_is_the_rules_not_the_player_s_move(
+    tmp_path: Path,
+) -> None:
+    # Seed 0: a Swap is dealt at position 1 of your row, and the stock's 10 replaces it by the rules.
+    rules = racko.variant("highlow").rules(3)
+    seats = [SeatSpec("You"), SeatSpec("easy 2", "easy"), SeatSpec("easy 3", "easy")]
+    table_app = RackoApp(setup=(rules, seats), save_path=None, seed=0, pace=0)
+    async with table_app.run_test(size=(80, 24)) as pilot:
+        session = table_app.session
+        assert session is not None
+        await _until_a_person_acts(pilot, session)
+        table = table_app.screen
+        assert isinstance(table, TableScreen)
+        log = " ".join(" ".join(line.text for line in table.query_one("#log", RichLog).lines).split())
+        assert "At the deal You had a Swap card at position 1; by the rules it went to the discard pile." in log
+        assert "By the rules You got 10 from the stock in its place (position 1)." in log
+        assert "You put" not in log and "You discarded" not in log
+        faces = _faces(table)
+        assert faces[0][1] == "10" and not any("✦" in corner for corner, _ in faces)  # nothing placed by you yet
+    # The demo says it the same way (every front end words the same event).
+    out = runner.invoke(app, ["demo", "--variant", "highlow", "--seed", "0"]).output
+    assert "By the rules easy (seat 1) got 10 from the stock in its place (position 1)." in out
 
 
 @app_test

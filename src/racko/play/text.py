@@ -202,8 +202,13 @@ def run_slots(rack: Sequence[int], length: int = RUN_NEEDED) -> frozenset[int]:
 
 
 def last_placed(log: Sequence[object], seat: int) -> frozenset[int]:
-    """The slots or positions (indices) the seat's last placement in this log changed: one, or two for a swap."""
+    """The slots or positions (indices) the seat's last placement in this log changed: one, or two for a swap.
+
+    The rules' replacement of a Swap at the deal (High-Low) is no placement of the player's.
+    """
     for event in reversed(log):
+        if isinstance(event, CardPlaced) and event.removed is None:
+            continue
         if isinstance(event, Exchanged | CardPlaced | CardsSwapped) and event.seat == seat:
             if isinstance(event, Exchanged):
                 return frozenset([event.slot])

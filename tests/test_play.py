@@ -103,6 +103,8 @@ def test_unknown_bots_are_refused_before_anything_starts(data: Path) -> None:
     result = runner.invoke(app, ["play", "--plain", "--bots", "genius"])
     assert result.exit_code == 2
     assert "Unknown bot 'genius'" in result.stderr and "Traceback" not in result.output
+    negative = runner.invoke(app, ["play", "--plain", "--pace", "-1"])
+    assert negative.exit_code == 2 and "greater than or equal to 0" in negative.stderr
 
 
 # --- the terminal app ----------------------------------------------------------------------------
@@ -1005,7 +1007,7 @@ async def test_high_low_s_replacement_of_a_swap_at_the_deal_is_the_rules_not_the
         faces = _faces(table)
         assert faces[0][1] == "10" and not any("✦" in corner for corner, _ in faces)  # nothing placed by you yet
     # The demo says it the same way (every front end words the same event).
-    out = runner.invoke(app, ["demo", "--variant", "highlow", "--seed", "0"]).output
+    out = runner.invoke(app, ["demo", "--variant", "highlow", "--seed", "0", "--fast"]).output
     assert "By the rules easy (seat 1) got 10 from the stock in its place (position 1)." in out
 
 

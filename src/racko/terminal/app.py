@@ -31,6 +31,7 @@ from racko.highlow import HighLowObservation, Replace, SwapCards
 from racko.play.hint import hint_lines
 from racko.play.library import data_dir, finished_games, game_stats, stats_lines
 from racko.play.loop import (
+    COMPUTER_PACE,
     SEAT_ONLY_ACTIONS,
     ComputerToAct,
     GameOver,
@@ -765,7 +766,7 @@ class RackoApp(App[None]):
         save_path: Path | None = None,
         seed: int | None = None,
         notes: list[str] | None = None,
-        pace: float = 0.8,
+        pace: float = COMPUTER_PACE,
     ) -> None:
         super().__init__()
         self.session = session

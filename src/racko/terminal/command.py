@@ -11,6 +11,7 @@ import typer
 
 from racko.errors import RackoError
 from racko.play.library import data_dir, finished_games
+from racko.play.loop import COMPUTER_PACE
 from racko.play.session import PlaySession, SeatSpec
 from racko.play.setup import DEFAULT_NAME, build_setup, describe_save
 from racko.record import GameRecord
@@ -63,7 +64,9 @@ def play_command(
     seed: Annotated[int | None, typer.Option(help="Seed for a reproducible game.")] = None,
     plain: Annotated[bool, typer.Option("--plain", help="Line-by-line text mode (screen readers, pipes).")] = False,
     fast: Annotated[bool, typer.Option("--fast", help="Show computer moves instantly.")] = False,
-    pace: Annotated[float, typer.Option(help="Seconds to show each computer move in the terminal app.")] = 0.8,
+    pace: Annotated[
+        float, typer.Option(min=0.0, metavar="SECONDS", help="Seconds to show each computer move in the terminal app.")
+    ] = COMPUTER_PACE,
     new: Annotated[bool, typer.Option("--new", help="Start a new game even if one is saved.")] = False,
     export: Annotated[
         Path | None,

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import itertools
 import json
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import Button, Input, RichLog, Select
+from textual.widgets import Button, Input, RichLog, Select, Static
 from typer.testing import CliRunner
 
 import racko
@@ -757,7 +758,7 @@ async def test_the_rules_screen_the_pace_keys_and_unknown_keys(tmp_path: Path) -
         await pilot.press("h")
         await _settle(pilot)
         assert isinstance(app.screen, MessageScreen)
-        text = str(app.screen.query_one("#message-text").render())
+        text = " ".join(_page_text(app)[0])
         assert "a run of three" in text and "Scoring: Rack-O 75" in text and "Keys:" in text
         await pilot.press("enter")
         await _settle(pilot)
@@ -787,6 +788,112 @@ async def test_a_terminal_too_small_for_the_table_says_so(tmp_path: Path) -> Non
         await pilot.resize_terminal(80, 24)
         await _settle(pilot)
         assert not notice.display and table.query_one("#table").display
+
+
+TABLES = {"classic": 2, "bonus": 2, "partners": 4, "highlow": 3}
+"""A table of each variant, by its number of players."""
+
+
+def _table_app(variant_name: str, players: int | None = None) -> RackoApp:
+    """A game of ``variant_name`` against easy bots, started at the table (nothing saved)."""
+    count = players or TABLES[variant_name]
+    seats = [SeatSpec("You"), *[SeatSpec(f"easy {seat}", "easy") for seat in range(2, count + 1)]]
+    return RackoApp(setup=(racko.variant(variant_name).rules(count), seats), save_path=None, seed=3, pace=0)
+
+
+def _screen_lines(app: RackoApp) -> list[str]:
+    """The terminal's lines as a person reads them (every screen shown, modal pages over the table)."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+@app_test
+async def test_every_key_of_the_footer_shows_at_80_columns_in_every_variant(tmp_path: Path) -> None:
+    from textual.widgets._footer import FooterKey
+
+    for name in TABLES:
+        app_ = _table_app(name)
+        async with app_.run_test(size=(80, 24)) as pilot:
+            session = app_.session
+            assert session is not None
+            await _until_a_person_acts(pilot, session)
+            await _settle(pilot)
+            footer = _screen_lines(app_)[-1]
+            keys = [f"{key.key_display} {key.description}" for key in app_.screen.query(FooterKey)]
+            assert "q Quit" in keys and "^p palette" in keys and "? Hint" in keys
+            assert [key for key in keys if key not in footer] == [], f"{name}: {footer!r}"
+
+
+def _page_text(app: RackoApp) -> tuple[list[str], int]:
+    """Every line of the page shown, as the page lays it out (those scrolled out of view too), and its width."""
+    from textual.geometry import Region
+
+    text = app.screen.query_one("#message-text", Static)
+    width, height = text.size
+    return [strip.text.rstrip() for strip in text.render_lines(Region(0, 0, width, height))], width
+
+
+def _wrapped_twice(lines: list[str], width: int) -> list[str]:
+    """The lines a single, clean wrap would have joined to the line before: orphans of a second wrap.
+
+    A line continues the one before when both are prose (no indent), or when it is a second column's next line
+    (indented past the first column); the next word would have fitted on the line before, that is a second wrap.
+    """
+    orphans = []
+    for before, line in itertools.pairwise(lines):
+        indent = len(line) - len(line.lstrip())
+        prose = indent == 0 and before[:1] not in ("", " ")  # a paragraph's next line
+        if line.strip() and (prose or indent > 2) and len(before) + 1 + len(line.split()[0]) <= width:
+            orphans.append(line)
+    return orphans
+
+
+KEY_NAMES = {"1-9,0": [*"1234567890"], "h/F1": ["h", "f1"], "+/-": ["plus", "equals_sign", "minus"]}
+"""The rules page's names for keys that stand for several of Textual's (any other is its own name, ? aside)."""
+
+
+def _keys_listed(lines: list[str]) -> set[str]:
+    """The keys the rules page lists (its "Keys:" rows), in Textual's names."""
+    rows = lines[lines.index("Keys:") + 1 :]
+    rows = rows[: rows.index("")]
+    names = [row.split()[0] for row in rows if not row.startswith("   ")]  # a row's first line names its key
+    return {key for name in names for key in KEY_NAMES.get(name, ["question_mark" if name == "?" else name.lower()])}
+
+
+@app_test
+async def test_the_rules_page_wraps_once_at_every_width_and_lists_every_key_that_works(tmp_path: Path) -> None:
+    from racko.terminal.app import rules_summary
+
+    own = {key for binding in TableScreen.BINDINGS for key in str(binding.key).split(",")}  # type: ignore[union-attr]
+    for name in TABLES:
+        app_ = _table_app(name)
+        async with app_.run_test(size=(78, 24)) as pilot:
+            session = app_.session
+            assert session is not None
+            await _until_a_person_acts(pilot, session)
+            table = app_.screen
+            assert isinstance(table, TableScreen)
+            # The keys that work here: the table's own that answer in this variant, and the command palette's.
+            working = {
+                key
+                for key, active in table.active_bindings.items()
+                if key in own and active.enabled and not active.binding.action.startswith("not_in_this_game")
+            } | {app_.COMMAND_PALETTE_BINDING}
+            assert {"r", "s"} <= working or name == "highlow"
+            assert ("w" in working) == (name == "bonus") and ("k" in working) == (name == "highlow")
+            await pilot.press("h")
+            await _settle(pilot)
+            assert isinstance(app_.screen, MessageScreen)
+            for width in (78, 80, 100, 120, 160):
+                await pilot.resize_terminal(width, 24)
+                await _settle(pilot)
+                assert app_.screen.query_one("#message").region.right <= width  # the whole frame is on screen
+                lines, text_width = _page_text(app_)
+                assert max(len(line) for line in lines) <= text_width
+                assert _wrapped_twice(lines, text_width) == [], f"{name} at {width} columns"
+                page = " ".join(" ".join(lines).split())
+                for paragraph in "\n".join(rules_summary(session.rules)).split("\n\n"):
+                    assert paragraph in page  # every word, in order
+                assert _keys_listed(lines) == working, f"{name}: {_keys_listed(lines) ^ working}"
 
 
 def test_stats_add_up_the_finished_games_and_skip_what_they_cannot_read(data: Path) -> None:
@@ -1000,7 +1107,9 @@ async def test_high_low_s_replacement_of_a_swap_at_the_deal_is_the_rules_not_the
         await _until_a_person_acts(pilot, session)
         table = table_app.screen
         assert isinstance(table, TableScreen)
-        log = " ".join(" ".join(line.text for line in table.query_one("#log", RichLog).lines).split())
+        log_widget = table.query_one("#log", RichLog)
+        assert not log_widget.show_horizontal_scrollbar  # a line longer than the log wraps in it
+        log = " ".join(" ".join(line.text for line in log_widget.lines).split())
         assert "At the deal You had a Swap card at position 1; by the rules it went to the discard pile." in log
         assert "By the rules You got 10 from the stock in its place (position 1)." in log
         assert "You put" not in log and "You discarded" not in log

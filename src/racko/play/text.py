@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import textwrap
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -112,8 +111,10 @@ def score_table(rules: Rules, names: Sequence[str], results: Sequence[AnyResult]
     return lines
 
 
-def rules_summary(rules: Rules, width: int = 76) -> list[str]:
-    """The rules of the game being played, in short, with its scoring (docs/RULES.md has them in full)."""
+def rules_summary(rules: Rules) -> list[str]:
+    """The rules of the game being played, in short, with its scoring (docs/RULES.md has them in full): a line per
+    paragraph, a blank line between two, for the front end to wrap at its own width (wrapped here as well, a
+    paragraph would be broken twice wherever the two widths differ)."""
     chosen = variant(rules.variant)
     paragraphs = [f"{chosen.title}: {rules.players} players, first to {rules.target}."]
     if chosen.family == "highlow":
@@ -154,7 +155,7 @@ def rules_summary(rules: Rules, width: int = 76) -> list[str]:
             )
     lines: list[str] = []
     for paragraph in paragraphs:
-        lines += [*textwrap.wrap(paragraph, width), ""]
+        lines += [paragraph, ""]
     return lines[:-1]
 
 

@@ -2,9 +2,11 @@
 
 Keys at the table: ``d`` draw, ``t`` take the discard, ``1``-``9`` and ``0`` the
 slots 5 to 50 (or High-Low positions 1 to 10), ``x`` discard, ``r`` Rack-O,
-``w`` wait (Bonus), ``k`` keep the row (High-Low), ``?`` hint, ``q`` quit (the
-game stays saved).  Slots can also be clicked, and the footer's keys too.
-Computer moves are shown one at a time at ``pace``.
+``w`` wait (Bonus), ``k`` keep the row (High-Low), ``?`` hint, ``h`` or F1 the
+rules page, ``s`` statistics, ``+``/``-`` the pace, ``q`` quit (the game stays
+saved); :func:`table_keys` lists them for the rules page.  Slots can also be
+clicked, and the footer's keys too.  Computer moves are shown one at a time at
+``pace``.
 """
 
 from __future__ import annotations
@@ -15,6 +17,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar
 
+from rich.console import Group, RenderableType
+from rich.padding import Padding
+from rich.table import Table
 from rich.text import Text
 from textual import events, on
 from textual.app import App, ComposeResult
@@ -249,7 +254,12 @@ class MessageScreen(ModalScreen[bool]):
     ]
 
     def __init__(
-        self, text: str, prompt: str = "Press Enter to continue.", name: str | None = None, *, page: bool = False
+        self,
+        text: str | RenderableType,
+        prompt: str = "Press Enter to continue.",
+        name: str | None = None,
+        *,
+        page: bool = False,
     ) -> None:
         """``page``: a page to read (the rules, the statistics), which Escape closes too."""
         super().__init__(name=name)
@@ -299,7 +309,7 @@ class TableScreen(Screen[None]):
         # The same keys where they mean nothing in this variant: say so rather than ignore them.
         *[Binding(key, f"not_in_this_game('{key}')", ELSEWHERE[key], show=False) for key in ELSEWHERE],
         Binding("question_mark", "hint", "Hint"),
-        Binding("f1,h", "rules", "Rules"),
+        Binding("h,f1", "rules", "Rules"),
         Binding("s", "stats", "Stats", show=False),
         Binding("plus,equals_sign", "pace(-1)", "Faster", show=False),
         Binding("minus", "pace(1)", "Slower", show=False),
@@ -348,9 +358,10 @@ class TableScreen(Screen[None]):
                     slot.styles.line_pad = 0  # CSS takes no 0 for it; the card's inside is all for its face
                     yield slot
             yield Static("", id="prompt", markup=False)
-            yield RichLog(id="log", wrap=True, max_lines=200)
+            # Lines wrap at the log's own width (by default at least 78 columns, wider than the log: a sideways scroll).
+            yield RichLog(id="log", wrap=True, max_lines=200, min_width=1)
         yield Static("", id="too-small", markup=False)
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self._fit(self.app.size.width, self.app.size.height)
@@ -451,8 +462,8 @@ class TableScreen(Screen[None]):
 
     def action_rules(self) -> None:
         """The variant's rules in short, its scoring, and the keys (F1 or h)."""
-        lines = [*rules_summary(self.session.rules), "", *_keys_help(self.verbs)]
-        self.app.push_screen(MessageScreen("\n".join(lines), BACK_TO_THE_TABLE, page=True))
+        page = rules_page(self.session.rules, self.verbs)
+        self.app.push_screen(MessageScreen(page, BACK_TO_THE_TABLE, page=True))
 
     def action_stats(self) -> None:
         """Statistics of the finished games kept in the data directory (s)."""
@@ -666,39 +677,76 @@ def _paint(widget: Static | Button, face: Face) -> None:
         widget.update(face.text)
 
 
-def _keys_help(verbs: frozenset[str]) -> list[str]:
-    """The table's keys, for the rules screen."""
+def rules_page(rules: Rules, verbs: frozenset[str]) -> Group:
+    """The rules page (h or F1): the variant's rules in short with its scoring, the keys that work at its table, and
+    what the cards' tints and marks say.
+
+    Nothing is wrapped here: the page wraps each paragraph once, at its own width, and the keys and the marks are two
+    columns whose second wraps under itself (each meaning fits on a line of the narrowest page, 78 columns).
+    """
+    highlow = "replace" in verbs
+    start = "the left end" if highlow else "slot 5"
+    marks = [
+        (MARK_IN_ORDER, f"in order from {start}: these cards score"),
+        (MARK_BREAK, "where the order breaks"),
+        *([] if highlow else [(MARK_RUN, "a run of three, where runs count (the 2-player rule, Bonus Rack-O)")]),
+        (MARK_PLACED, "the card you placed last"),
+    ]
+    return Group(
+        Text("\n".join(rules_summary(rules))),
+        Text(""),
+        Text("Keys:"),
+        _two_columns(table_keys(verbs)),
+        Text(""),
+        Text("Cards are tinted from blue (low) through green to red (high)."),
+        Text(""),
+        Text("Marks on your own cards:"),
+        _two_columns(marks),
+    )
+
+
+def table_keys(verbs: frozenset[str]) -> list[tuple[str, str]]:
+    """The keys that work at the table of a variant whose players take these ``verbs``, with what each does."""
     if "replace" in verbs:
         keys = [
-            "1-9 and 0: put the card you hold at position 1-10 (or click it)",
-            "two positions: swap them",
-            "k: keep your row after a Swap card",
+            # Two sentences, two lines: the second never left as a word or two on a line of its own.
+            (
+                "1-9,0",
+                "put the card you hold at position 1-10 (0 is 10), or click it\n"
+                "after a Swap card: press two positions to swap them",
+            ),
+            ("k", "keep your row as it is after a Swap card"),
         ]
     else:
         keys = [
-            "d: draw from the stock",
-            "t: take the top discard",
-            "1-9 and 0: put the card you hold in slot 5 ... 50 (or click the slot)",
-            "x: discard the card you drew",
+            ("d", "draw from the stock"),
+            ("t", "take the top discard"),
+            ("1-9,0", "put the card you hold in slot 5 to 50 (0 is 50), or click it"),
+            ("x", "discard the card you drew"),
         ]
         if "wait" in verbs:
-            keys += ["r: call Rack-O", "w: wait for a longer run"]
-    keys += [
-        "?: the expert's hint",
-        "+ and -: computer moves faster or slower",
-        "h or F1: this page (Enter or Escape goes back)",
-        "q: quit (the game stays saved)",
-    ]
-    start = "the left end" if "replace" in verbs else "slot 5"
-    run = "" if "replace" in verbs else f"   {MARK_RUN} a run of three (where runs count)"
+            keys += [("r", "call Rack-O when your rack qualifies"), ("w", "wait instead, hoping for a longer run")]
+        else:
+            keys.append(("r", "Rack-O comes by itself here; r tells what your rack lacks"))
     return [
-        "Keys:",
-        *(f"  {key}" for key in keys),
-        "",
-        "Cards are tinted from blue (low) through green to red (high). Marks on yours:",
-        f"  {MARK_IN_ORDER} in order from {start} (it scores)   {MARK_BREAK} where the order breaks",
-        f"  {MARK_PLACED} the card you placed last{run}",
+        *keys,
+        ("?", "the expert's hint, from your own view"),
+        ("h/F1", "this page (Enter or Escape goes back)"),
+        ("s", "your statistics from the games you finished"),
+        ("+/-", "computer moves faster (+ or =) or slower (-)"),
+        ("q", "quit (Ctrl+C too); the game stays saved for racko play"),
+        ("Ctrl+P", "the command palette: its Keys lists every key, and themes"),
     ]
+
+
+def _two_columns(rows: Sequence[tuple[str, str]]) -> Padding:
+    """Indented rows of a short name and its meaning, the meaning wrapping under itself."""
+    table = Table.grid(padding=(0, 2))
+    table.add_column(no_wrap=True)
+    table.add_column()
+    for name, meaning in rows:
+        table.add_row(name, meaning)
+    return Padding(table, (0, 0, 0, 2))
 
 
 def _key_verb(key: str) -> str:
@@ -754,7 +802,10 @@ class RackoApp(App[None]):
     #log { height: 1fr; border: round $primary; }
     #too-small { display: none; padding: 1 2; text-style: bold; }
     MessageScreen { align: center middle; }
-    #message { width: 80; height: auto; max-height: 100%; border: thick $primary; padding: 0 1; background: $surface; }
+    #message {
+        width: 80; max-width: 100%; height: auto; max-height: 100%;
+        border: thick $primary; padding: 0 1; background: $surface;
+    }
     #message-body { height: auto; max-height: 20; }
     #message-prompt { text-style: bold; padding: 1 0 0 0; }
     """

@@ -370,7 +370,10 @@ def test_demo_shows_the_moves_one_at_a_time_at_the_table_s_pace(monkeypatch: pyt
     pauses.clear()
     assert run("demo", "--players", "2", "--seed", "1", "--fast").output == paced.output
     assert pauses == []
-    assert_clean_failure(run("demo", "--pace", "-1"))
+    for wrong in ("-1", "inf", "nan"):
+        refused = run("demo", "--pace", wrong)
+        assert_clean_failure(refused)
+        assert "a pace is 0 to 60 seconds" in refused.stderr
 
 
 @pytest.mark.parametrize(

@@ -80,13 +80,16 @@ def test_plain_mode_refuses_odd_digits_without_a_traceback(data: Path) -> None:
     assert out.count("Unknown command") == 3 and "Game saved." in out
 
 
-def test_quitting_keeps_the_game_and_play_offers_to_resume_it(data: Path) -> None:
+def test_quitting_keeps_the_game_and_play_resumes_it(data: Path) -> None:
     play("--bots", "easy", "--seed", "3", input="draw\nx\nquit\n")
     saved = GameRecord.load(data / CURRENT_SAVE)
     actions_before = saved.action_count
-    out = runner.invoke(app, ["play", "--plain"], input="y\ndraw\nx\nquit\n").output
+    # Piped input is never asked whether to resume: its first line is a command, played as one.
+    out = runner.invoke(app, ["play", "--plain"], input="draw\nx\nquit\n").output
     assert "A saved game was found: Classic Rack-O, round 1: You: 0, easy: 0." in out
-    assert GameRecord.load(data / CURRENT_SAVE).action_count > actions_before
+    assert "Input that is not a terminal is not asked: resuming it (--new sets it aside instead)." in out
+    assert "Please answer" not in out and "Unknown command" not in out and "You drew" in out
+    assert GameRecord.load(data / CURRENT_SAVE).action_count == actions_before + 2 + 2  # yours, then easy's turn
     # A record that was saved can be hinted, too: it is an ordinary record.
     hinted = runner.invoke(app, ["hint", str(data / CURRENT_SAVE)])
     assert hinted.exit_code == 0, hinted.output
@@ -105,7 +108,7 @@ def test_unknown_bots_are_refused_before_anything_starts(data: Path) -> None:
     assert result.exit_code == 2
     assert "Unknown bot 'genius'" in result.stderr and "Traceback" not in result.output
     negative = runner.invoke(app, ["play", "--plain", "--pace", "-1"])
-    assert negative.exit_code == 2 and "greater than or equal to 0" in negative.stderr
+    assert negative.exit_code == 2 and "a pace is 0 to 60 seconds, not -1." in negative.stderr
 
 
 # --- the terminal app ----------------------------------------------------------------------------
@@ -740,10 +743,162 @@ def test_plain_hot_seat_clears_a_terminal_at_every_hand_over_and_warns_a_pipe(da
     assert "this output cannot be cleared" in piped[1]
 
 
-def test_plain_resume_question_takes_only_yes_or_no(data: Path) -> None:
+# --- a saved game and a new one: asked, never set aside unasked; --resume ----------------------------
+
+
+@pytest.fixture
+def typed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Input typed at a terminal by a person (the test's input stands for it), who may be asked a question."""
+    from racko.terminal import command
+
+    monkeypatch.setattr(command, "_input_is_a_terminal", lambda: True)
+
+
+def _saved_game(data: Path) -> bytes:
+    """A classic game against easy, saved after a turn of each; the save's bytes."""
     play("--bots", "easy", "--seed", "3", input="draw\nx\nquit\n")
+    return (data / CURRENT_SAVE).read_bytes()
+
+
+def _set_aside(data: Path) -> list[Path]:
+    return sorted(data.glob("current-game.replaced-*.json"))
+
+
+def test_plain_resume_question_is_a_line_of_its_own_and_takes_only_yes_or_no(data: Path, typed: None) -> None:
+    saved = _saved_game(data)
     out = runner.invoke(app, ["play", "--plain"], input="foo\nno\nquit\n").output
-    assert "Please answer y or n, not 'foo'." in out and "The saved game was moved to" in out
+    assert "Resume the saved game? [Y/n] (n sets it aside and starts a new game)" in out
+    assert "Please answer y or n, not 'foo'." in out
+    [aside] = _set_aside(data)
+    assert f"The saved game was set aside. To play it again:\n  racko play --resume {aside}" in out
+    assert aside.read_bytes() == saved and (data / CURRENT_SAVE).read_bytes() != saved
+
+
+def test_options_for_a_new_game_ask_before_the_saved_game_is_set_aside(data: Path, typed: None) -> None:
+    saved = _saved_game(data)
+    # Yes: the saved game goes on, and the options are for a new game only.
+    kept = runner.invoke(app, ["play", "--plain", "--variant", "bonus"], input="y\nquit\n").output
+    assert "The options given are for a new game: Bonus Rack-O, 2 players: You, medium." in kept
+    assert "Resume the saved game? [Y/n] (n sets it aside and starts the new game)" in kept
+    assert "Classic Rack-O: You, easy." in kept and not _set_aside(data)
+    assert (data / CURRENT_SAVE).read_bytes() == saved
+    # No: it is set aside (never lost), and the game of the options starts.
+    started = runner.invoke(app, ["play", "--plain", "--variant", "bonus"], input="n\nquit\n").output
+    [aside] = _set_aside(data)
+    assert aside.read_bytes() == saved and "racko play --resume" in started
+    assert "Bonus Rack-O: You, medium." in started
+    assert GameRecord.load(data / CURRENT_SAVE).rules.variant == "bonus"
+
+
+def test_piped_options_for_a_new_game_need_new_and_never_move_the_save_unasked(data: Path) -> None:
+    saved = _saved_game(data)
+    refused = runner.invoke(app, ["play", "--plain", "--variant", "bonus"], input="draw\nquit\n")
+    assert refused.exit_code == 2 and "Traceback" not in refused.output
+    assert "is not asked whether to resume it" in refused.stderr and "add --new" in refused.stderr
+    assert (data / CURRENT_SAVE).read_bytes() == saved and not _set_aside(data)
+    started = play("--variant", "bonus", "--new", input="quit\n")
+    [aside] = _set_aside(data)
+    assert aside.read_bytes() == saved and f"racko play --resume {aside}" in started
+
+
+def test_the_app_asks_before_options_set_a_saved_game_aside(data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from racko.terminal import app as terminal_app
+    from racko.terminal import command
+
+    saved = _saved_game(data)
+    opened: list[tuple[object, ...]] = []
+    monkeypatch.setattr(command, "_input_is_a_terminal", lambda: True)
+    monkeypatch.setattr(terminal_app, "run_app", lambda *arguments: opened.append(arguments))
+    result = runner.invoke(app, ["play", "--variant", "bonus"])
+    assert result.exit_code == 0, result.output
+    [(session, ask, setup, *_)] = opened
+    assert ask and isinstance(session, PlaySession) and session.rules.variant == "classic"  # offered, to be asked
+    assert setup is not None and setup[0].variant == "bonus"
+    assert (data / CURRENT_SAVE).read_bytes() == saved and not _set_aside(data)
+
+
+@app_test
+async def test_the_app_s_question_resumes_the_saved_game_or_sets_it_aside_for_the_new_one(tmp_path: Path) -> None:
+    save = tmp_path / CURRENT_SAVE
+    rules = racko.variant("classic").rules(2)
+    PlaySession.new(rules, [SeatSpec("You"), SeatSpec("easy", "easy")], seed=3, store=FileStore(save))
+    bonus = build_setup("bonus", None, ["easy"], "You")
+    for answer in ("enter", "n"):
+        saved = save.read_bytes()
+        app_ = RackoApp(load_save(save), bonus, save, seed=1, pace=0)
+        async with app_.run_test(size=(80, 24)) as pilot:
+            await _settle(pilot)
+            question = " ".join(_page_text(app_)[0])
+            assert "A saved game was found: Classic Rack-O" in question
+            assert "The options given are for a new game: Bonus Rack-O, 2 players: You, easy." in question
+            assert "n: set it aside and start the new game." in str(app_.screen.query_one("#message-prompt").render())
+            await pilot.press(answer)
+            await _settle(pilot)
+            if answer == "n":
+                [aside] = sorted(tmp_path.glob("current-game.replaced-*.json"))
+                assert aside.read_bytes() == saved
+                assert f"racko play --resume {aside}".replace(" ", "") in "".join(_page_text(app_)[0]).replace(" ", "")
+                await pilot.press("enter")
+                await _settle(pilot)
+            assert isinstance(app_.screen, TableScreen)
+            assert app_.session is not None
+            assert app_.session.rules.variant == ("classic" if answer == "enter" else "bonus")
+    # Opened by --resume, the game is not offered again: it opens at once.
+    app_ = RackoApp(load_save(save), None, save, pace=0, ask=False)
+    async with app_.run_test(size=(80, 24)) as pilot:
+        await _settle(pilot)
+        assert isinstance(app_.screen, TableScreen)
+
+
+def test_resume_opens_a_game_set_aside_and_sets_the_one_in_progress_aside_in_its_place(
+    data: Path, tmp_path: Path
+) -> None:
+    first = _saved_game(data)
+    play("--variant", "bonus", "--new", input="quit\n")
+    [aside] = _set_aside(data)
+    second = (data / CURRENT_SAVE).read_bytes()
+    out = play("--resume", str(aside), input="draw\nx\nquit\n")
+    assert f"Resumed the game of {aside}: it is the game in progress again." in out
+    assert "Classic Rack-O: You, easy." in out and "You drew" in out  # played on from where it was set aside
+    assert not aside.exists()  # moved back into place: the game is never in two files
+    [other] = _set_aside(data)
+    assert other.read_bytes() == second and f"racko play --resume {other}" in out
+    assert GameRecord.load(data / CURRENT_SAVE).action_count > GameRecord.loads(first.decode()).action_count
+    # A game from elsewhere (here: exported with --reveal) is copied, the file left as it was.
+    (tmp_path / "elsewhere").mkdir()
+    exported = tmp_path / "elsewhere" / "game.json"
+    assert runner.invoke(app, ["play", "--export", str(exported), "--reveal"]).exit_code == 0
+    kept = exported.read_bytes()
+    out = play("--resume", str(exported), input="quit\n")
+    assert "the file is left as it was, and a copy is played" in out and exported.read_bytes() == kept
+    # The game in progress itself: resumed, nothing moved.
+    before = sorted(data.iterdir())
+    out = play("--resume", str(data / CURRENT_SAVE), input="quit\n")
+    assert "Classic Rack-O: You, easy." in out and sorted(data.iterdir()) == before
+
+
+def test_resume_refuses_what_is_not_a_game_to_resume_and_changes_nothing(data: Path, tmp_path: Path) -> None:
+    play("--bots", "easy", "--no-two-player-rule", "--target", "75", "--seed", "1", input="draw\nx\n" * 400)
+    finished = next((data / "games").glob("*.json"))
+    _saved_game(data)
+    (tmp_path / "text.json").write_text("hello")
+    figure3 = Path(__file__).parents[1] / "docs" / "examples" / "figure3.json"
+    before = {path: path.read_bytes() for path in data.rglob("*.json")}
+    for arguments, message in [
+        (["--resume", str(tmp_path / "missing.json")], "missing.json cannot be resumed: No such file."),
+        (["--resume", str(tmp_path)], "cannot be resumed: This is a folder, not a record file."),
+        (["--resume", str(tmp_path / "text.json")], "text.json cannot be resumed: Not valid JSON"),
+        (["--resume", str(figure3)], "cannot be resumed: This record is not a saved game of racko play"),
+        (["--resume", str(finished)], "holds a finished game: racko replay reads it"),
+        (["--resume", str(finished), "--variant", "bonus"], "--resume opens a game as it was set aside"),
+        (["--resume", str(finished), "--new"], "--resume opens a game as it was set aside"),
+        (["--resume", str(finished), "--seed", "4"], "--resume opens a game as it was set aside"),
+        (["--resume", str(finished), "--export", str(tmp_path / "x.json")], "choose one"),
+    ]:
+        result = runner.invoke(app, ["play", "--plain", *arguments], input="quit\n")
+        assert result.exit_code == 2 and "Traceback" not in result.output, arguments
+        assert result.stderr.startswith("racko: ") and message in result.stderr, result.stderr
+        assert {path: path.read_bytes() for path in data.rglob("*.json")} == before
 
 
 @app_test

@@ -49,7 +49,7 @@ from racko.play.loop import (
 )
 from racko.play.loop import Screen as LoopScreen
 from racko.play.session import PlaySession, SeatSpec, bots_for, default_opponent
-from racko.play.setup import DEFAULT_NAME, HUMAN, build_setup, describe_save
+from racko.play.setup import DEFAULT_NAME, HUMAN, build_setup, describe_save, describe_setup
 from racko.play.text import (
     highest_card,
     last_placed,
@@ -61,7 +61,7 @@ from racko.play.text import (
 )
 from racko.rules import RACK_SIZE, SLOT_LABELS, VARIANTS, Rules, variant
 from racko.terminal.cards import MARK_BREAK, MARK_IN_ORDER, MARK_PLACED, MARK_RUN, Face, card_face, chip
-from racko.terminal.saves import FileStore, set_aside
+from racko.terminal.saves import FileStore, aside_note, set_aside
 from racko.terminal.settings import Settings, load_settings, save_settings
 
 SLOT_KEYS = "1234567890"
@@ -818,9 +818,14 @@ class RackoApp(App[None]):
         seed: int | None = None,
         notes: list[str] | None = None,
         pace: float = COMPUTER_PACE,
+        *,
+        ask: bool = True,
     ) -> None:
+        """``ask``: offer ``session`` (a saved game) to be resumed or set aside for a new game; without it, the
+        game opens at once (``racko play --resume``)."""
         super().__init__()
         self.session = session
+        self.ask = ask
         self.setup = setup
         self.save_path = save_path
         self.seed = seed
@@ -834,31 +839,42 @@ class RackoApp(App[None]):
 
     def on_mount(self) -> None:
         if self.notes:
-            self.push_screen(MessageScreen("\n".join(self.notes)), lambda _: self._begin())
+            self.push_screen(MessageScreen("\n\n".join(self.notes)), lambda _: self._begin())
         else:
             self._begin()
 
     def _begin(self) -> None:
         session = self.session
-        if session is not None:
+        if session is not None and not self.ask:
+            self.push_screen(TableScreen(session, self.pace))
+        elif session is not None:
+            # Options given on the command line are a new game of their own: the question says so.
             question = f"A saved game was found: {describe_save(session)}."
-            self.push_screen(MessageScreen(question, "Resume it? Enter: yes, n: a new game."), self._resume_answer)
-            return
-        self._set_up()
+            if self.setup is not None:
+                question += f"\nThe options given are for a new game: {describe_setup(*self.setup)}."
+            instead = "start the new game" if self.setup is not None else "choose a new game"
+            prompt = f"Enter: resume it.  n: set it aside and {instead}."
+            self.push_screen(MessageScreen(question, prompt), self._resume_answer)
+        else:
+            self._set_up()
 
     def _resume_answer(self, resume: bool | None) -> None:
         if resume and self.session is not None:
             self.push_screen(TableScreen(self.session, self.pace))
             return
+        note = None
         if self.session is not None and self.save_path is not None and self.save_path.exists():
             try:
-                set_aside(self.save_path, "replaced")
+                note = aside_note(set_aside(self.save_path, "replaced"))
             except RackoError as error:  # the save stays as it was, and no new game overwrites it
                 self.push_screen(MessageScreen(str(error), "Press Enter to leave."), lambda _: self.exit())
                 self.session = None
                 return
         self.session = None
-        self._set_up()
+        if note is not None:  # where the game went, and how to play it again
+            self.push_screen(MessageScreen(note), lambda _: self._set_up())
+        else:
+            self._set_up()
 
     def _set_up(self) -> None:
         if self.setup is not None:
@@ -894,13 +910,18 @@ class RackoApp(App[None]):
 
 def run_app(
     session: PlaySession | None,
+    ask: bool,
     setup: tuple[Rules, list[SeatSpec]] | None,
     save_path: Path,
     seed: int | None,
     notes: list[str],
     pace: float,
 ) -> PlaySession | None:
-    """Run the app until the player leaves; returns the game played, if one was started or resumed."""
-    app = RackoApp(session, setup, save_path, seed, notes, pace)
+    """Run the app until the player leaves; returns the game played, if one was started or resumed.
+
+    ``ask``: offer the saved game ``session`` to be resumed or set aside for a new game (``setup`` where options
+    chose it, else the start screen's); without it, the game opens at once.
+    """
+    app = RackoApp(session, setup, save_path, seed, notes, pace, ask=ask)
     app.run()
     return app.session

@@ -17,6 +17,7 @@ from racko.play.session import PlaySession, SeatSpec, bots_for
 from racko.play.setup import check_seat_count
 from racko.play.text import rack_lines, round_report, row_line
 from racko.rules import VARIANTS, variant
+from racko.terminal.command import seconds
 
 
 def _fail(message: str) -> None:
@@ -32,7 +33,7 @@ def demo_command(
     turn_cap: Annotated[int, typer.Option(help="End the round after this many turns.")] = 500,
     pace: Annotated[
         float,
-        typer.Option(min=0.0, metavar="SECONDS", help="Seconds between moves (racko play's pace for computer moves)."),
+        typer.Option(callback=seconds, help="Seconds between moves (racko play's pace for computer moves)."),
     ] = COMPUTER_PACE,
     fast: Annotated[bool, typer.Option("--fast", help="Show the moves at once, without pausing.")] = False,
 ) -> None:

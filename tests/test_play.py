@@ -405,6 +405,15 @@ async def _until_a_person_acts(pilot: object, session: PlaySession) -> None:
     raise AssertionError("the computer players did not finish their turns")
 
 
+async def _at_the_table(app: RackoApp, pilot: object) -> TableScreen:
+    """The table, once it is a person's turn (the computer players' moves shown)."""
+    assert app.session is not None
+    await _until_a_person_acts(pilot, app.session)
+    await _settle(pilot)
+    assert isinstance(app.screen, TableScreen)
+    return app.screen
+
+
 @app_test
 async def test_enter_picks_from_an_open_list_on_the_start_screen_instead_of_starting(tmp_path: Path) -> None:
     app = RackoApp(save_path=None, seed=5, pace=0)
@@ -949,33 +958,16 @@ TABLES = {"classic": 2, "bonus": 2, "partners": 4, "highlow": 3}
 """A table of each variant, by its number of players."""
 
 
-def _table_app(variant_name: str, players: int | None = None) -> RackoApp:
+def _table_app(variant_name: str, seed: int = 3) -> RackoApp:
     """A game of ``variant_name`` against easy bots, started at the table (nothing saved)."""
-    count = players or TABLES[variant_name]
+    count = TABLES[variant_name]
     seats = [SeatSpec("You"), *[SeatSpec(f"easy {seat}", "easy") for seat in range(2, count + 1)]]
-    return RackoApp(setup=(racko.variant(variant_name).rules(count), seats), save_path=None, seed=3, pace=0)
+    return RackoApp(setup=(racko.variant(variant_name).rules(count), seats), save_path=None, seed=seed, pace=0)
 
 
 def _screen_lines(app: RackoApp) -> list[str]:
     """The terminal's lines as a person reads them (every screen shown, modal pages over the table)."""
     return [strip.text for strip in app.screen._compositor.render_strips()]
-
-
-@app_test
-async def test_every_key_of_the_footer_shows_at_80_columns_in_every_variant(tmp_path: Path) -> None:
-    from textual.widgets._footer import FooterKey
-
-    for name in TABLES:
-        app_ = _table_app(name)
-        async with app_.run_test(size=(80, 24)) as pilot:
-            session = app_.session
-            assert session is not None
-            await _until_a_person_acts(pilot, session)
-            await _settle(pilot)
-            footer = _screen_lines(app_)[-1]
-            keys = [f"{key.key_display} {key.description}" for key in app_.screen.query(FooterKey)]
-            assert "q Quit" in keys and "^p palette" in keys and "? Hint" in keys
-            assert [key for key in keys if key not in footer] == [], f"{name}: {footer!r}"
 
 
 def _page_text(app: RackoApp) -> tuple[list[str], int]:
@@ -1015,18 +1007,23 @@ def _keys_listed(lines: list[str]) -> set[str]:
 
 
 @app_test
-async def test_the_rules_page_wraps_once_at_every_width_and_lists_every_key_that_works(tmp_path: Path) -> None:
+async def test_every_variant_s_footer_fits_80_columns_and_its_rules_page_wraps_once_and_lists_its_keys(
+    tmp_path: Path,
+) -> None:
+    from textual.widgets._footer import FooterKey
+
     from racko.terminal.app import rules_summary
 
     own = {key for binding in TableScreen.BINDINGS for key in str(binding.key).split(",")}  # type: ignore[union-attr]
     for name in TABLES:
         app_ = _table_app(name)
-        async with app_.run_test(size=(78, 24)) as pilot:
-            session = app_.session
-            assert session is not None
-            await _until_a_person_acts(pilot, session)
-            table = app_.screen
-            assert isinstance(table, TableScreen)
+        async with app_.run_test(size=(80, 24)) as pilot:
+            table = await _at_the_table(app_, pilot)
+            # Every key of the footer, whole, at 80 columns.
+            footer = _screen_lines(app_)[-1]
+            keys = [f"{key.key_display} {key.description}" for key in table.query(FooterKey)]
+            assert "q Quit" in keys and "^p palette" in keys and "? Hint" in keys
+            assert [key for key in keys if key not in footer] == [], f"{name}: {footer!r}"
             # The keys that work here: the table's own that answer in this variant, and the command palette's.
             working = {
                 key
@@ -1046,7 +1043,7 @@ async def test_the_rules_page_wraps_once_at_every_width_and_lists_every_key_that
                 assert max(len(line) for line in lines) <= text_width
                 assert _wrapped_twice(lines, text_width) == [], f"{name} at {width} columns"
                 page = " ".join(" ".join(lines).split())
-                for paragraph in "\n".join(rules_summary(session.rules)).split("\n\n"):
+                for paragraph in "\n".join(rules_summary(table.session.rules)).split("\n\n"):
                     assert paragraph in page  # every word, in order
                 assert _keys_listed(lines) == working, f"{name}: {_keys_listed(lines) ^ working}"
 
@@ -1115,11 +1112,7 @@ async def test_every_key_in_the_keys_panel_is_described_and_escape_closes_it(tmp
     ):
         app = RackoApp(setup=(racko.variant(name).rules(players), seats), save_path=None, seed=3, pace=0)
         async with app.run_test(size=(80, 24)) as pilot:
-            session = app.session
-            assert session is not None
-            await _until_a_person_acts(pilot, session)
-            table = app.screen
-            assert isinstance(table, TableScreen)
+            table = await _at_the_table(app, pilot)
             await _check_the_keys_panel(app, pilot)
             slot = table.active_bindings["0"].binding.description
             assert slot == ("Position 10" if name == "highlow" else "Slot 50")
@@ -1253,15 +1246,9 @@ async def test_high_low_s_replacement_of_a_swap_at_the_deal_is_the_rules_not_the
     tmp_path: Path,
 ) -> None:
     # Seed 0: a Swap is dealt at position 1 of your row, and the stock's 10 replaces it by the rules.
-    rules = racko.variant("highlow").rules(3)
-    seats = [SeatSpec("You"), SeatSpec("easy 2", "easy"), SeatSpec("easy 3", "easy")]
-    table_app = RackoApp(setup=(rules, seats), save_path=None, seed=0, pace=0)
+    table_app = _table_app("highlow", seed=0)
     async with table_app.run_test(size=(80, 24)) as pilot:
-        session = table_app.session
-        assert session is not None
-        await _until_a_person_acts(pilot, session)
-        table = table_app.screen
-        assert isinstance(table, TableScreen)
+        table = await _at_the_table(table_app, pilot)
         log_widget = table.query_one("#log", RichLog)
         assert not log_widget.show_horizontal_scrollbar  # a line longer than the log wraps in it
         log = " ".join(" ".join(line.text for line in log_widget.lines).split())

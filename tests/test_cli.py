@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import shutil
@@ -291,7 +292,7 @@ def _scored(lines: list[str], players: int) -> list[str]:
 
 
 def test_demo_ends_with_every_rack_shown_and_the_scores() -> None:
-    result = run("demo", "--seed", "1", "--players", "3")
+    result = run("demo", "--seed", "1", "--players", "3", "--fast")
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0] == "Classic Rack-O, 3 players, cards 1-50."
@@ -316,7 +317,7 @@ def test_demo_ends_with_every_rack_shown_and_the_scores() -> None:
         assert found is not None, summary
         assert int(found.group(1)) == seat + 1
         assert found.group(2) == expected.explain(seat)
-    assert run("demo", "--seed", "1", "--players", "3").output == result.output
+    assert run("demo", "--seed", "1", "--players", "3", "--fast").output == result.output
 
 
 @pytest.mark.parametrize(
@@ -330,7 +331,7 @@ def test_demo_ends_with_every_rack_shown_and_the_scores() -> None:
     ids=["partners", "bonus", "capped", "highlow"],
 )
 def test_demo_plays_every_variant(args: list[str]) -> None:
-    result = run("demo", "--seed", "3", *args)
+    result = run("demo", "--seed", "3", "--fast", *args)
     assert result.exit_code == 0, result.output
     players = int(args[args.index("--players") + 1]) if "--players" in args else 4
     assert result.output.count("Round 1 is over") == 1
@@ -338,9 +339,41 @@ def test_demo_plays_every_variant(args: list[str]) -> None:
 
 
 def test_demo_without_a_seed_plays_a_round() -> None:
-    result = run("demo", "--players", "2")
+    result = run("demo", "--players", "2", "--fast")
     assert result.exit_code == 0, result.output
     assert len(_scored(result.output.splitlines(), 2)) == 2
+
+
+def test_demo_shows_the_moves_one_at_a_time_at_the_table_s_pace(monkeypatch: pytest.MonkeyPatch) -> None:
+    from racko.play.loop import COMPUTER_PACE
+    from racko.terminal import demo
+
+    pauses: list[tuple[float, str]] = []
+
+    def pause(seconds: float) -> None:  # what has been printed when each pause begins, instead of waiting
+        sys.stdout.flush()
+        pauses.append((seconds, sys.stdout.buffer.getvalue().decode()))  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(demo.time, "sleep", pause)
+    paced = run("demo", "--players", "2", "--seed", "1")
+    assert paced.exit_code == 0, paced.output
+    assert {seconds for seconds, _ in pauses} == {COMPUTER_PACE}
+    shown = [printed for _, printed in pauses]
+    assert "is dealt:" in shown[0] and "took" not in shown[0] and "drew" not in shown[0]  # the deal, then moves
+    # One move at a time: something new was printed before every pause, and the report only after the last one.
+    assert all(len(before) < len(after) for before, after in itertools.pairwise(shown))
+    assert "Round 1 is over" not in shown[-1] and "Round 1 is over" in paced.output
+    moves = len(pauses)
+    pauses.clear()
+    assert run("demo", "--players", "2", "--seed", "1", "--pace", "0.01").output == paced.output
+    assert [seconds for seconds, _ in pauses] == [0.01] * moves
+    pauses.clear()
+    assert run("demo", "--players", "2", "--seed", "1", "--fast").output == paced.output
+    assert pauses == []
+    for wrong in ("-1", "inf", "nan"):
+        refused = run("demo", "--pace", wrong)
+        assert_clean_failure(refused)
+        assert "a pace is 0 to 60 seconds" in refused.stderr
 
 
 @pytest.mark.parametrize(

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import itertools
 import json
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import Button, Input, Select
+from textual.widgets import Button, Input, RichLog, Select, Static
 from typer.testing import CliRunner
 
 import racko
@@ -79,13 +80,16 @@ def test_plain_mode_refuses_odd_digits_without_a_traceback(data: Path) -> None:
     assert out.count("Unknown command") == 3 and "Game saved." in out
 
 
-def test_quitting_keeps_the_game_and_play_offers_to_resume_it(data: Path) -> None:
+def test_quitting_keeps_the_game_and_play_resumes_it(data: Path) -> None:
     play("--bots", "easy", "--seed", "3", input="draw\nx\nquit\n")
     saved = GameRecord.load(data / CURRENT_SAVE)
     actions_before = saved.action_count
-    out = runner.invoke(app, ["play", "--plain"], input="y\ndraw\nx\nquit\n").output
+    # Piped input is never asked whether to resume: its first line is a command, played as one.
+    out = runner.invoke(app, ["play", "--plain"], input="draw\nx\nquit\n").output
     assert "A saved game was found: Classic Rack-O, round 1: You: 0, easy: 0." in out
-    assert GameRecord.load(data / CURRENT_SAVE).action_count > actions_before
+    assert "Input that is not a terminal is not asked: resuming it (--new sets it aside instead)." in out
+    assert "Please answer" not in out and "Unknown command" not in out and "You drew" in out
+    assert GameRecord.load(data / CURRENT_SAVE).action_count == actions_before + 2 + 2  # yours, then easy's turn
     # A record that was saved can be hinted, too: it is an ordinary record.
     hinted = runner.invoke(app, ["hint", str(data / CURRENT_SAVE)])
     assert hinted.exit_code == 0, hinted.output
@@ -103,6 +107,8 @@ def test_unknown_bots_are_refused_before_anything_starts(data: Path) -> None:
     result = runner.invoke(app, ["play", "--plain", "--bots", "genius"])
     assert result.exit_code == 2
     assert "Unknown bot 'genius'" in result.stderr and "Traceback" not in result.output
+    negative = runner.invoke(app, ["play", "--plain", "--pace", "-1"])
+    assert negative.exit_code == 2 and "a pace is 0 to 60 seconds, not -1." in negative.stderr
 
 
 # --- the terminal app ----------------------------------------------------------------------------
@@ -399,6 +405,15 @@ async def _until_a_person_acts(pilot: object, session: PlaySession) -> None:
     raise AssertionError("the computer players did not finish their turns")
 
 
+async def _at_the_table(app: RackoApp, pilot: object) -> TableScreen:
+    """The table, once it is a person's turn (the computer players' moves shown)."""
+    assert app.session is not None
+    await _until_a_person_acts(pilot, app.session)
+    await _settle(pilot)
+    assert isinstance(app.screen, TableScreen)
+    return app.screen
+
+
 @app_test
 async def test_enter_picks_from_an_open_list_on_the_start_screen_instead_of_starting(tmp_path: Path) -> None:
     app = RackoApp(save_path=None, seed=5, pace=0)
@@ -638,7 +653,20 @@ def test_hint_keeps_an_unfinished_game_s_secrets_without_reveal(data: Path, tmp_
     record = GameRecord.load(data / CURRENT_SAVE)
     bots_turn = next(at for at in range(record.action_count) if replay(record, stop_after=at).to_act == 1)
     refused = runner.invoke(app, ["hint", str(data / CURRENT_SAVE), "--at", str(bots_turn)])
-    assert refused.exit_code == 1 and "the one person's seat (seat 1)" in refused.stderr
+    assert refused.exit_code == 1 and "only the one person at the table (You)" in refused.stderr
+    assert "easy is to play here" in refused.stderr and "seat 2" not in refused.stderr
+
+
+def test_hint_names_the_player_to_advise_as_everything_else_does(data: Path) -> None:
+    play("--bots", "easy", "--name", "Ann", "--seed", "3", input="draw\nx\nquit\n")
+    save = str(data / CURRENT_SAVE)
+    yours = runner.invoke(app, ["hint", save])
+    assert yours.exit_code == 0, yours.output
+    assert yours.output.startswith("After action 6: Ann to play (advice from expert, seeing only Ann's view).")
+    bots = runner.invoke(app, ["hint", save, "--at", "1", "--reveal"]).output
+    assert "After action 1: easy to play (advice from expert, seeing only easy's view)." in bots
+    assert "Top discard: none (the pile is empty)" in bots  # easy took the card turned up
+    assert "seat" not in yours.output + bots
 
 
 def test_hint_on_a_finished_game_advises_its_last_move_and_json_keeps_the_count(data: Path) -> None:
@@ -724,10 +752,162 @@ def test_plain_hot_seat_clears_a_terminal_at_every_hand_over_and_warns_a_pipe(da
     assert "this output cannot be cleared" in piped[1]
 
 
-def test_plain_resume_question_takes_only_yes_or_no(data: Path) -> None:
+# --- a saved game and a new one: asked, never set aside unasked; --resume ----------------------------
+
+
+@pytest.fixture
+def typed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Input typed at a terminal by a person (the test's input stands for it), who may be asked a question."""
+    from racko.terminal import command
+
+    monkeypatch.setattr(command, "_input_is_a_terminal", lambda: True)
+
+
+def _saved_game(data: Path) -> bytes:
+    """A classic game against easy, saved after a turn of each; the save's bytes."""
     play("--bots", "easy", "--seed", "3", input="draw\nx\nquit\n")
+    return (data / CURRENT_SAVE).read_bytes()
+
+
+def _set_aside(data: Path) -> list[Path]:
+    return sorted(data.glob("current-game.replaced-*.json"))
+
+
+def test_plain_resume_question_is_a_line_of_its_own_and_takes_only_yes_or_no(data: Path, typed: None) -> None:
+    saved = _saved_game(data)
     out = runner.invoke(app, ["play", "--plain"], input="foo\nno\nquit\n").output
-    assert "Please answer y or n, not 'foo'." in out and "The saved game was moved to" in out
+    assert "Resume the saved game? [Y/n] (n sets it aside and starts a new game)" in out
+    assert "Please answer y or n, not 'foo'." in out
+    [aside] = _set_aside(data)
+    assert f"The saved game was set aside. To play it again:\n  racko play --resume {aside}" in out
+    assert aside.read_bytes() == saved and (data / CURRENT_SAVE).read_bytes() != saved
+
+
+def test_options_for_a_new_game_ask_before_the_saved_game_is_set_aside(data: Path, typed: None) -> None:
+    saved = _saved_game(data)
+    # Yes: the saved game goes on, and the options are for a new game only.
+    kept = runner.invoke(app, ["play", "--plain", "--variant", "bonus"], input="y\nquit\n").output
+    assert "The options given are for a new game: Bonus Rack-O, 2 players: You, medium." in kept
+    assert "Resume the saved game? [Y/n] (n sets it aside and starts the new game)" in kept
+    assert "Classic Rack-O: You, easy." in kept and not _set_aside(data)
+    assert (data / CURRENT_SAVE).read_bytes() == saved
+    # No: it is set aside (never lost), and the game of the options starts.
+    started = runner.invoke(app, ["play", "--plain", "--variant", "bonus"], input="n\nquit\n").output
+    [aside] = _set_aside(data)
+    assert aside.read_bytes() == saved and "racko play --resume" in started
+    assert "Bonus Rack-O: You, medium." in started
+    assert GameRecord.load(data / CURRENT_SAVE).rules.variant == "bonus"
+
+
+def test_piped_options_for_a_new_game_need_new_and_never_move_the_save_unasked(data: Path) -> None:
+    saved = _saved_game(data)
+    refused = runner.invoke(app, ["play", "--plain", "--variant", "bonus"], input="draw\nquit\n")
+    assert refused.exit_code == 2 and "Traceback" not in refused.output
+    assert "is not asked whether to resume it" in refused.stderr and "add --new" in refused.stderr
+    assert (data / CURRENT_SAVE).read_bytes() == saved and not _set_aside(data)
+    started = play("--variant", "bonus", "--new", input="quit\n")
+    [aside] = _set_aside(data)
+    assert aside.read_bytes() == saved and f"racko play --resume {aside}" in started
+
+
+def test_the_app_asks_before_options_set_a_saved_game_aside(data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from racko.terminal import app as terminal_app
+    from racko.terminal import command
+
+    saved = _saved_game(data)
+    opened: list[tuple[object, ...]] = []
+    monkeypatch.setattr(command, "_input_is_a_terminal", lambda: True)
+    monkeypatch.setattr(terminal_app, "run_app", lambda *arguments: opened.append(arguments))
+    result = runner.invoke(app, ["play", "--variant", "bonus"])
+    assert result.exit_code == 0, result.output
+    [(session, ask, setup, *_)] = opened
+    assert ask and isinstance(session, PlaySession) and session.rules.variant == "classic"  # offered, to be asked
+    assert setup is not None and setup[0].variant == "bonus"
+    assert (data / CURRENT_SAVE).read_bytes() == saved and not _set_aside(data)
+
+
+@app_test
+async def test_the_app_s_question_resumes_the_saved_game_or_sets_it_aside_for_the_new_one(tmp_path: Path) -> None:
+    save = tmp_path / CURRENT_SAVE
+    rules = racko.variant("classic").rules(2)
+    PlaySession.new(rules, [SeatSpec("You"), SeatSpec("easy", "easy")], seed=3, store=FileStore(save))
+    bonus = build_setup("bonus", None, ["easy"], "You")
+    for answer in ("enter", "n"):
+        saved = save.read_bytes()
+        app_ = RackoApp(load_save(save), bonus, save, seed=1, pace=0)
+        async with app_.run_test(size=(80, 24)) as pilot:
+            await _settle(pilot)
+            question = " ".join(_page_text(app_)[0])
+            assert "A saved game was found: Classic Rack-O" in question
+            assert "The options given are for a new game: Bonus Rack-O, 2 players: You, easy." in question
+            assert "n: set it aside and start the new game." in str(app_.screen.query_one("#message-prompt").render())
+            await pilot.press(answer)
+            await _settle(pilot)
+            if answer == "n":
+                [aside] = sorted(tmp_path.glob("current-game.replaced-*.json"))
+                assert aside.read_bytes() == saved
+                assert f"racko play --resume {aside}".replace(" ", "") in "".join(_page_text(app_)[0]).replace(" ", "")
+                await pilot.press("enter")
+                await _settle(pilot)
+            assert isinstance(app_.screen, TableScreen)
+            assert app_.session is not None
+            assert app_.session.rules.variant == ("classic" if answer == "enter" else "bonus")
+    # Opened by --resume, the game is not offered again: it opens at once.
+    app_ = RackoApp(load_save(save), None, save, pace=0, ask=False)
+    async with app_.run_test(size=(80, 24)) as pilot:
+        await _settle(pilot)
+        assert isinstance(app_.screen, TableScreen)
+
+
+def test_resume_opens_a_game_set_aside_and_sets_the_one_in_progress_aside_in_its_place(
+    data: Path, tmp_path: Path
+) -> None:
+    first = _saved_game(data)
+    play("--variant", "bonus", "--new", input="quit\n")
+    [aside] = _set_aside(data)
+    second = (data / CURRENT_SAVE).read_bytes()
+    out = play("--resume", str(aside), input="draw\nx\nquit\n")
+    assert f"Resumed the game of {aside}: it is the game in progress again." in out
+    assert "Classic Rack-O: You, easy." in out and "You drew" in out  # played on from where it was set aside
+    assert not aside.exists()  # moved back into place: the game is never in two files
+    [other] = _set_aside(data)
+    assert other.read_bytes() == second and f"racko play --resume {other}" in out
+    assert GameRecord.load(data / CURRENT_SAVE).action_count > GameRecord.loads(first.decode()).action_count
+    # A game from elsewhere (here: exported with --reveal) is copied, the file left as it was.
+    (tmp_path / "elsewhere").mkdir()
+    exported = tmp_path / "elsewhere" / "game.json"
+    assert runner.invoke(app, ["play", "--export", str(exported), "--reveal"]).exit_code == 0
+    kept = exported.read_bytes()
+    out = play("--resume", str(exported), input="quit\n")
+    assert "the file is left as it was, and a copy is played" in out and exported.read_bytes() == kept
+    # The game in progress itself: resumed, nothing moved.
+    before = sorted(data.iterdir())
+    out = play("--resume", str(data / CURRENT_SAVE), input="quit\n")
+    assert "Classic Rack-O: You, easy." in out and sorted(data.iterdir()) == before
+
+
+def test_resume_refuses_what_is_not_a_game_to_resume_and_changes_nothing(data: Path, tmp_path: Path) -> None:
+    play("--bots", "easy", "--no-two-player-rule", "--target", "75", "--seed", "1", input="draw\nx\n" * 400)
+    finished = next((data / "games").glob("*.json"))
+    _saved_game(data)
+    (tmp_path / "text.json").write_text("hello")
+    figure3 = Path(__file__).parents[1] / "docs" / "examples" / "figure3.json"
+    before = {path: path.read_bytes() for path in data.rglob("*.json")}
+    for arguments, message in [
+        (["--resume", str(tmp_path / "missing.json")], "missing.json cannot be resumed: No such file."),
+        (["--resume", str(tmp_path)], "cannot be resumed: This is a folder, not a record file."),
+        (["--resume", str(tmp_path / "text.json")], "text.json cannot be resumed: Not valid JSON"),
+        (["--resume", str(figure3)], "cannot be resumed: This record is not a saved game of racko play"),
+        (["--resume", str(finished)], "holds a finished game: racko replay reads it"),
+        (["--resume", str(finished), "--variant", "bonus"], "--resume opens a game as it was set aside"),
+        (["--resume", str(finished), "--new"], "--resume opens a game as it was set aside"),
+        (["--resume", str(finished), "--seed", "4"], "--resume opens a game as it was set aside"),
+        (["--resume", str(finished), "--export", str(tmp_path / "x.json")], "choose one"),
+    ]:
+        result = runner.invoke(app, ["play", "--plain", *arguments], input="quit\n")
+        assert result.exit_code == 2 and "Traceback" not in result.output, arguments
+        assert result.stderr.startswith("racko: ") and message in result.stderr, result.stderr
+        assert {path: path.read_bytes() for path in data.rglob("*.json")} == before
 
 
 @app_test
@@ -742,7 +922,7 @@ async def test_the_rules_screen_the_pace_keys_and_unknown_keys(tmp_path: Path) -
         await pilot.press("h")
         await _settle(pilot)
         assert isinstance(app.screen, MessageScreen)
-        text = str(app.screen.query_one("#message-text").render())
+        text = " ".join(_page_text(app)[0])
         assert "a run of three" in text and "Scoring: Rack-O 75" in text and "Keys:" in text
         await pilot.press("enter")
         await _settle(pilot)
@@ -772,6 +952,100 @@ async def test_a_terminal_too_small_for_the_table_says_so(tmp_path: Path) -> Non
         await pilot.resize_terminal(80, 24)
         await _settle(pilot)
         assert not notice.display and table.query_one("#table").display
+
+
+TABLES = {"classic": 2, "bonus": 2, "partners": 4, "highlow": 3}
+"""A table of each variant, by its number of players."""
+
+
+def _table_app(variant_name: str, seed: int = 3) -> RackoApp:
+    """A game of ``variant_name`` against easy bots, started at the table (nothing saved)."""
+    count = TABLES[variant_name]
+    seats = [SeatSpec("You"), *[SeatSpec(f"easy {seat}", "easy") for seat in range(2, count + 1)]]
+    return RackoApp(setup=(racko.variant(variant_name).rules(count), seats), save_path=None, seed=seed, pace=0)
+
+
+def _screen_lines(app: RackoApp) -> list[str]:
+    """The terminal's lines as a person reads them (every screen shown, modal pages over the table)."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+def _page_text(app: RackoApp) -> tuple[list[str], int]:
+    """Every line of the page shown, as the page lays it out (those scrolled out of view too), and its width."""
+    from textual.geometry import Region
+
+    text = app.screen.query_one("#message-text", Static)
+    width, height = text.size
+    return [strip.text.rstrip() for strip in text.render_lines(Region(0, 0, width, height))], width
+
+
+def _wrapped_twice(lines: list[str], width: int) -> list[str]:
+    """The lines a single, clean wrap would have joined to the line before: orphans of a second wrap.
+
+    A line continues the one before when both are prose (no indent), or when it is a second column's next line
+    (indented past the first column); the next word would have fitted on the line before, that is a second wrap.
+    """
+    orphans = []
+    for before, line in itertools.pairwise(lines):
+        indent = len(line) - len(line.lstrip())
+        prose = indent == 0 and before[:1] not in ("", " ")  # a paragraph's next line
+        if line.strip() and (prose or indent > 2) and len(before) + 1 + len(line.split()[0]) <= width:
+            orphans.append(line)
+    return orphans
+
+
+KEY_NAMES = {"1-9,0": [*"1234567890"], "h/F1": ["h", "f1"], "+/-": ["plus", "equals_sign", "minus"]}
+"""The rules page's names for keys that stand for several of Textual's (any other is its own name, ? aside)."""
+
+
+def _keys_listed(lines: list[str]) -> set[str]:
+    """The keys the rules page lists (its "Keys:" rows), in Textual's names."""
+    rows = lines[lines.index("Keys:") + 1 :]
+    rows = rows[: rows.index("")]
+    names = [row.split()[0] for row in rows if not row.startswith("   ")]  # a row's first line names its key
+    return {key for name in names for key in KEY_NAMES.get(name, ["question_mark" if name == "?" else name.lower()])}
+
+
+@app_test
+async def test_every_variant_s_footer_fits_80_columns_and_its_rules_page_wraps_once_and_lists_its_keys(
+    tmp_path: Path,
+) -> None:
+    from textual.widgets._footer import FooterKey
+
+    from racko.terminal.app import rules_summary
+
+    own = {key for binding in TableScreen.BINDINGS for key in str(binding.key).split(",")}  # type: ignore[union-attr]
+    for name in TABLES:
+        app_ = _table_app(name)
+        async with app_.run_test(size=(80, 24)) as pilot:
+            table = await _at_the_table(app_, pilot)
+            # Every key of the footer, whole, at 80 columns.
+            footer = _screen_lines(app_)[-1]
+            keys = [f"{key.key_display} {key.description}" for key in table.query(FooterKey)]
+            assert "q Quit" in keys and "^p palette" in keys and "? Hint" in keys
+            assert [key for key in keys if key not in footer] == [], f"{name}: {footer!r}"
+            # The keys that work here: the table's own that answer in this variant, and the command palette's.
+            working = {
+                key
+                for key, active in table.active_bindings.items()
+                if key in own and active.enabled and not active.binding.action.startswith("not_in_this_game")
+            } | {app_.COMMAND_PALETTE_BINDING}
+            assert {"r", "s"} <= working or name == "highlow"
+            assert ("w" in working) == (name == "bonus") and ("k" in working) == (name == "highlow")
+            await pilot.press("h")
+            await _settle(pilot)
+            assert isinstance(app_.screen, MessageScreen)
+            for width in (78, 80, 100, 120, 160):
+                await pilot.resize_terminal(width, 24)
+                await _settle(pilot)
+                assert app_.screen.query_one("#message").region.right <= width  # the whole frame is on screen
+                lines, text_width = _page_text(app_)
+                assert max(len(line) for line in lines) <= text_width
+                assert _wrapped_twice(lines, text_width) == [], f"{name} at {width} columns"
+                page = " ".join(" ".join(lines).split())
+                for paragraph in "\n".join(rules_summary(table.session.rules)).split("\n\n"):
+                    assert paragraph in page  # every word, in order
+                assert _keys_listed(lines) == working, f"{name}: {_keys_listed(lines) ^ working}"
 
 
 def test_stats_add_up_the_finished_games_and_skip_what_they_cannot_read(data: Path) -> None:
@@ -838,11 +1112,7 @@ async def test_every_key_in_the_keys_panel_is_described_and_escape_closes_it(tmp
     ):
         app = RackoApp(setup=(racko.variant(name).rules(players), seats), save_path=None, seed=3, pace=0)
         async with app.run_test(size=(80, 24)) as pilot:
-            session = app.session
-            assert session is not None
-            await _until_a_person_acts(pilot, session)
-            table = app.screen
-            assert isinstance(table, TableScreen)
+            table = await _at_the_table(app, pilot)
             await _check_the_keys_panel(app, pilot)
             slot = table.active_bindings["0"].binding.description
             assert slot == ("Position 10" if name == "highlow" else "Slot 50")
@@ -969,6 +1239,27 @@ async def test_high_low_cards_are_tinted_and_the_card_just_placed_is_marked(tmp_
         assert [number for _, number in faces] == [names.get(card, str(card)) for card in row]
         for index, card in enumerate(row):
             assert table.query_one(f"#slot-{index}").styles.background == tint(card, 50)
+
+
+@app_test
+async def test_high_low_s_replacement_of_a_swap_at_the_deal_is_the_rules_not_the_player_s_move(
+    tmp_path: Path,
+) -> None:
+    # Seed 0: a Swap is dealt at position 1 of your row, and the stock's 10 replaces it by the rules.
+    table_app = _table_app("highlow", seed=0)
+    async with table_app.run_test(size=(80, 24)) as pilot:
+        table = await _at_the_table(table_app, pilot)
+        log_widget = table.query_one("#log", RichLog)
+        assert not log_widget.show_horizontal_scrollbar  # a line longer than the log wraps in it
+        log = " ".join(" ".join(line.text for line in log_widget.lines).split())
+        assert "At the deal You had a Swap card at position 1; by the rules it went to the discard pile." in log
+        assert "By the rules You got 10 from the stock in its place (position 1)." in log
+        assert "You put" not in log and "You discarded" not in log
+        faces = _faces(table)
+        assert faces[0][1] == "10" and not any("✦" in corner for corner, _ in faces)  # nothing placed by you yet
+    # The demo says it the same way (every front end words the same event).
+    out = runner.invoke(app, ["demo", "--variant", "highlow", "--seed", "0", "--fast"]).output
+    assert "By the rules easy (seat 1) got 10 from the stock in its place (position 1)." in out
 
 
 @app_test

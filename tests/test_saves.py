@@ -136,3 +136,14 @@ def test_kill_9_loses_no_move(data: Path) -> None:
     json.loads((data / CURRENT_SAVE).read_text())  # whole, not half-written
     resumed = runner.invoke(app, ["play", "--plain"], input="y\nquit\n")  # the lock died with the process
     assert resumed.exit_code == 0 and "A saved game was found" in resumed.output
+
+
+def test_games_set_aside_in_the_same_second_are_kept_side_by_side(data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(saves.time, "strftime", lambda _: "20260101-120000")  # the same second, twice
+    kept = []
+    for seed in (1, 2):
+        PlaySession.new(racko.variant("classic").rules(2), SEATS, seed=seed, store=FileStore(data / CURRENT_SAVE))
+        kept.append((data / CURRENT_SAVE).read_bytes())
+        saves.set_aside(data / CURRENT_SAVE, "replaced")
+    first, second = sorted(data.glob("current-game.replaced-*.json"), key=lambda path: len(path.name))
+    assert [first.read_bytes(), second.read_bytes()] == kept and second.name.endswith("-2.json")

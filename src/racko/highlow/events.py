@@ -47,7 +47,11 @@ class SwapDiscardedAtDeal:
         return self
 
     def describe(self, names: list[str]) -> str:
-        return f"{names[self.seat]} discarded a Swap card from position {self.position + 1}."
+        # The rules' own step, not a move of the player's: a Swap may not stay in a starting row.
+        return (
+            f"At the deal {names[self.seat]} had a Swap card at position {self.position + 1}; by the rules it went "
+            "to the discard pile."
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +72,8 @@ class CardDrawn:
 
 @dataclass(frozen=True, slots=True)
 class CardPlaced:
-    """A card went into a row; ``removed`` is the card it replaced (``None`` for a Swap replaced at the deal)."""
+    """A card went into a row; ``removed`` is the card it replaced (``None``: the rules' replacement of a Swap at
+    the deal, from the stock, which is no move of the player's)."""
 
     seat: int
     card: int
@@ -80,8 +85,15 @@ class CardPlaced:
         return self
 
     def describe(self, names: list[str]) -> str:
-        taken = f", taking out {card_name(self.removed)}." if self.removed is not None else "."
-        return f"{names[self.seat]} put {card_name(self.card)} in position {self.position + 1}{taken}"
+        if self.removed is None:  # the stock's card the rules put in place of a Swap at the deal
+            return (
+                f"By the rules {names[self.seat]} got {card_name(self.card)} from the stock in its place "
+                f"(position {self.position + 1})."
+            )
+        return (
+            f"{names[self.seat]} put {card_name(self.card)} in position {self.position + 1}, "
+            f"taking out {card_name(self.removed)}."
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from racko.families import AnyAction, AnyObservation, family_of
 from racko.highlow import HighLowObservation, Replace, SwapCards
 from racko.observation import Observation
 from racko.play.session import seats_from
-from racko.play.text import card_words
+from racko.play.text import card_words, record_names
 from racko.record import GameRecord, replay
 from racko.rules import SLOT_LABELS
 
@@ -137,10 +137,11 @@ def _check_own_seat(record: GameRecord, seat: int) -> None:
         people = []
     if people == [seat]:
         return
-    whose = f"the one person's seat (seat {people[0] + 1})" if len(people) == 1 else "no seat of it"
+    names = record_names(record.players, record.rules.players)
+    whose = f"only the one person at the table ({names[people[0]]})" if len(people) == 1 else "no seat of it"
     raise RackoError(
         "This game is not finished, and its record holds every hidden card (every rack, the stock's order), "
-        f"so racko hint advises {whose} without --reveal; seat {seat + 1} is to play here. "
+        f"so racko hint advises {whose} without --reveal; {names[seat]} is to play here. "
         "Add --reveal to advise any seat."
     )
 

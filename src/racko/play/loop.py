@@ -101,6 +101,9 @@ class GameOver:
     """The winner's name, or the partners' names joined by " & "."""
 
 
+COMPUTER_PACE = 0.8
+"""Seconds between computer players' moves where people watch (``racko play``, ``racko demo``): the table's pace."""
+
 SEAT_ONLY_ACTIONS: dict[str, Callable[[int], AnyAction]] = {
     "draw": DrawFromStock,
     "take": TakeDiscard,

@@ -93,3 +93,8 @@ def describe_save(session: PlaySession) -> str:
     rules = session.rules
     scores = scores_line(rules, session.names, session.match.seat_totals)
     return f"{variant(rules.variant).title}, round {len(session.match.rounds)}: {scores}"
+
+
+def describe_setup(rules: Rules, seats: Sequence[SeatSpec]) -> str:
+    """A new game in a line, to say what starting it means: the variant and who sits at the table."""
+    return f"{variant(rules.variant).title}, {rules.players} players: {', '.join(seat.name for seat in seats)}"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import textwrap
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -22,6 +21,13 @@ def plain_name(name: str, limit: int = 40) -> str:
     sequences, bidirectional overrides) and lone surrogates become "?", and it is cut to ``limit`` characters."""
     cleaned = "".join("?" if unicodedata.category(character) in ("Cc", "Cf", "Cs") else character for character in name)
     return cleaned.strip()[:limit] or "?"
+
+
+def record_names(players: Sequence[str] | None, count: int) -> list[str]:
+    """The players' names as a record gives them (``players``), safe to show; "seat N" where it names nobody, and
+    "(seat N)" after a name that two seats share, so that every seat is told apart."""
+    names = [plain_name(name) for name in players] if players else [f"seat {seat + 1}" for seat in range(count)]
+    return [f"{name} (seat {seat + 1})" if names.count(name) > 1 else name for seat, name in enumerate(names)]
 
 
 def card_words(card: int) -> str:
@@ -105,8 +111,10 @@ def score_table(rules: Rules, names: Sequence[str], results: Sequence[AnyResult]
     return lines
 
 
-def rules_summary(rules: Rules, width: int = 76) -> list[str]:
-    """The rules of the game being played, in short, with its scoring (docs/RULES.md has them in full)."""
+def rules_summary(rules: Rules) -> list[str]:
+    """The rules of the game being played, in short, with its scoring (docs/RULES.md has them in full): a line per
+    paragraph, a blank line between two, for the front end to wrap at its own width (wrapped here as well, a
+    paragraph would be broken twice wherever the two widths differ)."""
     chosen = variant(rules.variant)
     paragraphs = [f"{chosen.title}: {rules.players} players, first to {rules.target}."]
     if chosen.family == "highlow":
@@ -147,7 +155,7 @@ def rules_summary(rules: Rules, width: int = 76) -> list[str]:
             )
     lines: list[str] = []
     for paragraph in paragraphs:
-        lines += [*textwrap.wrap(paragraph, width), ""]
+        lines += [paragraph, ""]
     return lines[:-1]
 
 
@@ -195,8 +203,13 @@ def run_slots(rack: Sequence[int], length: int = RUN_NEEDED) -> frozenset[int]:
 
 
 def last_placed(log: Sequence[object], seat: int) -> frozenset[int]:
-    """The slots or positions (indices) the seat's last placement in this log changed: one, or two for a swap."""
+    """The slots or positions (indices) the seat's last placement in this log changed: one, or two for a swap.
+
+    The rules' replacement of a Swap at the deal (High-Low) is no placement of the player's.
+    """
     for event in reversed(log):
+        if isinstance(event, CardPlaced) and event.removed is None:
+            continue
         if isinstance(event, Exchanged | CardPlaced | CardsSwapped) and event.seat == seat:
             if isinstance(event, Exchanged):
                 return frozenset([event.slot])

@@ -2,9 +2,11 @@
 
 Keys at the table: ``d`` draw, ``t`` take the discard, ``1``-``9`` and ``0`` the
 slots 5 to 50 (or High-Low positions 1 to 10), ``x`` discard, ``r`` Rack-O,
-``w`` wait (Bonus), ``k`` keep the row (High-Low), ``?`` hint, ``q`` quit (the
-game stays saved).  Slots can also be clicked, and the footer's keys too.
-Computer moves are shown one at a time at ``pace``.
+``w`` wait (Bonus), ``k`` keep the row (High-Low), ``?`` hint, ``h`` or F1 the
+rules page, ``s`` statistics, ``+``/``-`` the pace, ``q`` quit (the game stays
+saved); :func:`table_keys` lists them for the rules page.  Slots can also be
+clicked, and the footer's keys too.  Computer moves are shown one at a time at
+``pace``.
 """
 
 from __future__ import annotations
@@ -15,6 +17,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar
 
+from rich.console import Group, RenderableType
+from rich.padding import Padding
+from rich.table import Table
 from rich.text import Text
 from textual import events, on
 from textual.app import App, ComposeResult
@@ -31,6 +36,7 @@ from racko.highlow import HighLowObservation, Replace, SwapCards
 from racko.play.hint import hint_lines
 from racko.play.library import data_dir, finished_games, game_stats, stats_lines
 from racko.play.loop import (
+    COMPUTER_PACE,
     SEAT_ONLY_ACTIONS,
     ComputerToAct,
     GameOver,
@@ -43,7 +49,7 @@ from racko.play.loop import (
 )
 from racko.play.loop import Screen as LoopScreen
 from racko.play.session import PlaySession, SeatSpec, bots_for, default_opponent
-from racko.play.setup import DEFAULT_NAME, HUMAN, build_setup, describe_save
+from racko.play.setup import DEFAULT_NAME, HUMAN, build_setup, describe_save, describe_setup
 from racko.play.text import (
     highest_card,
     last_placed,
@@ -55,7 +61,7 @@ from racko.play.text import (
 )
 from racko.rules import RACK_SIZE, SLOT_LABELS, VARIANTS, Rules, variant
 from racko.terminal.cards import MARK_BREAK, MARK_IN_ORDER, MARK_PLACED, MARK_RUN, Face, card_face, chip
-from racko.terminal.saves import FileStore, set_aside
+from racko.terminal.saves import FileStore, aside_note, set_aside
 from racko.terminal.settings import Settings, load_settings, save_settings
 
 SLOT_KEYS = "1234567890"
@@ -248,7 +254,12 @@ class MessageScreen(ModalScreen[bool]):
     ]
 
     def __init__(
-        self, text: str, prompt: str = "Press Enter to continue.", name: str | None = None, *, page: bool = False
+        self,
+        text: str | RenderableType,
+        prompt: str = "Press Enter to continue.",
+        name: str | None = None,
+        *,
+        page: bool = False,
     ) -> None:
         """``page``: a page to read (the rules, the statistics), which Escape closes too."""
         super().__init__(name=name)
@@ -298,7 +309,7 @@ class TableScreen(Screen[None]):
         # The same keys where they mean nothing in this variant: say so rather than ignore them.
         *[Binding(key, f"not_in_this_game('{key}')", ELSEWHERE[key], show=False) for key in ELSEWHERE],
         Binding("question_mark", "hint", "Hint"),
-        Binding("f1,h", "rules", "Rules"),
+        Binding("h,f1", "rules", "Rules"),
         Binding("s", "stats", "Stats", show=False),
         Binding("plus,equals_sign", "pace(-1)", "Faster", show=False),
         Binding("minus", "pace(1)", "Slower", show=False),
@@ -347,9 +358,10 @@ class TableScreen(Screen[None]):
                     slot.styles.line_pad = 0  # CSS takes no 0 for it; the card's inside is all for its face
                     yield slot
             yield Static("", id="prompt", markup=False)
-            yield RichLog(id="log", wrap=True, max_lines=200)
+            # Lines wrap at the log's own width (by default at least 78 columns, wider than the log: a sideways scroll).
+            yield RichLog(id="log", wrap=True, max_lines=200, min_width=1)
         yield Static("", id="too-small", markup=False)
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self._fit(self.app.size.width, self.app.size.height)
@@ -450,8 +462,8 @@ class TableScreen(Screen[None]):
 
     def action_rules(self) -> None:
         """The variant's rules in short, its scoring, and the keys (F1 or h)."""
-        lines = [*rules_summary(self.session.rules), "", *_keys_help(self.verbs)]
-        self.app.push_screen(MessageScreen("\n".join(lines), BACK_TO_THE_TABLE, page=True))
+        page = rules_page(self.session.rules, self.verbs)
+        self.app.push_screen(MessageScreen(page, BACK_TO_THE_TABLE, page=True))
 
     def action_stats(self) -> None:
         """Statistics of the finished games kept in the data directory (s)."""
@@ -665,39 +677,76 @@ def _paint(widget: Static | Button, face: Face) -> None:
         widget.update(face.text)
 
 
-def _keys_help(verbs: frozenset[str]) -> list[str]:
-    """The table's keys, for the rules screen."""
+def rules_page(rules: Rules, verbs: frozenset[str]) -> Group:
+    """The rules page (h or F1): the variant's rules in short with its scoring, the keys that work at its table, and
+    what the cards' tints and marks say.
+
+    Nothing is wrapped here: the page wraps each paragraph once, at its own width, and the keys and the marks are two
+    columns whose second wraps under itself (each meaning fits on a line of the narrowest page, 78 columns).
+    """
+    highlow = "replace" in verbs
+    start = "the left end" if highlow else "slot 5"
+    marks = [
+        (MARK_IN_ORDER, f"in order from {start}: these cards score"),
+        (MARK_BREAK, "where the order breaks"),
+        *([] if highlow else [(MARK_RUN, "a run of three, where runs count (the 2-player rule, Bonus Rack-O)")]),
+        (MARK_PLACED, "the card you placed last"),
+    ]
+    return Group(
+        Text("\n".join(rules_summary(rules))),
+        Text(""),
+        Text("Keys:"),
+        _two_columns(table_keys(verbs)),
+        Text(""),
+        Text("Cards are tinted from blue (low) through green to red (high)."),
+        Text(""),
+        Text("Marks on your own cards:"),
+        _two_columns(marks),
+    )
+
+
+def table_keys(verbs: frozenset[str]) -> list[tuple[str, str]]:
+    """The keys that work at the table of a variant whose players take these ``verbs``, with what each does."""
     if "replace" in verbs:
         keys = [
-            "1-9 and 0: put the card you hold at position 1-10 (or click it)",
-            "two positions: swap them",
-            "k: keep your row after a Swap card",
+            # Two sentences, two lines: the second never left as a word or two on a line of its own.
+            (
+                "1-9,0",
+                "put the card you hold at position 1-10 (0 is 10), or click it\n"
+                "after a Swap card: press two positions to swap them",
+            ),
+            ("k", "keep your row as it is after a Swap card"),
         ]
     else:
         keys = [
-            "d: draw from the stock",
-            "t: take the top discard",
-            "1-9 and 0: put the card you hold in slot 5 ... 50 (or click the slot)",
-            "x: discard the card you drew",
+            ("d", "draw from the stock"),
+            ("t", "take the top discard"),
+            ("1-9,0", "put the card you hold in slot 5 to 50 (0 is 50), or click it"),
+            ("x", "discard the card you drew"),
         ]
         if "wait" in verbs:
-            keys += ["r: call Rack-O", "w: wait for a longer run"]
-    keys += [
-        "?: the expert's hint",
-        "+ and -: computer moves faster or slower",
-        "h or F1: this page (Enter or Escape goes back)",
-        "q: quit (the game stays saved)",
-    ]
-    start = "the left end" if "replace" in verbs else "slot 5"
-    run = "" if "replace" in verbs else f"   {MARK_RUN} a run of three (where runs count)"
+            keys += [("r", "call Rack-O when your rack qualifies"), ("w", "wait instead, hoping for a longer run")]
+        else:
+            keys.append(("r", "Rack-O comes by itself here; r tells what your rack lacks"))
     return [
-        "Keys:",
-        *(f"  {key}" for key in keys),
-        "",
-        "Cards are tinted from blue (low) through green to red (high). Marks on yours:",
-        f"  {MARK_IN_ORDER} in order from {start} (it scores)   {MARK_BREAK} where the order breaks",
-        f"  {MARK_PLACED} the card you placed last{run}",
+        *keys,
+        ("?", "the expert's hint, from your own view"),
+        ("h/F1", "this page (Enter or Escape goes back)"),
+        ("s", "your statistics from the games you finished"),
+        ("+/-", "computer moves faster (+ or =) or slower (-)"),
+        ("q", "quit (Ctrl+C too); the game stays saved for racko play"),
+        ("Ctrl+P", "the command palette: its Keys lists every key, and themes"),
     ]
+
+
+def _two_columns(rows: Sequence[tuple[str, str]]) -> Padding:
+    """Indented rows of a short name and its meaning, the meaning wrapping under itself."""
+    table = Table.grid(padding=(0, 2))
+    table.add_column(no_wrap=True)
+    table.add_column()
+    for name, meaning in rows:
+        table.add_row(name, meaning)
+    return Padding(table, (0, 0, 0, 2))
 
 
 def _key_verb(key: str) -> str:
@@ -753,7 +802,10 @@ class RackoApp(App[None]):
     #log { height: 1fr; border: round $primary; }
     #too-small { display: none; padding: 1 2; text-style: bold; }
     MessageScreen { align: center middle; }
-    #message { width: 80; height: auto; max-height: 100%; border: thick $primary; padding: 0 1; background: $surface; }
+    #message {
+        width: 80; max-width: 100%; height: auto; max-height: 100%;
+        border: thick $primary; padding: 0 1; background: $surface;
+    }
     #message-body { height: auto; max-height: 20; }
     #message-prompt { text-style: bold; padding: 1 0 0 0; }
     """
@@ -765,10 +817,15 @@ class RackoApp(App[None]):
         save_path: Path | None = None,
         seed: int | None = None,
         notes: list[str] | None = None,
-        pace: float = 0.8,
+        pace: float = COMPUTER_PACE,
+        *,
+        ask: bool = True,
     ) -> None:
+        """``ask``: offer ``session`` (a saved game) to be resumed or set aside for a new game; without it, the
+        game opens at once (``racko play --resume``)."""
         super().__init__()
         self.session = session
+        self.ask = ask
         self.setup = setup
         self.save_path = save_path
         self.seed = seed
@@ -782,31 +839,42 @@ class RackoApp(App[None]):
 
     def on_mount(self) -> None:
         if self.notes:
-            self.push_screen(MessageScreen("\n".join(self.notes)), lambda _: self._begin())
+            self.push_screen(MessageScreen("\n\n".join(self.notes)), lambda _: self._begin())
         else:
             self._begin()
 
     def _begin(self) -> None:
         session = self.session
-        if session is not None:
+        if session is not None and not self.ask:
+            self.push_screen(TableScreen(session, self.pace))
+        elif session is not None:
+            # Options given on the command line are a new game of their own: the question says so.
             question = f"A saved game was found: {describe_save(session)}."
-            self.push_screen(MessageScreen(question, "Resume it? Enter: yes, n: a new game."), self._resume_answer)
-            return
-        self._set_up()
+            if self.setup is not None:
+                question += f"\nThe options given are for a new game: {describe_setup(*self.setup)}."
+            instead = "start the new game" if self.setup is not None else "choose a new game"
+            prompt = f"Enter: resume it.  n: set it aside and {instead}."
+            self.push_screen(MessageScreen(question, prompt), self._resume_answer)
+        else:
+            self._set_up()
 
     def _resume_answer(self, resume: bool | None) -> None:
         if resume and self.session is not None:
             self.push_screen(TableScreen(self.session, self.pace))
             return
+        note = None
         if self.session is not None and self.save_path is not None and self.save_path.exists():
             try:
-                set_aside(self.save_path, "replaced")
+                note = aside_note(set_aside(self.save_path, "replaced"))
             except RackoError as error:  # the save stays as it was, and no new game overwrites it
                 self.push_screen(MessageScreen(str(error), "Press Enter to leave."), lambda _: self.exit())
                 self.session = None
                 return
         self.session = None
-        self._set_up()
+        if note is not None:  # where the game went, and how to play it again
+            self.push_screen(MessageScreen(note), lambda _: self._set_up())
+        else:
+            self._set_up()
 
     def _set_up(self) -> None:
         if self.setup is not None:
@@ -842,13 +910,18 @@ class RackoApp(App[None]):
 
 def run_app(
     session: PlaySession | None,
+    ask: bool,
     setup: tuple[Rules, list[SeatSpec]] | None,
     save_path: Path,
     seed: int | None,
     notes: list[str],
     pace: float,
 ) -> PlaySession | None:
-    """Run the app until the player leaves; returns the game played, if one was started or resumed."""
-    app = RackoApp(session, setup, save_path, seed, notes, pace)
+    """Run the app until the player leaves; returns the game played, if one was started or resumed.
+
+    ``ask``: offer the saved game ``session`` to be resumed or set aside for a new game (``setup`` where options
+    chose it, else the start screen's); without it, the game opens at once.
+    """
+    app = RackoApp(session, setup, save_path, seed, notes, pace, ask=ask)
     app.run()
     return app.session

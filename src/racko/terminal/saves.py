@@ -12,6 +12,7 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
+import shlex
 import time
 from pathlib import Path
 
@@ -134,7 +135,12 @@ def set_aside(path: Path, why: str) -> Path:
 
     Raises :class:`RackoError` saying so when it cannot be moved (a folder that cannot be written).
     """
-    target = path.with_name(f"{path.stem}.{why}-{time.strftime('%Y%m%d-%H%M%S')}{path.suffix}")
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.stem}.{why}-{stamp}{path.suffix}")
+    suffix = 1
+    while target.exists() or target.is_symlink():  # two set aside in one second: never one over the other
+        suffix += 1
+        target = path.with_name(f"{path.stem}.{why}-{stamp}-{suffix}{path.suffix}")
     try:
         path.replace(target)
     except OSError as error:
@@ -143,3 +149,24 @@ def set_aside(path: Path, why: str) -> Path:
             "yourself, or set RACKO_DATA_DIR to another folder."
         ) from None
     return target
+
+
+def aside_note(moved: Path, what: str = "The saved game") -> str:
+    """What a player is told when a game was set aside in ``moved``: where it is, and how to play it again."""
+    return f"{what} was set aside. To play it again:\n  racko play --resume {shlex.quote(str(moved))}"
+
+
+def bring_back(path: Path, record: GameRecord, save_path: Path) -> bool:
+    """Make the game of ``path`` (already read: ``record``) the game in progress, kept at ``save_path``; returns
+    whether the file was moved (else copied).
+
+    A file set aside in the data folder is moved back into place, so that the game is never in two files that could
+    go separate ways; a file from elsewhere (or a link) is the player's own, and is copied.
+    Raises :class:`OSError` when it cannot.
+    """
+    if path.parent.resolve() == save_path.parent.resolve() and not path.is_symlink():
+        path.replace(save_path)
+        _sync_folder(save_path.parent)
+        return True
+    FileStore(save_path).save(record)
+    return False

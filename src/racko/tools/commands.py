@@ -19,7 +19,7 @@ from racko.errors import RackoError
 from racko.highlow import HighLowObservation
 from racko.play.hint import ADVISOR, hint_for
 from racko.play.library import data_dir, finished_games, game_stats, stats_lines
-from racko.play.text import card_words, plain_name, rack_lines, row_line, side_names
+from racko.play.text import card_words, rack_lines, record_names, row_line, side_names
 from racko.record import GameRecord, replay
 from racko.round import Round
 from racko.rules import VARIANTS, variant
@@ -61,10 +61,7 @@ def replay_command(
         }
         typer.echo(json.dumps(summary))
         return
-    if record.players:
-        names = [plain_name(name) for name in record.players]
-    else:
-        names = [f"seat {seat + 1}" for seat in range(rules.players)]
+    names = record_names(record.players, rules.players)
     sides = side_names(rules, names)
     typer.echo(f"{variant(rules.variant).title}, {rules.players} players, target {rules.target}.")
     for number, result in enumerate(results, start=1):
@@ -154,7 +151,8 @@ def hint_command(
 ) -> None:
     """Advice for the player to act at a point of a game record, from that player's view only."""
     try:
-        advice = hint_for(GameRecord.load(file), at, reveal=reveal)
+        record = GameRecord.load(file)
+        advice = hint_for(record, at, reveal=reveal)
     except RackoError as error:
         typer.echo(f"racko: {file}: {error}", err=True)
         raise typer.Exit(1) from None
@@ -164,10 +162,8 @@ def hint_command(
     if advice.note is not None:
         typer.echo(advice.note)
     view = advice.observation
-    typer.echo(
-        f"After action {advice.at}: seat {advice.seat + 1} to play "
-        f"(advice from {ADVISOR}, seeing only that seat's view)."
-    )
+    name = record_names(record.players, record.rules.players)[advice.seat]
+    typer.echo(f"After action {advice.at}: {name} to play (advice from {ADVISOR}, seeing only {name}'s view).")
     if isinstance(view, HighLowObservation):
         held = view.held if view.held is not None else view.public.passed_card
         typer.echo(row_line(view.rack))
@@ -176,7 +172,8 @@ def hint_command(
     else:
         typer.echo("\n".join(rack_lines(view.rack)))
         holding = f"; in hand: {view.held}" if view.held is not None else ""
-        typer.echo(f"Top discard: {view.discard_top}; stock: {view.public.stock_size} cards{holding}.")
+        top = view.discard_top if view.discard_top is not None else "none (the pile is empty)"
+        typer.echo(f"Top discard: {top}; stock: {view.public.stock_size} cards{holding}.")
     best, *others = advice.choices[:count]
     typer.echo(f"Best: {best.explanation}")
     for choice in others:

@@ -24,6 +24,7 @@ from racko.web.tables import Hub, Table, Watcher
 
 def _app(path: Path | str = ":memory:", **options: Any) -> Any:
     options.setdefault("frames_per_second", 10000.0)  # the tests play at a machine's speed, not a person's
+    options.setdefault("new_tables_per_address", 10**6)  # the tests make tables at a machine's speed
     return create_app(SqliteTables(path), pace=options.pop("pace", 0.0), **options)
 
 

@@ -126,6 +126,7 @@ def _dumps(value: Any, rng: random.Random) -> str:
 
 
 def _app(**options: Any) -> Any:
+    options.setdefault("new_tables_per_address", 10**6)  # tables made at a machine's speed
     return create_app(SqliteTables(":memory:"), pace=0.0, frames_per_second=1e9, **options)
 
 

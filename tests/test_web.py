@@ -152,6 +152,7 @@ def test_a_wrong_token_is_no_seat_and_a_token_is_worthless_at_another_table(clie
         with pytest.raises(WebSocketDisconnect):
             ws.receive_json()
     with client.websocket_connect("/ws/no-such-table") as ws:
+        ws.send_json({"type": "hello", "token": None})
         assert ws.receive_json()["code"] == "no-table"
 
 

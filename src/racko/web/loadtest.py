@@ -124,8 +124,8 @@ class Servers:
 
     def describe(self) -> str:
         pids = ", ".join(str(server.pid) for server in self.processes)
-        where = f"HAProxy on {HOST}:{self.port}" if self.proxy is not None else f"{HOST}:{self.port}"
-        return f"{len(self.processes)} server process(es) (pid {pids}) behind {where}, sync {self.settings.sync}"
+        where = f"behind HAProxy on {HOST}:{self.port}" if self.proxy is not None else f"on {HOST}:{self.port}"
+        return f"server pid {pids} {where} (sync {self.settings.sync})"
 
     def rss_kb(self) -> int | None:
         sizes = [server.rss_kb() for server in self.processes]

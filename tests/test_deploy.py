@@ -124,6 +124,7 @@ def test_nginx_serves_racko_over_tls_with_its_websocket_and_the_page_s_origin(
     url, _ = behind_nginx
     page = httpx.get(url + "/", verify=False, trust_env=False, timeout=30)
     assert page.status_code == 200 and "Rack-O" in page.text and page.headers["Strict-Transport-Security"]
+    assert httpx.get(url + "/metrics", verify=False, trust_env=False, timeout=30).status_code == 404
     made = httpx.post(
         url + "/api/tables",
         json={"variant": "classic", "players": 2, "seats": ["me", "easy"], "names": ["Ann"]},

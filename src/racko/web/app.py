@@ -193,7 +193,7 @@ def create_app(
         try:
             table = await hub.reach(websocket.path_params["table"])
         except Elsewhere as elsewhere:
-            await refuse(websocket, elsewhere.code, str(elsewhere), 4409, node=elsewhere.node)
+            await refuse(websocket, elsewhere.code, str(elsewhere), 4421, node=elsewhere.node)
             return
         except WebError as error:
             close_code = 4410 if error.code == "damaged" else 4404

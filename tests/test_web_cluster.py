@@ -216,6 +216,9 @@ def test_a_killed_process_s_tables_are_served_again_by_the_others_with_nothing_l
     assert served_again and handed_on, "a stopped process played no table"
     assert max(served_again.values()) <= SERVED_AGAIN_SECONDS, served_again
     assert max(handed_on.values()) <= HANDED_ON_SECONDS, handed_on
+    logs = "".join(server.log.read_text() for server in servers)
+    for table_id in served_again:  # one line for each table taken over, naming the process that had it
+        assert f"table {table_id} taken over from {victim} (its lease had run out)" in logs
     assert all(not seat.problems for seat in seats), [seat.problems for seat in seats if seat.problems]
     assert sum(seat.reconnects for seat in seats if seat.table_id in served_again) >= 2 * len(served_again)
 

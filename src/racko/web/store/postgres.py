@@ -14,6 +14,7 @@ The database's clock decides whether a lease has expired (``now()``), so the pro
 from __future__ import annotations
 
 import json
+import logging
 import re
 import secrets
 import threading
@@ -46,6 +47,7 @@ CONNECT_SECONDS = 10.0
 NODE_PATTERN = re.compile(r"[A-Za-z0-9_.-]{1,40}")
 _SCHEMA_LOCK = 0x7261636B6F  # "racko": the advisory lock held while the schema is looked at or made
 _SWEEP_LOCK = _SCHEMA_LOCK + 1
+log = logging.getLogger("racko.serve")
 
 _SCHEMA = """
 CREATE TABLE racko_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -351,9 +353,11 @@ class PostgresTables:
                 return None
         with self._pool.connection() as connection, connection.transaction():
             row = connection.execute(
-                "UPDATE racko_tables SET owner = %(owner)s, epoch = epoch + 1, "
-                "lease_until = now() + make_interval(secs => %(lease)s) "
-                "WHERE id = %(id)s AND (owner IS NULL OR lease_until < now()) RETURNING epoch",
+                "WITH previous AS (SELECT id, owner FROM racko_tables WHERE id = %(id)s FOR UPDATE) "
+                "UPDATE racko_tables AS claimed SET owner = %(owner)s, epoch = claimed.epoch + 1, "
+                "lease_until = now() + make_interval(secs => %(lease)s) FROM previous "
+                "WHERE claimed.id = previous.id AND (claimed.owner IS NULL OR claimed.lease_until < now()) "
+                "RETURNING claimed.epoch, previous.owner",
                 {"owner": self.owner, "lease": self.lease_seconds, "id": table_id},
             ).fetchone()
             if row is not None:
@@ -363,6 +367,8 @@ class PostgresTables:
                 )
                 with self._claims:
                     self._held[table_id] = row[0]
+                if row[1] is not None:
+                    log.info("table %s taken over from %s (its lease had run out)", table_id, row[1].split(" ")[0])
                 return None
             holder = connection.execute(
                 "SELECT owner, EXTRACT(EPOCH FROM lease_until - now()) FROM racko_tables WHERE id = %s", (table_id,)

@@ -24,6 +24,7 @@ from racko.web.tables import Hub, Table, Watcher
 
 def _app(path: Path | str = ":memory:", **options: Any) -> Any:
     options.setdefault("frames_per_second", 10000.0)  # the tests play at a machine's speed, not a person's
+    options.setdefault("new_tables_per_address", 10**6)  # the tests make tables at a machine's speed
     return create_app(SqliteTables(path), pace=options.pop("pace", 0.0), **options)
 
 
@@ -151,6 +152,7 @@ def test_a_wrong_token_is_no_seat_and_a_token_is_worthless_at_another_table(clie
         with pytest.raises(WebSocketDisconnect):
             ws.receive_json()
     with client.websocket_connect("/ws/no-such-table") as ws:
+        ws.send_json({"type": "hello", "token": None})
         assert ws.receive_json()["code"] == "no-table"
 
 

@@ -29,6 +29,9 @@ PACE_KEYS = {
     "seats_per_table",
     "players",
     "sync",
+    "processes",
+    "through_proxy",
+    "database",
     "p99_limit_ms",
     "cores",
     "load_average_before",
@@ -45,6 +48,7 @@ PACE_KEYS = {
     "max_ms",
     "met",
     "server_cpu",
+    "proxy_cpu",
     "client_cpu",
     "server_rss_before_kb",
     "server_rss_open_kb",
@@ -61,6 +65,7 @@ MAX_KEYS = (PACE_KEYS - {"interval", "seconds", "actions", "actions_per_second",
     "max_ms",
     "met",
     "server_cpu",
+    "proxy_cpu",
     "client_cpu",
 } | {"steps", "step_seconds", "max_actions_per_second", "p99_at_max_ms", "server_cpu_at_max", "client_cpu_at_max"}
 
@@ -75,9 +80,9 @@ def _bench(*args: str) -> tuple[dict[str, Any], int]:
         timeout=60,
     )
     assert run.returncode == 0, run.stderr
-    found = re.search(r"server pid (\d+)", run.stderr)
+    found = re.search(r"server pid ([\d, ]+)", run.stderr)
     assert found, run.stderr
-    return json.loads(run.stdout), int(found.group(1))
+    return json.loads(run.stdout), int(found.group(1).split(",")[0])
 
 
 def _gone(pid: int) -> bool:
@@ -112,11 +117,35 @@ def test_finding_the_most_actions_a_second_is_bounded_in_steps() -> None:
     assert _gone(pid)
 
 
+def test_several_processes_on_postgresql_are_measured_through_the_proxy() -> None:
+    figures, pid = _bench(
+        "--tables",
+        "4",
+        "--interval",
+        "0.2",
+        "--seconds",
+        "2",
+        "--warmup",
+        "0.5",
+        "--processes",
+        "2",
+        "--db",
+        "postgres",
+    )
+    assert (figures["processes"], figures["through_proxy"], figures["database"]) == (2, True, "postgresql")
+    assert figures["actions"] >= 10 and figures["errors"] == 0, figures["error_codes"]
+    assert figures["proxy_cpu"] is not None and figures["proxy_cpu"] > 0
+    assert _gone(pid)
+
+
 def test_server_options_and_engine_options_do_not_mix() -> None:
     runner = CliRunner()
     assert runner.invoke(app, ["bench", "--tables", "5"]).exit_code == 2
     assert runner.invoke(app, ["bench", "--server", "--rounds", "5"]).exit_code == 2
     assert runner.invoke(app, ["bench", "--server", "--sync", "sometimes"]).exit_code == 2
+    several = runner.invoke(app, ["bench", "--server", "--processes", "3"])
+    assert several.exit_code == 2 and "--db postgres" in several.output
+    assert runner.invoke(app, ["bench", "--server", "--db", "mysql://x"]).exit_code == 2
 
 
 # --- the group commit ------------------------------------------------------------------------------------------

@@ -126,6 +126,7 @@ def _dumps(value: Any, rng: random.Random) -> str:
 
 
 def _app(**options: Any) -> Any:
+    options.setdefault("new_tables_per_address", 10**6)  # tables made at a machine's speed
     return create_app(SqliteTables(":memory:"), pace=0.0, frames_per_second=1e9, **options)
 
 
@@ -719,7 +720,8 @@ def test_a_client_gone_during_its_hello_leaves_no_watcher_behind_and_no_tracebac
     removed, so nobody could hand the seat to a computer player), and the failed welcome escaped as a traceback."""
     app = _app()
     hub: Hub = app.state.hub
-    table, links = hub.create({"variant": "classic", "players": 2, "seats": ["me", "person"]})
+    links = hub.create({"variant": "classic", "players": 2, "seats": ["me", "person"]})
+    table = hub.tables[links["table"]]
     for seat in links["seats"]:
         hello = json.dumps({"type": "hello", "token": seat["token"]})
         tried = _vanishing_client(app, f"/ws/{table.table_id}", [hello])
@@ -727,7 +729,7 @@ def test_a_client_gone_during_its_hello_leaves_no_watcher_behind_and_no_tracebac
         assert table.watchers == [] and not table.connected(seat["seat"])
         assert seat["seat"] in table.away_since  # away: after a while, the others may hand the seat over
     refused = [
-        ("/ws/no-such-table", [], "no-table"),
+        ("/ws/no-such-table", [json.dumps({"type": "hello", "token": None})], "no-table"),
         (f"/ws/{table.table_id}", [json.dumps({"type": "hello", "token": "not a seat"})], "bad-token"),
         (f"/ws/{table.table_id}", ["not json"], "no-hello"),
     ]

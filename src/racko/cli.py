@@ -13,7 +13,7 @@ from racko.terminal import command as play_commands
 from racko.terminal.demo import demo_command
 from racko.tools import arena_commands, commands
 from racko.web import command as web_commands
-from racko.web.command import serve_command
+from racko.web.command import proxy_config_command, serve_command
 
 app = typer.Typer(
     name="racko",
@@ -72,6 +72,9 @@ SERVER_ONLY = (
     "sync",
     "players",
     "db_dir",
+    "processes",
+    "proxy",
+    "db",
 )
 BATCH_ROUNDS = 4_000_000
 """``racko bench --batch`` plays this many rounds unless ``--rounds`` says otherwise."""
@@ -113,6 +116,9 @@ def bench_command(
     sync: web_commands.Sync = "full",
     players: web_commands.Players = "sorting",
     db_dir: web_commands.DbDir = None,
+    processes: web_commands.Processes = 1,
+    proxy: web_commands.ThroughProxy = False,
+    db: web_commands.BenchDb = "sqlite",
     seed: Annotated[int, typer.Option(help="Seed of the first round (with --server: of the simulated people).")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
 ) -> None:
@@ -143,6 +149,9 @@ def bench_command(
             sync=sync,
             players=players,
             db_dir=db_dir,
+            processes=processes,
+            proxy=proxy,
+            db=db,
             seed=seed,
             as_json=as_json,
         )
@@ -178,6 +187,7 @@ commands.register(app)
 arena_commands.register(app)
 play_commands.register(app)
 app.command("serve")(serve_command)
+app.command("proxy-config")(proxy_config_command)
 
 
 def main() -> None:

@@ -9,65 +9,76 @@ record.  The page is plain HTML, CSS and JavaScript from the package: no build s
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
-import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from racko import bots
 from racko.play.session import bots_for, default_opponent
 from racko.rules import VARIANTS
+from racko.web.limits import (
+    ALL_ADDRESSES,
+    NEW_TABLES_PER_ADDRESS,
+    RATE,
+    Bucket,
+    CreationLimit,
+    TooBig,
+    origin_allowed,
+    read_body,
+)
 from racko.web.memory import keep_collections_short
+from racko.web.metrics import CONTENT_TYPE, Metrics
 from racko.web.store import TableStore
-from racko.web.tables import Hub, Watcher, WebError
+from racko.web.tables import IDLE_SECONDS, Elsewhere, Hub, Watcher, WebError, log
 
 STATIC = Path(__file__).parent / "static"
 FRAME_LIMIT = 4096
 """The largest frame a client may send, in characters (a real one is under 200); a larger one is refused."""
-RATE = 15.0
-BURST = 40.0
-"""Frames a connection may send per second, and in a burst: far above a person's pace, far below a flood."""
+BODY_LIMIT = FRAME_LIMIT
+"""The largest request body (a new table's settings), in bytes: refused as soon as it is known to be larger."""
 HELLO_SECONDS = 10.0
-SWEEP_DAYS = 30.0
-"""Tables nobody touched for this many days are forgotten (their finished records with them)."""
 
 _SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; style-src 'self'; script-src 'self'; connect-src 'self'; "
     "img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'",
-    "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
 }
+_EVERY_RESPONSE = [(b"x-content-type-options", b"nosniff")]
 
 
 def _page(name: str) -> Response:
     return FileResponse(STATIC / name, headers=_SECURITY_HEADERS)
 
 
-class _Bucket:
-    """A token bucket: ``take()`` is False once a connection sends faster than RATE for longer than BURST allows."""
+class _HeadersOnEveryResponse:
+    """Adds ``X-Content-Type-Options: nosniff`` to every HTTP response: pages, files, JSON, errors."""
 
-    def __init__(self, rate: float) -> None:
-        self.rate = rate
-        self.tokens = BURST
-        self.stamp = time.monotonic()
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
 
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(BURST, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *_EVERY_RESPONSE]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 def create_app(
@@ -77,10 +88,22 @@ def create_app(
     away_seconds: float = 60.0,
     frames_per_second: float = RATE,
     short_collections: bool = False,
+    allow_origins: tuple[str, ...] = (),
+    new_tables_per_address: int = NEW_TABLES_PER_ADDRESS,
+    new_tables_in_all: int | None = None,
+    idle_seconds: float = IDLE_SECONDS,
 ) -> Starlette:
     """The server's application over ``store``; ``frames_per_second`` limits each connection (tests that play at a
-    machine's speed raise it); ``short_collections``: keep the cycle collector's pauses short (racko.web.memory)."""
-    hub = Hub(store, pace=pace, away_seconds=away_seconds)
+    machine's speed raise it); ``short_collections``: keep the cycle collector's pauses short (racko.web.memory);
+    ``allow_origins``: the origins of pages served elsewhere that may use this server (``https://example.org``)."""
+    hub: Hub
+    metrics = Metrics(
+        tables=lambda: len(hub.tables), connections=lambda: sum(len(table.watchers) for table in hub.tables.values())
+    )
+    hub = Hub(store, pace=pace, away_seconds=away_seconds, idle_seconds=idle_seconds, metrics=metrics)
+    allowed = frozenset(origin.rstrip("/") for origin in allow_origins)
+    creation = CreationLimit(new_tables_per_address, new_tables_in_all or ALL_ADDRESSES * new_tables_per_address)
+    running = {"closing": False}
 
     async def start_page(request: Request) -> Response:
         return _page("index.html")
@@ -109,16 +132,29 @@ def create_app(
         )
 
     async def create_table(request: Request) -> Response:
-        body = await request.body()
-        if len(body) > FRAME_LIMIT:
+        if not origin_allowed(request.headers.get("origin"), request.headers.get("host"), allowed):
+            return JSONResponse({"error": "Tables are made from this server's own start page."}, status_code=403)
+        address = request.client.host if request.client is not None else "?"
+        if not creation.allows(address):
+            return JSONResponse(
+                {"error": "Too many new tables at once: wait a minute, then try again."},
+                status_code=429,
+                headers={"Retry-After": "60"},
+            )
+        try:
+            body = await read_body(request, BODY_LIMIT)
+        except TooBig:
             return JSONResponse({"error": "The settings are too long."}, status_code=413)
         try:
             form = json.loads(body)
-            _, links = hub.create(form)
+            links = hub.create(form)
         except (ValueError, RecursionError):
             return JSONResponse({"error": "The settings are not JSON."}, status_code=400)
         except WebError as error:
             return JSONResponse({"error": str(error)}, status_code=400)
+        except Exception as error:  # the database refused the new table
+            log.warning("a new table could not be kept: %s", error)
+            return JSONResponse({"error": "The table could not be kept: try again in a moment."}, status_code=503)
         return JSONResponse(links)
 
     async def record(request: Request) -> Response:
@@ -131,27 +167,48 @@ def create_app(
             headers={"Content-Disposition": 'attachment; filename="racko-game.json"'},
         )
 
+    async def health(request: Request) -> Response:
+        if running["closing"]:
+            return JSONResponse({"status": "stopping", "node": store.node}, status_code=503)
+        return JSONResponse({"status": "ok", "node": store.node, "tables": len(hub.tables)})
+
+    async def metrics_page(request: Request) -> Response:
+        return Response(metrics.text(), media_type=CONTENT_TYPE)
+
+    async def refuse(websocket: WebSocket, code: str, message: str, close_code: int, **more: Any) -> None:
+        metrics.refused.labels(code).inc()
+        await _refuse(websocket, code, message, close_code, **more)
+
     async def table_socket(websocket: WebSocket) -> None:
-        await websocket.accept()
-        table = hub.table(websocket.path_params["table"])
-        if table is None:
-            await _refuse(websocket, "no-table", "There is no such table.", 4404)
+        if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"), allowed):
+            metrics.refused.labels("origin").inc()
+            await websocket.close(code=4403)  # before the handshake's answer: the browser gets a 403
             return
+        await websocket.accept()
         try:
             hello = await asyncio.wait_for(_frame(websocket), HELLO_SECONDS)
         except (TimeoutError, WebError, WebSocketDisconnect):
-            await _refuse(websocket, "no-hello", 'Say hello first: {"type": "hello", "token": …}.', 4400)
+            await refuse(websocket, "no-hello", 'Say hello first: {"type": "hello", "token": …}.', 4400)
+            return
+        try:
+            table = await hub.reach(websocket.path_params["table"])
+        except Elsewhere as elsewhere:
+            await refuse(websocket, elsewhere.code, str(elsewhere), 4421, node=elsewhere.node)
+            return
+        except WebError as error:
+            close_code = 4410 if error.code == "damaged" else 4404
+            await refuse(websocket, error.code, str(error), close_code)
             return
         token = hello.get("token")
         seat = table.seat_of(token) if token is not None else None
         if token is not None and seat is None:
-            await _refuse(websocket, "bad-token", "This link is not a seat at this table.", 4403)
+            await refuse(websocket, "bad-token", "This link is not a seat at this table.", 4403)
             return
-        watcher = Watcher(seat, websocket.send_json)
-        bucket = _Bucket(frames_per_second)
+        watcher = Watcher(seat, websocket.send_json, close=lambda code: websocket.close(code=code))
+        bucket = Bucket(frames_per_second)
         try:
             # Joining is inside the try: a client gone before its welcome arrives is still taken off the table.
-            await hub.join(table, watcher, hello.get("version"))
+            await hub.join(hub.tables.get(table.table_id, table), watcher, hello.get("version"))
             while True:
                 try:
                     frame = await _frame(websocket)
@@ -159,8 +216,9 @@ def create_app(
                         raise WebError("slow-down", "Too many messages: slow down.")
                     await _handle(hub, hub.tables.get(table.table_id, table), watcher, frame, websocket)
                 except WebError as error:
-                    await websocket.send_json({"type": "error", "code": error.code, "message": str(error)})
-        except WebSocketDisconnect:
+                    metrics.refused.labels(error.code).inc()
+                    await _send_quietly(websocket, {"type": "error", "code": error.code, "message": str(error)})
+        except (WebSocketDisconnect, RuntimeError):  # gone, or closed by the hub (the table moved)
             pass
         finally:
             current = hub.tables.get(table.table_id, table)
@@ -168,15 +226,17 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        store.sweep(SWEEP_DAYS * 86400)
-        hub.resume_all()
+        resumed = hub.resume_all()
+        log.info("racko serve started: node %s, tables in %s, %d resumed", store.node or "-", store.describe(), resumed)
+        keeper = asyncio.create_task(hub.keep())
         collector = asyncio.create_task(keep_collections_short()) if short_collections else None
         yield
+        running["closing"] = True
+        keeper.cancel()
         if collector is not None:
             collector.cancel()
-        for table in hub.tables.values():
-            if table.thinking is not None:
-                table.thinking.cancel()
+        await hub.close()
+        log.info("racko serve stopped: every table handed on")
 
     app = Starlette(
         routes=[
@@ -185,13 +245,23 @@ def create_app(
             Route("/api/options", options),
             Route("/api/tables", create_table, methods=["POST"]),
             Route("/api/tables/{table}/record", record),
+            Route("/healthz", health),
+            Route("/metrics", metrics_page),
             WebSocketRoute("/ws/{table}", table_socket),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
+        middleware=[Middleware(_HeadersOnEveryResponse)],
         lifespan=lifespan,
     )
     app.state.hub = hub
+    app.state.metrics = metrics
     return app
+
+
+async def _send_quietly(websocket: WebSocket, frame: dict[str, Any]) -> None:
+    """Send a frame, unless the connection has just closed (its end is handled where it is read)."""
+    with contextlib.suppress(Exception):
+        await websocket.send_json(frame)
 
 
 async def _frame(websocket: WebSocket) -> dict[str, Any]:
@@ -213,10 +283,10 @@ async def _frame(websocket: WebSocket) -> dict[str, Any]:
     return data
 
 
-async def _refuse(websocket: WebSocket, code: str, message: str, close_code: int) -> None:
+async def _refuse(websocket: WebSocket, code: str, message: str, close_code: int, **more: Any) -> None:
     """Say why the connection is refused, and close it; a client already gone needs neither."""
     try:
-        await websocket.send_json({"type": "error", "code": code, "message": message})
+        await websocket.send_json({"type": "error", "code": code, "message": message, **more})
         await websocket.close(code=close_code)
     except Exception:  # already gone
         return
@@ -231,13 +301,13 @@ async def _handle(hub: Hub, table: Any, watcher: Watcher, frame: dict[str, Any],
         await hub.name(table, seat, frame.get("name"))
     elif kind == "hint":
         choices = await hub.hint(table, seat)
-        await websocket.send_json({"type": "hint", "choices": choices})
+        await _send_quietly(websocket, {"type": "hint", "choices": choices})
     elif kind == "hand-over":
         await hub.hand_over(table, seat, frame.get("seat"), frame.get("bot"))
     elif kind == "again":
         await hub.again(table, seat)
     elif kind == "presence":
-        await websocket.send_json(hub.presence(table))
+        await _send_quietly(websocket, hub.presence(table))
     elif kind == "sync":
         seen = frame.get("version")
         watcher.version = seen if isinstance(seen, int) else 0

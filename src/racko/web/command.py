@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
+import socket
 from pathlib import Path
 from typing import Annotated, Any
+from urllib.parse import urlsplit
 
 import typer
 
 from racko.play.library import data_dir
-from racko.web.store import SYNC_LEVELS
+from racko.web.limits import NEW_TABLES_PER_ADDRESS
+from racko.web.logs import LOG_FORMATS
+from racko.web.store.base import SYNC_LEVELS
 
 
 def serve_command(
@@ -18,8 +23,11 @@ def serve_command(
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="The port to listen on.")] = 8000,
     db: Annotated[
-        Path | None,
-        typer.Option(help="The SQLite file that keeps the tables (default: racko.sqlite3 in racko's data folder)."),
+        str | None,
+        typer.Option(
+            help="Where the tables are kept: a SQLite file (default: racko.sqlite3 in racko's data folder; one "
+            "process), or postgresql://USER@HOST:PORT/DB (any number of processes, docs/DEPLOY.md).",
+        ),
     ] = None,
     pace: Annotated[float, typer.Option(help="Seconds a computer player waits before its move.", min=0)] = 0.8,
     away: Annotated[
@@ -29,34 +37,111 @@ def serve_command(
     sync: Annotated[
         str, typer.Option(help="full: a power cut loses no committed move; normal: faster, may lose the last ones.")
     ] = "full",
+    node: Annotated[
+        str | None,
+        typer.Option(
+            help="This process's name among several sharing a PostgreSQL database (the proxy routes ?node= by it; "
+            "default: the host's name and the port).",
+        ),
+    ] = None,
+    allow_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-origin",
+            help="The origin of pages served from another address that may use this server, such as "
+            "https://example.org (repeat for more); this server's own pages always may.",
+        ),
+    ] = None,
+    log_format: Annotated[
+        str, typer.Option(help="The log on standard error: plain (a line of text per event) or json (an object).")
+    ] = "plain",
+    new_tables_per_minute: Annotated[
+        int,
+        typer.Option(
+            help="New tables a minute from one client address (from all of them together: 30 times as many).", min=1
+        ),
+    ] = NEW_TABLES_PER_ADDRESS,
 ) -> None:
     """Play Rack-O in the browser, with friends and computer players: start the server and print its address."""
     import uvicorn
 
     from racko.web.app import create_app
-    from racko.web.store import SqliteTables
+    from racko.web.logs import configure_logging
+    from racko.web.store import StoreError, open_store
 
     if sync not in SYNC_LEVELS:
         typer.echo(f"racko: --sync is {' or '.join(SYNC_LEVELS)}, not {sync!r}.", err=True)
         raise typer.Exit(2)
-    path = db if db is not None else data_dir() / "racko.sqlite3"
+    if log_format not in LOG_FORMATS:
+        typer.echo(f"racko: --log-format is {' or '.join(LOG_FORMATS)}, not {log_format!r}.", err=True)
+        raise typer.Exit(2)
+    origins = tuple(allow_origin or ())
+    for origin in origins:
+        if not _is_origin(origin):
+            typer.echo(f"racko: --allow-origin takes an origin such as https://example.org, not {origin!r}.", err=True)
+            raise typer.Exit(2)
+    os.umask(0o077)  # every file this process makes (database, journal, lock, logs) is its owner's only
+    name = node or f"{socket.gethostname().split('.')[0] or 'racko'}-{port}"
+    configure_logging(log_format, name)
+    location = db if db is not None else str(data_dir() / "racko.sqlite3")
     try:
-        store = SqliteTables(path, sync=sync, grouped=True)
-    except Exception as error:  # a folder that cannot be written, a file that is not a database
-        typer.echo(f"racko: cannot open the database {path}: {error}", err=True)
+        store = open_store(location, sync=sync, node=name)
+    except StoreError as error:
+        typer.echo(f"racko: cannot keep the tables there: {error}", err=True)
+        raise typer.Exit(2) from None
+    except ImportError:
+        typer.echo("racko: PostgreSQL needs the postgres extra: pip install 'racko[postgres]'.", err=True)
         raise typer.Exit(2) from None
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    typer.echo(f"racko serve: open http://{shown}:{port}/ (tables are kept in {path}); Ctrl+C stops.")
+    typer.echo(f"racko serve: open http://{shown}:{port}/ (tables are kept in {store.describe()}); Ctrl+C stops.")
     if host in ("0.0.0.0", "::"):
         typer.echo("Others on your network join with this machine's address instead of 127.0.0.1.")
     uvicorn.run(
-        create_app(store, pace=pace, away_seconds=away, short_collections=True),
+        create_app(
+            store,
+            pace=pace,
+            away_seconds=away,
+            short_collections=True,
+            allow_origins=origins,
+            new_tables_per_address=new_tables_per_minute,
+        ),
         host=host,
         port=port,
         log_level="warning",
         ws_max_size=65536,
         proxy_headers=True,
+        timeout_graceful_shutdown=5,
     )
+
+
+def proxy_config_command(
+    server: Annotated[
+        list[str],
+        typer.Option(
+            "--server",
+            help="A racko serve process as NODE=HOST:PORT (its --node name and address); repeat for each one.",
+        ),
+    ],
+    listen: Annotated[str, typer.Option(help="Where HAProxy listens, HOST:PORT.")] = "127.0.0.1:8080",
+    connections: Annotated[
+        int, typer.Option(min=100, help="Client connections HAProxy takes at once (it needs twice as many files).")
+    ] = 4000,
+) -> None:
+    """Print the HAProxy configuration that sends every request about a table to one of several racko serve
+    processes sharing a PostgreSQL database (docs/DEPLOY.md)."""
+    from racko.web.proxy import haproxy_config, parse_backend
+
+    try:
+        backends = [parse_backend(text) for text in server]
+        typer.echo(haproxy_config(backends, listen, connections=connections), nl=False)
+    except ValueError as error:
+        typer.echo(f"racko: {error}.", err=True)
+        raise typer.Exit(2) from None
+
+
+def _is_origin(text: str) -> bool:
+    parts = urlsplit(text.rstrip("/"))
+    return parts.scheme in ("http", "https") and bool(parts.netloc) and not parts.path and not parts.query
 
 
 SERVER_PANEL = "With --server (a racko serve process under simulated people)"
@@ -118,6 +203,27 @@ DbDir = Annotated[
         rich_help_panel=SERVER_PANEL,
     ),
 ]
+Processes = Annotated[
+    int,
+    typer.Option(
+        min=1,
+        max=16,
+        help="Server processes, behind HAProxy when more than one (needs --db postgres).",
+        rich_help_panel=SERVER_PANEL,
+    ),
+]
+ThroughProxy = Annotated[
+    bool,
+    typer.Option("--proxy", help="Through HAProxy even with one process.", rich_help_panel=SERVER_PANEL),
+]
+BenchDb = Annotated[
+    str,
+    typer.Option(
+        help="sqlite (a temporary file), postgres (a PostgreSQL server started for the run, Debian's postgresql), "
+        "or a postgresql:// URL.",
+        rich_help_panel=SERVER_PANEL,
+    ),
+]
 
 
 def server_bench_command(
@@ -133,6 +239,9 @@ def server_bench_command(
     sync: Sync = "full",
     players: Players = "sorting",
     db_dir: DbDir = None,
+    processes: Processes = 1,
+    proxy: ThroughProxy = False,
+    db: BenchDb = "sqlite",
     seed: int = 0,
     as_json: bool = False,
 ) -> None:
@@ -144,6 +253,12 @@ def server_bench_command(
         raise typer.Exit(2)
     if players not in PLAYERS:
         typer.echo(f"racko: --players is {' or '.join(PLAYERS)}, not {players!r}.", err=True)
+        raise typer.Exit(2)
+    if db not in ("sqlite", "postgres") and not db.startswith(("postgresql://", "postgres://")):
+        typer.echo(f"racko: --db is sqlite, postgres or a postgresql:// URL, not {db!r}.", err=True)
+        raise typer.Exit(2)
+    if processes > 1 and db == "sqlite":
+        typer.echo("racko: several server processes share a PostgreSQL database: add --db postgres.", err=True)
         raise typer.Exit(2)
     settings = BenchSettings(
         tables=tables,
@@ -159,6 +274,9 @@ def server_bench_command(
         players=players,
         seed=seed,
         db_dir=db_dir,
+        processes=processes,
+        proxy=proxy,
+        db=db,
     )
 
     def say(line: str) -> None:
@@ -188,10 +306,13 @@ def server_bench_lines(figures: dict[str, Any]) -> list[str]:
     def share(value: float | None) -> str:
         return "?" if value is None else f"{value:.0%}"
 
+    processes = figures["processes"]
+    servers = "one server process" if processes == 1 else f"{processes} server processes"
+    proxy = " behind HAProxy" if figures["through_proxy"] else ""
     lines = [
-        f"{figures['tables']:,} tables, 2 person seats each, one server process (sync {figures['sync']}; "
-        f"{figures['cores']} cores, shared with the load; load average {figures['load_average_before']} before, "
-        f"{figures['load_average_after']} after)."
+        f"{figures['tables']:,} tables, 2 person seats each, {servers}{proxy} on {figures['database']} (sync "
+        f"{figures['sync']}; {figures['cores']} cores, shared with the load; load average "
+        f"{figures['load_average_before']} before, {figures['load_average_after']} after)."
     ]
     limit = figures["p99_limit_ms"]
     if figures["benchmark"] == "server-pace":
@@ -202,13 +323,14 @@ def server_bench_lines(figures: dict[str, Any]) -> list[str]:
             f"From an action to the last seat's state: p50 {figures['p50_ms']} ms, p90 {figures['p90_ms']} ms, "
             f"p99 {figures['p99_ms']} ms, max {figures['max_ms']} ms "
             f"(p99 within {limit:g} ms: {'yes' if figures['met'] else 'no'}).",
-            f"CPU: server {share(figures['server_cpu'])} of a core, load {share(figures['client_cpu'])}.",
+            f"CPU: servers {share(figures['server_cpu'])} of a core, proxy {share(figures['proxy_cpu'])}, "
+            f"load {share(figures['client_cpu'])}.",
         ]
     else:
         for step in figures["steps"]:
             lines.append(
                 f"  offered {step['offered_per_second']:>8,.0f}/s  played {step['actions_per_second']:>8,.1f}/s  "
-                f"p50 {step['p50_ms']:>7} ms  p99 {step['p99_ms']:>8} ms  server CPU {share(step['server_cpu'])}  "
+                f"p50 {step['p50_ms']:>7} ms  p99 {step['p99_ms']:>8} ms  servers' CPU {share(step['server_cpu'])}  "
                 f"load CPU {share(step['client_cpu'])}  {'passed' if step['passed'] else 'failed'}"
             )
         best = figures["max_actions_per_second"]

@@ -29,8 +29,6 @@ import math
 import os
 import random
 import signal
-import subprocess
-import sys
 import tempfile
 import time
 from collections import Counter
@@ -43,10 +41,9 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 
 from racko.rules import SLOT_LABELS
+from racko.web.cluster import HOST, Proxy, ServeProcess, TemporaryPostgres
+from racko.web.proxy import Backend
 
-HOST = "127.0.0.1"
-START_SECONDS = 30.0
-"""How long the server may take to answer its first request."""
 ANSWER_SECONDS = 10.0
 """How long an action may wait for its broadcast before the table is given up (counted as an error)."""
 CONNECTING = 64
@@ -81,122 +78,87 @@ class BenchSettings:
     players: str = "sorting"
     seed: int = 0
     db_dir: Path | None = None
+    processes: int = 1
+    proxy: bool = False
+    """Through HAProxy even with one process (several processes always are)."""
+    db: str = "sqlite"
+    """``sqlite`` (a file in a temporary folder), ``postgres`` (a PostgreSQL server started for the run), or a
+    ``postgresql://`` URL."""
 
 
-# --- the server process ----------------------------------------------------------------------------------------
+# --- the server processes --------------------------------------------------------------------------------------
 
 
-def _free_port() -> int:
-    import socket
+class Servers:
+    """What is measured: ``processes`` ``racko serve`` processes on one database, behind HAProxy when there are
+    several (or when ``proxy`` asks for it), all on 127.0.0.1, all stopped (and waited for) by :meth:`stop`."""
 
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind((HOST, 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-def _die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec
-    """Linux: the server gets SIGTERM if this process dies without stopping it (killed with SIGKILL)."""
-    with contextlib.suppress(Exception):
-        import ctypes
-
-        ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-
-
-class ServerProcess:
-    """``racko serve`` in a process of its own, on 127.0.0.1 and a free port, with a database in ``folder``."""
-
-    def __init__(self, folder: Path, sync: str) -> None:
+    def __init__(self, folder: Path, settings: BenchSettings) -> None:
         self.folder = folder
-        self.sync = sync
-        self.port = 0
-        self.process: subprocess.Popen[bytes] | None = None
-        self.log = folder / "server.log"
+        self.settings = settings
+        self.postgres: TemporaryPostgres | None = None
+        self.processes: list[ServeProcess] = []
+        self.proxy: Proxy | None = None
 
     def start(self) -> None:
-        code = "import sys; sys.argv[0] = 'racko'; from racko.cli import main; main()"
-        for _ in range(3):  # the free port may be taken between the probe and the bind: try another
-            self.port = _free_port()
-            command = [sys.executable, "-c", code, "serve", "--host", HOST, "--port", str(self.port)]
-            command += ["--db", str(self.folder / "bench.sqlite3"), "--pace", "0", "--sync", self.sync]
-            with self.log.open("wb") as log:
-                self.process = subprocess.Popen(
-                    command,
-                    stdin=subprocess.DEVNULL,
-                    stdout=log,
-                    stderr=subprocess.STDOUT,
-                    start_new_session=True,  # Ctrl+C reaches this process only, which then stops the server
-                    preexec_fn=_die_with_parent if sys.platform == "linux" else None,
-                )
-            if self._wait_ready():
-                return
-            self.stop()
-        raise RuntimeError(f"the server did not start: {self.log_tail()}")
-
-    def _wait_ready(self) -> bool:
-        deadline = time.monotonic() + START_SECONDS
-        while time.monotonic() < deadline:
-            if self.process is None or self.process.poll() is not None:
-                return False
-            connection = http.client.HTTPConnection(HOST, self.port, timeout=2)
-            try:
-                connection.request("GET", "/api/options")
-                if connection.getresponse().status == 200:
-                    return True
-            except OSError:
-                pass
-            finally:
-                connection.close()
-            time.sleep(0.1)
-        return False
-
-    def log_tail(self) -> str:
-        with contextlib.suppress(OSError):
-            return self.log.read_text(errors="replace")[-2000:].strip() or "(no output)"
-        return "(no output)"
+        settings = self.settings
+        if settings.db == "sqlite":
+            location = str(self.folder / "bench.sqlite3")
+        elif settings.db == "postgres":
+            self.postgres = TemporaryPostgres()
+            location = self.postgres.start()
+        else:
+            location = settings.db
+        options = ["--pace", "0", "--sync", settings.sync, "--new-tables-per-minute", "1000000"]
+        for index in range(settings.processes):
+            server = ServeProcess(self.folder, location, f"bench{index + 1}", *options)
+            self.processes.append(server)
+            server.start()
+        if settings.processes > 1 or settings.proxy:
+            self.proxy = Proxy(self.folder, [Backend(s.node, f"{HOST}:{s.port}") for s in self.processes])
+            self.proxy.start()
 
     @property
-    def pid(self) -> int:
-        assert self.process is not None
-        return self.process.pid
+    def port(self) -> int:
+        return self.proxy.port if self.proxy is not None else self.processes[0].port
+
+    def describe(self) -> str:
+        pids = ", ".join(str(server.pid) for server in self.processes)
+        where = f"behind HAProxy on {HOST}:{self.port}" if self.proxy is not None else f"on {HOST}:{self.port}"
+        return f"server pid {pids} {where} (sync {self.settings.sync})"
 
     def rss_kb(self) -> int | None:
-        """The server's resident memory (VmRSS of /proc/PID/status), in KiB; None where there is no /proc."""
-        with contextlib.suppress(OSError, ValueError):
-            for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
-        return None
+        sizes = [server.rss_kb() for server in self.processes]
+        return None if None in sizes else sum(size for size in sizes if size is not None)
 
     def cpu_seconds(self) -> float | None:
-        """User + system CPU time the server has used so far; None where there is no /proc."""
-        with contextlib.suppress(OSError, ValueError, IndexError):
-            fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
-            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-        return None
+        times = [server.cpu_seconds() for server in self.processes]
+        return None if None in times else sum(time for time in times if time is not None)
+
+    def proxy_cpu_seconds(self) -> float | None:
+        return self.proxy.cpu_seconds() if self.proxy is not None else None
 
     def stop(self) -> None:
-        process, self.process = self.process, None
-        if process is None or process.poll() is not None:
-            return
-        process.terminate()
         try:
-            process.wait(5)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
+            if self.proxy is not None:
+                self.proxy.stop()
+            for server in self.processes:
+                server.stop(5)
+        finally:
+            if self.postgres is not None:
+                self.postgres.stop()
 
 
 @contextlib.contextmanager
-def running_server(sync: str, db_dir: Path | None = None) -> Iterator[ServerProcess]:
-    """A started server with a fresh database in a temporary folder; stopped and removed on the way out."""
-    with tempfile.TemporaryDirectory(prefix="racko-bench-", dir=db_dir) as folder:
-        server = ServerProcess(Path(folder), sync)
+def running_servers(settings: BenchSettings) -> Iterator[Servers]:
+    """The servers started, with fresh databases in a temporary folder; stopped and removed on the way out."""
+    with tempfile.TemporaryDirectory(prefix="racko-bench-", dir=settings.db_dir) as folder:
+        servers = Servers(Path(folder), settings)
         try:
-            server.start()
-            yield server
+            servers.start()
+            yield servers
         finally:
-            server.stop()
+            servers.stop()
 
 
 @contextlib.contextmanager
@@ -476,22 +438,30 @@ def _ms(seconds: float) -> float:
 class _Clock:
     """CPU shares of the server and of this process (the load) over a stretch of time."""
 
-    def __init__(self, server: ServerProcess) -> None:
+    def __init__(self, server: Servers) -> None:
         self.server = server
         self.wall = time.perf_counter()
         self.server_cpu = server.cpu_seconds()
+        self.proxy_cpu = server.proxy_cpu_seconds()
         self.client_cpu = time.process_time()
 
-    def shares(self) -> tuple[float | None, float]:
+    def shares(self) -> tuple[float | None, float | None, float]:
+        """The CPU used since the clock started, as shares of one core: the servers, the proxy, the load."""
         wall = max(time.perf_counter() - self.wall, 1e-9)
-        now = self.server.cpu_seconds()
-        server = None if now is None or self.server_cpu is None else round((now - self.server_cpu) / wall, 3)
-        return server, round((time.process_time() - self.client_cpu) / wall, 3)
+
+        def share(before: float | None, now: float | None) -> float | None:
+            return None if now is None or before is None else round((now - before) / wall, 3)
+
+        return (
+            share(self.server_cpu, self.server.cpu_seconds()),
+            share(self.proxy_cpu, self.server.proxy_cpu_seconds()),
+            round((time.process_time() - self.client_cpu) / wall, 3),
+        )
 
 
 def _stretch(run: _Run, start: float, stop: float, clock: _Clock) -> dict[str, Any]:
     answered, latencies = run.window(start, stop, time.perf_counter())
-    server_cpu, client_cpu = clock.shares()
+    server_cpu, proxy_cpu, client_cpu = clock.shares()
     return {
         "actions": answered,
         "actions_per_second": round(answered / (stop - start), 1),
@@ -500,11 +470,12 @@ def _stretch(run: _Run, start: float, stop: float, clock: _Clock) -> dict[str, A
         "p99_ms": _ms(_percentile(latencies, 0.99)),
         "max_ms": _ms(max(latencies, default=0.0)),
         "server_cpu": server_cpu,
+        "proxy_cpu": proxy_cpu,
         "client_cpu": client_cpu,
     }
 
 
-async def _measure(server: ServerProcess, settings: BenchSettings, say: Callable[[str], None]) -> dict[str, Any]:
+async def _measure(server: Servers, settings: BenchSettings, say: Callable[[str], None]) -> dict[str, Any]:
     rng = random.Random(settings.seed)
     url = f"ws://{HOST}:{server.port}"
     figures: dict[str, Any] = {
@@ -513,6 +484,9 @@ async def _measure(server: ServerProcess, settings: BenchSettings, say: Callable
         "seats_per_table": 2,
         "players": settings.players,
         "sync": settings.sync,
+        "processes": settings.processes,
+        "through_proxy": server.proxy is not None,
+        "database": "sqlite" if settings.db == "sqlite" else "postgresql",
         "p99_limit_ms": settings.limit_ms,
         "cores": os.cpu_count(),
         "load_average_before": _load_average(),
@@ -583,7 +557,7 @@ async def _measure(server: ServerProcess, settings: BenchSettings, say: Callable
 
 
 async def _find_max(
-    run: _Run, settings: BenchSettings, figures: dict[str, Any], server: ServerProcess, say: Callable[[str], None]
+    run: _Run, settings: BenchSettings, figures: dict[str, Any], server: Servers, say: Callable[[str], None]
 ) -> None:
     """Raise the offered rate until a step fails (lower it while none has passed), then narrow between the highest
     rate that passed and the lowest that failed."""
@@ -646,7 +620,9 @@ def server_bench(settings: BenchSettings, say: Callable[[str], None]) -> dict[st
     """Start a server, load it as ``settings`` say, stop it; the figures (JSON-ready)."""
     if settings.players not in PLAYERS:
         raise ValueError(f"players are {' or '.join(PLAYERS)}")
+    if settings.processes > 1 and settings.db == "sqlite":
+        raise ValueError("several server processes share a PostgreSQL database: add --db postgres")
     _raise_file_limit()
-    with _sigterm_stops(), running_server(settings.sync, settings.db_dir) as server:
-        say(f"server pid {server.pid} on {HOST}:{server.port} (sync {settings.sync}).")
-        return asyncio.run(_measure(server, settings, say))
+    with _sigterm_stops(), running_servers(settings) as servers:
+        say(f"{servers.describe()}.")
+        return asyncio.run(_measure(servers, settings, say))

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import hashlib
 import hmac
+import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Iterator
@@ -28,7 +29,8 @@ from racko.play.session import PlaySession, SeatSpec, bots_for
 from racko.play.text import plain_name
 from racko.record import GameRecord
 from racko.rules import Rules, variant
-from racko.web.store import TableStore
+from racko.web.metrics import Metrics
+from racko.web.store import IDLE_DAYS, UNPLAYED_DAYS, DamagedTableError, TableStore
 from racko.web.views import hint_json, log_entries, table_setup, view_of
 
 TOKEN_BYTES = 24
@@ -39,6 +41,15 @@ HINT_CHOICES = 3
 """How many of the advisor's choices a hint shows, best first."""
 RETRY_SECONDS = 1.0
 """The pause before a computer player tries again a move the database refused."""
+KEEP_SECONDS = 1.0
+"""How often the leases of the tables this process plays are renewed (and idle tables looked for)."""
+IDLE_SECONDS = 600.0
+"""A table nobody has watched for this long (and no computer player is thinking at) leaves this process's memory;
+the next connection opens it again from the database."""
+SWEEP_SECONDS = 3600.0
+"""How often the tables nobody needs any more are forgotten (and once at start)."""
+MOVED = 4012
+"""The close code that tells a page to reconnect at once: the table is played by another process now."""
 ME, PERSON = "me", "person"
 
 
@@ -48,6 +59,18 @@ class WebError(RackoError):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
+
+
+class Elsewhere(WebError):
+    """The table is played by another server process, alive and renewing its lease: the connection is told which."""
+
+    def __init__(self, node: str) -> None:
+        super().__init__("elsewhere", f"This table is played by the server {node}: reconnecting there.")
+        self.node = node
+
+
+DAMAGED = "This table cannot be opened: its saved game is damaged. The server's operator has been told why."
+log = logging.getLogger("racko.serve")
 
 
 def _hash(token: str) -> str:
@@ -65,6 +88,8 @@ class Watcher:
     viewer: int | None
     send: Callable[[dict[str, Any]], Awaitable[None]]
     version: int = 0
+    close: Callable[[int], Awaitable[None]] | None = None
+    """Closes the connection with a code (the page reconnects after :data:`MOVED`)."""
 
 
 @dataclass
@@ -78,6 +103,8 @@ class Table:
     thinking: asyncio.Task[None] | None = None
     lost: str | None = None
     """Why this table's last move was not committed (a failed group commit): it is reloaded from the store."""
+    quiet_since: float | None = None
+    """Since when nobody has watched the table (monotonic seconds); ``None`` while somebody does."""
 
     @property
     def version(self) -> int:
@@ -127,21 +154,38 @@ class JournalStore:
 
 
 class Hub:
-    """Every table this server process holds, and the people watching them."""
+    """Every table this server process plays, and the people watching them.
 
-    def __init__(self, store: TableStore, *, pace: float = 0.8, away_seconds: float = 60.0, base_url: str = "") -> None:
+    With a store that several processes share, a table is played here only while this process holds its lease
+    (:meth:`TableStore.claim`): :meth:`keep` renews the leases, drops a table whose lease was lost, and hands on the
+    tables nobody watches any more, so that whichever process a proxy sends the next connection to can claim them."""
+
+    def __init__(
+        self,
+        store: TableStore,
+        *,
+        pace: float = 0.8,
+        away_seconds: float = 60.0,
+        idle_seconds: float = IDLE_SECONDS,
+        metrics: Metrics | None = None,
+    ) -> None:
         self.store = store
         self.pace = pace
         """Seconds a computer player waits before its move, so that people can follow."""
         self.away_seconds = away_seconds
+        self.idle_seconds = idle_seconds
+        self.metrics = metrics
         self.tables: dict[str, Table] = {}
+        self.set_aside: dict[str, str] = {}
+        """Tables whose stored rows cannot be replayed, and why: refused with :data:`DAMAGED`, never played."""
         self._commit: asyncio.Task[None] | None = None
         """The group commit under way, in a worker thread (a store that groups its commits only)."""
 
     # --- setting tables up ---------------------------------------------------------------------------
 
-    def create(self, form: dict[str, Any]) -> tuple[Table, dict[str, Any]]:
-        """A new table from the start page's form; returns it and its links (a token per person seat)."""
+    def create(self, form: dict[str, Any]) -> dict[str, Any]:
+        """A new table from the start page's form; returns its links (a token per person seat).  A store of one
+        process opens it here at once; a shared store leaves it to the process its first connection reaches."""
         rules, seats, tokens = _setup_from_form(form)
         table_id = new_id()
         setup = {
@@ -160,25 +204,39 @@ class Hub:
         }
         self.store.create(table_id, setup)
         self._commit_all()
-        table = self._open(table_id, setup, [])
-        links = {
+        if self.metrics is not None:
+            self.metrics.tables_created.inc()
+        if not self.store.shared:
+            self._open(table_id, setup, [])
+        return {
             "table": table_id,
             "seats": [
                 {"seat": index, "name": seat.name, "who": _who(form, index), "token": tokens[index]}
                 for index, seat in enumerate(seats)
             ],
         }
-        return table, links
 
     def _open(self, table_id: str, setup: dict[str, Any], actions: list[dict[str, Any]]) -> Table:
-        rules = Rules.from_dict(setup["rules"])
-        match = Match(rules, seed=setup["seed"])
+        """The table replayed from its set-up and journal; :class:`DamagedTableError` if they are not a game."""
+        try:
+            rules = Rules.from_dict(setup["rules"])
+            match = Match(rules, seed=setup["seed"])
+            seats = [SeatSpec(spec["name"], spec["bot"]) for spec in setup["seats"]]
+        except (RackoError, KeyError, TypeError, ValueError) as error:
+            raise DamagedTableError(table_id, f"its set-up is not a game ({_said(error)})") from None
         family = family_of(rules)
-        for raw in actions:
-            match.apply(family.action_from_json(raw))
-        seats = [SeatSpec(spec["name"], spec["bot"]) for spec in setup["seats"]]
-        session = PlaySession(match, seats, JournalStore(self.store, table_id, len(actions)), bot_seed=setup["seed"])
-        table = Table(table_id, setup, session)
+        for number, raw in enumerate(actions, start=1):
+            try:
+                match.apply(family.action_from_json(raw))
+            except (RackoError, KeyError, TypeError, ValueError) as error:
+                reason = f"action {number} of its journal is refused: {_said(error)}"
+                raise DamagedTableError(table_id, reason) from None
+        try:
+            store = JournalStore(self.store, table_id, len(actions))
+            session = PlaySession(match, seats, store, bot_seed=setup["seed"])
+        except (RackoError, KeyError, TypeError, ValueError) as error:
+            raise DamagedTableError(table_id, f"its seats are not a game's ({_said(error)})") from None
+        table = Table(table_id, setup, session, quiet_since=time.monotonic())
         self.tables[table_id] = table
         now = time.monotonic()
         for seat, spec in enumerate(setup["seats"]):
@@ -187,19 +245,73 @@ class Hub:
         return table
 
     def table(self, table_id: str) -> Table | None:
-        """The table, loaded from the store if this process has not opened it yet (after a restart)."""
-        if not isinstance(table_id, str) or len(table_id) > 40:
+        """The table if this process plays it or may start to now (claimed and loaded from the store); ``None`` if
+        there is no such table, it is set aside, or another process holds it."""
+        if not isinstance(table_id, str) or not 0 < len(table_id) <= 40:
             return None
         table = self.tables.get(table_id)
-        if table is not None:
+        if table is not None or table_id in self.set_aside:
             return table
-        stored = self.store.load(table_id)
-        if stored is None:
+        if self.store.claim(table_id) is not None:
             return None
-        return self._open(table_id, stored.setup, list(stored.actions))
+        return self._load(table_id)
+
+    def _load(self, table_id: str) -> Table | None:
+        """Open a table this process has claimed; a damaged one is set aside (one line in the log, no traceback)."""
+        try:
+            stored = self.store.load(table_id)
+            if stored is not None:
+                table = self._open(table_id, stored.setup, list(stored.actions))
+                log.info("table %s opened at version %d", table_id, table.version)
+                return table
+        except DamagedTableError as damage:
+            self.set_aside[table_id] = damage.reason
+            log.warning("table %s set aside: %s", table_id, damage.reason)
+            if self.metrics is not None:
+                self.metrics.tables_set_aside.inc()
+        self.store.release(table_id)
+        return None
+
+    async def reach(self, table_id: str) -> Table:
+        """The table for a new connection.  If another process holds it, wait for its lease to run out (a process
+        that died) unless that process renews it meanwhile (alive: :class:`Elsewhere` says which one).  Raises
+        :class:`WebError` ``no-table`` or ``damaged`` too."""
+        if not isinstance(table_id, str) or not 0 < len(table_id) <= 40:
+            raise WebError("no-table", "There is no such table.")
+        deadline: float | None = None
+        seen: float | None = None
+        while (table := self.tables.get(table_id)) is None:
+            if table_id in self.set_aside:
+                raise WebError("damaged", DAMAGED)
+            holder = await asyncio.to_thread(self.store.claim, table_id)
+            if table_id in self.tables:
+                continue  # another connection opened it meanwhile
+            if holder is None:
+                table = self._load(table_id)  # no await between the check above and the table's opening
+                if table is None:
+                    raise (
+                        WebError("damaged", DAMAGED)
+                        if table_id in self.set_aside
+                        else WebError("no-table", "There is no such table.")
+                    )
+                return table
+            now = time.monotonic()
+            ends = now + holder.seconds_left
+            if seen is not None and ends > seen + KEEP_SECONDS / 2:
+                raise Elsewhere(holder.node)  # its lease was renewed while we waited: its process is alive
+            seen = ends
+            if deadline is None:
+                deadline = ends + 2 * KEEP_SECONDS
+            if now > deadline:
+                raise Elsewhere(holder.node)
+            await asyncio.sleep(min(KEEP_SECONDS / 4, holder.seconds_left + 0.05))
+        return table
 
     def resume_all(self) -> int:
-        """Open every table whose game is not over (at start-up), so that computer players go on; how many."""
+        """Open every table whose game is not over (at start-up), so that computer players go on; how many.  A
+        shared store's tables wait for their first connection instead: the proxy decides which process plays them."""
+        if self.store.shared:
+            return 0
         count = 0
         for table_id in list(self.store.open_tables()):
             table = self.table(table_id)
@@ -208,11 +320,81 @@ class Hub:
                 self.wake_bots(table)
         return count
 
+    async def drop(self, table: Table, why: str) -> None:
+        """Stop playing the table here: forget it, stop its computer players, and tell its connections to reconnect
+        (to whichever process plays it next).  ``why``: ``lost``, ``idle``, ``released``."""
+        if self.tables.get(table.table_id) is table:
+            del self.tables[table.table_id]
+        if table.thinking is not None:
+            table.thinking.cancel()
+        if self.metrics is not None:
+            self.metrics.tables_dropped.labels(why).inc()
+        for watcher in list(table.watchers):
+            with contextlib.suppress(Exception):  # a connection already gone
+                await watcher.send({"type": "moved", "message": "The table moved to another server: reconnecting."})
+                if watcher.close is not None:
+                    await watcher.close(MOVED)
+
+    async def keep(self) -> None:
+        """For the server's life: renew the leases, drop the tables whose lease was lost, hand on the idle ones, and
+        now and then forget the tables nobody needs any more."""
+        swept = -SWEEP_SECONDS
+        while True:
+            await asyncio.sleep(KEEP_SECONDS)
+            try:
+                lost = await asyncio.to_thread(self.store.renew)
+            except Exception as error:  # the database is away: the writes' fences keep the tables safe meanwhile
+                log.warning("could not renew the tables' leases: %s", _said(error))
+                lost = []
+            for table_id in lost:
+                table = self.tables.get(table_id)
+                if table is not None:
+                    log.warning("table %s lost: another process took it over", table_id)
+                    await self.drop(table, "lost")
+            await self._hand_on_idle()
+            if time.monotonic() - swept >= SWEEP_SECONDS:
+                swept = time.monotonic()
+                await self.sweep()
+
+    async def sweep(self) -> int:
+        """Forget the tables nobody needs any more, in the database and here."""
+        try:
+            count = await asyncio.to_thread(self.store.sweep, IDLE_DAYS * 86400, UNPLAYED_DAYS * 86400)
+        except Exception as error:
+            log.warning("could not forget old tables: %s", _said(error))
+            return 0
+        if count:
+            log.info("%d tables nobody needed any more were forgotten", count)
+        return count
+
+    async def _hand_on_idle(self) -> None:
+        now = time.monotonic()
+        for table in list(self.tables.values()):
+            quiet = table.quiet_since
+            if quiet is None or now - quiet < self.idle_seconds or table.watchers:
+                continue
+            if table.thinking is not None and not table.thinking.done():
+                continue
+            if self.store.unsaved(table.table_id):
+                continue
+            await self.drop(table, "idle")
+            await asyncio.to_thread(self.store.release, table.table_id)
+
+    async def close(self) -> None:
+        """At shutdown: computer players stop, every write is committed, every table is handed on."""
+        for table in list(self.tables.values()):
+            if table.thinking is not None:
+                table.thinking.cancel()
+        for table in list(self.tables.values()):
+            await self.drop(table, "released")
+        await asyncio.to_thread(self.store.close)
+
     # --- watchers ------------------------------------------------------------------------------------
 
     async def join(self, table: Table, watcher: Watcher, since: int | None) -> None:
         """A connection starts watching; it gets what it missed since ``since`` (or the whole game)."""
         table.watchers.append(watcher)
+        table.quiet_since = None
         if watcher.viewer is not None:
             table.away_since.pop(watcher.viewer, None)
         watcher.version = since if isinstance(since, int) and 0 <= since <= table.version else 0
@@ -237,6 +419,8 @@ class Hub:
         seat = watcher.viewer
         if seat is not None and not table.connected(seat) and table.session.seats[seat].bot is None:
             table.away_since[seat] = time.monotonic()
+        if not table.watchers:
+            table.quiet_since = time.monotonic()
         await self._tell_presence(table)
 
     async def bring(self, table: Table, watcher: Watcher) -> None:
@@ -328,10 +512,11 @@ class Hub:
             raise WebError("illegal", str(error)) from None
         except RackoError as error:
             raise WebError("illegal", str(error)) from None
-        await self._committed(table)
+        await self._committed(table, time.perf_counter())
 
-    async def _committed(self, table: Table) -> None:
-        """After an action: if it did not reach the database, forget it (reload the table) and say so."""
+    async def _committed(self, table: Table, moved: float) -> None:
+        """After an action (applied at ``moved``, perf_counter seconds): if it did not reach the database, forget it
+        (reload the table, or hand it on if another process plays it now) and say so; else tell every watcher."""
         session = table.session
         problem = session.save_problem
         if not problem:
@@ -342,13 +527,21 @@ class Hub:
         if problem:
             self.tables.pop(table.table_id, None)
             fresh = self.table(table.table_id)
-            if fresh is not None:
+            if fresh is None:  # another process took the table over: its connections go there
+                await self.drop(table, "lost")
+            else:
                 fresh.watchers = table.watchers
+                fresh.quiet_since = None if fresh.watchers else fresh.quiet_since
                 for watcher in fresh.watchers:
                     watcher.version = 0
                 await self.broadcast(fresh)
             raise WebError("not-saved", f"{problem} Nothing was changed; try again.")
+        if self.metrics is not None:
+            self.metrics.actions.inc()
+            self.metrics.commit_after_move.observe(time.perf_counter() - moved)
         await self.broadcast(table)
+        if self.metrics is not None:
+            self.metrics.broadcast_after_move.observe(time.perf_counter() - moved)
         self.wake_bots(table)
 
     async def saved(self, table: Table) -> None:
@@ -367,14 +560,24 @@ class Hub:
     async def _commit_in_thread(self) -> None:
         # The writes go into the transaction here (quick); the worker thread only waits for the disk's sync.
         # A failure is not raised: the tables whose writes were lost learn it from store.lost.
+        started = time.perf_counter()
         with contextlib.suppress(Exception):
             self.store.stage()
-        with contextlib.suppress(Exception):
+        try:
             await asyncio.to_thread(self.store.commit)
+        except Exception as error:
+            log.warning("a commit of the database failed: %s", _said(error))
+        else:
+            if self.metrics is not None:
+                self.metrics.database_commit.observe(time.perf_counter() - started)
 
-    def _commit_all(self) -> None:
-        """Commit every write not committed yet, at once (a new table, a seat's name, a new game: rare)."""
+    def _commit_all(self, table_id: str | None = None) -> None:
+        """Commit every write not committed yet, at once (a new table, a seat's name, a new game: rare); raises if
+        the writes of ``table_id`` were not kept."""
         self.store.commit()
+        problem = self.store.lost(table_id) if table_id is not None else None
+        if problem is not None:
+            raise OSError(problem)
 
     def wake_bots(self, table: Table, pause: float = 0.0) -> None:
         """Start the computer players' moves (after ``pause`` seconds) if one is to act and none is thinking yet."""
@@ -398,12 +601,16 @@ class Hub:
             observation = session.observation(seat)
             version = session.version
             # The bot thinks in a worker thread: a slow bot never holds up another table.
+            started = time.perf_counter()
             action = await asyncio.to_thread(bot.act, observation)
-            if session.version != version or session.bot_to_act() is not bot:
-                continue  # the table changed meanwhile (a seat handed over): think again
+            if self.metrics is not None:
+                self.metrics.thinking.observe(time.perf_counter() - started)
+            handed_on = self.tables.get(table.table_id) is not table
+            if session.version != version or session.bot_to_act() is not bot or handed_on:
+                continue  # the table changed meanwhile (a seat handed over, the table handed on): think again
             session.play_bot(action)
             try:
-                await self._committed(table)
+                await self._committed(table, time.perf_counter())
             except WebError:
                 # The database refused the move and the table was reloaded without it: the reloaded table's computer
                 # player tries again, after a pause, so that a database that stays down is not hammered.
@@ -419,7 +626,7 @@ class Hub:
         setup = {**table.setup, "seats": seats}
         with _not_saved_if_refused():
             self.store.update_setup(table.table_id, setup)
-            self._commit_all()
+            self._commit_all(table.table_id)
         table.setup = setup
 
     async def name(self, table: Table, seat: int | None, name: Any) -> None:
@@ -476,7 +683,7 @@ class Hub:
         setup = {**table.setup, "seed": secrets.randbits(32), "game": game + 1}
         with _not_saved_if_refused():
             self.store.restart(table.table_id, setup, record)
-            self._commit_all()
+            self._commit_all(table.table_id)
         watchers = table.watchers
         fresh = self._open(table.table_id, setup, [])
         fresh.watchers = watchers
@@ -504,6 +711,12 @@ class Hub:
         if game is None:
             return records[-1]
         return records[game - 1] if 1 <= game <= len(records) else None
+
+
+def _said(error: BaseException) -> str:
+    """An error in one short line, for a log line or a message (never a traceback)."""
+    text = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    return text[:200]
 
 
 @contextlib.contextmanager

@@ -1,0 +1,426 @@
+"""PostgreSQL behind :class:`~racko.web.store.base.TableStore`: the store that several server processes share.
+
+Writes are grouped as SQLite's are: the event loop queues them, a worker thread commits every queued write in one
+transaction (one WAL flush for every table that moved meanwhile).  Each write is a single statement, fenced by the
+claim this process made on the table: it changes the table only while ``owner`` and ``epoch`` are still the ones
+this process set when it claimed it, so a process that lost a table (it was too slow to renew its lease and another
+took the table over) writes nothing more to it: its write is reported lost and the table is dropped here.  The
+journal's primary key ``(table_id, number)`` stays the last guard, and every action row keeps the epoch of the
+claim it was written under, so that anybody can check that no table ever had two writers.
+
+The database's clock decides whether a lease has expired (``now()``), so the processes' clocks need not agree.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import secrets
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import psycopg
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from racko.web.store.base import (
+    SCHEMA_NAME,
+    SCHEMA_VERSION,
+    SYNC_LEVELS,
+    ForeignDatabaseError,
+    Holder,
+    StoredTable,
+    StoreError,
+    WriteQueue,
+    actions_from_texts,
+    setup_from_text,
+)
+
+LEASE_SECONDS = 5.0
+"""How long a claim on a table lasts unless renewed: a dead process's tables are taken over this long after its
+last renewal.  The server renews every :data:`RENEW_SECONDS`."""
+RENEW_SECONDS = 1.0
+CONNECT_SECONDS = 10.0
+NODE_PATTERN = re.compile(r"[A-Za-z0-9_.-]{1,40}")
+_SCHEMA_LOCK = 0x7261636B6F  # "racko": the advisory lock held while the schema is looked at or made
+_SWEEP_LOCK = _SCHEMA_LOCK + 1
+log = logging.getLogger("racko.serve")
+
+_SCHEMA = """
+CREATE TABLE racko_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE racko_tables (
+    id TEXT PRIMARY KEY,
+    setup TEXT NOT NULL,
+    created DOUBLE PRECISION NOT NULL,
+    touched DOUBLE PRECISION NOT NULL,
+    finished BOOLEAN NOT NULL DEFAULT FALSE,
+    owner TEXT,
+    epoch BIGINT NOT NULL DEFAULT 0,
+    lease_until TIMESTAMPTZ
+);
+CREATE TABLE racko_actions (
+    table_id TEXT NOT NULL REFERENCES racko_tables(id) ON DELETE CASCADE,
+    number INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    epoch BIGINT NOT NULL,
+    PRIMARY KEY (table_id, number)
+);
+CREATE TABLE racko_records (
+    table_id TEXT NOT NULL REFERENCES racko_tables(id) ON DELETE CASCADE,
+    number INTEGER NOT NULL,
+    record TEXT NOT NULL,
+    PRIMARY KEY (table_id, number)
+);
+CREATE TABLE racko_owners (
+    table_id TEXT NOT NULL,
+    epoch BIGINT NOT NULL,
+    owner TEXT NOT NULL,
+    since TIMESTAMPTZ NOT NULL DEFAULT now(),
+    PRIMARY KEY (table_id, epoch)
+);
+"""
+_NAMES = ("racko_meta", "racko_tables", "racko_actions", "racko_records", "racko_owners")
+
+
+def _filing(condition: str = "") -> str:
+    """The CTE that files a finished game's record (``%(record)s``) after ``fence``, where ``condition`` holds."""
+    return (
+        ", filed AS (INSERT INTO racko_records (table_id, number, record) SELECT fence.id, "
+        f"(SELECT count(*) FROM racko_records WHERE table_id = fence.id), %(record)s FROM fence{condition})"
+    )
+
+
+Write = Callable[[psycopg.Connection[Any]], bool]
+"""One write as one statement: True if it changed the table (its fence held)."""
+
+
+def is_url(location: str) -> bool:
+    return location.startswith(("postgresql://", "postgres://"))
+
+
+def without_password(url: str) -> str:
+    try:
+        parts = conninfo_to_dict(url)
+    except psycopg.ProgrammingError:
+        return "postgresql://…"
+    parts.pop("password", None)
+    host, port, name, user = (str(parts.get(key) or "") for key in ("host", "port", "dbname", "user"))
+    return f"postgresql://{user + '@' if user else ''}{host}{':' + port if port else ''}/{name}"
+
+
+class PostgresTables:
+    """Tables in a PostgreSQL database, shared by every server process that names it."""
+
+    shared = True
+
+    def __init__(
+        self, url: str, sync: str = "full", *, node: str, lease_seconds: float = LEASE_SECONDS, pool_size: int = 4
+    ) -> None:
+        if sync not in SYNC_LEVELS:
+            raise ValueError(f"sync must be one of {', '.join(SYNC_LEVELS)}")
+        if not NODE_PATTERN.fullmatch(node):
+            raise StoreError(f"a node name is 1 to 40 letters, digits, '.', '_' or '-', not {node!r}.")
+        self.url = url
+        self.node = node
+        self.owner = f"{node} {secrets.token_hex(6)}"
+        """The owner this process writes into the tables it claims: its node name and this run's own mark, so that
+        a restarted process never takes its predecessor's leases for its own."""
+        self.lease_seconds = lease_seconds
+        try:
+            conninfo = make_conninfo(url, connect_timeout=int(CONNECT_SECONDS), application_name=f"racko {node}")
+            with psycopg.connect(conninfo) as probe:  # says why it cannot connect, where a pool only times out
+                probe.execute("SELECT 1")
+        except psycopg.Error as error:
+            raise StoreError(f"cannot reach the database {self.describe()}: {_first_line(error)}") from None
+        commit_mode = "on" if sync == "full" else "off"
+
+        def configure(connection: psycopg.Connection[Any]) -> None:
+            connection.execute(f"SET synchronous_commit = {commit_mode}")
+
+        self._pool = ConnectionPool(
+            conninfo, min_size=1, max_size=pool_size, kwargs={"autocommit": True}, configure=configure, open=False
+        )
+        try:
+            self._pool.open(wait=True, timeout=CONNECT_SECONDS)
+            self._check_schema()
+        except PoolTimeout:
+            self._pool.close()
+            raise StoreError(f"cannot reach the database {self.describe()} (timed out).") from None
+        except BaseException:
+            self._pool.close()
+            raise
+        self._writes: WriteQueue[Write] = WriteQueue()
+        self._committing = threading.Lock()
+        self._claims = threading.Lock()
+        self._held: dict[str, int] = {}
+        """The tables this process holds, with the epoch of its claim (guarded by ``_claims``)."""
+
+    def describe(self) -> str:
+        return without_password(self.url)
+
+    def _check_schema(self) -> None:
+        with self._pool.connection() as connection, connection.transaction():
+            connection.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+            present = {
+                name
+                for (name,) in connection.execute(
+                    "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() "
+                    "AND table_name = ANY(%s)",
+                    (list(_NAMES),),
+                )
+            }
+            if "racko_meta" in present:
+                meta = dict(connection.execute("SELECT key, value FROM racko_meta").fetchall())
+                if meta.get("schema") != SCHEMA_NAME:
+                    raise ForeignDatabaseError(
+                        f"{self.describe()} is not a racko database (its racko_meta names {meta.get('schema')!r})."
+                    )
+                if int(meta.get("version", "0")) > SCHEMA_VERSION:
+                    raise ForeignDatabaseError(
+                        f"{self.describe()} was written by a newer racko (schema version {meta.get('version')}; this "
+                        f"one knows {SCHEMA_VERSION}): upgrade racko to serve it."
+                    )
+                return
+            if present:
+                raise ForeignDatabaseError(
+                    f"{self.describe()} holds tables named {', '.join(sorted(present))} that are not racko's: "
+                    "give racko serve a database of its own."
+                )
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    connection.execute(statement.encode())
+            connection.execute(
+                "INSERT INTO racko_meta (key, value) VALUES ('schema', %s), ('version', %s)",
+                (SCHEMA_NAME, str(SCHEMA_VERSION)),
+            )
+
+    # --- writes: queued on the event loop, committed together in a worker thread ---------------------------------
+
+    def _fenced(self, table_id: str, sets: str, after: str, parameters: dict[str, Any]) -> Write:
+        """A write of a table this process holds, as one statement: the CTE ``fence`` updates the table's row (with
+        ``sets``) only while this process's claim on it stands, and ``after`` (more CTEs, on other tables) acts only
+        on the rows ``fence`` returned.  A row is updated once per statement, so every change of it is in ``sets``."""
+        with self._claims:
+            epoch = self._held.get(table_id)
+        values = {**parameters, "id": table_id, "owner": self.owner, "epoch": epoch, "now": time.time()}
+        sql = (
+            f"WITH fence AS (UPDATE racko_tables SET touched = %(now)s{sets} WHERE id = %(id)s "
+            f"AND owner = %(owner)s AND epoch = %(epoch)s RETURNING id){after} SELECT count(*) FROM fence"
+        )
+
+        def write(connection: psycopg.Connection[Any]) -> bool:
+            row = connection.execute(sql.encode(), values).fetchone()
+            return row is not None and row[0] == 1
+
+        return write
+
+    def unsaved(self, table_id: str) -> bool:
+        return self._writes.unsaved(table_id)
+
+    def lost(self, table_id: str) -> str | None:
+        return self._writes.lost(table_id)
+
+    def stage(self) -> None:
+        return None  # the worker thread sends the statements: the event loop never waits for the network
+
+    def commit(self) -> None:
+        with self._committing:
+            batch = self._writes.take()
+            if not batch:
+                return
+            failed: dict[str, str] = {}
+            try:
+                with self._pool.connection() as connection:
+                    try:
+                        with connection.transaction():
+                            failed = self._apply(connection, batch, alone=False)
+                    except psycopg.Error:
+                        # One write broke the transaction (not a lost claim: that only changes nothing): each write
+                        # on its own now, so that one table's bad write loses that table's writes only.
+                        failed = self._apply(connection, batch, alone=True)
+            except Exception as error:
+                failed = {table_id: _first_line(error) for table_id, _ in batch}
+                raise
+            finally:
+                self._writes.settled([table_id for table_id, _ in batch], failed)
+
+    def _apply(
+        self, connection: psycopg.Connection[Any], batch: list[tuple[str, Write]], *, alone: bool
+    ) -> dict[str, str]:
+        failed: dict[str, str] = {}
+        for table_id, write in batch:
+            if table_id in failed:  # a table's later write does not go in without its earlier one
+                continue
+            try:
+                if alone:
+                    with connection.transaction():
+                        changed = write(connection)
+                else:
+                    changed = write(connection)
+            except psycopg.Error as error:
+                if not alone:
+                    raise
+                failed[table_id] = _first_line(error)
+                continue
+            if not changed:
+                failed[table_id] = "another server process plays this table now"
+        return failed
+
+    def create(self, table_id: str, setup: dict[str, Any]) -> None:
+        now = time.time()
+        values = (table_id, json.dumps(setup), now, now)
+
+        def write(connection: psycopg.Connection[Any]) -> bool:
+            connection.execute("INSERT INTO racko_tables (id, setup, created, touched) VALUES (%s, %s, %s, %s)", values)
+            return True
+
+        self._writes.put(table_id, write)
+
+    def append(self, table_id: str, first: int, actions: list[dict[str, Any]]) -> None:
+        after = (
+            ", appended AS (INSERT INTO racko_actions (table_id, number, action, epoch) "
+            "SELECT fence.id, action.number, action.text, %(epoch)s FROM fence, "
+            "unnest(%(numbers)s::integer[], %(texts)s::text[]) AS action(number, text))"
+        )
+        numbers = [first + index for index in range(len(actions))]
+        texts = [json.dumps(action) for action in actions]
+        self._writes.put(table_id, self._fenced(table_id, "", after, {"numbers": numbers, "texts": texts}))
+
+    def update_setup(self, table_id: str, setup: dict[str, Any]) -> None:
+        self._writes.put(table_id, self._fenced(table_id, ", setup = %(setup)s", "", {"setup": json.dumps(setup)}))
+
+    def finish(self, table_id: str, record: str) -> None:
+        self._writes.put(table_id, self._fenced(table_id, ", finished = TRUE", _filing(), {"record": record}))
+
+    def restart(self, table_id: str, setup: dict[str, Any], record: str) -> None:
+        # The finished game's record is filed unless it was when the game ended (the same text).
+        after = ", cleared AS (DELETE FROM racko_actions WHERE table_id IN (SELECT id FROM fence))" + _filing(
+            " WHERE NOT EXISTS (SELECT 1 FROM racko_records WHERE table_id = fence.id AND record = %(record)s)"
+        )
+        values = {"setup": json.dumps(setup), "record": record}
+        self._writes.put(table_id, self._fenced(table_id, ", setup = %(setup)s, finished = FALSE", after, values))
+
+    # --- reads ----------------------------------------------------------------------------------------------------
+
+    def load(self, table_id: str) -> StoredTable | None:
+        with self._pool.connection() as connection, connection.transaction():
+            row = connection.execute(
+                "SELECT setup, created, touched, finished FROM racko_tables WHERE id = %s", (table_id,)
+            ).fetchone()
+            if row is None:
+                return None
+            rows = connection.execute(
+                "SELECT number, action FROM racko_actions WHERE table_id = %s ORDER BY number", (table_id,)
+            ).fetchall()
+        setup = setup_from_text(table_id, row[0])
+        return StoredTable(table_id, setup, actions_from_texts(table_id, rows), row[1], row[2], bool(row[3]))
+
+    def records(self, table_id: str) -> list[str]:
+        with self._pool.connection() as connection:
+            rows = connection.execute(
+                "SELECT record FROM racko_records WHERE table_id = %s ORDER BY number", (table_id,)
+            ).fetchall()
+        return [text for (text,) in rows]
+
+    def open_tables(self) -> Iterator[str]:
+        with self._pool.connection() as connection:
+            rows = connection.execute("SELECT id FROM racko_tables WHERE NOT finished").fetchall()
+        for (table_id,) in rows:
+            yield table_id
+
+    def sweep(self, idle_seconds: float, unplayed_seconds: float) -> int:
+        now = time.time()
+        with self._pool.connection() as connection, connection.transaction():
+            row = connection.execute("SELECT pg_try_advisory_xact_lock(%s)", (_SWEEP_LOCK,)).fetchone()
+            if row is None or not row[0]:
+                return 0  # another process sweeps right now
+            cursor = connection.execute(
+                "DELETE FROM racko_tables WHERE (owner IS NULL OR lease_until < now()) AND (touched < %s OR "
+                "(touched < %s AND NOT EXISTS (SELECT 1 FROM racko_actions WHERE table_id = id) "
+                "AND NOT EXISTS (SELECT 1 FROM racko_records WHERE table_id = id)))",
+                (now - idle_seconds, now - unplayed_seconds),
+            )
+            return cursor.rowcount
+
+    # --- who plays a table --------------------------------------------------------------------------------------
+
+    def claim(self, table_id: str) -> Holder | None:
+        with self._claims:
+            if table_id in self._held:
+                return None
+        with self._pool.connection() as connection, connection.transaction():
+            row = connection.execute(
+                "WITH previous AS (SELECT id, owner FROM racko_tables WHERE id = %(id)s FOR UPDATE) "
+                "UPDATE racko_tables AS claimed SET owner = %(owner)s, epoch = claimed.epoch + 1, "
+                "lease_until = now() + make_interval(secs => %(lease)s) FROM previous "
+                "WHERE claimed.id = previous.id AND (claimed.owner IS NULL OR claimed.lease_until < now()) "
+                "RETURNING claimed.epoch, previous.owner",
+                {"owner": self.owner, "lease": self.lease_seconds, "id": table_id},
+            ).fetchone()
+            if row is not None:
+                connection.execute(
+                    "INSERT INTO racko_owners (table_id, epoch, owner) VALUES (%s, %s, %s)",
+                    (table_id, row[0], self.owner),
+                )
+                with self._claims:
+                    self._held[table_id] = row[0]
+                if row[1] is not None:
+                    log.info("table %s taken over from %s (its lease had run out)", table_id, row[1].split(" ")[0])
+                return None
+            holder = connection.execute(
+                "SELECT owner, EXTRACT(EPOCH FROM lease_until - now()) FROM racko_tables WHERE id = %s", (table_id,)
+            ).fetchone()
+        if holder is None or holder[0] is None:
+            return None  # no such table (load says so), or released just now: the next claim takes it
+        return Holder(str(holder[0]).split(" ")[0], max(0.0, float(holder[1] or 0.0)))
+
+    def renew(self) -> list[str]:
+        with self._claims:
+            held = dict(self._held)
+        if not held:
+            return []
+        with self._pool.connection() as connection:
+            kept = {
+                table_id
+                for table_id, epoch in connection.execute(
+                    "UPDATE racko_tables SET lease_until = now() + make_interval(secs => %s) "
+                    "WHERE owner = %s AND id = ANY(%s) RETURNING id, epoch",
+                    (self.lease_seconds, self.owner, list(held)),
+                )
+                if held[table_id] == epoch
+            }
+        lost = [table_id for table_id in held if table_id not in kept]
+        with self._claims:
+            for table_id in lost:
+                if self._held.get(table_id) == held[table_id]:
+                    del self._held[table_id]
+        return lost
+
+    def release(self, table_id: str) -> None:
+        with self._claims:
+            epoch = self._held.pop(table_id, None)
+        if epoch is None:
+            return
+        with self._pool.connection() as connection:
+            connection.execute(
+                "UPDATE racko_tables SET owner = NULL, lease_until = NULL WHERE id = %s AND owner = %s AND epoch = %s",
+                (table_id, self.owner, epoch),
+            )
+
+    def close(self) -> None:
+        try:
+            self.commit()
+            with self._claims:
+                held = list(self._held)
+            for table_id in held:
+                self.release(table_id)
+        finally:
+            self._pool.close()
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip() or type(error).__name__
+    return text.splitlines()[0]

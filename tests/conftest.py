@@ -1,0 +1,34 @@
+"""Servers the tests start themselves: a real PostgreSQL (Debian's package, initdb into a temporary folder, run as an
+unprivileged user), stopped at the end of the run.  Nothing is mocked: a test that needs PostgreSQL fails, never
+skips, when it is not installed (the README's test command installs it)."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+
+import psycopg
+import pytest
+
+from racko.web.cluster import TemporaryPostgres
+
+_databases = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """The URL of a PostgreSQL server of the test run's own (its database ``racko``)."""
+    server = TemporaryPostgres()
+    try:
+        yield server.start()
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres_server: str) -> str:
+    """A new, empty database on the run's PostgreSQL server, for one test."""
+    name = f"test_{next(_databases)}"
+    with psycopg.connect(postgres_server, autocommit=True) as connection:
+        connection.execute(f"CREATE DATABASE {name}".encode())
+    return postgres_server.rsplit("/", 1)[0] + "/" + name

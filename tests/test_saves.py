@@ -77,6 +77,21 @@ def test_a_second_racko_play_on_the_same_folder_is_refused(data: Path) -> None:
     assert runner.invoke(app, ["play", "--plain"], input="quit\n").exit_code == 0
 
 
+def test_temporary_files_left_by_a_killed_write_are_removed_when_play_starts(data: Path) -> None:
+    # What kill -9 in the middle of a save leaves: half a record at a temporary name with the dead process's id.
+    leftovers = [data / f".{CURRENT_SAVE}.424242.tmp", data / ".settings.json.424243.tmp"]
+    for leftover in leftovers:
+        leftover.write_text('{"format": "racko-rec')
+    victim = data / "victim.txt"
+    victim.write_text("precious")
+    planted = data / ".planted.tmp"
+    planted.symlink_to(victim)  # a link is never followed, nor removed
+    assert runner.invoke(app, ["play", "--plain"], input="quit\n").exit_code == 0
+    assert not any(leftover.exists() for leftover in leftovers)
+    assert planted.is_symlink() and victim.read_text() == "precious"
+    assert GameRecord.load(data / CURRENT_SAVE).action_count >= 0  # the game started and was saved
+
+
 def test_a_finished_game_left_as_the_save_is_filed_not_resumed(data: Path) -> None:
     rules = racko.variant("classic").rules(2, two_player_rule=False, target=75)
     session = PlaySession.new(rules, [SeatSpec("easy", "easy"), SeatSpec("hard", "hard")], seed=2)

@@ -46,6 +46,14 @@ class FolderLock:
                 "(or set RACKO_DATA_DIR to another folder to play a separate game)."
             ) from None
         self._descriptor = descriptor
+        self._remove_leftovers()
+
+    def _remove_leftovers(self) -> None:
+        """A write killed halfway (kill -9, a power cut) leaves its temporary file behind: with the lock held,
+        nobody else writes here, so every one left is such a leftover."""
+        for leftover in self.path.parent.glob(".*.tmp"):
+            if leftover.is_file() and not leftover.is_symlink():
+                leftover.unlink(missing_ok=True)
 
     def release(self) -> None:
         if self._descriptor is not None:

@@ -147,7 +147,7 @@ def create_app(
         if token is not None and seat is None:
             await _refuse(websocket, "bad-token", "This link is not a seat at this table.", 4403)
             return
-        watcher = Watcher(seat, websocket.send_json)
+        watcher = Watcher(seat, websocket.send_json, close=lambda: websocket.close(code=4409))
         bucket = _Bucket(frames_per_second)
         try:
             # Joining is inside the try: a client gone before its welcome arrives is still taken off the table.
@@ -155,6 +155,8 @@ def create_app(
             while True:
                 try:
                     frame = await _frame(websocket)
+                    if watcher.replaced:  # the seat was opened elsewhere and this socket closed: its last frames go
+                        continue
                     if not bucket.take():
                         raise WebError("slow-down", "Too many messages: slow down.")
                     await _handle(hub, hub.tables.get(table.table_id, table), watcher, frame, websocket)
@@ -236,6 +238,8 @@ async def _handle(hub: Hub, table: Any, watcher: Watcher, frame: dict[str, Any],
         await hub.hand_over(table, seat, frame.get("seat"), frame.get("bot"))
     elif kind == "again":
         await hub.again(table, seat)
+    elif kind == "react":
+        await hub.react(table, seat, frame.get("reaction"))
     elif kind == "presence":
         await websocket.send_json(hub.presence(table))
     elif kind == "sync":

@@ -32,25 +32,37 @@ function act(action) {
 }
 
 function connect() {
-  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  const here = new WebSocket(scheme + "//" + location.host + "/ws/" + encodeURIComponent(TABLE));
-  socket = here;
-  here.addEventListener("open", () => {
-    retry = 500;
-    setStatus("");
+  // The first connection is the one early.js opened (and said hello on) while the page loaded.
+  const early = typeof EARLY !== "undefined" && EARLY && !EARLY.taken ? EARLY : null;
+  window.rackoConnected = true;
+  let here;
+  if (early) {
+    early.taken = true;
+    here = early.socket;
+    here.onmessage = here.onclose = null; // its onopen still says hello, if it has not opened yet
+  } else {
+    here = new WebSocket((location.protocol === "https:" ? "wss:" : "ws:") + "//" + location.host + "/ws/" + encodeURIComponent(TABLE));
     // A page that has shown the table asks only for what it missed while the connection was down; a page just
     // opened (or reloaded) asks for the whole game, its log included.
-    send({ type: "hello", token: TOKEN, version: view ? version : 0 });
-  });
+    here.addEventListener("open", () => send({ type: "hello", token: TOKEN, version: view ? version : 0 }));
+  }
+  socket = here;
+  here.addEventListener("open", () => { retry = 500; setStatus(""); });
   here.addEventListener("message", (event) => { if (socket === here) receive(JSON.parse(event.data)); });
-  here.addEventListener("close", (event) => {
-    if (socket !== here) return;
-    pending = false;
-    if (stopped || event.code === 4403 || event.code === 4404 || event.code === 4409) return;
-    setStatus(t("reconnecting"), false);
-    setTimeout(connect, retry);
-    retry = Math.min(retry * 2, 8000);
-  });
+  here.addEventListener("close", (event) => closed(here, event));
+  if (early) {
+    for (const data of early.frames.splice(0)) if (socket === here) receive(JSON.parse(data));
+    if (early.closed) closed(here, early.closed);
+  }
+}
+
+function closed(here, event) {
+  if (socket !== here) return;
+  pending = false;
+  if (stopped || event.code === 4403 || event.code === 4404 || event.code === 4409) return;
+  setStatus(t("reconnecting"), false);
+  setTimeout(connect, retry);
+  retry = Math.min(retry * 2, 8000);
 }
 
 function receive(frame) {
@@ -105,14 +117,16 @@ function receiveState(frame) {
   renderLog(frame.log);
   offerName();
   turnSignals(live);
-  if (before) travel(frame.log, before);
-  else if (frame.since === 0 && view.turns === 0 && !view.over && !STILL.matches) deal(); // a table opened as its round begins
-  roundEnd(live);
-  if (frame.problem) setStatus(frame.problem, true);
   if (!drawnOnce) {
     drawnOnce = true;
     requestAnimationFrame(() => performance.mark("racko:first-state")); // the benchmark's figure (docs/BENCHMARKS.md)
   }
+  if (before) travel(frame.log, before);
+  else if (frame.since === 0 && view.turns === 0 && !view.over && !STILL.matches) {
+    requestAnimationFrame(deal); // a table opened as its round begins: dealt once the table is drawn
+  }
+  roundEnd(live);
+  if (frame.problem) setStatus(frame.problem, true);
 }
 
 // A message under the rack; one about a refused action or a hint goes once the table has moved on.
@@ -496,26 +510,38 @@ function whereThingsAre() {
   return rects;
 }
 
-// A card flies from one place to another (where it is already drawn, hidden until it lands).
-function fly(card, from, to, delay = 0) {
+// A card flies from one place to another (where it is already drawn, hidden until it lands).  Planning reads the
+// layout and launching writes to it, so that many cards (a deal) are all measured before any is put in the air:
+// one layout, not one per card.
+function plan(card, from, to, delay = 0) {
   const start = typeof from === "string" ? spot(from)?.getBoundingClientRect() : from;
   const end = spot(to)?.getBoundingClientRect();
-  if (!start || !end || !start.width || !end.width) return Promise.resolve();
+  if (!start || !end || !start.width || !end.width) return null;
   const landing = cardAt(to);
+  const size = landing ? landing.getBoundingClientRect() : end;
+  return { card, to, delay, start, end, landing, size };
+}
+
+function launch(flight) {
+  if (!flight) return Promise.resolve();
+  const { card, to, delay, start, end, landing, size } = flight;
   const piece = makeCard(card, highest());
   piece.classList.add("flying");
   piece.dataset.to = to;
-  const size = landing ? landing.getBoundingClientRect() : end;
   const left = end.left + (end.width - size.width) / 2, top = end.top + (end.height - size.height) / 2;
   Object.assign(piece.style, { left: left + "px", top: top + "px", width: size.width + "px", height: size.height + "px" });
   $("flight").append(piece);
   if (landing) landing.classList.add("landing");
   const dx = start.left + (start.width - size.width) / 2 - left, dy = start.top + (start.height - size.height) / 2 - top;
-  const flight = piece.animate(
+  const motion = piece.animate(
     [{ transform: `translate(${dx}px, ${dy}px) rotate(-6deg)` }, { transform: "none" }],
     { duration: FLIGHT_MS, delay, easing: "cubic-bezier(.25,.7,.3,1)", fill: "backwards" },
   );
-  return flight.finished.catch(() => {}).then(() => { piece.remove(); if (landing) landing.classList.remove("landing"); });
+  return motion.finished.catch(() => {}).then(() => { piece.remove(); if (landing) landing.classList.remove("landing"); });
+}
+
+function fly(card, from, to, delay = 0) {
+  return launch(plan(card, from, to, delay));
 }
 
 // Every card still in the air lands at once (a new state is about to be drawn).
@@ -558,17 +584,14 @@ async function travel(entries, before) {
 // A round's start: the cards go out from the stock, one slot of every rack after the other.
 function deal() {
   const seats = view.names.length;
-  const flights = [];
-  let order = 0;
+  const plans = [];
   for (let index = 0; index < 10; index++) {
     for (let k = 1; k <= seats; k++) {
-      const seat = (view.dealer + k) % seats;
-      const key = "slot:" + seat + ":" + index;
-      flights.push(fly(shownCard(key), "stock", key, order * DEAL_STAGGER_MS));
-      order += 1;
+      const key = "slot:" + (view.dealer + k) % seats + ":" + index;
+      plans.push(plan(shownCard(key), "stock", key, plans.length * DEAL_STAGGER_MS));
     }
   }
-  return Promise.all(flights);
+  return Promise.all(plans.map(launch));
 }
 
 // --- reactions ---------------------------------------------------------------------------------------------------

@@ -22,20 +22,10 @@ from racko.families import family_of
 from racko.match import Match
 from racko.play.session import PlaySession, SeatSpec
 from racko.rules import variant
+from racko.web.pagebench import CHROMIUM, CHROMIUM_ARGS
 from racko.web.store import SqliteTables
 from racko.web.tables import _hash
 
-CHROMIUM = "/usr/bin/chromium"
-# As root and without a network, Chromium needs no sandbox and must not try to reach Google's services.
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 WAIT_MS = 15000
 PHONE = {"viewport": {"width": 375, "height": 667}, "is_mobile": True, "has_touch": True}
 PHONE_SIDEWAYS = {"viewport": {"width": 667, "height": 375}, "is_mobile": True, "has_touch": True}

@@ -8,7 +8,6 @@ played with the keyboard alone.  Screenshots go to ``$RACKO_SCREENSHOTS`` (defau
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import time
@@ -37,13 +36,6 @@ def browser() -> Iterator[Browser]:
         launched = launch(playwright)
         yield launched
         launched.close()
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = Path(os.environ.get("RACKO_SCREENSHOTS") or tmp_path_factory.mktemp("screenshots"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def _bucket(card: int, deck: int) -> int:

@@ -11,7 +11,6 @@ load away).  Screenshots go to ``$RACKO_SCREENSHOTS`` (default: a temporary fold
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
@@ -132,13 +131,6 @@ def visit(chromium: Browser) -> Iterator[Visitor]:
     visitor = Visitor(chromium)
     yield visitor
     visitor.close()
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = Path(os.environ.get("RACKO_SCREENSHOTS") or tmp_path_factory.mktemp("screenshots"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 class RealGame:

@@ -871,6 +871,7 @@ function main() {
   $("react-toggle").addEventListener("click", () => openReactions($("reactions").hidden));
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && !$("reactions").hidden) { openReactions(false); $("react-toggle").focus(); return; }
+    if (event.key === "Escape" && !WIDE.matches && document.body.classList.contains("panel-open")) { setPanel(false, false); return; }
     if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
     if (event.ctrlKey || event.metaKey || event.altKey || stopped) return;
     if ($("round-dialog").open || $("name-dialog").open) return;

@@ -299,7 +299,7 @@ function render() {
     button.disabled = !(mine && legal(verb));
   }
   $("btn-hint").disabled = !mine;
-  $("over-actions").hidden = !view.over || you === null;
+  $("show-result").hidden = !view.over || you === null;
   // The prompt.
   const situation = view.situation;
   $("prompt").textContent = you === null ? t("watching") : mine && situation ? (swapFirst !== null ? t("swap_second", { n: swapFirst + 1 }) : t(situation.kind, { card: cardWords(situation.card) })) : "";

@@ -368,6 +368,7 @@ def test_quick_reactions_reach_the_table_in_each_language_rate_limited_and_not_f
 
 TABLES = {
     "classic-2": {"variant": "classic", "players": 2, "seats": ["me", "easy"]},
+    "bonus-3": {"variant": "bonus", "players": 3, "seats": ["me", "easy", "easy"]},
     "partners-4": {"variant": "partners", "players": 4, "seats": ["me", "easy", "easy", "easy"]},
     "highlow-5": {"variant": "highlow", "players": 5, "seats": ["me", "easy", "easy", "easy", "easy"]},
 }

@@ -148,7 +148,6 @@ function stop(why) {
   $("felt").hidden = true;
   $("notice").hidden = false;
   const title = why === "replaced" ? "replaced" : why === "no-table" ? "no_table" : "bad_link";
-  $("notice").dataset.why = why;
   $("notice-title").textContent = t(title);
   $("notice-text").textContent = t(title + "_text");
   $("notice-watch").hidden = why !== "bad-token";
@@ -260,7 +259,6 @@ function render() {
   $("turn").classList.toggle("mine", Boolean(mine));
   // The other seats, around the table.
   for (const place of ["left", "top", "right"]) $("seats-" + place).replaceChildren();
-  $("board").dataset.others = placesOfOthers().length;
   for (const [seat, place] of placesOfOthers()) $("seats-" + place).append(seatBox(seat));
   // The piles.
   $("stock").querySelector(".count").textContent = view.stock;

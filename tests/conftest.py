@@ -1,11 +1,14 @@
-"""Servers the tests start themselves: a real PostgreSQL (Debian's package, initdb into a temporary folder, run as an
-unprivileged user), stopped at the end of the run.  Nothing is mocked: a test that needs PostgreSQL fails, never
-skips, when it is not installed (the README's test command installs it)."""
+"""Fixtures more than one test module uses, among them servers the tests start themselves: a real PostgreSQL
+(Debian's package, initdb into a temporary folder, run as an unprivileged user), stopped at the end of the run.
+Nothing is mocked: a test that needs PostgreSQL fails, never skips, when it is not installed (the README's test
+command installs it)."""
 
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -13,6 +16,15 @@ import pytest
 from racko.web.cluster import TemporaryPostgres
 
 _databases = itertools.count(1)
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the browser tests write their screenshots, for a person to look at: ``$RACKO_SCREENSHOTS``, or else a
+    temporary folder."""
+    folder = Path(os.environ.get("RACKO_SCREENSHOTS") or tmp_path_factory.mktemp("screenshots"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 @pytest.fixture(scope="session")

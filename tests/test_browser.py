@@ -8,133 +8,34 @@ played with the keyboard alone.  Screenshots go to ``$RACKO_SCREENSHOTS`` (defau
 
 from __future__ import annotations
 
-import contextlib
-import json
-import os
 import re
 import shutil
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from browsing import WAIT_MS, cards, launch, link, new_table, open_page, serving, sit_down, situation, version
 from racko.play.text import rules_summary
 from racko.rules import variant
-
-CHROMIUM = "/usr/bin/chromium"
-# As root and without a network, Chromium needs no sandbox and must not try to reach Google's services.
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-WAIT_MS = 15000
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-@contextlib.contextmanager
-def _serving(folder: Path, *options: str) -> Iterator[str]:
-    """A real `racko serve` process on 127.0.0.1, its computer players quick, ended (and waited for) afterwards."""
-    port = _free_port()
-    racko = Path(sys.executable).with_name("racko")  # the command the README's set-up installs beside python
-    command = [str(racko), "serve", "--port", str(port), "--db", str(folder / "tables.sqlite3"), "--pace", "0.05"]
-    process = subprocess.Popen([*command, *options], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    address = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                urllib.request.urlopen(address + "/api/options", timeout=2).close()
-                break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise AssertionError(f"racko serve did not start: {process.stderr.read()!r}") from None
-                time.sleep(0.1)
-        yield address
-    finally:
-        process.kill()
-        process.wait(timeout=10)
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with _serving(tmp_path_factory.mktemp("serve")) as address:
+    with serving(tmp_path_factory.mktemp("serve")) as address:
         yield address
 
 
 @pytest.fixture
 def browser() -> Iterator[Browser]:
     """A browser of its own for each test, closed with every page it opened."""
-    assert Path(CHROMIUM).exists(), (
-        f"{CHROMIUM} is missing: the README's test command installs it (Debian's chromium package)"
-    )
     with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        launched = launch(playwright)
         yield launched
         launched.close()
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = Path(os.environ.get("RACKO_SCREENSHOTS") or tmp_path_factory.mktemp("screenshots"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-def _new_table(server: str, **form: Any) -> dict[str, Any]:
-    request = urllib.request.Request(
-        server + "/api/tables", data=json.dumps(form).encode(), headers={"Content-Type": "application/json"}
-    )
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        return dict(json.load(answer))
-
-
-def _link(server: str, table: dict[str, Any], seat: int | None) -> str:
-    fragment = f"#seat={table['seats'][seat]['token']}" if seat is not None else ""
-    return f"{server}/t/{table['table']}{fragment}"
-
-
-def _open(browser: Browser, url: str, **context: Any) -> Page:
-    page = browser.new_context(**context).new_page()
-    page.set_default_timeout(WAIT_MS)
-    page.goto(url)
-    expect(page.locator("body")).to_have_attribute("data-version", re.compile(r"\d+"))
-    return page
-
-
-def _sit_down(page: Page, name: str) -> None:
-    page.locator("#name-input").fill(name)
-    page.locator("#name-input").press("Enter")
-    expect(page.locator("#name-dialog")).not_to_be_visible()
-
-
-def _version(page: Page) -> int:
-    return int(page.locator("body").get_attribute("data-version") or 0)
-
-
-def _situation(page: Page) -> str:
-    return page.locator("#prompt").get_attribute("data-situation") or ""
-
-
-def _cards(page: Page, selector: str) -> list[str]:
-    return [text.strip() for text in page.locator(selector).all_text_contents()]
 
 
 def _bucket(card: int, deck: int) -> int:
@@ -146,7 +47,7 @@ def _bucket(card: int, deck: int) -> int:
 def _use(page: Page, selector: str, press: str = "click") -> bool:
     """Act through the page, by a click or a tap, and wait until the table has moved on.  False when a round's end
     came first: its report covers the table (the next round may already be the page's, behind it)."""
-    before = _version(page)
+    before = version(page)
     report = page.locator("#round-dialog")
     target = page.locator(selector)
     try:
@@ -156,7 +57,7 @@ def _use(page: Page, selector: str, press: str = "click") -> bool:
             return False
         raise
     deadline = time.monotonic() + WAIT_MS / 1000
-    while _version(page) == before:
+    while version(page) == before:
         if report.is_visible():
             return False
         assert time.monotonic() < deadline, f"the table did not move on after {selector}"
@@ -166,16 +67,16 @@ def _use(page: Page, selector: str, press: str = "click") -> bool:
 
 def _play_a_turn(page: Page, deck: int, press: str = "click") -> None:
     """One whole turn by the bucket rule, through the page only: a pile, then a slot (or Discard)."""
-    rack = [int(card) for card in _cards(page, "#rack .slot .card")]
-    top = int(_cards(page, "#discard .card")[0])
+    rack = [int(card) for card in cards(page, "#rack .slot .card")]
+    top = int(cards(page, "#discard .card")[0])
     wanted = _bucket(top, deck)
     if _bucket(rack[wanted], deck) != wanted:
         if _use(page, "#discard", press=press):
             _use(page, f"#rack .slot >> nth={wanted}", press=press)
         return
-    if not _use(page, "#stock", press=press) or _situation(page) != "place-drawn":
+    if not _use(page, "#stock", press=press) or situation(page) != "place-drawn":
         return  # the turn ended with the draw (the round ended meanwhile)
-    held = int(_cards(page, "#held .card")[0])
+    held = int(cards(page, "#held .card")[0])
     wanted = _bucket(held, deck)
     _use(page, f"#rack .slot >> nth={wanted}" if _bucket(rack[wanted], deck) != wanted else "#btn-discard", press=press)
 
@@ -187,40 +88,40 @@ def _wait_for_turn_or_round_end(pages: list[Page]) -> Page | None:
         if all(page.locator("#round-dialog").is_visible() for page in pages):
             return None
         for page in pages:
-            if _situation(page) == "pick" and not page.locator("#round-dialog").is_visible():
+            if situation(page) == "pick" and not page.locator("#round-dialog").is_visible():
                 return page
         time.sleep(0.05)
     raise AssertionError("nobody's turn came and no round ended")
 
 
-def _spectator_shows_only_public_cards(spectator: Page, players: list[Page]) -> None:
+def _spectator_shows_only_publiccards(spectator: Page, players: list[Page]) -> None:
     """The spectator's page holds no rack, no card in hand, and of the other racks only cards that were taken face
     up from the discard pile (its own log says so), each where its owner really has it."""
-    assert _cards(spectator, "#rack .card") == [] and _cards(spectator, "#held .card") == []
-    log = " ".join(_cards(spectator, "#log li"))
+    assert cards(spectator, "#rack .card") == [] and cards(spectator, "#held .card") == []
+    log = " ".join(cards(spectator, "#log li"))
     assert "drew from the stock (" not in log
     taken = {int(card) for card in re.findall(r"took (\d+) from the discard pile", log)}
     for seat, player in enumerate(players):
-        shown = _cards(spectator, f'.other[data-seat="{seat}"] .rack .card')
-        actual = _cards(player, "#rack .slot .card")
+        shown = cards(spectator, f'.other[data-seat="{seat}"] .rack .card')
+        actual = cards(player, "#rack .slot .card")
         assert len(shown) == 10
         for slot, card in enumerate(shown):
             if card != "?":
                 assert int(card) in taken, (seat, slot, card)
                 assert card == actual[slot], (seat, slot, card, actual[slot])
-    assert "?" in "".join(_cards(spectator, ".other .rack .card"))  # hidden cards are drawn as backs
+    assert "?" in "".join(cards(spectator, ".other .rack .card"))  # hidden cards are drawn as backs
 
 
 def test_two_people_play_a_whole_round_by_clicks_and_a_spectator_never_sees_a_hidden_card(
     server: str, browser: Browser, shots: Path
 ) -> None:
-    table = _new_table(
+    table = new_table(
         server, variant="classic", players=2, seats=["me", "person"], names=["Ann", ""], two_player_rule=False
     )
-    ann = _open(browser, _link(server, table, 0), viewport={"width": 1280, "height": 860})
-    bob = _open(browser, _link(server, table, 1), viewport={"width": 1280, "height": 860})
-    _sit_down(bob, "Bob")
-    spectator = _open(browser, _link(server, table, None), viewport={"width": 1024, "height": 768})
+    ann = open_page(browser, link(server, table, 0), viewport={"width": 1280, "height": 860})
+    bob = open_page(browser, link(server, table, 1), viewport={"width": 1280, "height": 860})
+    sit_down(bob, "Bob")
+    spectator = open_page(browser, link(server, table, None), viewport={"width": 1024, "height": 768})
     expect(spectator.locator("#prompt")).to_have_text("You are watching.")
     players = [ann, bob]
     turns = 0
@@ -228,8 +129,8 @@ def test_two_people_play_a_whole_round_by_clicks_and_a_spectator_never_sees_a_hi
         _play_a_turn(page, deck=40)
         turns += 1
         if turns % 5 == 0:
-            expect(spectator.locator("body")).to_have_attribute("data-version", str(_version(page)))
-            _spectator_shows_only_public_cards(spectator, players)
+            expect(spectator.locator("body")).to_have_attribute("data-version", str(version(page)))
+            _spectator_shows_only_publiccards(spectator, players)
         if turns == 6:
             ann.screenshot(path=str(shots / "desktop-table.png"), full_page=True)
             spectator.screenshot(path=str(shots / "desktop-spectator.png"), full_page=True)
@@ -239,7 +140,7 @@ def test_two_people_play_a_whole_round_by_clicks_and_a_spectator_never_sees_a_hi
         expect(report).to_be_visible()
         expect(report.locator(".report-seat")).to_have_count(2)
         expect(report).to_contain_text("Round 1 is over")
-    assert "went Rack-O" in ann.locator("#round-dialog").inner_text() or "turn cap" in " ".join(_cards(ann, "#log li"))
+    assert "went Rack-O" in ann.locator("#round-dialog").inner_text() or "turn cap" in " ".join(cards(ann, "#log li"))
     ann.screenshot(path=str(shots / "desktop-round-over.png"), full_page=True)
     ann.locator("#round-ok").click()
     expect(ann.locator("#round-dialog")).not_to_be_visible()
@@ -247,15 +148,15 @@ def test_two_people_play_a_whole_round_by_clicks_and_a_spectator_never_sees_a_hi
 
 
 def test_a_reload_in_the_middle_of_a_turn_resumes_it(server: str, browser: Browser) -> None:
-    table = _new_table(server, variant="classic", players=2, seats=["me", "easy"], names=["Ann"])
-    page = _open(browser, _link(server, table, 0))
+    table = new_table(server, variant="classic", players=2, seats=["me", "easy"], names=["Ann"])
+    page = open_page(browser, link(server, table, 0))
     expect(page.locator("#prompt")).to_have_attribute("data-situation", "pick")
     page.locator("#stock").click()
     expect(page.locator("#prompt")).to_have_attribute("data-situation", "place-drawn")
-    held, rack, version = _cards(page, "#held .card"), _cards(page, "#rack .slot .card"), _version(page)
+    held, rack, seen = cards(page, "#held .card"), cards(page, "#rack .slot .card"), version(page)
     page.reload()
     expect(page.locator("#prompt")).to_have_attribute("data-situation", "place-drawn")
-    assert (_cards(page, "#held .card"), _cards(page, "#rack .slot .card"), _version(page)) == (held, rack, version)
+    assert (cards(page, "#held .card"), cards(page, "#rack .slot .card"), version(page)) == (held, rack, seen)
     assert len(page.locator("#log li").all()) >= 3  # the log is back too, from the start of the game
     page.locator("#btn-discard").click()  # and play goes on
     expect(page.locator("#log")).to_contain_text(f"Ann discarded {held[0]}.")
@@ -264,9 +165,9 @@ def test_a_reload_in_the_middle_of_a_turn_resumes_it(server: str, browser: Brows
 def test_a_phone_plays_a_whole_round_against_a_computer_player_by_taps(
     server: str, browser: Browser, shots: Path
 ) -> None:
-    table = _new_table(server, variant="classic", players=2, seats=["me", "easy"], names=["Ann"], two_player_rule=False)
+    table = new_table(server, variant="classic", players=2, seats=["me", "easy"], names=["Ann"], two_player_rule=False)
     phone = {"viewport": {"width": 375, "height": 667}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
-    page = _open(browser, _link(server, table, 0), **phone)
+    page = open_page(browser, link(server, table, 0), **phone)
     slots = page.locator("#rack .slot")
     expect(slots).to_have_count(10)
     boxes = slots.evaluate_all("slots => slots.map((slot) => slot.getBoundingClientRect().toJSON())")
@@ -284,15 +185,15 @@ def test_a_phone_plays_a_whole_round_against_a_computer_player_by_taps(
 
 
 def test_a_turn_by_keyboard_alone_with_a_visible_focus(server: str, browser: Browser, shots: Path) -> None:
-    table = _new_table(server, variant="classic", players=2, seats=["me", "easy"], names=["Kim"])
-    page = _open(browser, _link(server, table, 0))
+    table = new_table(server, variant="classic", players=2, seats=["me", "easy"], names=["Kim"])
+    page = open_page(browser, link(server, table, 0))
     expect(page.locator("#prompt")).to_have_attribute("data-situation", "pick")
-    version = _version(page)
+    before = version(page)
     page.keyboard.press("t")  # take the discard …
     expect(page.locator("#prompt")).to_have_attribute("data-situation", "place-taken")
     page.keyboard.press("5")  # … and put it in slot 25
     expect(page.locator("#log")).to_contain_text("Kim put")
-    assert _version(page) >= version + 2
+    assert version(page) >= before + 2
     expect(page.locator("#prompt")).to_have_attribute("data-situation", "pick")  # the computer player answered
     # The same with Tab and Enter only: the stock is reachable, and its focus is drawn.
     for _ in range(30):
@@ -319,8 +220,8 @@ def test_a_turn_by_keyboard_alone_with_a_visible_focus(server: str, browser: Bro
 
 
 def test_the_page_speaks_dutch_and_french_the_log_too(server: str, browser: Browser) -> None:
-    table = _new_table(server, variant="classic", players=2, seats=["me", "easy"], names=["Ann"])
-    page = _open(browser, _link(server, table, 0), locale="nl-NL")
+    table = new_table(server, variant="classic", players=2, seats=["me", "easy"], names=["Ann"])
+    page = open_page(browser, link(server, table, 0), locale="nl-NL")
     expect(page.locator("#log li").first).to_have_text(re.compile(r"gaf iedereen tien kaarten|werd omgedraaid"))
     expect(page.locator("#prompt")).to_contain_text("aflegkaart")
     page.keyboard.press("?")
@@ -331,7 +232,7 @@ def test_the_page_speaks_dutch_and_french_the_log_too(server: str, browser: Brow
     assert shutil.which("chromium")  # the suite ran on Debian's Chromium, as the README's test command installs it
     page.locator("#lang").select_option("en")
     page.locator("#rules-panel summary").click()
-    shown = _cards(page, "#rules p")
+    shown = cards(page, "#rules p")
     summary = "\n".join(rules_summary(variant("classic").rules(2))).split("\n\n")
     assert shown == [" ".join(paragraph.split()) for paragraph in summary]  # the same rules as the terminal's page
 
@@ -348,8 +249,8 @@ def test_a_round_of_every_other_variant_with_computer_players_at_the_table(
     server: str, browser: Browser, shots: Path, variant: str, seats: list[str]
 ) -> None:
     """High-Low's rows, Swaps and keep, Bonus Rack-O's call-or-wait, Partners' sides: a whole round by the page."""
-    table = _new_table(server, variant=variant, players=len(seats), seats=seats, names=["Ann"])
-    page = _open(browser, _link(server, table, 0), viewport={"width": 1280, "height": 900})
+    table = new_table(server, variant=variant, players=len(seats), seats=seats, names=["Ann"])
+    page = open_page(browser, link(server, table, 0), viewport={"width": 1280, "height": 900})
     answers = {
         "swap": "#btn-keep",
         "declare": "#btn-racko",
@@ -361,13 +262,13 @@ def test_a_round_of_every_other_variant_with_computer_players_at_the_table(
     deadline = time.monotonic() + 120  # computer players think at their own speed, on a busy machine too
     while not page.locator("#round-dialog").is_visible():
         assert time.monotonic() < deadline, "the round did not end"
-        situation = _situation(page)
-        if situation == "waiting":
+        now = situation(page)
+        if now == "waiting":
             time.sleep(0.03)
             continue
-        seen.add(situation)
+        seen.add(now)
         # The button for the situation, or else a card to place: the first slot or position the page offers.
-        _use(page, answers.get(situation, "#rack .slot:enabled >> nth=0"))
+        _use(page, answers.get(now, "#rack .slot:enabled >> nth=0"))
     report = page.locator("#round-dialog")
     expect(report).to_be_visible()
     expect(report.locator(".report-seat")).to_have_count(len(seats))
@@ -383,10 +284,10 @@ def test_a_whole_game_ends_with_the_winner_a_record_to_download_and_play_again(
 ) -> None:
     from racko.record import GameRecord, replay
 
-    table = _new_table(
+    table = new_table(
         server, variant="classic", players=2, seats=["me", "easy"], names=["Ann"], target=50, two_player_rule=False
     )
-    page = _open(browser, _link(server, table, 0))
+    page = open_page(browser, link(server, table, 0))
     turns = 0
     while not page.locator("#game-over").is_visible():
         if page.locator("#round-dialog").is_visible():
@@ -414,9 +315,9 @@ def test_a_whole_game_ends_with_the_winner_a_record_to_download_and_play_again(
 def test_a_seat_left_empty_is_handed_to_a_computer_player_once_the_others_have_waited(
     browser: Browser, tmp_path: Path, shots: Path
 ) -> None:
-    with _serving(tmp_path, "--away", "1") as quick:
-        table = _new_table(quick, variant="classic", players=2, seats=["me", "person"], names=["Ann", "Bob"])
-        page = _open(browser, _link(quick, table, 0))
+    with serving(tmp_path, "--away", "1") as quick:
+        table = new_table(quick, variant="classic", players=2, seats=["me", "person"], names=["Ann", "Bob"])
+        page = open_page(browser, link(quick, table, 0))
         banner = page.locator("#away")
         expect(banner).to_contain_text("Bob has not come to the table")
         hand_over = banner.locator("button.hand-over")
@@ -425,5 +326,5 @@ def test_a_seat_left_empty_is_handed_to_a_computer_player_once_the_others_have_w
         hand_over.click()
         expect(banner).to_be_hidden()
         expect(page.locator(".other h2")).to_contain_text("Bob · medium")
-        if _situation(page) == "waiting":  # Bob's seat was to act: the computer player now plays it
+        if situation(page) == "waiting":  # Bob's seat was to act: the computer player now plays it
             expect(page.locator("#prompt")).to_have_attribute("data-situation", "pick")

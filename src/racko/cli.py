@@ -76,6 +76,7 @@ SERVER_ONLY = (
     "proxy",
     "db",
 )
+PAGE_ONLY = ("loads",)
 BATCH_ROUNDS = 4_000_000
 """``racko bench --batch`` plays this many rounds unless ``--rounds`` says otherwise."""
 
@@ -98,6 +99,15 @@ def bench_command(
             f"gap, on every core ({BATCH_ROUNDS:,} rounds unless --rounds says otherwise).",
         ),
     ] = False,
+    page: Annotated[
+        bool,
+        typer.Option(
+            "--page",
+            help="Measure the table page instead: how soon Chromium draws its first state (the test extra and "
+            "Chromium; docs/BENCHMARKS.md).",
+        ),
+    ] = False,
+    loads: Annotated[int, typer.Option(min=1, max=1000, help="Page loads for --page.")] = 20,
     rounds: commands.Rounds = 10_000,
     batches: commands.Batches = 5,
     threads: Annotated[
@@ -123,13 +133,19 @@ def bench_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
 ) -> None:
     """Speed: the rules engine (2-player classic rounds, bucket vs bucket, on one core), with --batch the batch
-    simulator (the same rounds, thousands at once), or with --server the web server under load (concurrent tables,
-    actions per second, latency to every seat, memory per table)."""
-    if server and batch:
-        typer.echo("racko: --server and --batch are two different benchmarks: choose one.", err=True)
+    simulator (the same rounds, thousands at once), with --server the web server under load (concurrent tables,
+    actions per second, latency to every seat, memory per table), or with --page how soon the table page draws its
+    first state in Chromium."""
+    chosen = [name for name, on in (("--server", server), ("--batch", batch), ("--page", page)) if on]
+    if len(chosen) > 1:
+        typer.echo(f"racko: {' and '.join(chosen)} are different benchmarks: choose one.", err=True)
         raise typer.Exit(2)
-    mode = "with --server" if server else "with --batch" if batch else "without --server or --batch"
-    refused = (*ENGINE_ONLY, *BATCH_ONLY) if server else SERVER_ONLY if batch else (*SERVER_ONLY, *BATCH_ONLY)
+    mode = f"with {chosen[0]}" if chosen else "without --server, --batch or --page"
+    refused = {
+        "--server": (*ENGINE_ONLY, *BATCH_ONLY, *PAGE_ONLY),
+        "--batch": (*SERVER_ONLY, *PAGE_ONLY),
+        "--page": (*ENGINE_ONLY, *BATCH_ONLY, *SERVER_ONLY),
+    }.get(chosen[0] if chosen else "", (*SERVER_ONLY, *BATCH_ONLY, *PAGE_ONLY))
     wrong = [name for name in refused if _given(context, name)]
     if wrong:
         options = ", ".join("--" + ("p99-ms" if name == "limit_ms" else name.replace("_", "-")) for name in wrong)
@@ -155,6 +171,8 @@ def bench_command(
             seed=seed,
             as_json=as_json,
         )
+    elif page:
+        _page_bench(loads, as_json)
     elif batch:
         _batch_bench(rounds if _given(context, "rounds") else BATCH_ROUNDS, batches, seed, threads, as_json)
     else:
@@ -173,6 +191,18 @@ def _batch_bench(rounds: int, batches: int, seed: int, threads: int | None, as_j
         typer.echo(f"racko: {error}", err=True)
         raise typer.Exit(2) from None
     for line in batch_bench_lines(figures, as_json):
+        typer.echo(line)
+
+
+def _page_bench(loads: int, as_json: bool) -> None:
+    from racko.web.pagebench import page_bench, page_bench_lines
+
+    try:
+        figures = page_bench(loads)
+    except RackoError as error:  # no Playwright, no Chromium: what to install
+        typer.echo(f"racko: {error}", err=True)
+        raise typer.Exit(1) from None
+    for line in page_bench_lines(figures, as_json):
         typer.echo(line)
 
 

@@ -16,10 +16,21 @@ from racko.scoring import ordered_prefix
 AnyResult = RoundResult | HighLowResult
 
 
+_JOINERS = frozenset({"\u200c", "\u200d"} | {chr(code) for code in range(0xE0020, 0xE0080)})
+"""Format characters that only join or shape what they stand in: the zero-width (non-)joiner of emoji sequences and
+scripts such as Persian, and the tag characters of flags such as Scotland's.  Every other format character (the
+bidirectional overrides, embeddings, isolates and marks, invisible spaces) can disguise a name."""
+
+
 def plain_name(name: str, limit: int = 40) -> str:
-    """A player's name as plain text, safe to show anywhere: control and format characters (a terminal's escape
-    sequences, bidirectional overrides) and lone surrogates become "?", and it is cut to ``limit`` characters."""
-    cleaned = "".join("?" if unicodedata.category(character) in ("Cc", "Cf", "Cs") else character for character in name)
+    """A player's name as plain text, safe to show anywhere: control characters (a terminal's escape sequences),
+    lone surrogates and format characters that could disguise it (bidirectional overrides and isolates, invisible
+    spaces) become "?"; joiners and variation selectors stay, so that emoji sequences and scripts are intact.  It
+    is cut to ``limit`` characters."""
+    cleaned = "".join(
+        "?" if unicodedata.category(character) in ("Cc", "Cf", "Cs") and character not in _JOINERS else character
+        for character in name
+    )
     return cleaned.strip()[:limit] or "?"
 
 

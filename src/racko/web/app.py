@@ -212,6 +212,8 @@ def create_app(
             while True:
                 try:
                     frame = await _frame(websocket)
+                    if watcher.replaced:  # the seat was opened elsewhere and this socket closed: its last frames go
+                        continue
                     if not bucket.take():
                         raise WebError("slow-down", "Too many messages: slow down.")
                     await _handle(hub, hub.tables.get(table.table_id, table), watcher, frame, websocket)
@@ -306,6 +308,8 @@ async def _handle(hub: Hub, table: Any, watcher: Watcher, frame: dict[str, Any],
         await hub.hand_over(table, seat, frame.get("seat"), frame.get("bot"))
     elif kind == "again":
         await hub.again(table, seat)
+    elif kind == "react":
+        await hub.react(table, seat, frame.get("reaction"))
     elif kind == "presence":
         await _send_quietly(websocket, hub.presence(table))
     elif kind == "sync":

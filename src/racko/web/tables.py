@@ -50,6 +50,12 @@ SWEEP_SECONDS = 3600.0
 """How often the tables nobody needs any more are forgotten (and once at start)."""
 MOVED = 4012
 """The close code that tells a page to reconnect at once: the table is played by another process now."""
+REPLACED = 4409
+"""The close code of a connection whose seat was opened on another connection since."""
+REACTIONS = ("gg", "wp", "oops", "your-turn", "thinking")
+"""The quick messages a seat may send to the table (the page words them in its language): no free text."""
+REACTION_SECONDS = 2.5
+"""A seat may react once in this many seconds."""
 ME, PERSON = "me", "person"
 
 
@@ -90,6 +96,8 @@ class Watcher:
     version: int = 0
     close: Callable[[int], Awaitable[None]] | None = None
     """Closes the connection with a code (the page reconnects after :data:`MOVED`)."""
+    replaced: bool = False
+    """The same seat was opened on another connection since: this one is told so and closed."""
 
 
 @dataclass
@@ -105,6 +113,11 @@ class Table:
     """Why this table's last move was not committed (a failed group commit): it is reloaded from the store."""
     quiet_since: float | None = None
     """Since when nobody has watched the table (monotonic seconds); ``None`` while somebody does."""
+    turn: tuple[int | None, int] | None = None
+    turn_since: float = 0.0
+    """Whose turn it is (seat, round) and since when: every page shows how long the seat to act has had."""
+    reacted: dict[int, float] = field(default_factory=dict)
+    """Per seat, when it last sent a reaction."""
 
     @property
     def version(self) -> int:
@@ -122,6 +135,14 @@ class Table:
 
     def connected(self, seat: int) -> bool:
         return any(watcher.viewer == seat for watcher in self.watchers)
+
+    def note_turn(self) -> float:
+        """How long the seat to act has had, in seconds: its clock starts when the turn passes or a round begins."""
+        now = time.monotonic()
+        turn = (self.session.to_act, len(self.session.match.results))
+        if turn != self.turn:
+            self.turn, self.turn_since = turn, now
+        return now - self.turn_since
 
 
 class JournalStore:
@@ -392,7 +413,16 @@ class Hub:
     # --- watchers ------------------------------------------------------------------------------------
 
     async def join(self, table: Table, watcher: Watcher, since: int | None) -> None:
-        """A connection starts watching; it gets what it missed since ``since`` (or the whole game)."""
+        """A connection starts watching; it gets what it missed since ``since`` (or the whole game).  A seat open on
+        another connection already is told it was opened elsewhere, and closed: one connection acts for a seat."""
+        if watcher.viewer is not None:
+            for older in [other for other in table.watchers if other.viewer == watcher.viewer]:
+                table.watchers.remove(older)
+                older.replaced = True
+                with contextlib.suppress(Exception):  # a connection that just closed is gone anyway
+                    await older.send({"type": "replaced", "message": "This seat was opened in another window."})
+                    if older.close is not None:
+                        await older.close(REPLACED)
         table.watchers.append(watcher)
         table.quiet_since = None
         if watcher.viewer is not None:
@@ -450,6 +480,7 @@ class Hub:
             await watcher.send(frame)
 
     async def broadcast(self, table: Table) -> None:
+        table.note_turn()
         for watcher in list(table.watchers):
             await self.bring(table, watcher)
 
@@ -468,7 +499,13 @@ class Hub:
                     "away_for": None if since is None or spec.bot is not None else int(now - since),
                 }
             )
-        return {"type": "presence", "seats": seats, "spectators": sum(w.viewer is None for w in table.watchers)}
+        return {
+            "type": "presence",
+            "seats": seats,
+            "spectators": sum(w.viewer is None for w in table.watchers),
+            "to_act": table.session.to_act,
+            "turn_for": round(table.note_turn(), 1),
+        }
 
     async def _tell_presence(self, table: Table) -> None:
         frame = self.presence(table)
@@ -693,6 +730,23 @@ class Hub:
                 await watcher.send({"type": "new-game", "game": setup["game"]})
         await self.broadcast(fresh)
         self.wake_bots(fresh)
+
+    async def react(self, table: Table, seat: int | None, reaction: Any) -> None:
+        """One of the fixed quick messages, from a seat to everyone at the table (nothing is kept)."""
+        if seat is None:
+            raise WebError("spectator", "Spectators cannot react: open the link of a seat to react.")
+        if not isinstance(reaction, str) or reaction not in REACTIONS:
+            raise WebError("bad-reaction", f"A reaction is one of {', '.join(REACTIONS)}.")
+        if not table.setup["seats"][seat]["joined"]:
+            raise WebError("name-first", "Choose your name first.")
+        now = time.monotonic()
+        if now - table.reacted.get(seat, -REACTION_SECONDS) < REACTION_SECONDS:
+            raise WebError("too-soon", f"One reaction every {REACTION_SECONDS:g} seconds: wait a moment.")
+        table.reacted[seat] = now
+        frame = {"type": "reaction", "seat": seat, "reaction": reaction}
+        for watcher in list(table.watchers):
+            with contextlib.suppress(Exception):
+                await watcher.send(frame)
 
     async def hint(self, table: Table, seat: int | None) -> list[dict[str, Any]]:
         """The advisor's best choices for the seat to act, judged from its own observation (in a worker thread)."""

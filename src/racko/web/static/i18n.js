@@ -154,6 +154,24 @@ Object.assign(WORDS.en, {
   "exp:hl:won": "went Rack-O ({way}): 75{doubles}{bonus} = {points} points", "exp:hl:doubles": " + {pairs} doubles × 5",
   "exp:hl:bonus": " + {bonus} for a run of {run}", "exp:hl:count": "{count} in order × 5{doubles} = {points} points",
   low: "Low", high: "High", stock_short: "stock", order_breaks: "the order breaks here", points: "points", total: "Total", round: "Round", sheet: "Score sheet",
+  // The table's turn signals, reactions, notices, variant titles and key lists.
+  "title:classic": "Classic Rack-O", "title:bonus": "Bonus Rack-O", "title:partners": "Partners Rack-O", "title:highlow": "High-Low Rack-O",
+  keys_intro: "Keys: {keys}.", "key:draw": "d draw", "key:take": "t take the discard", "key:exchange": "1-9 and 0 a slot",
+  "key:replace": "1-9 and 0 a position", "key:swap": "two positions to swap", "key:discard": "x discard", "key:racko": "r Rack-O",
+  "key:wait": "w wait", "key:keep": "k keep your row", "key:hint": "? hint (on your turn)",
+  panel: "Scores and log", mute: "Sound off", react: "Say something", "reaction:gg": "Good game", "reaction:wp": "Well played",
+  "reaction:oops": "Oops", "reaction:your-turn": "Your turn!", "reaction:thinking": "Thinking…",
+  rack_of: "Rack of {name}", row_of: "Row of {name}", in_hand: "in hand: {card}", watch_instead: "Watch this table instead",
+  take_back: "Play here", bad_link: "This link is not a seat at this table",
+  bad_link_text: "The link may be cut short, or belong to another table or an earlier game. Ask for your link again, or watch the table without playing.",
+  no_table: "There is no such table", no_table_text: "The link may be cut short, or the table was forgotten after 30 days without play.",
+  replaced: "This seat was opened in another window",
+  replaced_text: "One window plays a seat at a time: this one stopped. Play here to take the seat back from the other window.",
+  game_title: "{title}: the game is over", winner_is: "Winner: {name}", last_round: "Round {n}, the last", show_result: "The final scores",
+  "err:stale": "The table moved on before your move arrived: look again and choose anew.", "err:not-your-turn": "It is not your turn.",
+  "err:too-soon": "One reaction every few seconds: wait a moment.", "err:slow-down": "Too many clicks at once: slow down.",
+  "err:no-hint": "A hint is for your own turn.", "err:spectator": "Spectators watch: open the link of a seat to play or react.",
+  seconds: "{s} s",
 });
 Object.assign(WORDS.nl, {
   "variant:classic": "Wie het eerst 500 haalt. Rack-O is 75 waard; de anderen krijgen 5 per kaart tot de eerste onderbreking. Met 2 spelers vraagt een Rack-O een reeks van drie (de regel voor 2 spelers).",
@@ -208,6 +226,24 @@ Object.assign(WORDS.nl, {
   "exp:hl:won": "Rack-O ({way}): 75{doubles}{bonus} = {points} punten", "exp:hl:doubles": " + {pairs} dubbels × 5",
   "exp:hl:bonus": " + {bonus} voor een reeks van {run}", "exp:hl:count": "{count} op volgorde × 5{doubles} = {points} punten",
   low: "Laag", high: "Hoog", stock_short: "stok", order_breaks: "hier breekt de volgorde", points: "punten", total: "Totaal", round: "Ronde", sheet: "Scoreblad",
+  // The table's turn signals, reactions, notices, variant titles and key lists.
+  "title:classic": "Klassieke Rack-O", "title:bonus": "Bonus-Rack-O", "title:partners": "Partner-Rack-O", "title:highlow": "Hoog-Laag-Rack-O",
+  keys_intro: "Toetsen: {keys}.", "key:draw": "d trekken", "key:take": "t aflegkaart nemen", "key:exchange": "1-9 en 0 een gleuf",
+  "key:replace": "1-9 en 0 een plaats", "key:swap": "twee plaatsen om te ruilen", "key:discard": "x afleggen", "key:racko": "r Rack-O",
+  "key:wait": "w wachten", "key:keep": "k rij houden", "key:hint": "? tip (als je aan de beurt bent)",
+  panel: "Stand en verloop", mute: "Geluid uit", react: "Iets zeggen", "reaction:gg": "Goed spel", "reaction:wp": "Goed gespeeld",
+  "reaction:oops": "Oeps", "reaction:your-turn": "Jouw beurt!", "reaction:thinking": "Even denken…",
+  rack_of: "Rek van {name}", row_of: "Rij van {name}", in_hand: "in de hand: {card}", watch_instead: "Deze tafel bekijken",
+  take_back: "Hier spelen", bad_link: "Deze link is geen plaats aan deze tafel",
+  bad_link_text: "De link is misschien afgebroken, of hoort bij een andere tafel of een vorig spel. Vraag je link opnieuw, of kijk mee zonder te spelen.",
+  no_table: "Deze tafel bestaat niet", no_table_text: "De link is misschien afgebroken, of de tafel is vergeten na 30 dagen zonder spel.",
+  replaced: "Deze plaats is in een ander venster geopend",
+  replaced_text: "Eén venster speelt een plaats: dit venster is gestopt. Kies Hier spelen om de plaats terug te nemen.",
+  game_title: "{title}: het spel is uit", winner_is: "Winnaar: {name}", last_round: "Ronde {n}, de laatste", show_result: "De eindstand",
+  "err:stale": "De tafel was al verder toen je zet aankwam: kijk opnieuw en kies.", "err:not-your-turn": "Je bent niet aan de beurt.",
+  "err:too-soon": "Eén reactie per paar seconden: wacht even.", "err:slow-down": "Te veel klikken tegelijk: rustig aan.",
+  "err:no-hint": "Een tip is voor je eigen beurt.", "err:spectator": "Toeschouwers kijken mee: open de link van een plaats om te spelen of te reageren.",
+  seconds: "{s} s",
 });
 Object.assign(WORDS.fr, {
   "variant:classic": "Le premier à 500. Rack-O vaut 75 ; les autres marquent 5 par carte jusqu’à la première rupture. À deux, un Rack-O demande une suite de trois (la règle à deux).",
@@ -262,12 +298,30 @@ Object.assign(WORDS.fr, {
   "exp:hl:won": "Rack-O ({way}) : 75{doubles}{bonus} = {points} points", "exp:hl:doubles": " + {pairs} doubles × 5",
   "exp:hl:bonus": " + {bonus} pour une suite de {run}", "exp:hl:count": "{count} en ordre × 5{doubles} = {points} points",
   low: "Bas", high: "Haut", stock_short: "pioche", order_breaks: "l’ordre se rompt ici", points: "points", total: "Total", round: "Manche", sheet: "Feuille de marque",
+  // The table's turn signals, reactions, notices, variant titles and key lists.
+  "title:classic": "Rack-O classique", "title:bonus": "Rack-O bonus", "title:partners": "Rack-O en équipes", "title:highlow": "Rack-O Haut-Bas",
+  keys_intro: "Touches : {keys}.", "key:draw": "d piocher", "key:take": "t prendre la défausse", "key:exchange": "1-9 et 0 une case",
+  "key:replace": "1-9 et 0 une position", "key:swap": "deux positions à échanger", "key:discard": "x défausser", "key:racko": "r Rack-O",
+  "key:wait": "w attendre", "key:keep": "k garder sa rangée", "key:hint": "? conseil (à votre tour)",
+  panel: "Scores et journal", mute: "Son coupé", react: "Dire quelque chose", "reaction:gg": "Bonne partie", "reaction:wp": "Bien joué",
+  "reaction:oops": "Oups", "reaction:your-turn": "À toi de jouer !", "reaction:thinking": "Je réfléchis…",
+  rack_of: "Support de {name}", row_of: "Rangée de {name}", in_hand: "en main : {card}", watch_instead: "Regarder cette table",
+  take_back: "Jouer ici", bad_link: "Ce lien n’est pas une place à cette table",
+  bad_link_text: "Le lien est peut-être coupé, ou appartient à une autre table ou à une partie précédente. Redemandez votre lien, ou regardez la table sans jouer.",
+  no_table: "Cette table n’existe pas", no_table_text: "Le lien est peut-être coupé, ou la table a été oubliée après 30 jours sans jeu.",
+  replaced: "Cette place a été ouverte dans une autre fenêtre",
+  replaced_text: "Une seule fenêtre joue une place : celle-ci s’est arrêtée. Jouer ici reprend la place à l’autre fenêtre.",
+  game_title: "{title} : la partie est finie", winner_is: "Vainqueur : {name}", last_round: "Manche {n}, la dernière", show_result: "Le score final",
+  "err:stale": "La table a bougé avant que votre coup n’arrive : regardez et choisissez à nouveau.", "err:not-your-turn": "Ce n’est pas votre tour.",
+  "err:too-soon": "Une réaction toutes les quelques secondes : patientez un instant.", "err:slow-down": "Trop de clics à la fois : doucement.",
+  "err:no-hint": "Un conseil, c’est pour votre propre tour.", "err:spectator": "Les spectateurs regardent : ouvrez le lien d’une place pour jouer ou réagir.",
+  seconds: "{s} s",
 });
 
 // The rules of the game being played, in short, in the page's language (the terminal's rules page says the same).
 function rulesParagraphs(setup) {
   const bonuses = Object.entries(setup.run_bonus).map(([length, points]) => length + ": " + points).join(", ");
-  const values = { title: setup.title, players: setup.players, target: setup.target, racko: setup.racko_score, per: setup.points_per_card, bonuses };
+  const values = { title: variantTitle(setup.variant, setup.title), players: setup.players, target: setup.target, racko: setup.racko_score, per: setup.points_per_card, bonuses };
   const keys = ["rules:intro"];
   if (setup.family === "highlow") keys.push("rules:hl:play", "rules:hl:out", "rules:hl:score", ...(setup.bonus ? ["rules:hl:bonus"] : []));
   else {
@@ -296,7 +350,43 @@ function cardWords(card) {
   return card === null || card === undefined ? t("a_card") : card === "W" ? t("the_wild") : card === "S" ? t("a_swap") : String(card);
 }
 
-// One log entry in the page's language; an entry of a kind this page does not know keeps the server's English.
+// A variant's title in the page's language (the server's English title for a variant this page does not know).
+function variantTitle(name, fallback) {
+  return WORDS.en["title:" + name] ? t("title:" + name) : fallback;
+}
+
+// The keys this variant uses, in the page's language: only the verbs its players ever take (classic has no w or k).
+function keysHelp(setup) {
+  const order = ["draw", "take", "exchange", "replace", "swap", "discard", "racko", "wait", "keep"];
+  const keys = order.filter((verb) => setup.verbs.includes(verb)).map((verb) => t("key:" + verb));
+  return t("keys_intro", { keys: [...keys, t("key:hint")].join(", ") });
+}
+
+// A name as the page shows it: isolated, so that a right-to-left name never reorders the text around it.
+function bdi(text) {
+  const element = document.createElement("bdi");
+  element.textContent = text;
+  return element;
+}
+
+// t() as nodes: a value that is a node (a name in its <bdi>) is put in as it is, everything else as text.
+function tNodes(key, values) {
+  const text = (WORDS[LANG] && WORDS[LANG][key]) || WORDS.en[key] || key;
+  const nodes = [];
+  let last = 0;
+  for (const match of text.matchAll(/\{(\w+)\}/g)) {
+    if (!values || !(match[1] in values)) continue;
+    nodes.push(text.slice(last, match.index));
+    const value = values[match[1]];
+    nodes.push(value instanceof Node ? value : String(value));
+    last = match.index + match[0].length;
+  }
+  nodes.push(text.slice(last));
+  return nodes.filter((node) => node !== "");
+}
+
+// One log entry in the page's language, as nodes (names isolated); an entry of a kind this page does not know keeps
+// the server's English.
 function describeEntry(entry, names, family, slots) {
   const highlow = family === "highlow";
   let key = "ev:" + entry.kind;
@@ -305,10 +395,10 @@ function describeEntry(entry, names, family, slots) {
   if (entry.kind === "refilled" && !highlow) key = "ev:refilled-" + entry.mode;
   if (entry.kind === "placed" && (entry.removed === null || entry.removed === undefined)) key = "ev:placed-at-deal";
   if (entry.kind === "round-ended") key = entry.winner !== null ? "ev:round-won" : entry.capped ? "ev:round-capped" : "ev:round-ended";
-  if (!WORDS.en[key]) return entry.text;
+  if (!WORDS.en[key]) return [entry.text];
   const who = entry.kind === "dealt" ? entry.dealer : entry.kind === "round-ended" ? entry.winner : entry.seat;
-  return t(key, {
-    name: who !== null && who !== undefined ? names[who] : "",
+  return tNodes(key, {
+    name: who !== null && who !== undefined ? bdi(names[who]) : "",
     card: cardWords(entry.card), card_in: cardWords(entry.card_in), card_out: cardWords(entry.card_out),
     removed: cardWords(entry.removed), slot: entry.slot !== undefined ? slots[entry.slot] : "",
     position: entry.position !== undefined ? entry.position + 1 : "", first: entry.first !== undefined ? entry.first + 1 : "",
@@ -372,6 +462,10 @@ function makeCard(value, highest, label) {
     if (hue !== null) card.style.setProperty("--hue", hue);
     else card.classList.add("special");
   }
-  if (label) card.setAttribute("aria-label", label);
+  if (label) {
+    // A picture with its words (slot and card), which screen readers read: a plain span's label they ignore.
+    card.setAttribute("role", "img");
+    card.setAttribute("aria-label", label);
+  }
   return card;
 }

@@ -126,11 +126,15 @@ function linkItem(caption, url, key) {
 async function main() {
   OPTIONS = await (await fetch("/api/options")).json();
   const variants = document.getElementById("variant");
-  variants.replaceChildren(...OPTIONS.variants.map((v) => option(v.name, v.title)));
+  variants.replaceChildren(...OPTIONS.variants.map((v) => option(v.name, variantTitle(v.name, v.title))));
   variants.addEventListener("change", variantChanged);
   document.getElementById("players").addEventListener("change", showSeats);
   document.getElementById("new-table").addEventListener("submit", create);
-  watchLanguage(() => { showSeats(); document.getElementById("about").textContent = t("variant:" + chosenVariant().name); });
+  watchLanguage(() => {
+    for (const choice of variants.options) choice.textContent = variantTitle(choice.value, choice.textContent);
+    showSeats();
+    document.getElementById("about").textContent = t("variant:" + chosenVariant().name);
+  });
   variantChanged();
 }
 

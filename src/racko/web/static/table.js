@@ -1,109 +1,186 @@
 "use strict";
-// The table page: renders what the server sends for this seat, and turns clicks and keys into actions.
+// The table page: renders what the server sends for this seat, shows each move travelling across the table, and
+// turns clicks and keys into actions.
 const TABLE = decodeURIComponent(location.pathname.split("/").pop());
 const TOKEN = new URLSearchParams(location.hash.slice(1)).get("seat");
-let socket = null, setup = null, view = null, version = 0, you = null, chosenPile = null, swapFirst = null;
-let shownResults = 0, retry = 500, presence = null, awaySeconds = 60, logEntries = [], loggedNames = "";
+const STILL = window.matchMedia("(prefers-reduced-motion: reduce)");
+const WIDE = window.matchMedia("(min-width: 900px)");
+const FLIGHT_MS = 320;
+const DEAL_STAGGER_MS = 14;
+const BUBBLE_MS = 4000;
+const REACTIONS = ["gg", "wp", "oops", "your-turn", "thinking"];
+let socket = null, setup = null, view = null, version = 0, you = null, game = 1, swapFirst = null;
+let retry = 500, presence = null, awaySeconds = 60, logEntries = [], loggedNames = "";
+let pending = false; // an action was sent and neither a state nor an error has answered it: a second click sends nothing
+let statusAt = null; // the version a refusal or a hint was shown at: it goes once the table moves on
+let stopped = false; // the link is no seat here, or the seat was opened in another window: nothing is sent any more
+let turnKey = null, turnStart = 0; // whose turn (seat and round), and since when (performance.now())
+let wasMyTurn = false, shownResults = null, drawnOnce = false, flightRun = 0;
+const bubbles = new Map(); // seat -> [reaction, until]
 
 const $ = (id) => document.getElementById(id);
 
 function send(frame) {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(frame));
+  if (!stopped && socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(frame));
 }
 
+// One action at a time: a double click (or a key held down) sends the first only, until the server answers.
 function act(action) {
+  if (pending) return;
+  pending = true;
   send({ type: "act", version, action });
 }
 
 function connect() {
-  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  socket = new WebSocket(scheme + "//" + location.host + "/ws/" + encodeURIComponent(TABLE));
-  socket.addEventListener("open", () => {
-    retry = 500;
-    $("status").textContent = "";
+  // The first connection is the one early.js opened (and said hello on) while the page loaded.
+  const early = typeof EARLY !== "undefined" && EARLY && !EARLY.taken ? EARLY : null;
+  window.rackoConnected = true;
+  let here;
+  if (early) {
+    early.taken = true;
+    here = early.socket;
+    here.onmessage = here.onclose = null; // its onopen still says hello, if it has not opened yet
+  } else {
+    here = new WebSocket((location.protocol === "https:" ? "wss:" : "ws:") + "//" + location.host + "/ws/" + encodeURIComponent(TABLE));
     // A page that has shown the table asks only for what it missed while the connection was down; a page just
     // opened (or reloaded) asks for the whole game, its log included.
-    send({ type: "hello", token: TOKEN, version: view ? version : 0 });
-  });
-  socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
-  socket.addEventListener("close", (event) => {
-    if (event.code === 4403 || event.code === 4404) return;
-    $("status").textContent = t("reconnecting");
-    setTimeout(connect, retry);
-    retry = Math.min(retry * 2, 8000);
-  });
+    here.addEventListener("open", () => send({ type: "hello", token: TOKEN, version: view ? version : 0 }));
+  }
+  socket = here;
+  here.addEventListener("open", () => { retry = 500; setStatus(""); });
+  here.addEventListener("message", (event) => { if (socket === here) receive(JSON.parse(event.data)); });
+  here.addEventListener("close", (event) => closed(here, event));
+  if (early) {
+    for (const data of early.frames.splice(0)) if (socket === here) receive(JSON.parse(data));
+    if (early.closed) closed(here, early.closed);
+  }
+}
+
+function closed(here, event) {
+  if (socket !== here) return;
+  pending = false;
+  if (stopped || event.code === 4403 || event.code === 4404 || event.code === 4409) return;
+  setStatus(t("reconnecting"), false);
+  setTimeout(connect, retry);
+  retry = Math.min(retry * 2, 8000);
 }
 
 function receive(frame) {
   if (frame.type === "welcome") {
     setup = frame.setup;
     you = frame.you;
+    game = frame.game;
     awaySeconds = frame.away_seconds;
-    $("title").textContent = setup.title;
-    renderRules();
+    shownResults = null;
+    document.body.classList.toggle("spectating", you === null);
+    renderStatic();
     if (you !== null && !frame.joined) askName();
   } else if (frame.type === "state") {
-    if (frame.since === 0) { logEntries = []; $("log").replaceChildren(); shownResults = 0; }
-    const catchingUp = frame.since === 0 || frame.since !== version;
-    logEntries.push(...frame.log);
-    version = frame.version;
-    view = frame.view;
-    render();
-    renderLog(frame.log);
-    if (!catchingUp) animate(frame.log);
-    if (frame.problem) $("status").textContent = frame.problem;
+    receiveState(frame);
   } else if (frame.type === "error") {
-    $("status").textContent = frame.message;
+    pending = false;
+    if (frame.code === "bad-token" || frame.code === "no-table") stop(frame.code);
+    else setStatus(WORDS.en["err:" + frame.code] ? t("err:" + frame.code) : frame.message, true);
     if (frame.code === "stale") send({ type: "sync", version });
   } else if (frame.type === "hint") {
-    $("status").textContent = t("hint") + " — " + frame.choices.map(describeHint).join(" · ");
+    setStatus(t("hint") + " — " + frame.choices.map(describeHint).join(" · "), true);
   } else if (frame.type === "presence") {
     presence = frame;
+    if (view && frame.to_act === view.to_act && typeof frame.turn_for === "number") turnStart = performance.now() - frame.turn_for * 1000;
     renderPeople();
+    tick();
+  } else if (frame.type === "reaction") {
+    bubbles.set(frame.seat, [frame.reaction, performance.now() + BUBBLE_MS]);
+    renderBubbles();
+    setTimeout(renderBubbles, BUBBLE_MS + 50);
+  } else if (frame.type === "replaced") {
+    stop("replaced");
   } else if (frame.type === "new-game") {
+    game = frame.game;
+    shownResults = null;
     $("round-dialog").close();
   }
 }
 
-function renderRules() {
+function receiveState(frame) {
+  const live = frame.since !== 0 && frame.since === version;
+  if (frame.since === 0) { logEntries = []; $("log").replaceChildren(); loggedNames = ""; }
+  const before = live && !STILL.matches ? whereThingsAre() : null;
+  landAll();
+  logEntries.push(...frame.log);
+  version = frame.version;
+  view = frame.view;
+  pending = false;
+  if (statusAt !== null && version > statusAt) setStatus("");
+  startClock();
+  render();
+  renderLog(frame.log);
+  offerName();
+  turnSignals(live);
+  if (!drawnOnce) {
+    drawnOnce = true;
+    requestAnimationFrame(() => performance.mark("racko:first-state")); // the benchmark's figure (docs/BENCHMARKS.md)
+  }
+  if (before) travel(frame.log, before);
+  else if (frame.since === 0 && view.turns === 0 && !view.over && !STILL.matches) {
+    requestAnimationFrame(deal); // a table opened as its round begins: dealt once the table is drawn
+  }
+  roundEnd(live);
+  if (frame.problem) setStatus(frame.problem, true);
+}
+
+// A message under the rack; one about a refused action or a hint goes once the table has moved on.
+function setStatus(text, untilMoved) {
+  $("status").textContent = text;
+  statusAt = untilMoved ? version : null;
+}
+
+// The page stops playing: the link is no seat at this table, there is no such table, or the seat was opened in
+// another window.  It says so plainly, offers what can be done, and shows no control that would send anything.
+function stop(why) {
+  stopped = true;
+  pending = false;
+  document.body.classList.add("stopped");
+  const closing = socket;
+  socket = null;
+  if (closing) closing.close();
+  for (const dialog of document.querySelectorAll("dialog")) if (dialog.open) dialog.close();
+  $("felt").hidden = true;
+  $("notice").hidden = false;
+  const title = why === "replaced" ? "replaced" : why === "no-table" ? "no_table" : "bad_link";
+  $("notice-title").textContent = t(title);
+  $("notice-text").textContent = t(title + "_text");
+  $("notice-watch").hidden = why !== "bad-token";
+  $("notice-watch").href = "/t/" + encodeURIComponent(TABLE);
+  $("notice-back").hidden = why !== "replaced";
+  document.body.classList.remove("my-turn");
+  document.title = "Rack-O";
+  setFavicon(false);
+}
+
+function resume() {
+  stopped = false;
+  document.body.classList.remove("stopped");
+  $("notice").hidden = true;
+  $("felt").hidden = false;
+  connect();
+}
+
+// --- what does not change during a game --------------------------------------------------------------------------
+
+function renderStatic() {
+  $("title").textContent = variantTitle(setup.variant, setup.title);
   $("rules").replaceChildren(...rulesParagraphs(setup).map((text) => { const p = document.createElement("p"); p.textContent = text; return p; }));
-}
-
-// The log, worded in the page's language with the current names: appended as entries arrive, rebuilt when the
-// language or a name changes (a person who joins names their seat after the deal was told).
-function renderLog(fresh) {
-  const list = $("log");
-  const key = LANG + "|" + JSON.stringify(view.names);
-  const entries = key === loggedNames ? fresh : logEntries;
-  if (key !== loggedNames) list.replaceChildren();
-  loggedNames = key;
-  for (const entry of entries) {
-    const item = document.createElement("li");
-    item.textContent = describeEntry(entry, view.names, setup.family, setup.slots);
-    if (entry.kind === "round-ended") item.className = "round-end";
-    list.append(item);
-  }
-  list.scrollTop = list.scrollHeight;
-}
-
-// Moves that just happened move on the table: the card that went into a rack or row, the discard pile, the stock.
-// Frames come one move at a time at the pace of the players, so each animation can be followed.
-function animate(entries) {
-  const pulse = (element) => {
-    if (!element) return;
-    element.classList.remove("moved");
-    void element.offsetWidth; // restart the animation on an element that just moved
-    element.classList.add("moved");
-  };
-  const place = (seat, index) => pulse(seat === you ? $("rack").children[index] : document.querySelector(`.other[data-seat="${seat}"] .rack`)?.children[index]);
-  for (const entry of entries) {
-    if (entry.kind === "exchanged") { place(entry.seat, entry.slot); pulse($("discard")); }
-    else if (entry.kind === "placed") place(entry.seat, entry.position);
-    else if (entry.kind === "swapped") { place(entry.seat, entry.first); place(entry.seat, entry.second); }
-    else if (entry.kind === "drew") pulse($("stock"));
-    else if (entry.kind === "took") pulse($("discard"));
-    else if (entry.kind === "discarded" || entry.kind === "turned-up" || entry.kind === "swap-discarded") pulse($("discard"));
-  }
+  $("keys").textContent = keysHelp(setup);
+  $("reactions").replaceChildren(...REACTIONS.map((reaction) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.dataset.reaction = reaction;
+    button.textContent = t("reaction:" + reaction);
+    button.addEventListener("click", () => { send({ type: "react", reaction }); openReactions(false); });
+    return button;
+  }));
+  if (!view) document.title = variantTitle(setup.variant, setup.title);
 }
 
 function askName() {
@@ -112,8 +189,20 @@ function askName() {
     const name = $("name-input").value.trim();
     if (name) send({ type: "name", name });
   };
+  $("name-input").addEventListener("input", () => { $("name-input").dataset.typed = "yes"; }, { once: true });
   dialog.showModal();
+  offerName();
 }
+
+// The name typed for this seat on the start page is offered to the person who opens its link (not "Player 2").
+function offerName() {
+  const input = $("name-input");
+  if (!view || you === null || !$("name-dialog").open || input.dataset.typed || input.value) return;
+  const name = view.names[you];
+  if (name && name !== "Player " + (you + 1)) input.value = name;
+}
+
+// --- the table ---------------------------------------------------------------------------------------------------
 
 function myTurn() {
   return view && you !== null && view.to_act === you && !view.over;
@@ -124,114 +213,468 @@ function legal(act, extra) {
   return view.legal.some((a) => a.act === act && (!extra || Object.entries(extra).every(([k, v]) => JSON.stringify(a[k]) === JSON.stringify(v))));
 }
 
+function highest() {
+  return setup.family === "highlow" ? 50 : setup.deck_size;
+}
+
+function whereWord(index) {
+  return t(setup.family === "highlow" ? "position" : "slot", { label: setup.slots[index] });
+}
+
+function cardLabel(card) {
+  return card === null || card === undefined ? t("hidden") : t("card", { card: cardWords(card) });
+}
+
+// The other seats around the table, in the order play goes from this seat: the next player on the left, then
+// opposite, then the right.  A spectator sees the table from seat 0's side, with seat 0 among them.
+function placesOfOthers() {
+  const count = view.names.length;
+  const first = you === null ? 0 : you + 1;
+  const others = [];
+  for (let k = 0; k < (you === null ? count : count - 1); k++) others.push((first + k) % count);
+  const places = others.length === 1 ? ["top"] : others.map((_, k) => (k === 0 ? "left" : k === others.length - 1 ? "right" : "top"));
+  return others.map((seat, k) => [seat, places[k]]);
+}
+
+function sideOf(seat) {
+  if (!setup.teams) return seat;
+  return setup.teams.findIndex((team) => team.includes(seat));
+}
+
+// A side's name as nodes: a player's name, or partners' names joined, each isolated.
+function sideNodes(index) {
+  if (!setup.teams) return [bdi(view.names[index])];
+  return setup.teams[index].flatMap((seat, k) => (k ? [" & ", bdi(view.names[seat])] : [bdi(view.names[seat])]));
+}
+
 function render() {
-  const highest = setup.family === "highlow" ? 50 : setup.deck_size;
-  // The header: whose turn.
+  const mine = myTurn();
+  document.body.dataset.version = version;
+  document.body.classList.toggle("my-turn", Boolean(mine));
+  document.body.classList.toggle("game-over", view.over);
   const names = view.names;
-  $("turn").textContent = view.over ? t("game_over", { name: view.winners }) : view.to_act === you ? t("your_turn") : view.to_act !== null ? t("to_play", { name: names[view.to_act] }) : "";
-  // The other seats.
-  const others = $("others");
-  others.replaceChildren();
-  for (let seat = 0; seat < names.length; seat++) {
-    if (seat === you) continue;
-    const box = document.createElement("div");
-    box.className = "other" + (view.to_act === seat ? " acting" : "");
-    box.dataset.seat = seat;
-    const title = document.createElement("h2");
-    const partner = setup.teams && you !== null && sideOf(seat) === sideOf(you);
-    title.textContent = names[seat] + (view.bots[seat] && view.bots[seat] !== names[seat] ? " · " + view.bots[seat] : "") + (partner ? " · " + t("partner") : "");
-    const row = document.createElement("div");
-    row.className = "rack small";
-    const cards = setup.family === "highlow" ? view.rows[seat] : view.known[seat];
-    cards.forEach((card, index) => row.append(makeCard(card, highest, t(setup.family === "highlow" ? "position" : "slot", { label: setup.slots[index] }) + ": " + (card === null ? t("hidden") : t("card", { card })))));
-    box.append(title, row);
-    others.append(box);
-  }
+  // The header: whose turn.
+  $("turn").replaceChildren(...(view.over ? tNodes("game_over", { name: bdi(view.winners) }) : mine ? [t("your_turn")]
+    : view.to_act !== null ? tNodes("to_play", { name: bdi(names[view.to_act]) }) : []));
+  $("turn").classList.toggle("mine", Boolean(mine));
+  // The other seats, around the table.
+  for (const place of ["left", "top", "right"]) $("seats-" + place).replaceChildren();
+  for (const [seat, place] of placesOfOthers()) $("seats-" + place).append(seatBox(seat));
   // The piles.
   $("stock").querySelector(".count").textContent = view.stock;
   $("stock").querySelector(".what").textContent = t("stock_short");
   $("stock").setAttribute("aria-label", t("stock", { n: view.stock }));
   const top = view.discard.length ? view.discard[view.discard.length - 1] : null;
   const discard = $("discard");
-  discard.replaceChildren(top === null ? document.createTextNode(t("empty")) : makeCard(top, highest));
-  discard.setAttribute("aria-label", t("discard_pile") + ": " + (top === null ? t("empty") : t("card", { card: top })));
-  const mine = myTurn();
+  discard.replaceChildren(top === null ? document.createTextNode(t("empty")) : makeCard(top, highest()));
+  discard.setAttribute("aria-label", t("discard_pile") + ": " + (top === null ? t("empty") : cardLabel(top)));
   $("stock").disabled = !(mine && legal("draw"));
   discard.disabled = !(mine && legal("take"));
-  $("stock").classList.toggle("chosen", chosenPile === "draw");
-  discard.classList.toggle("chosen", chosenPile === "take");
-  const held = view.held !== null ? view.held : view.passed !== undefined && view.to_act === you ? view.passed : null;
-  $("held").replaceChildren();
-  if (held !== null && held !== undefined && mine) $("held").append(makeCard(held, highest, t("card", { card: held })));
-  // My rack.
+  const held = heldBy(you);
+  $("held").replaceChildren(...(held !== undefined && mine ? [makeCard(held, highest(), t("in_hand", { card: cardWords(held) }))] : []));
+  // My seat and rack.
+  $("my-name").replaceChildren(...(you !== null ? [bdi(names[you]), " · " + view.totals[you]] : []));
   const rack = $("rack");
   rack.replaceChildren();
-  const cards = view.rack;
-  if (cards) {
-    cards.forEach((card, index) => {
-      const slot = document.createElement("button");
-      slot.type = "button";
-      slot.className = "slot" + (swapFirst === index ? " chosen" : "");
-      slot.dataset.index = index;
-      const label = document.createElement("span");
-      label.className = "label";
-      label.textContent = setup.slots[index];
-      slot.append(label, makeCard(card, highest));
-      const where = t(setup.family === "highlow" ? "position" : "slot", { label: setup.slots[index] });
-      slot.setAttribute("aria-label", where + ": " + t("card", { card }));
-      slot.disabled = !(mine && slotAction(index) !== null);
-      slot.addEventListener("click", () => clickSlot(index));
-      rack.append(slot);
-    });
-  }
-  $("mine").hidden = you === null;
+  (view.rack || []).forEach((card, index) => {
+    const slot = document.createElement("button");
+    slot.type = "button";
+    slot.className = "slot" + (swapFirst === index ? " chosen" : "");
+    slot.dataset.index = index;
+    const label = document.createElement("span");
+    label.className = "label";
+    label.textContent = setup.slots[index];
+    slot.append(label, makeCard(card, highest()));
+    slot.setAttribute("aria-label", whereWord(index) + ": " + cardLabel(card));
+    // A slot that would do nothing now (not your turn, or a pile comes first) is not a control: Tab passes it by.
+    slot.disabled = !(mine && slotAction(index) !== null);
+    slot.addEventListener("click", () => clickSlot(index));
+    rack.append(slot);
+  });
   for (const button of document.querySelectorAll("#actions [data-verb]")) {
     const verb = button.dataset.verb;
     button.hidden = !setup.verbs.includes(verb);
     button.disabled = !(mine && legal(verb));
   }
   $("btn-hint").disabled = !mine;
+  $("show-result").hidden = !view.over || you === null;
   // The prompt.
   const situation = view.situation;
   $("prompt").textContent = you === null ? t("watching") : mine && situation ? (swapFirst !== null ? t("swap_second", { n: swapFirst + 1 }) : t(situation.kind, { card: cardWords(situation.card) })) : "";
-  // What the page shows, also as attributes: the version of the table it shows and what this seat is asked.
-  document.body.dataset.version = version;
   $("prompt").dataset.situation = mine && situation ? situation.kind : view.over ? "over" : "waiting";
-  // Scores.
-  $("scores").replaceChildren(...view.sides.map((name, index) => { const p = document.createElement("p"); p.textContent = name + ": " + view.side_totals[index]; return p; }));
-  $("sheet").replaceChildren(...(view.results.length ? [scoreSheet()] : []));
-  // A round's end: every rack revealed and how each score was counted.
-  if (view.results.length > shownResults) {
-    const result = view.results[view.results.length - 1];
-    shownResults = view.results.length;
-    $("round-title").textContent = t("round_over", { n: result.number });
-    $("round-report").replaceChildren(roundReport(result), ...(view.over ? [scoreSheet()] : []));
-    $("game-over").hidden = !view.over;
-    $("round-ok").textContent = t(view.over ? "close" : "continue");
-    if (view.over) {
-      $("winner").textContent = t("game_over", { name: view.winners });
-      $("download").href = "/api/tables/" + encodeURIComponent(TABLE) + "/record";
-      $("again").hidden = you === null;
-    }
-    if (!$("round-dialog").open) $("round-dialog").showModal();
-  }
+  // Scores and the score sheet.
+  $("scores").replaceChildren(...view.sides.map((_, index) => {
+    const p = document.createElement("p");
+    p.append(...sideNodes(index), ": " + view.side_totals[index]);
+    return p;
+  }));
+  $("sheet").replaceChildren(...(view.results.length ? [sheetBox()] : []));
   renderPeople();
+  renderBubbles();
+  tick();
+}
+
+// The card a seat holds between picking and placing, as far as this page may know it: undefined when it holds
+// none, null when it holds one face down (another player's card drawn from the stock).
+function heldBy(seat) {
+  if (view.over || seat === null || view.to_act !== seat) return undefined;
+  if (setup.family === "highlow") {
+    if (view.phase !== "place") return undefined;
+    if (view.passed !== null && view.passed !== undefined) return view.passed;
+    return seat === you ? view.held : null;
+  }
+  if (view.phase !== "place") return undefined;
+  if (seat === you) return view.held;
+  return view.taken !== null && view.taken !== undefined ? view.taken : null;
+}
+
+function seatBox(seat) {
+  const box = document.createElement("section");
+  box.className = "other" + (view.to_act === seat && !view.over ? " acting" : "");
+  box.dataset.seat = seat;
+  box.setAttribute("aria-labelledby", "seat-title-" + seat);
+  const line = document.createElement("div");
+  line.className = "seat-line";
+  const title = document.createElement("h2");
+  title.id = "seat-title-" + seat;
+  const partner = setup.teams && you !== null && sideOf(seat) === sideOf(you);
+  title.append(bdi(view.names[seat]), (view.bots[seat] && view.bots[seat] !== view.names[seat] ? " · " + view.bots[seat] : "") + (partner ? " · " + t("partner") : ""));
+  const score = document.createElement("span");
+  score.className = "seat-score";
+  score.textContent = view.totals[seat];
+  const clock = document.createElement("span");
+  clock.className = "clock";
+  const bubble = document.createElement("span");
+  bubble.className = "bubble";
+  bubble.hidden = true;
+  line.append(title, score, clock, bubble);
+  const cards = document.createElement("div");
+  cards.className = "rack small";
+  cards.setAttribute("role", "group");
+  cards.setAttribute("aria-label", t(setup.family === "highlow" ? "row_of" : "rack_of", { name: view.names[seat] }));
+  const shown = setup.family === "highlow" ? view.rows[seat] : view.known[seat];
+  shown.forEach((card, index) => cards.append(makeCard(card, highest(), whereWord(index) + ": " + cardLabel(card))));
+  const hand = document.createElement("span");
+  hand.className = "hand";
+  const held = heldBy(seat);
+  if (held !== undefined) hand.append(makeCard(held, highest(), t("in_hand", { card: held === null ? t("a_card") : cardWords(held) })));
+  const row = document.createElement("div");
+  row.className = "seat-cards";
+  row.append(cards, hand);
+  box.append(line, row);
+  return box;
+}
+
+function seatElement(seat) {
+  return document.querySelector(`.other[data-seat="${seat}"]`);
+}
+
+// How long the seat to act has had: the clock starts when the turn passes (the server's presence frame sets it
+// right after a reload), and every page shows it by that seat.
+function startClock() {
+  const key = view.over ? null : view.to_act + "|" + view.results.length;
+  if (key !== turnKey) { turnKey = key; turnStart = performance.now(); }
+}
+
+function clockText(seconds) {
+  return seconds < 60 ? t("seconds", { s: seconds }) : Math.floor(seconds / 60) + ":" + String(seconds % 60).padStart(2, "0");
+}
+
+function tick() {
+  if (!view) return;
+  const text = turnKey === null ? "" : clockText(Math.max(0, Math.floor((performance.now() - turnStart) / 1000)));
+  for (const clock of document.querySelectorAll(".other .clock")) {
+    clock.textContent = Number(clock.closest(".other").dataset.seat) === view.to_act ? text : "";
+  }
+  $("my-clock").textContent = myTurn() ? text : "";
+}
+
+// --- your turn ---------------------------------------------------------------------------------------------------
+
+function turnSignals(live) {
+  const mine = Boolean(myTurn());
+  const title = setup ? variantTitle(setup.variant, setup.title) : "Rack-O";
+  document.title = mine ? "● " + t("your_turn") + " · " + title : title;
+  setFavicon(mine);
+  if (mine && !wasMyTurn && live) {
+    chime();
+    if (navigator.vibrate) navigator.vibrate(120);
+  }
+  wasMyTurn = mine;
+}
+
+const icons = {};
+// The tab's icon, drawn here (no file to fetch): a card, with a yellow dot on your turn.
+function setFavicon(mine) {
+  const key = mine ? "mine" : "plain";
+  if (!icons[key]) {
+    const canvas = document.createElement("canvas");
+    canvas.width = canvas.height = 64;
+    const pen = canvas.getContext("2d");
+    if (!pen) return;
+    pen.fillStyle = "#1d5a3a";
+    pen.fillRect(0, 0, 64, 64);
+    pen.fillStyle = "#fffdf6";
+    pen.fillRect(14, 6, 36, 52);
+    pen.fillStyle = "#8b1e2d";
+    pen.fillRect(20, 14, 24, 8);
+    if (mine) {
+      pen.fillStyle = "#ffd54a";
+      pen.beginPath();
+      pen.arc(46, 46, 16, 0, 2 * Math.PI);
+      pen.fill();
+      pen.strokeStyle = "#1b1b1b";
+      pen.lineWidth = 3;
+      pen.stroke();
+    }
+    icons[key] = canvas.toDataURL("image/png");
+  }
+  $("favicon").href = icons[key];
+  $("favicon").dataset.turn = mine ? "yes" : "no";
+}
+
+let audio = null;
+function muted() {
+  return localStorage.getItem("racko-muted") === "yes";
+}
+
+// Browsers let a page make sound only after a click or a key: the first one wakes the audio up.
+function wakeAudio() {
+  if (muted() || !window.AudioContext) return;
+  if (!audio) audio = new AudioContext();
+  if (audio.state === "suspended") audio.resume().catch(() => {});
+}
+
+// Two soft notes, synthesised here: no sound file.
+function chime() {
+  if (muted() || !window.AudioContext) return;
+  if (!audio) audio = new AudioContext();
+  const start = audio.currentTime + 0.01;
+  [659.25, 987.77].forEach((pitch, k) => {
+    const tone = audio.createOscillator(), volume = audio.createGain(), at = start + k * 0.12;
+    tone.type = "sine";
+    tone.frequency.value = pitch;
+    volume.gain.setValueAtTime(0.0001, at);
+    volume.gain.exponentialRampToValueAtTime(0.18, at + 0.02);
+    volume.gain.exponentialRampToValueAtTime(0.0001, at + 0.28);
+    tone.connect(volume).connect(audio.destination);
+    tone.start(at);
+    tone.stop(at + 0.3);
+  });
+  document.body.dataset.chimes = Number(document.body.dataset.chimes || 0) + 1;
+}
+
+function renderMute() {
+  const off = muted();
+  $("mute").setAttribute("aria-pressed", String(off));
+}
+
+// --- moves that travel -------------------------------------------------------------------------------------------
+
+// The places a card can be: the piles, each seat's hand, each slot of each rack.
+function spot(key) {
+  if (key === "stock") return $("stock");
+  if (key === "discard") return $("discard");
+  const [kind, seatText, index] = key.split(":");
+  const seat = Number(seatText);
+  if (kind === "hand") return seat === you ? $("held") : seatElement(seat)?.querySelector(".hand");
+  const rack = seat === you ? $("rack") : seatElement(seat)?.querySelector(".rack");
+  return rack ? rack.children[Number(index)] : null;
+}
+
+// The card shown at a place (hidden while a card flies there).
+function cardAt(key) {
+  const place = spot(key);
+  if (!place) return null;
+  return place.classList.contains("card") ? place : place.querySelector(".card");
+}
+
+// The card drawn at a place now, as the server words cards (a number, "W" or "S"; null for a card's back).
+function shownCard(key) {
+  const shown = cardAt(key);
+  if (!shown || shown.classList.contains("back")) return null;
+  return /^\d+$/.test(shown.textContent) ? Number(shown.textContent) : shown.textContent;
+}
+
+function whereThingsAre() {
+  const rects = new Map();
+  const keep = (key) => { const place = spot(key); if (place) rects.set(key, place.getBoundingClientRect()); };
+  keep("stock");
+  keep("discard");
+  for (let seat = 0; seat < (view ? view.names.length : 0); seat++) {
+    keep("hand:" + seat);
+    for (let index = 0; index < 10; index++) keep("slot:" + seat + ":" + index);
+  }
+  return rects;
+}
+
+// A card flies from one place to another (where it is already drawn, hidden until it lands).  Planning reads the
+// layout and launching writes to it, so that many cards (a deal) are all measured before any is put in the air:
+// one layout, not one per card.
+function plan(card, from, to, delay = 0) {
+  const start = typeof from === "string" ? spot(from)?.getBoundingClientRect() : from;
+  const end = spot(to)?.getBoundingClientRect();
+  if (!start || !end || !start.width || !end.width) return null;
+  const landing = cardAt(to);
+  const size = landing ? landing.getBoundingClientRect() : end;
+  return { card, to, delay, start, end, landing, size };
+}
+
+function launch(flight) {
+  if (!flight) return Promise.resolve();
+  const { card, to, delay, start, end, landing, size } = flight;
+  const piece = makeCard(card, highest());
+  piece.classList.add("flying");
+  piece.dataset.to = to;
+  const left = end.left + (end.width - size.width) / 2, top = end.top + (end.height - size.height) / 2;
+  Object.assign(piece.style, { left: left + "px", top: top + "px", width: size.width + "px", height: size.height + "px" });
+  $("flight").append(piece);
+  if (landing) landing.classList.add("landing");
+  const dx = start.left + (start.width - size.width) / 2 - left, dy = start.top + (start.height - size.height) / 2 - top;
+  const motion = piece.animate(
+    [{ transform: `translate(${dx}px, ${dy}px) rotate(-6deg)` }, { transform: "none" }],
+    { duration: FLIGHT_MS, delay, easing: "cubic-bezier(.25,.7,.3,1)", fill: "backwards" },
+  );
+  return motion.finished.catch(() => {}).then(() => { piece.remove(); if (landing) landing.classList.remove("landing"); });
+}
+
+function fly(card, from, to, delay = 0) {
+  return launch(plan(card, from, to, delay));
+}
+
+// Every card still in the air lands at once (a new state is about to be drawn).
+function landAll() {
+  flightRun += 1;
+  for (const piece of [...$("flight").children]) for (const flight of piece.getAnimations()) flight.finish();
+}
+
+// The moves of one state frame, one after the other: what each player did, shown travelling.
+async function travel(entries, before) {
+  const run = flightRun;
+  let out = null; // where the card a High-Low placement took out was
+  for (const entry of entries) {
+    if (run !== flightRun) return;
+    const from = (key) => before.get(key) || key;
+    const k = entry.kind, seat = entry.seat;
+    if (k === "dealt") await deal();
+    else if (k === "turned-up") await fly(entry.card, "stock", "discard");
+    else if (k === "drew") await fly(entry.card, "stock", "hand:" + seat);
+    else if (k === "took") await fly(entry.card, "discard", "hand:" + seat);
+    else if (k === "exchanged") {
+      await Promise.all([
+        fly(entry.card_in, from("hand:" + seat), "slot:" + seat + ":" + entry.slot),
+        fly(entry.card_out, from("slot:" + seat + ":" + entry.slot), "discard"),
+      ]);
+    } else if (k === "discarded") await fly(entry.card, out || from("hand:" + seat), "discard");
+    else if (k === "refilled") await fly(null, "discard", "stock");
+    else if (k === "placed") {
+      out = from("slot:" + seat + ":" + entry.position);
+      await fly(entry.card, entry.removed === null ? "stock" : from("hand:" + seat), "slot:" + seat + ":" + entry.position);
+    } else if (k === "passed") await fly(entry.card, out || "discard", "hand:" + seat);
+    else if (k === "swap-discarded") await fly(entry.card, from("slot:" + seat + ":" + entry.position), "discard");
+    else if (k === "swapped") {
+      const first = "slot:" + seat + ":" + entry.first, second = "slot:" + seat + ":" + entry.second;
+      await Promise.all([fly(shownCard(first), from(second), first), fly(shownCard(second), from(first), second)]);
+    }
+  }
+}
+
+// A round's start: the cards go out from the stock, one slot of every rack after the other.
+function deal() {
+  const seats = view.names.length;
+  const plans = [];
+  for (let index = 0; index < 10; index++) {
+    for (let k = 1; k <= seats; k++) {
+      const key = "slot:" + (view.dealer + k) % seats + ":" + index;
+      plans.push(plan(shownCard(key), "stock", key, plans.length * DEAL_STAGGER_MS));
+    }
+  }
+  return Promise.all(plans.map(launch));
+}
+
+// --- reactions ---------------------------------------------------------------------------------------------------
+
+function openReactions(open) {
+  $("reactions").hidden = !open;
+  $("react-toggle").setAttribute("aria-expanded", String(open));
+  if (open) $("reactions").querySelector("button")?.focus();
+}
+
+// A reaction shows as a bubble by its sender's seat for a few seconds.
+function renderBubbles() {
+  const now = performance.now();
+  for (const [seat, [reaction, until]] of bubbles) if (until <= now) bubbles.delete(seat);
+  const show = (element, seat) => {
+    if (!element) return;
+    const entry = bubbles.get(seat);
+    element.hidden = !entry;
+    element.textContent = entry ? t("reaction:" + entry[0]) : "";
+    if (entry) element.dataset.reaction = entry[0];
+  };
+  if (you !== null) show($("my-bubble"), you);
+  for (const box of document.querySelectorAll(".other")) show(box.querySelector(".bubble"), Number(box.dataset.seat));
+}
+
+// --- a round's end and the game's end ----------------------------------------------------------------------------
+
+// A round's report shows once: when the round ends before this page's eyes, or after a reload that missed it.  A
+// page opened afresh shows only the game's end; what each page showed is kept per table and game for this tab.
+function roundEnd(live) {
+  const key = "racko-shown:" + TABLE + ":" + game;
+  const count = view.results.length;
+  if (shownResults === null) {
+    const kept = sessionStorage.getItem(key);
+    shownResults = kept !== null ? Number(kept) : live ? count : view.over ? count - 1 : count;
+  }
+  if (count <= shownResults) return;
+  shownResults = count;
+  sessionStorage.setItem(key, String(count));
+  showResult();
+}
+
+function showResult() {
+  const result = view.results[view.results.length - 1];
+  if (!result) return;
+  const dialog = $("round-dialog");
+  dialog.classList.toggle("game-end", view.over);
+  $("game-over").hidden = !view.over;
+  $("again").hidden = !view.over || you === null;
+  $("download").hidden = !view.over;
+  $("round-ok").textContent = t(view.over ? "close" : "continue");
+  if (view.over) {
+    $("round-title").textContent = t("game_title", { title: variantTitle(setup.variant, setup.title) });
+    $("winner").replaceChildren("★ ", ...tNodes("winner_is", { name: bdi(view.winners) }));
+    $("download").href = "/api/tables/" + encodeURIComponent(TABLE) + "/record";
+    const last = document.createElement("details");
+    const summary = document.createElement("summary");
+    summary.textContent = t("last_round", { n: result.number });
+    last.append(summary, roundReport(result));
+    $("round-report").replaceChildren(sheetBox(), last);
+  } else {
+    $("round-title").textContent = t("round_over", { n: result.number });
+    $("round-report").replaceChildren(roundReport(result));
+  }
+  // The dialog starts on its main button (Play again at the game's end), not on the first thing that takes focus.
+  for (const button of [$("again"), $("round-ok")]) button.autofocus = false;
+  (view.over && you !== null ? $("again") : $("round-ok")).autofocus = true;
+  if (!dialog.open) dialog.showModal();
 }
 
 // The round's end: every rack revealed, a bar where its order broke, and how each score was counted.
 function roundReport(result) {
-  const highest = setup.family === "highlow" ? 50 : setup.deck_size;
   const list = document.createElement("div");
   list.className = "report";
   result.racks.forEach((rack, seat) => {
     const row = document.createElement("section");
     row.className = "report-seat" + (seat === result.winner ? " winner" : "");
     const title = document.createElement("h3");
-    title.textContent = view.names[seat] + ": " + result.scores[seat] + " " + t("points");
+    title.append(bdi(view.names[seat]), ": " + result.scores[seat] + " " + t("points"));
     const cards = document.createElement("div");
     cards.className = "rack small";
+    cards.setAttribute("role", "group");
+    cards.setAttribute("aria-label", t(setup.family === "highlow" ? "row_of" : "rack_of", { name: view.names[seat] }));
     rack.forEach((card, index) => {
-      const shown = makeCard(card, highest, t(setup.family === "highlow" ? "position" : "slot", { label: setup.slots[index] }) + ": " + t("card", { card }));
+      const shown = makeCard(card, highest(), whereWord(index) + ": " + cardLabel(card));
       if (index >= result.ordered[seat]) shown.classList.add("unordered");
       if (index === result.ordered[seat] && index > 0) cards.append(breakMark());
       cards.append(shown);
@@ -248,6 +691,7 @@ function breakMark() {
   const mark = document.createElement("span");
   mark.className = "break";
   mark.textContent = "|";
+  mark.setAttribute("role", "img");
   mark.setAttribute("aria-label", t("order_breaks"));
   return mark;
 }
@@ -268,42 +712,50 @@ function explain(result, seat) {
   return t("exp:upto", { upto: setup.slots[count - 1], broken: setup.slots[count], count, points });
 }
 
-// The score sheet: a row per side (a partnership counts as one), a column per round, and the totals.
+// The sheet in a box of its own that scrolls sideways (reachable by keyboard, so that it scrolls by arrow keys).
+function sheetBox() {
+  const box = document.createElement("div");
+  box.className = "sheet-box";
+  box.tabIndex = 0;
+  box.setAttribute("role", "region");
+  box.setAttribute("aria-label", t("sheet"));
+  box.append(scoreSheet());
+  return box;
+}
+
+// The score sheet: a row per side (a partnership counts as one), a column per round, and the totals.  It scrolls
+// sideways in its own box, the names and the totals staying in view.
 function scoreSheet() {
   const table = document.createElement("table");
   table.className = "sheet";
   const caption = document.createElement("caption");
   caption.textContent = t("sheet");
   const head = document.createElement("tr");
-  for (const text of ["", ...view.results.map((r) => t("round") + " " + r.number), t("total")]) {
-    const cell = document.createElement("th");
-    cell.textContent = text;
-    head.append(cell);
-  }
+  const cell = (tag, content, className) => {
+    const element = document.createElement(tag);
+    element.append(...content);
+    if (className) element.className = className;
+    return element;
+  };
+  const corner = cell("td", [], "name");
+  head.append(corner, ...view.results.map((r) => cell("th", [t("round") + " " + r.number])), cell("th", [t("total")], "total"));
+  for (const th of head.querySelectorAll("th")) th.scope = "col";
   table.append(caption, head);
-  view.sides.forEach((side, index) => {
+  view.sides.forEach((_, index) => {
     const row = document.createElement("tr");
-    const name = document.createElement("th");
+    const name = cell("th", sideNodes(index), "name");
     name.scope = "row";
-    name.textContent = side;
     row.append(name);
     for (const result of view.results) {
-      const cell = document.createElement("td");
-      cell.textContent = result.scores.reduce((sum, score, seat) => sum + (sideOf(seat) === index ? score : 0), 0);
-      row.append(cell);
+      row.append(cell("td", [String(result.scores.reduce((sum, score, seat) => sum + (sideOf(seat) === index ? score : 0), 0))]));
     }
-    const total = document.createElement("td");
-    total.textContent = view.side_totals[index];
-    row.append(total);
+    row.append(cell("td", [String(view.side_totals[index])], "total"));
     table.append(row);
   });
   return table;
 }
 
-function sideOf(seat) {
-  if (!setup.teams) return seat;
-  return setup.teams.findIndex((team) => team.includes(seat));
-}
+// --- playing -----------------------------------------------------------------------------------------------------
 
 function slotAction(index) {
   if (!view || !view.legal.length) return null;
@@ -313,13 +765,12 @@ function slotAction(index) {
     return null;
   }
   if (legal("exchange")) return { act: "exchange", slot: Number(setup.slots[index]) };
-  if (legal("draw") || legal("take")) return { act: "pick" };
-  return null;
+  return null; // a pile comes first: draw (d) or take the discard (t)
 }
 
 function clickSlot(index) {
   const action = slotAction(index);
-  if (!action) return;
+  if (!action || pending) return;
   if (action.act === "swap") {
     if (swapFirst === null || swapFirst === index) { swapFirst = index; render(); return; }
     const first = swapFirst;
@@ -327,8 +778,11 @@ function clickSlot(index) {
     act({ act: "swap", positions: [Math.min(first, index) + 1, Math.max(first, index) + 1] });
     return;
   }
-  if (action.act === "pick") return; // a pile comes first: draw (d) or take the discard (t)
   act(action);
+}
+
+function verb(name) {
+  if (myTurn() && legal(name)) act({ act: name });
 }
 
 function renderPeople() {
@@ -338,9 +792,8 @@ function renderPeople() {
   const away = new Set();
   for (const seat of presence.seats) {
     const item = document.createElement("li");
-    const name = view.names[seat.seat] + (seat.seat === you ? " (" + t("you") + ")" : "");
     const state = seat.bot ? t("bot", { bot: seat.bot }) : !seat.joined ? t("joined_not") : seat.connected ? t("connected") : t("away", { s: seat.away_for });
-    item.textContent = name + ": " + state;
+    item.append(bdi(view.names[seat.seat]), (seat.seat === you ? " (" + t("you") + ")" : "") + ": " + state);
     list.append(item);
     // A person who is away holds up the table: the others see for how long, and when they may hand the seat over.
     if (seat.bot || seat.connected || seat.away_for === null || seat.seat === you || view.over) continue;
@@ -355,13 +808,13 @@ function renderPeople() {
       line.append(document.createElement("span"));
       $("away").append(line);
     }
-    line.firstChild.textContent = t(key, { name: view.names[seat.seat], s: seat.away_for, left });
+    line.firstChild.replaceChildren(...tNodes(key, { name: bdi(view.names[seat.seat]), s: seat.away_for, left }));
     if (left === 0 && you !== null && !line.querySelector("button")) {
       const button = document.createElement("button");
       button.type = "button";
       button.className = "hand-over";
       button.textContent = t("hand_over");
-      button.addEventListener("click", () => send({ type: "hand-over", seat: seat.seat, bot: defaultBot() }));
+      button.addEventListener("click", () => send({ type: "hand-over", seat: seat.seat, bot: setup.default_bot }));
       line.append(" ", button);
     }
   }
@@ -369,33 +822,64 @@ function renderPeople() {
   $("away").hidden = away.size === 0;
 }
 
-function defaultBot() {
-  return setup.default_bot;
+// The log, worded in the page's language with the current names: appended as entries arrive, rebuilt when the
+// language or a name changes (a person who joins names their seat after the deal was told).
+function renderLog(fresh) {
+  const list = $("log");
+  const key = LANG + "|" + JSON.stringify(view.names);
+  const entries = key === loggedNames ? fresh : logEntries;
+  if (key !== loggedNames) list.replaceChildren();
+  loggedNames = key;
+  for (const entry of entries) {
+    const item = document.createElement("li");
+    item.append(...describeEntry(entry, view.names, setup.family, setup.slots));
+    if (entry.kind === "round-ended") item.className = "round-end";
+    list.append(item);
+  }
+  list.scrollTop = list.scrollHeight;
 }
 
-function verb(verbName) {
-  if (!myTurn()) return;
-  if (verbName === "draw" || verbName === "take" || verbName === "discard" || verbName === "racko" || verbName === "wait" || verbName === "keep") {
-    if (legal(verbName)) act({ act: verbName });
-  }
+// The side panel (scores, log, rules, who is here) folds away; a wide screen keeps it open unless folded there.
+function setPanel(open, remember) {
+  document.body.classList.toggle("panel-open", open);
+  $("panel-toggle").setAttribute("aria-expanded", String(open));
+  if (remember && WIDE.matches) localStorage.setItem("racko-panel", open ? "open" : "closed");
 }
 
 function main() {
-  watchLanguage(() => { if (setup) renderRules(); if (view) { render(); renderLog([]); } });
+  watchLanguage(() => { if (setup) renderStatic(); if (view) { render(); renderLog([]); turnSignals(false); } renderMute(); });
+  setPanel(WIDE.matches && localStorage.getItem("racko-panel") !== "closed", false);
+  WIDE.addEventListener("change", () => setPanel(WIDE.matches && localStorage.getItem("racko-panel") !== "closed", false));
+  $("panel-toggle").addEventListener("click", () => setPanel(!document.body.classList.contains("panel-open"), true));
+  renderMute();
+  setFavicon(false);
+  $("mute").addEventListener("click", () => {
+    localStorage.setItem("racko-muted", muted() ? "no" : "yes");
+    renderMute();
+    wakeAudio();
+  });
+  for (const kind of ["pointerdown", "keydown"]) document.addEventListener(kind, wakeAudio, { once: true, capture: true });
   $("stock").addEventListener("click", () => verb("draw"));
   $("discard").addEventListener("click", () => verb("take"));
   for (const button of document.querySelectorAll("#actions [data-verb]")) button.addEventListener("click", () => verb(button.dataset.verb));
-  $("btn-hint").addEventListener("click", () => send({ type: "hint" }));
+  $("btn-hint").addEventListener("click", () => { if (myTurn()) send({ type: "hint" }); });
   $("again").addEventListener("click", () => send({ type: "again" }));
+  $("show-result").addEventListener("click", showResult);
+  $("notice-back").addEventListener("click", resume);
+  $("react-toggle").addEventListener("click", () => openReactions($("reactions").hidden));
   document.addEventListener("keydown", (event) => {
-    if (event.target instanceof HTMLInputElement || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.key === "Escape" && !$("reactions").hidden) { openReactions(false); $("react-toggle").focus(); return; }
+    if (event.key === "Escape" && !WIDE.matches && document.body.classList.contains("panel-open")) { setPanel(false, false); return; }
+    if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
+    if (event.ctrlKey || event.metaKey || event.altKey || stopped) return;
     if ($("round-dialog").open || $("name-dialog").open) return;
     const keys = { d: "draw", t: "take", x: "discard", r: "racko", w: "wait", k: "keep" };
     if (keys[event.key]) { verb(keys[event.key]); event.preventDefault(); }
-    else if (event.key === "?") { send({ type: "hint" }); event.preventDefault(); }
+    else if (event.key === "?") { if (myTurn()) send({ type: "hint" }); event.preventDefault(); }
     else if (/^[0-9]$/.test(event.key)) { clickSlot(event.key === "0" ? 9 : Number(event.key) - 1); event.preventDefault(); }
   });
   setInterval(() => send({ type: "presence" }), 2000);
+  setInterval(tick, 1000);
   connect();
 }
 

@@ -1,0 +1,163 @@
+"""What the browser tests share: a real `racko serve` process on 127.0.0.1, Debian's Chromium, tables made by the
+start page's API or from a real game played by computer players, and reading the page as a person would."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import secrets
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, Page, Playwright, expect
+
+from racko.families import family_of
+from racko.match import Match
+from racko.play.session import PlaySession, SeatSpec
+from racko.rules import variant
+from racko.web.pagebench import CHROMIUM, CHROMIUM_ARGS
+from racko.web.store import SqliteTables
+from racko.web.tables import _hash
+
+WAIT_MS = 15000
+PHONE = {"viewport": {"width": 375, "height": 667}, "is_mobile": True, "has_touch": True}
+PHONE_SIDEWAYS = {"viewport": {"width": 667, "height": 375}, "is_mobile": True, "has_touch": True}
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+SCREENS = {"desktop": DESKTOP, "phone": PHONE, "sideways": PHONE_SIDEWAYS}
+"""The three screens the table is made for: 1280×800, 375×667 and 667×375."""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextlib.contextmanager
+def serving(folder: Path, *options: str) -> Iterator[str]:
+    """A real `racko serve` process on 127.0.0.1, its computer players quick, ended (and waited for) afterwards; its
+    tables are kept in ``folder / "tables.sqlite3"``."""
+    port = free_port()
+    racko = Path(sys.executable).with_name("racko")  # the command the README's set-up installs beside python
+    command = [str(racko), "serve", "--port", str(port), "--db", str(folder / "tables.sqlite3"), "--pace", "0.05"]
+    process = subprocess.Popen([*command, *options], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    address = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(address + "/api/options", timeout=2).close()
+                break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise AssertionError(f"racko serve did not start: {process.stderr.read()!r}") from None
+                time.sleep(0.1)
+        yield address
+    finally:
+        process.kill()
+        process.wait(timeout=10)
+
+
+def launch(playwright: Playwright) -> Browser:
+    assert Path(CHROMIUM).exists(), (
+        f"{CHROMIUM} is missing: the README's test command installs it (Debian's chromium package)"
+    )
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+
+
+def new_table(server: str, **form: Any) -> dict[str, Any]:
+    request = urllib.request.Request(
+        server + "/api/tables", data=json.dumps(form).encode(), headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return dict(json.load(answer))
+
+
+def link(server: str, table: dict[str, Any], seat: int | None) -> str:
+    fragment = f"#seat={table['seats'][seat]['token']}" if seat is not None else ""
+    return f"{server}/t/{table['table']}{fragment}"
+
+
+def open_page(browser: Browser, url: str, **context: Any) -> Page:
+    """A page of its own (its own context: storage, cookies) at ``url``, once it shows the table."""
+    page = browser.new_context(**context).new_page()
+    page.set_default_timeout(WAIT_MS)
+    page.goto(url)
+    expect(page.locator("body")).to_have_attribute("data-version", re.compile(r"\d+"))
+    return page
+
+
+def sit_down(page: Page, name: str) -> None:
+    page.locator("#name-input").fill(name)
+    page.locator("#name-input").press("Enter")
+    expect(page.locator("#name-dialog")).not_to_be_visible()
+
+
+def version(page: Page) -> int:
+    return int(page.locator("body").get_attribute("data-version") or 0)
+
+
+def situation(page: Page) -> str:
+    return page.locator("#prompt").get_attribute("data-situation") or ""
+
+
+def cards(page: Page, selector: str) -> list[str]:
+    return [text.strip() for text in page.locator(selector).all_text_contents()]
+
+
+def played_game(
+    variant_name: str, names: list[str], bots: list[str], seed: int, **options: Any
+) -> tuple[Any, list[dict[str, Any]], str]:
+    """A whole game played by computer players (each seat by ``bots``): its rules, its actions as records write
+    them (what a server table's journal keeps) and its record."""
+    rules = variant(variant_name).rules(len(names), **options)
+    seats = [SeatSpec(name, bot) for name, bot in zip(names, bots, strict=True)]
+    session = PlaySession(Match(rules, seed=seed), seats, bot_seed=seed)
+    while not session.match.over:
+        session.play_bot()
+    family = family_of(rules)
+    actions = [family.action_to_json(action) for action in session.match.actions]
+    return rules, actions, session.record().dumps()
+
+
+def file_table(
+    server_db: Path,
+    rules: Any,
+    seed: int,
+    names: list[str],
+    bots: list[str | None],
+    actions: list[dict[str, Any]],
+    *,
+    finished: str | None = None,
+) -> dict[str, Any]:
+    """A table at the server, at the position ``actions`` bring its game to: written to the server's database the
+    way the server keeps a table (set-up and journal), so that the server opens it as it opens any table after a
+    restart.  ``finished``: the finished game's record, filed for download.  Returns it as POST /api/tables
+    answers (the table and a token per person seat)."""
+    table_id = "t" + secrets.token_urlsafe(8)
+    tokens = [secrets.token_urlsafe(24) if bot is None else None for bot in bots]
+    setup = {
+        "rules": rules.to_dict(),
+        "seed": seed,
+        "game": 1,
+        "seats": [
+            {"name": name, "bot": bot, "token": _hash(token) if token else None, "joined": True}
+            for name, bot, token in zip(names, bots, tokens, strict=True)
+        ],
+    }
+    store = SqliteTables(server_db)
+    try:
+        store.create(table_id, setup)
+        store.append(table_id, 0, actions)
+        if finished is not None:
+            store.finish(table_id, finished)
+    finally:
+        store.close()
+    return {"table": table_id, "seats": [{"seat": k, "token": token} for k, token in enumerate(tokens)]}

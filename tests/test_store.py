@@ -235,6 +235,30 @@ def test_a_table_has_one_owner_and_a_lease_that_runs_out_lets_another_take_it_ov
         second.close()
 
 
+def test_in_one_group_of_moves_a_table_taken_over_loses_its_move_and_the_others_keep_theirs(postgres_url: str) -> None:
+    first = PostgresTables(postgres_url, node="first", lease_seconds=1.0)
+    second = PostgresTables(postgres_url, node="second")
+    try:
+        for table_id in ("kept", "taken"):
+            first.create(table_id, SETUP)
+        first.commit()
+        first.claim("kept")
+        first.claim("taken")
+        time.sleep(1.3)  # first's lease runs out; second takes one of its tables
+        assert second.claim("taken") is None
+        first.renew()  # first is back: its lease again, and "kept", which nobody took, is still its own
+        first.append("kept", 0, [_action(0)])
+        first.append("taken", 0, [_action(0)])
+        first.commit()  # one statement for both appends
+        assert first.lost("kept") is None and first.lost("taken") == "another server process plays this table now"
+        kept, taken = first.load("kept"), first.load("taken")
+        assert kept is not None and kept.actions == (_action(0),)
+        assert taken is not None and taken.actions == ()
+    finally:
+        first.close()
+        second.close()
+
+
 def test_a_failed_write_of_one_table_loses_only_that_tables_writes(postgres_url: str) -> None:
     store = PostgresTables(postgres_url, node="one")
     try:

@@ -720,7 +720,7 @@ def test_a_client_gone_during_its_hello_leaves_no_watcher_behind_and_no_tracebac
     removed, so nobody could hand the seat to a computer player), and the failed welcome escaped as a traceback."""
     app = _app()
     hub: Hub = app.state.hub
-    links = hub.create({"variant": "classic", "players": 2, "seats": ["me", "person"]})
+    links = anyio.run(hub.create, {"variant": "classic", "players": 2, "seats": ["me", "person"]})
     table = hub.tables[links["table"]]
     for seat in links["seats"]:
         hello = json.dumps({"type": "hello", "token": seat["token"]})

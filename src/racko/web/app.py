@@ -147,7 +147,7 @@ def create_app(
             return JSONResponse({"error": "The settings are too long."}, status_code=413)
         try:
             form = json.loads(body)
-            links = hub.create(form)
+            links = await hub.create(form)
         except (ValueError, RecursionError):
             return JSONResponse({"error": "The settings are not JSON."}, status_code=400)
         except WebError as error:

@@ -204,7 +204,7 @@ class Hub:
 
     # --- setting tables up ---------------------------------------------------------------------------
 
-    def create(self, form: dict[str, Any]) -> dict[str, Any]:
+    async def create(self, form: dict[str, Any]) -> dict[str, Any]:
         """A new table from the start page's form; returns its links (a token per person seat).  A store of one
         process opens it here at once; a shared store leaves it to the process its first connection reaches."""
         rules, seats, tokens = _setup_from_form(form)
@@ -224,7 +224,7 @@ class Hub:
             ],
         }
         self.store.create(table_id, setup)
-        self._commit_all()
+        await self._commit_now(table_id)
         if self.metrics is not None:
             self.metrics.tables_created.inc()
         if not self.store.shared:
@@ -582,17 +582,26 @@ class Hub:
         self.wake_bots(table)
 
     async def saved(self, table: Table) -> None:
-        """Wait until the table's writes are committed.  A store that groups its commits commits in a worker
-        thread, once for every table written meanwhile; raises :class:`OSError` if the table's writes were lost."""
-        while self.store.unsaved(table.table_id):
+        """Wait until the table's writes are committed; raises :class:`OSError` if they were lost (and the table
+        keeps saying so until it is reloaded)."""
+        try:
+            await self._commit_now(table.table_id)
+        except OSError as error:
+            table.lost = str(error)
+        if table.lost is not None:
+            raise OSError(f"the table's database refused the move ({table.lost})")
+
+    async def _commit_now(self, table_id: str) -> None:
+        """Wait until the table's writes are committed: a store that groups its commits commits in a worker thread,
+        once for every table written meanwhile, so the event loop never waits for the database.  Raises
+        :class:`OSError` with the reason if the table's writes were not kept."""
+        while self.store.unsaved(table_id):
             if self._commit is None or self._commit.done():
                 self._commit = asyncio.get_running_loop().create_task(self._commit_in_thread())
             await asyncio.shield(self._commit)
-        problem = self.store.lost(table.table_id)
+        problem = self.store.lost(table_id)
         if problem is not None:
-            table.lost = problem
-        if table.lost is not None:
-            raise OSError(f"the table's database refused the move ({table.lost})")
+            raise OSError(problem)
 
     async def _commit_in_thread(self) -> None:
         # The writes go into the transaction here (quick); the worker thread only waits for the disk's sync.
@@ -607,14 +616,6 @@ class Hub:
         else:
             if self.metrics is not None:
                 self.metrics.database_commit.observe(time.perf_counter() - started)
-
-    def _commit_all(self, table_id: str | None = None) -> None:
-        """Commit every write not committed yet, at once (a new table, a seat's name, a new game: rare); raises if
-        the writes of ``table_id`` were not kept."""
-        self.store.commit()
-        problem = self.store.lost(table_id) if table_id is not None else None
-        if problem is not None:
-            raise OSError(problem)
 
     def wake_bots(self, table: Table, pause: float = 0.0) -> None:
         """Start the computer players' moves (after ``pause`` seconds) if one is to act and none is thinking yet."""
@@ -656,14 +657,14 @@ class Hub:
                     self.wake_bots(fresh, RETRY_SECONDS)
                 return
 
-    def _keep_setup(self, table: Table, seat: int, **changes: Any) -> None:
+    async def _keep_setup(self, table: Table, seat: int, **changes: Any) -> None:
         """Change a seat's set-up: in the database first, then here; a database that refuses changes nothing."""
         seats = list(table.setup["seats"])
         seats[seat] = {**seats[seat], **changes}
         setup = {**table.setup, "seats": seats}
         with _not_saved_if_refused():
             self.store.update_setup(table.table_id, setup)
-            self._commit_all(table.table_id)
+            await self._commit_now(table.table_id)
         table.setup = setup
 
     async def name(self, table: Table, seat: int | None, name: Any) -> None:
@@ -672,7 +673,7 @@ class Hub:
         if not isinstance(name, str) or not name.strip():
             raise WebError("bad-name", "A name is some text, such as Ann.")
         clean = plain_name(name)[:NAME_LENGTH].strip() or "Player"
-        self._keep_setup(table, seat, name=clean, joined=True)
+        await self._keep_setup(table, seat, name=clean, joined=True)
         seats = list(table.session.seats)
         seats[seat] = SeatSpec(clean, seats[seat].bot)
         table.session.seats = tuple(seats)
@@ -698,7 +699,7 @@ class Hub:
             raise WebError(
                 "bad-frame", f"Choose a computer player: {', '.join(bots_for(table.session.rules.variant))}."
             )
-        self._keep_setup(table, other, bot=chosen, token=None)
+        await self._keep_setup(table, other, bot=chosen, token=None)
         table.session.hand_to_bot(other, chosen)
         table.away_since.pop(other, None)
         await self.broadcast(table)
@@ -713,6 +714,8 @@ class Hub:
         if not session.match.over:
             raise WebError("not-over", "The game is not over yet.")
         game = table.setup["game"]
+        with contextlib.suppress(OSError):  # the finished game's record may still be on its way to the database
+            await self._commit_now(table.table_id)
         filed = self.store.records(table.table_id)
         # Filed when it ended, unless that failed; the record filed then is passed on as it was, since the store
         # files a text it does not hold yet, and the record's text changes with a name changed after the game.
@@ -720,7 +723,7 @@ class Hub:
         setup = {**table.setup, "seed": secrets.randbits(32), "game": game + 1}
         with _not_saved_if_refused():
             self.store.restart(table.table_id, setup, record)
-            self._commit_all(table.table_id)
+            await self._commit_now(table.table_id)
         watchers = table.watchers
         fresh = self._open(table.table_id, setup, [])
         fresh.watchers = watchers

@@ -20,6 +20,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import psycopg
@@ -58,8 +59,13 @@ CREATE TABLE racko_tables (
     touched DOUBLE PRECISION NOT NULL,
     finished BOOLEAN NOT NULL DEFAULT FALSE,
     owner TEXT,
-    epoch BIGINT NOT NULL DEFAULT 0,
-    lease_until TIMESTAMPTZ
+    epoch BIGINT NOT NULL DEFAULT 0
+);
+CREATE INDEX racko_tables_owner ON racko_tables (owner);
+CREATE TABLE racko_nodes (
+    owner TEXT PRIMARY KEY,
+    lease_until TIMESTAMPTZ NOT NULL,
+    started TIMESTAMPTZ NOT NULL DEFAULT now()
 );
 CREATE TABLE racko_actions (
     table_id TEXT NOT NULL REFERENCES racko_tables(id) ON DELETE CASCADE,
@@ -82,7 +88,9 @@ CREATE TABLE racko_owners (
     PRIMARY KEY (table_id, epoch)
 );
 """
-_NAMES = ("racko_meta", "racko_tables", "racko_actions", "racko_records", "racko_owners")
+_NAMES = ("racko_meta", "racko_tables", "racko_actions", "racko_records", "racko_owners", "racko_nodes")
+_LIVE = "SELECT owner FROM racko_nodes WHERE lease_until > now()"
+"""The owners whose process renewed its lease in time: only their claims on tables stand."""
 
 
 def _filing(condition: str = "") -> str:
@@ -93,8 +101,32 @@ def _filing(condition: str = "") -> str:
     )
 
 
-Write = Callable[[psycopg.Connection[Any]], bool]
-"""One write as one statement: True if it changed the table (its fence held)."""
+LOST_CLAIM = "another server process plays this table now"
+
+Send = Callable[[psycopg.Connection[Any]], Callable[[], bool]]
+"""One write as one statement: sends it (in a pipeline, its result comes later) and returns what reads its result:
+True if it changed the table (its fence held)."""
+
+_APPEND_ALL = (
+    "WITH batch AS (SELECT * FROM unnest(%(tables)s::text[], %(epochs)s::bigint[]) AS batch(id, epoch)), "
+    "fence AS (UPDATE racko_tables AS fenced SET touched = %(now)s FROM batch WHERE fenced.id = batch.id "
+    "AND fenced.owner = %(owner)s AND fenced.epoch = batch.epoch RETURNING fenced.id), "
+    "appended AS (INSERT INTO racko_actions (table_id, number, action, epoch) "
+    "SELECT action.table_id, action.number, action.text, action.epoch FROM unnest(%(action_tables)s::text[], "
+    "%(numbers)s::integer[], %(texts)s::text[], %(action_epochs)s::bigint[]) AS action(table_id, number, text, epoch) "
+    "WHERE action.table_id IN (SELECT id FROM fence)) "
+    "SELECT id FROM fence"
+)
+"""Every table's new actions of a group commit in one statement, each table fenced by its claim."""
+
+
+@dataclass(frozen=True)
+class Write:
+    """One write: what sends it alone, and for an append (the common write) its claim's epoch, numbers and texts,
+    so that a group of appends goes as one statement."""
+
+    send: Send
+    appended: tuple[int | None, list[int], list[str]] | None = None
 
 
 def is_url(location: str) -> bool:
@@ -157,6 +189,8 @@ class PostgresTables:
         self._claims = threading.Lock()
         self._held: dict[str, int] = {}
         """The tables this process holds, with the epoch of its claim (guarded by ``_claims``)."""
+        self._lease_taken = False
+        """Whether this process has taken its lease (its row in racko_nodes) yet."""
 
     def describe(self) -> str:
         return without_password(self.url)
@@ -199,10 +233,18 @@ class PostgresTables:
 
     # --- writes: queued on the event loop, committed together in a worker thread ---------------------------------
 
-    def _fenced(self, table_id: str, sets: str, after: str, parameters: dict[str, Any]) -> Write:
+    def _fenced(
+        self,
+        table_id: str,
+        sets: str,
+        after: str,
+        parameters: dict[str, Any],
+        appended: tuple[list[int], list[str]] | None = None,
+    ) -> Write:
         """A write of a table this process holds, as one statement: the CTE ``fence`` updates the table's row (with
         ``sets``) only while this process's claim on it stands, and ``after`` (more CTEs, on other tables) acts only
-        on the rows ``fence`` returned.  A row is updated once per statement, so every change of it is in ``sets``."""
+        on the rows ``fence`` returned.  A row is updated once per statement, so every change of it is in ``sets``.
+        ``appended``: the numbers and texts of an append's actions, so that it can go with others'."""
         with self._claims:
             epoch = self._held.get(table_id)
         values = {**parameters, "id": table_id, "owner": self.owner, "epoch": epoch, "now": time.time()}
@@ -211,11 +253,16 @@ class PostgresTables:
             f"AND owner = %(owner)s AND epoch = %(epoch)s RETURNING id){after} SELECT count(*) FROM fence"
         )
 
-        def write(connection: psycopg.Connection[Any]) -> bool:
-            row = connection.execute(sql.encode(), values).fetchone()
-            return row is not None and row[0] == 1
+        def send(connection: psycopg.Connection[Any]) -> Callable[[], bool]:
+            cursor = connection.execute(sql.encode(), values)
 
-        return write
+            def changed() -> bool:
+                row = cursor.fetchone()
+                return row is not None and row[0] == 1
+
+            return changed
+
+        return Write(send, None if appended is None else (epoch, *appended))
 
     def unsaved(self, table_id: str) -> bool:
         return self._writes.unsaved(table_id)
@@ -235,49 +282,92 @@ class PostgresTables:
             try:
                 with self._pool.connection() as connection:
                     try:
-                        with connection.transaction():
-                            failed = self._apply(connection, batch, alone=False)
+                        failed = self._apply_together(connection, batch)
                     except psycopg.Error:
                         # One write broke the transaction (not a lost claim: that only changes nothing): each write
                         # on its own now, so that one table's bad write loses that table's writes only.
-                        failed = self._apply(connection, batch, alone=True)
+                        failed = self._apply_alone(connection, batch)
             except Exception as error:
                 failed = {table_id: _first_line(error) for table_id, _ in batch}
                 raise
             finally:
                 self._writes.settled([table_id for table_id, _ in batch], failed)
 
-    def _apply(
-        self, connection: psycopg.Connection[Any], batch: list[tuple[str, Write]], *, alone: bool
+    def _apply_together(self, connection: psycopg.Connection[Any], batch: list[tuple[str, Write]]) -> dict[str, str]:
+        """Every write in one transaction and one WAL flush: a group of appends (nearly every group) as one
+        statement, any other group sent in one pipeline.  A write whose fence did not hold changed nothing, and
+        neither does a later write of its table (the same fence)."""
+        epochs: dict[str, int | None] = {}
+        appends = []
+        for table_id, write in batch:
+            if write.appended is None or epochs.setdefault(table_id, write.appended[0]) != write.appended[0]:
+                break
+            appends.append((table_id, write.appended))
+        else:
+            return self._append_all(connection, epochs, appends)
+        failed: dict[str, str] = {}
+        with connection.transaction():
+            with connection.pipeline():
+                results = [(table_id, write.send(connection)) for table_id, write in batch]
+            for table_id, changed in results:
+                if not changed():
+                    failed.setdefault(table_id, LOST_CLAIM)
+        return failed
+
+    def _append_all(
+        self,
+        connection: psycopg.Connection[Any],
+        epochs: dict[str, int | None],
+        appends: list[tuple[str, tuple[int | None, list[int], list[str]]]],
     ) -> dict[str, str]:
+        action_tables: list[str] = []
+        numbers: list[int] = []
+        texts: list[str] = []
+        action_epochs: list[int | None] = []
+        for table_id, (epoch, table_numbers, table_texts) in appends:
+            action_tables += [table_id] * len(table_numbers)
+            numbers += table_numbers
+            texts += table_texts
+            action_epochs += [epoch] * len(table_numbers)
+        values = {
+            "tables": list(epochs),
+            "epochs": list(epochs.values()),
+            "now": time.time(),
+            "owner": self.owner,
+            "action_tables": action_tables,
+            "numbers": numbers,
+            "texts": texts,
+            "action_epochs": action_epochs,
+        }
+        with connection.transaction():
+            fenced = {table_id for (table_id,) in connection.execute(_APPEND_ALL.encode(), values)}
+        return {table_id: LOST_CLAIM for table_id in epochs if table_id not in fenced}
+
+    @staticmethod
+    def _apply_alone(connection: psycopg.Connection[Any], batch: list[tuple[str, Write]]) -> dict[str, str]:
         failed: dict[str, str] = {}
         for table_id, write in batch:
             if table_id in failed:  # a table's later write does not go in without its earlier one
                 continue
             try:
-                if alone:
-                    with connection.transaction():
-                        changed = write(connection)
-                else:
-                    changed = write(connection)
+                with connection.transaction():
+                    changed = write.send(connection)()
             except psycopg.Error as error:
-                if not alone:
-                    raise
                 failed[table_id] = _first_line(error)
                 continue
             if not changed:
-                failed[table_id] = "another server process plays this table now"
+                failed[table_id] = LOST_CLAIM
         return failed
 
     def create(self, table_id: str, setup: dict[str, Any]) -> None:
         now = time.time()
         values = (table_id, json.dumps(setup), now, now)
 
-        def write(connection: psycopg.Connection[Any]) -> bool:
+        def send(connection: psycopg.Connection[Any]) -> Callable[[], bool]:
             connection.execute("INSERT INTO racko_tables (id, setup, created, touched) VALUES (%s, %s, %s, %s)", values)
-            return True
+            return lambda: True
 
-        self._writes.put(table_id, write)
+        self._writes.put(table_id, Write(send))
 
     def append(self, table_id: str, first: int, actions: list[dict[str, Any]]) -> None:
         after = (
@@ -287,7 +377,9 @@ class PostgresTables:
         )
         numbers = [first + index for index in range(len(actions))]
         texts = [json.dumps(action) for action in actions]
-        self._writes.put(table_id, self._fenced(table_id, "", after, {"numbers": numbers, "texts": texts}))
+        self._writes.put(
+            table_id, self._fenced(table_id, "", after, {"numbers": numbers, "texts": texts}, (numbers, texts))
+        )
 
     def update_setup(self, table_id: str, setup: dict[str, Any]) -> None:
         self._writes.put(table_id, self._fenced(table_id, ", setup = %(setup)s", "", {"setup": json.dumps(setup)}))
@@ -337,8 +429,9 @@ class PostgresTables:
             row = connection.execute("SELECT pg_try_advisory_xact_lock(%s)", (_SWEEP_LOCK,)).fetchone()
             if row is None or not row[0]:
                 return 0  # another process sweeps right now
+            connection.execute("DELETE FROM racko_nodes WHERE lease_until < now() - interval '1 day'")
             cursor = connection.execute(
-                "DELETE FROM racko_tables WHERE (owner IS NULL OR lease_until < now()) AND (touched < %s OR "
+                f"DELETE FROM racko_tables WHERE (owner IS NULL OR owner NOT IN ({_LIVE})) AND (touched < %s OR "
                 "(touched < %s AND NOT EXISTS (SELECT 1 FROM racko_actions WHERE table_id = id) "
                 "AND NOT EXISTS (SELECT 1 FROM racko_records WHERE table_id = id)))",
                 (now - idle_seconds, now - unplayed_seconds),
@@ -346,19 +439,38 @@ class PostgresTables:
             return cursor.rowcount
 
     # --- who plays a table --------------------------------------------------------------------------------------
+    # A process holds one lease, its row in racko_nodes, renewed every second; its claims on tables stand while that
+    # lease does.  So renewing costs one row a second whatever the number of tables, and a process that stopped
+    # renewing loses all its tables at once, each taken over by whichever process its next connection reaches.
+
+    def _renew_lease(self, connection: psycopg.Connection[Any]) -> bool:
+        """Take or renew this process's lease; whether it had stood without a break since it was first taken (when
+        it had not, the tables this process held may have been taken over meanwhile)."""
+        row = connection.execute(
+            "INSERT INTO racko_nodes (owner, lease_until) VALUES (%(owner)s, now() + make_interval(secs => %(lease)s)) "
+            "ON CONFLICT (owner) DO UPDATE SET lease_until = EXCLUDED.lease_until "
+            # The subquery sees the row as it was before this statement: was the lease still running?
+            "RETURNING (SELECT lease_until > now() FROM racko_nodes WHERE owner = %(owner)s)",
+            {"owner": self.owner, "lease": self.lease_seconds},
+        ).fetchone()
+        stood = row is not None and bool(row[0])
+        first = not self._lease_taken
+        self._lease_taken = True
+        return stood or first
 
     def claim(self, table_id: str) -> Holder | None:
         with self._claims:
             if table_id in self._held:
                 return None
         with self._pool.connection() as connection, connection.transaction():
+            if not self._lease_taken:
+                self._renew_lease(connection)
             row = connection.execute(
                 "WITH previous AS (SELECT id, owner FROM racko_tables WHERE id = %(id)s FOR UPDATE) "
-                "UPDATE racko_tables AS claimed SET owner = %(owner)s, epoch = claimed.epoch + 1, "
-                "lease_until = now() + make_interval(secs => %(lease)s) FROM previous "
-                "WHERE claimed.id = previous.id AND (claimed.owner IS NULL OR claimed.lease_until < now()) "
+                "UPDATE racko_tables AS claimed SET owner = %(owner)s, epoch = claimed.epoch + 1 FROM previous "
+                f"WHERE claimed.id = previous.id AND (claimed.owner IS NULL OR claimed.owner NOT IN ({_LIVE})) "
                 "RETURNING claimed.epoch, previous.owner",
-                {"owner": self.owner, "lease": self.lease_seconds, "id": table_id},
+                {"owner": self.owner, "id": table_id},
             ).fetchone()
             if row is not None:
                 connection.execute(
@@ -367,28 +479,30 @@ class PostgresTables:
                 )
                 with self._claims:
                     self._held[table_id] = row[0]
-                if row[1] is not None:
+                if row[1] is not None and row[1] != self.owner:
                     log.info("table %s taken over from %s (its lease had run out)", table_id, row[1].split(" ")[0])
                 return None
             holder = connection.execute(
-                "SELECT owner, EXTRACT(EPOCH FROM lease_until - now()) FROM racko_tables WHERE id = %s", (table_id,)
+                "SELECT tables.owner, EXTRACT(EPOCH FROM nodes.lease_until - now()) FROM racko_tables AS tables "
+                "LEFT JOIN racko_nodes AS nodes ON nodes.owner = tables.owner WHERE tables.id = %s",
+                (table_id,),
             ).fetchone()
         if holder is None or holder[0] is None:
             return None  # no such table (load says so), or released just now: the next claim takes it
         return Holder(str(holder[0]).split(" ")[0], max(0.0, float(holder[1] or 0.0)))
 
     def renew(self) -> list[str]:
-        with self._claims:
-            held = dict(self._held)
-        if not held:
-            return []
-        with self._pool.connection() as connection:
+        with self._pool.connection() as connection, connection.transaction():
+            if self._renew_lease(connection):
+                return []
+            # The lease had run out (this process was stopped, or too slow): the tables another process took over
+            # meanwhile are not this process's any more.
+            with self._claims:
+                held = dict(self._held)
             kept = {
                 table_id
                 for table_id, epoch in connection.execute(
-                    "UPDATE racko_tables SET lease_until = now() + make_interval(secs => %s) "
-                    "WHERE owner = %s AND id = ANY(%s) RETURNING id, epoch",
-                    (self.lease_seconds, self.owner, list(held)),
+                    "SELECT id, epoch FROM racko_tables WHERE owner = %s AND id = ANY(%s)", (self.owner, list(held))
                 )
                 if held[table_id] == epoch
             }
@@ -406,17 +520,18 @@ class PostgresTables:
             return
         with self._pool.connection() as connection:
             connection.execute(
-                "UPDATE racko_tables SET owner = NULL, lease_until = NULL WHERE id = %s AND owner = %s AND epoch = %s",
+                "UPDATE racko_tables SET owner = NULL WHERE id = %s AND owner = %s AND epoch = %s",
                 (table_id, self.owner, epoch),
             )
 
     def close(self) -> None:
         try:
             self.commit()
+            with self._pool.connection() as connection, connection.transaction():
+                connection.execute("UPDATE racko_tables SET owner = NULL WHERE owner = %s", (self.owner,))
+                connection.execute("DELETE FROM racko_nodes WHERE owner = %s", (self.owner,))
             with self._claims:
-                held = list(self._held)
-            for table_id in held:
-                self.release(table_id)
+                self._held.clear()
         finally:
             self._pool.close()
 

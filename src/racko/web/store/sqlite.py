@@ -291,28 +291,22 @@ class SqliteTables:
         )
 
     def restart(self, table_id: str, setup: dict[str, Any], record: str) -> None:
-        self.commit()  # the finished game's record may still be queued
-        with self._using:
-            already = self._db.execute(
-                "SELECT COUNT(*) FROM records WHERE table_id = ? AND record = ?", (table_id, record)
-            ).fetchone()[0]
-        statements: list[Statement] = []
-        if not already:
-            statements.append(
-                (
-                    "INSERT INTO records (table_id, number, record) VALUES "
-                    "(?, (SELECT COUNT(*) FROM records WHERE table_id = ?), ?)",
-                    (table_id, table_id, record),
-                )
-            )
-        statements += [
+        # The finished game's record is filed unless it was when the game ended (the same text, maybe still queued
+        # before this write: the writes of a table go in in order).
+        self._write(
+            table_id,
+            (
+                "INSERT INTO records (table_id, number, record) SELECT ?, "
+                "(SELECT COUNT(*) FROM records WHERE table_id = ?), ? "
+                "WHERE NOT EXISTS (SELECT 1 FROM records WHERE table_id = ? AND record = ?)",
+                (table_id, table_id, record, table_id, record),
+            ),
             ("DELETE FROM actions WHERE table_id = ?", (table_id,)),
             (
                 "UPDATE tables SET setup = ?, finished = 0, touched = ? WHERE id = ?",
                 (json.dumps(setup), time.time(), table_id),
             ),
-        ]
-        self._write(table_id, *statements)
+        )
 
     def load(self, table_id: str) -> StoredTable | None:
         with self._using:

@@ -39,6 +39,7 @@ from browsing import (
     situation,
 )
 from racko.errors import RackoError
+from racko.rules import variant
 from racko.web.pagebench import page_bench
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -556,6 +557,24 @@ def test_a_link_that_is_no_seat_here_says_so_offers_to_watch_and_shows_no_contro
     page = visit(f"{server}/t/{table['table'][:-3]}#seat={token}", wait=False)
     expect(page.locator("#notice-title")).to_have_text("There is no such table")
     expect(page.locator("#notice-watch")).to_be_hidden()
+
+
+def test_a_table_whose_saved_game_is_damaged_says_it_cannot_be_opened_and_shows_no_controls(
+    served: tuple[str, Path], visit: Visitor
+) -> None:
+    server, db = served
+    # A journal whose first action the rules refuse (a card put in a slot before any was drawn or taken).
+    damaged = file_table(
+        db, variant("classic").rules(2), 7, ["Ann", "easy"], [None, "easy"], [{"act": "exchange", "seat": 0, "slot": 5}]
+    )
+    page = visit(f"{server}/t/{damaged['table']}#seat={damaged['seats'][0]['token']}", wait=False)
+    expect(page.locator("#notice-title")).to_have_text("This table cannot be opened")
+    expect(page.locator("#notice-text")).to_contain_text("saved game is damaged")
+    expect(page.locator("#felt")).to_be_hidden()
+    expect(page.locator("button:visible")).to_have_count(0)
+    healthy = new_table(server, variant="classic", players=2, seats=["me", "easy"], names=["Ann"])
+    fine = visit(f"{server}/t/{healthy['table']}#seat={healthy['seats'][0]['token']}")  # every other table plays
+    expect(fine.locator("#rack .slot")).to_have_count(10)
 
 
 def test_names_typed_on_the_start_page_are_offered_to_whoever_opens_the_link(server: str, visit: Visitor) -> None:

@@ -23,9 +23,11 @@ from typing import Any
 
 import psycopg
 import pytest
+from playwright.sync_api import expect, sync_playwright
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
+from browsing import launch
 from racko.web.cluster import Proxy, ServeProcess
 from racko.web.loadtest import sorting_move
 from racko.web.proxy import Backend
@@ -205,8 +207,6 @@ def test_a_killed_process_s_tables_are_served_again_by_the_others_with_nothing_l
             owners = Counter(node for node in _owners(postgres_url).values() if node in live)
             leaving = owners.most_common(1)[0][0]
             handed_on, _ = await served_again_after(leaving, ServeProcess.stop, live)
-            restarted = next(server for server in servers if server.node == leaving)
-            await asyncio.to_thread(restarted.start)
             return victim, killed, handed_on
         finally:
             stop.set()
@@ -216,6 +216,24 @@ def test_a_killed_process_s_tables_are_served_again_by_the_others_with_nothing_l
     assert served_again and handed_on, "a stopped process played no table"
     assert max(served_again.values()) <= SERVED_AGAIN_SECONDS, served_again
     assert max(handed_on.values()) <= HANDED_ON_SECONDS, handed_on
+    # The process stopped cleanly starts again (from this thread: Linux ends a child with the thread that started
+    # it).  A table whose id hashes to it is still played where it moved: a page that reaches the process started
+    # again is told where the table is played (elsewhere), follows, and shows the table.
+    stopped = next(server for server in servers if server.alive() is False and server.node != victim)
+    stopped.start()
+    moved_back = next(seat for seat in seats if seat.table_id in handed_on)
+    deadline = time.monotonic() + 20  # until the proxy's health checks send the table's id there again
+    while _first_answer(proxy, moved_back).get("code") != "elsewhere":
+        assert time.monotonic() < deadline, "the process started again was never asked for its table"
+        time.sleep(0.2)
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            page = browser.new_page()
+            page.goto(f"{proxy.url}/t/{moved_back.table_id}#seat={moved_back.token}")
+            expect(page.locator("#rack .slot")).to_have_count(10, timeout=30_000)
+        finally:
+            browser.close()
     logs = "".join(server.log.read_text() for server in servers)
     for table_id in served_again:  # one line for each table taken over, naming the process that had it
         assert f"table {table_id} taken over from {victim} (its lease had run out)" in logs
@@ -244,6 +262,18 @@ def test_a_killed_process_s_tables_are_served_again_by_the_others_with_nothing_l
         if table_id in served_again:
             assert writers[0] == victim and victim not in writers[1:], (table_id, writers)
         assert all(a != b for a, b in itertools.pairwise(writers)), (table_id, writers)
+
+
+def _first_answer(proxy: Proxy, seat: Seat) -> dict[str, Any]:
+    """What a new connection to the seat's table through the proxy (no ``?node=``) is answered first."""
+
+    async def fetch() -> dict[str, Any]:
+        async with connect(proxy.url.replace("http", "ws") + f"/ws/{seat.table_id}", proxy=None) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": seat.token, "version": 0}))
+            answer: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 15))
+            return answer
+
+    return asyncio.run(fetch())
 
 
 def _final_state(proxy: Proxy, seat: Seat) -> dict[str, Any]:

@@ -37,7 +37,8 @@ def free_port() -> int:
 
 
 def die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec
-    """Linux: the child gets SIGTERM if the process that started it dies without stopping it."""
+    """Linux: the child gets SIGTERM if the process that started it dies without stopping it.  (Linux ties this to
+    the starting *thread*: start these processes from a thread that lives as long as they should.)"""
     with contextlib.suppress(Exception):
         import ctypes
 

@@ -14,6 +14,7 @@ let retry = 500, presence = null, awaySeconds = 60, logEntries = [], loggedNames
 let pending = false; // an action was sent and neither a state nor an error has answered it: a second click sends nothing
 let statusAt = null; // the version a refusal or a hint was shown at: it goes once the table moves on
 let stopped = false; // the link is no seat here, or the seat was opened in another window: nothing is sent any more
+let node = ""; // the server process that plays this table, when another one said so (several processes, one database)
 let turnKey = null, turnStart = 0; // whose turn (seat and round), and since when (performance.now())
 let wasMyTurn = false, shownResults = null, drawnOnce = false, flightRun = 0;
 const bubbles = new Map(); // seat -> [reaction, until]
@@ -41,7 +42,8 @@ function connect() {
     here = early.socket;
     here.onmessage = here.onclose = null; // its onopen still says hello, if it has not opened yet
   } else {
-    here = new WebSocket((location.protocol === "https:" ? "wss:" : "ws:") + "//" + location.host + "/ws/" + encodeURIComponent(TABLE));
+    const where = node ? "?node=" + encodeURIComponent(node) : "";
+    here = new WebSocket((location.protocol === "https:" ? "wss:" : "ws:") + "//" + location.host + "/ws/" + encodeURIComponent(TABLE) + where);
     // A page that has shown the table asks only for what it missed while the connection was down; a page just
     // opened (or reloaded) asks for the whole game, its log included.
     here.addEventListener("open", () => send({ type: "hello", token: TOKEN, version: view ? version : 0 }));
@@ -59,7 +61,9 @@ function connect() {
 function closed(here, event) {
   if (socket !== here) return;
   pending = false;
-  if (stopped || event.code === 4403 || event.code === 4404 || event.code === 4409) return;
+  if (stopped || event.code === 4403 || event.code === 4404 || event.code === 4409 || event.code === 4410) return;
+  // Another server process plays the table now (4012), or plays it and said which (4421): go there at once.
+  if (event.code === 4012 || event.code === 4421) retry = 100;
   setStatus(t("reconnecting"), false);
   setTimeout(connect, retry);
   retry = Math.min(retry * 2, 8000);
@@ -79,7 +83,8 @@ function receive(frame) {
     receiveState(frame);
   } else if (frame.type === "error") {
     pending = false;
-    if (frame.code === "bad-token" || frame.code === "no-table") stop(frame.code);
+    if (frame.code === "bad-token" || frame.code === "no-table" || frame.code === "damaged") stop(frame.code);
+    else if (frame.code === "elsewhere") node = String(frame.node);
     else setStatus(WORDS.en["err:" + frame.code] ? t("err:" + frame.code) : frame.message, true);
     if (frame.code === "stale") send({ type: "sync", version });
   } else if (frame.type === "hint") {
@@ -147,7 +152,7 @@ function stop(why) {
   for (const dialog of document.querySelectorAll("dialog")) if (dialog.open) dialog.close();
   $("felt").hidden = true;
   $("notice").hidden = false;
-  const title = why === "replaced" ? "replaced" : why === "no-table" ? "no_table" : "bad_link";
+  const title = { replaced: "replaced", "no-table": "no_table", damaged: "damaged" }[why] || "bad_link";
   $("notice-title").textContent = t(title);
   $("notice-text").textContent = t(title + "_text");
   $("notice-watch").hidden = why !== "bad-token";

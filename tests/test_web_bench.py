@@ -49,6 +49,7 @@ PACE_KEYS = {
     "met",
     "server_cpu",
     "proxy_cpu",
+    "database_cpu",
     "client_cpu",
     "server_rss_before_kb",
     "server_rss_open_kb",
@@ -66,6 +67,7 @@ MAX_KEYS = (PACE_KEYS - {"interval", "seconds", "actions", "actions_per_second",
     "met",
     "server_cpu",
     "proxy_cpu",
+    "database_cpu",
     "client_cpu",
 } | {"steps", "step_seconds", "max_actions_per_second", "p99_at_max_ms", "server_cpu_at_max", "client_cpu_at_max"}
 
@@ -135,6 +137,7 @@ def test_several_processes_on_postgresql_are_measured_through_the_proxy() -> Non
     assert (figures["processes"], figures["through_proxy"], figures["database"]) == (2, True, "postgresql")
     assert figures["actions"] >= 10 and figures["errors"] == 0, figures["error_codes"]
     assert figures["proxy_cpu"] is not None and figures["proxy_cpu"] > 0
+    assert figures["database_cpu"] is not None and figures["database_cpu"] > 0
     assert _gone(pid)
 
 

@@ -106,6 +106,22 @@ class TemporaryPostgres:
         )
         return self.url
 
+    def cpu_seconds(self) -> float | None:
+        """User + system CPU time the server's processes (the postmaster and every process it started that still
+        runs) have used so far; None where there is no /proc."""
+        try:
+            postmaster = int((self.data / "postmaster.pid").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return None
+        ticks = os.sysconf("SC_CLK_TCK")
+        total = 0.0
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+                if int(stat.parent.name) == postmaster or int(fields[1]) == postmaster:
+                    total += (int(fields[11]) + int(fields[12])) / ticks
+        return total
+
     def stop(self) -> None:
         """Stop it (if it runs) and remove its folder."""
         if (self.data / "postmaster.pid").exists():

@@ -324,7 +324,7 @@ def server_bench_lines(figures: dict[str, Any]) -> list[str]:
             f"p99 {figures['p99_ms']} ms, max {figures['max_ms']} ms "
             f"(p99 within {limit:g} ms: {'yes' if figures['met'] else 'no'}).",
             f"CPU: servers {share(figures['server_cpu'])} of a core, proxy {share(figures['proxy_cpu'])}, "
-            f"load {share(figures['client_cpu'])}.",
+            f"database {share(figures['database_cpu'])}, load {share(figures['client_cpu'])}.",
         ]
     else:
         for step in figures["steps"]:

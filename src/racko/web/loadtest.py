@@ -138,6 +138,10 @@ class Servers:
     def proxy_cpu_seconds(self) -> float | None:
         return self.proxy.cpu_seconds() if self.proxy is not None else None
 
+    def database_cpu_seconds(self) -> float | None:
+        """A PostgreSQL server the benchmark started (SQLite works inside the server processes: None)."""
+        return self.postgres.cpu_seconds() if self.postgres is not None else None
+
     def stop(self) -> None:
         try:
             if self.proxy is not None:
@@ -443,10 +447,12 @@ class _Clock:
         self.wall = time.perf_counter()
         self.server_cpu = server.cpu_seconds()
         self.proxy_cpu = server.proxy_cpu_seconds()
+        self.database_cpu = server.database_cpu_seconds()
         self.client_cpu = time.process_time()
 
-    def shares(self) -> tuple[float | None, float | None, float]:
-        """The CPU used since the clock started, as shares of one core: the servers, the proxy, the load."""
+    def shares(self) -> tuple[float | None, float | None, float | None, float]:
+        """The CPU used since the clock started, as shares of one core: the servers, the proxy, the database (one
+        the benchmark started), the load."""
         wall = max(time.perf_counter() - self.wall, 1e-9)
 
         def share(before: float | None, now: float | None) -> float | None:
@@ -455,13 +461,14 @@ class _Clock:
         return (
             share(self.server_cpu, self.server.cpu_seconds()),
             share(self.proxy_cpu, self.server.proxy_cpu_seconds()),
+            share(self.database_cpu, self.server.database_cpu_seconds()),
             round((time.process_time() - self.client_cpu) / wall, 3),
         )
 
 
 def _stretch(run: _Run, start: float, stop: float, clock: _Clock) -> dict[str, Any]:
     answered, latencies = run.window(start, stop, time.perf_counter())
-    server_cpu, proxy_cpu, client_cpu = clock.shares()
+    server_cpu, proxy_cpu, database_cpu, client_cpu = clock.shares()
     return {
         "actions": answered,
         "actions_per_second": round(answered / (stop - start), 1),
@@ -471,6 +478,7 @@ def _stretch(run: _Run, start: float, stop: float, clock: _Clock) -> dict[str, A
         "max_ms": _ms(max(latencies, default=0.0)),
         "server_cpu": server_cpu,
         "proxy_cpu": proxy_cpu,
+        "database_cpu": database_cpu,
         "client_cpu": client_cpu,
     }
 

@@ -24,6 +24,7 @@ from racko.web.store import (
     TableStore,
     open_store,
 )
+from racko.web.store.base import SCHEMA_VERSION
 from racko.web.store.postgres import PostgresTables
 
 SETUP = {"rules": {"variant": "classic", "players": 2}, "seed": 7, "game": 1, "seats": [{"name": "Ann"}]}
@@ -193,8 +194,10 @@ def test_a_database_of_the_first_version_is_brought_up_to_date_with_its_tables(t
     with sqlite3.connect(path) as connection:
         assert dict(connection.execute("SELECT key, value FROM racko_meta")) == {
             "schema": "racko-tables",
-            "version": "2",
+            "version": str(SCHEMA_VERSION),
         }
+        names = {name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"racko_players", "racko_listings", "racko_ratings"} <= names  # version 3's tables, made on the way
 
 
 # --- PostgreSQL: several processes, one owner per table -------------------------------------------------------------

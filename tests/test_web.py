@@ -17,7 +17,8 @@ from starlette.websockets import WebSocketDisconnect
 
 from helpers import CLASSIC_ONLY_BOT, register_classic_only_bot
 from racko.highlow import HighLowObservation
-from racko.web.app import FRAME_LIMIT, create_app
+from racko.web.app import create_app
+from racko.web.frames import FRAME_LIMIT
 from racko.web.store import SqliteTables
 from racko.web.tables import Hub, Table, Watcher
 

@@ -24,7 +24,8 @@ from starlette.testclient import TestClient
 
 from racko import bots
 from racko.families import family_of
-from racko.web.app import FRAME_LIMIT, create_app
+from racko.web.app import create_app
+from racko.web.frames import FRAME_LIMIT
 from racko.web.store import SqliteTables
 from racko.web.tables import Hub
 

@@ -13,13 +13,12 @@ import contextlib
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -27,9 +26,16 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from racko import bots
 from racko.play.session import bots_for, default_opponent
+from racko.record import GameRecord
 from racko.rules import VARIANTS
+from racko.web import lobby as lobby_room
+from racko.web import me as me_room
+from racko.web import ratings as ratings_room
+from racko.web.frames import read_frame
+from racko.web.http import STATIC, page, player_of
 from racko.web.limits import (
     ALL_ADDRESSES,
+    BODY_LIMIT,
     NEW_TABLES_PER_ADDRESS,
     RATE,
     Bucket,
@@ -40,26 +46,13 @@ from racko.web.limits import (
 )
 from racko.web.memory import keep_collections_short
 from racko.web.metrics import CONTENT_TYPE, Metrics
+from racko.web.players import Player
 from racko.web.store import TableStore
-from racko.web.tables import IDLE_SECONDS, Elsewhere, Hub, Watcher, WebError, log
+from racko.web.tables import IDLE_SECONDS, Elsewhere, Hub, Table, Watcher, WebError, log
 
-STATIC = Path(__file__).parent / "static"
-FRAME_LIMIT = 4096
-"""The largest frame a client may send, in characters (a real one is under 200); a larger one is refused."""
-BODY_LIMIT = FRAME_LIMIT
-"""The largest request body (a new table's settings), in bytes: refused as soon as it is known to be larger."""
 HELLO_SECONDS = 10.0
 
-_SECURITY_HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; style-src 'self'; script-src 'self'; connect-src 'self'; "
-    "img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'",
-    "Referrer-Policy": "no-referrer",
-}
 _EVERY_RESPONSE = [(b"x-content-type-options", b"nosniff")]
-
-
-def _page(name: str) -> Response:
-    return FileResponse(STATIC / name, headers=_SECURITY_HEADERS)
 
 
 class _HeadersOnEveryResponse:
@@ -92,6 +85,8 @@ def create_app(
     new_tables_per_address: int = NEW_TABLES_PER_ADDRESS,
     new_tables_in_all: int | None = None,
     idle_seconds: float = IDLE_SECONDS,
+    fill_seconds: float = lobby_room.FILL_SECONDS,
+    quick_target: int | None = None,
 ) -> Starlette:
     """The server's application over ``store``; ``frames_per_second`` limits each connection (tests that play at a
     machine's speed raise it); ``short_collections``: keep the cycle collector's pauses short (racko.web.memory);
@@ -102,14 +97,21 @@ def create_app(
     )
     hub = Hub(store, pace=pace, away_seconds=away_seconds, idle_seconds=idle_seconds, metrics=metrics)
     allowed = frozenset(origin.rstrip("/") for origin in allow_origins)
+    lobby = lobby_room.Lobby(hub, fill_seconds=fill_seconds, quick_target=quick_target)
+    ratings = ratings_room.Ratings(store)
+
+    async def game_over(table: Table, record: GameRecord) -> None:
+        await asyncio.to_thread(ratings.game_over, table.table_id, table.setup, record)
+
+    hub.game_over_hooks.append(game_over)
     creation = CreationLimit(new_tables_per_address, new_tables_in_all or ALL_ADDRESSES * new_tables_per_address)
     running = {"closing": False}
 
     async def start_page(request: Request) -> Response:
-        return _page("index.html")
+        return page("index.html")  # a new table (the lobby is the front page)
 
     async def table_page(request: Request) -> Response:
-        return _page("table.html")
+        return page("table.html")
 
     async def options(request: Request) -> Response:
         return JSONResponse(
@@ -147,7 +149,9 @@ def create_app(
             return JSONResponse({"error": "The settings are too long."}, status_code=413)
         try:
             form = json.loads(body)
-            links = await hub.create(form)
+            if not isinstance(form, dict):
+                raise WebError("bad-form", "The table's settings are a JSON object.")
+            links = await hub.create(form, await _maker(request, hub, form))
         except (ValueError, RecursionError):
             return JSONResponse({"error": "The settings are not JSON."}, status_code=400)
         except WebError as error:
@@ -186,7 +190,7 @@ def create_app(
             return
         await websocket.accept()
         try:
-            hello = await asyncio.wait_for(_frame(websocket), HELLO_SECONDS)
+            hello = await asyncio.wait_for(read_frame(websocket), HELLO_SECONDS)
         except (TimeoutError, WebError, WebSocketDisconnect):
             await refuse(websocket, "no-hello", 'Say hello first: {"type": "hello", "token": …}.', 4400)
             return
@@ -204,6 +208,9 @@ def create_app(
         if token is not None and seat is None:
             await refuse(websocket, "bad-token", "This link is not a seat at this table.", 4403)
             return
+        if token is None:  # a player's own seat opens without its link
+            player = await player_of(websocket, hub.players)
+            seat = table.seat_of_player(player.id) if player is not None else None
         watcher = Watcher(seat, websocket.send_json, close=lambda code: websocket.close(code=code))
         bucket = Bucket(frames_per_second)
         try:
@@ -211,7 +218,7 @@ def create_app(
             await hub.join(hub.tables.get(table.table_id, table), watcher, hello.get("version"))
             while True:
                 try:
-                    frame = await _frame(websocket)
+                    frame = await read_frame(websocket)
                     if watcher.replaced:  # the seat was opened elsewhere and this socket closed: its last frames go
                         continue
                     if not bucket.take():
@@ -231,10 +238,12 @@ def create_app(
         resumed = hub.resume_all()
         log.info("racko serve started: node %s, tables in %s, %d resumed", store.node or "-", store.describe(), resumed)
         keeper = asyncio.create_task(hub.keep())
+        lobby_task = asyncio.create_task(lobby.run())
         collector = asyncio.create_task(keep_collections_short()) if short_collections else None
         yield
         running["closing"] = True
         keeper.cancel()
+        lobby_task.cancel()
         if collector is not None:
             collector.cancel()
         await hub.close()
@@ -242,7 +251,10 @@ def create_app(
 
     app = Starlette(
         routes=[
-            Route("/", start_page),
+            Route("/new", start_page),
+            *lobby_room.routes(lobby, allowed, frames_per_second),
+            *me_room.routes(hub.players, allowed),
+            *ratings_room.routes(ratings, hub.players),
             Route("/t/{table}", table_page),
             Route("/api/options", options),
             Route("/api/tables", create_table, methods=["POST"]),
@@ -256,33 +268,27 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.hub = hub
+    app.state.lobby = lobby
+    app.state.ratings = ratings
     app.state.metrics = metrics
     return app
+
+
+async def _maker(request: Request, hub: Hub, form: dict[str, Any]) -> list[Player | None] | None:
+    """The player making a table sits in its ``me`` seat, which is then theirs without its link."""
+    seats = form.get("seats")
+    if not isinstance(seats, list) or "me" not in seats:
+        return None
+    maker = await player_of(request, hub.players)
+    if maker is None:
+        return None
+    return [maker if part == "me" else None for part in seats]
 
 
 async def _send_quietly(websocket: WebSocket, frame: dict[str, Any]) -> None:
     """Send a frame, unless the connection has just closed (its end is handled where it is read)."""
     with contextlib.suppress(Exception):
         await websocket.send_json(frame)
-
-
-async def _frame(websocket: WebSocket) -> dict[str, Any]:
-    """The next frame as a JSON object; anything else is a :class:`WebError` (the socket stays open)."""
-    message = await websocket.receive()
-    if message["type"] == "websocket.disconnect":
-        raise WebSocketDisconnect(message.get("code", 1000))
-    text = message.get("text")
-    if text is None:
-        raise WebError("bad-frame", "Frames are JSON text.")
-    if len(text) > FRAME_LIMIT:
-        raise WebError("too-big", f"A frame is at most {FRAME_LIMIT} characters.")
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        raise WebError("bad-frame", "A frame is a JSON object.") from None
-    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        raise WebError("bad-frame", 'A frame is a JSON object with a "type".')
-    return data
 
 
 async def _refuse(websocket: WebSocket, code: str, message: str, close_code: int, **more: Any) -> None:

@@ -13,6 +13,7 @@ import typer
 
 from racko.play.library import data_dir
 from racko.web.limits import NEW_TABLES_PER_ADDRESS
+from racko.web.lobby import FILL_SECONDS
 from racko.web.logs import LOG_FORMATS
 from racko.web.store.base import SYNC_LEVELS
 
@@ -61,6 +62,14 @@ def serve_command(
             help="New tables a minute from one client address (from all of them together: 30 times as many).", min=1
         ),
     ] = NEW_TABLES_PER_ADDRESS,
+    quick_wait: Annotated[
+        float,
+        typer.Option(help="Seconds a player waits in quick play before computer players may fill the seats.", min=0),
+    ] = FILL_SECONDS,
+    quick_target: Annotated[
+        int | None,
+        typer.Option(help="The target score of quick play's tables (default: the variant's own).", min=5),
+    ] = None,
 ) -> None:
     """Play Rack-O in the browser, with friends and computer players: start the server and print its address."""
     import uvicorn
@@ -104,6 +113,8 @@ def serve_command(
             short_collections=True,
             allow_origins=origins,
             new_tables_per_address=new_tables_per_minute,
+            fill_seconds=quick_wait,
+            quick_target=quick_target,
         ),
         host=host,
         port=port,

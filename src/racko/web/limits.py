@@ -8,6 +8,9 @@ from urllib.parse import urlsplit
 
 from starlette.requests import Request
 
+BODY_LIMIT = 4096
+"""The largest request body (a new table's settings, a name), in bytes: refused as soon as it is known to be
+larger."""
 RATE = 15.0
 BURST = 40.0
 """Frames a connection may send per second, and in a burst: far above a person's pace, far below a flood."""

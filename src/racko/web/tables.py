@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import hashlib
 import hmac
+import json
 import logging
 import secrets
 import time
@@ -30,6 +31,7 @@ from racko.play.text import plain_name
 from racko.record import GameRecord
 from racko.rules import Rules, variant
 from racko.web.metrics import Metrics
+from racko.web.players import Player, Players
 from racko.web.store import IDLE_DAYS, UNPLAYED_DAYS, DamagedTableError, TableStore
 from racko.web.views import hint_json, log_entries, table_setup, view_of
 
@@ -118,10 +120,28 @@ class Table:
     """Whose turn it is (seat, round) and since when: every page shows how long the seat to act has had."""
     reacted: dict[int, float] = field(default_factory=dict)
     """Per seat, when it last sent a reaction."""
+    rounds_listed: int = 0
+    """The finished rounds the lobby's line of the table (a public one) last counted."""
+    reported: bool = False
+    """Whether this game's end was passed on (ratings, histories)."""
 
     @property
     def version(self) -> int:
         return self.session.version
+
+    def seat_of_player(self, player_id: str) -> int | None:
+        """The seat bound to this player, if any."""
+        for seat, spec in enumerate(self.setup["seats"]):
+            if spec.get("player") == player_id and spec["bot"] is None:
+                return seat
+        return None
+
+    def open_seat(self) -> int | None:
+        """A person's seat nobody has taken yet (no name given, no player bound), or None."""
+        for seat, spec in enumerate(self.setup["seats"]):
+            if spec["bot"] is None and not spec["joined"] and not spec.get("player"):
+                return seat
+        return None
 
     def seat_of(self, token: str | None) -> int | None:
         if not token or not isinstance(token, str) or len(token) > 100:
@@ -201,30 +221,45 @@ class Hub:
         """Tables whose stored rows cannot be replayed, and why: refused with :data:`DAMAGED`, never played."""
         self._commit: asyncio.Task[None] | None = None
         """The group commit under way, in a worker thread (a store that groups its commits only)."""
+        self.players = Players(store)
+        self.listeners: list[Callable[[], None]] = []
+        """Told when a public table's listing changed (the lobby, which then looks again)."""
+        self.game_over_hooks: list[Callable[[Table, GameRecord], Awaitable[None]]] = []
+        """Called once when a table's game ends, with its record (ratings and the players' histories)."""
 
     # --- setting tables up ---------------------------------------------------------------------------
 
-    async def create(self, form: dict[str, Any]) -> dict[str, Any]:
-        """A new table from the start page's form; returns its links (a token per person seat).  A store of one
-        process opens it here at once; a shared store leaves it to the process its first connection reaches."""
+    async def create(self, form: dict[str, Any], players: list[Player | None] | None = None) -> dict[str, Any]:
+        """A new table from the start page's form; returns its links (a token per person seat).  ``players``: the
+        player sitting in each seat, whose seat is theirs without its link (the maker's own seat, or everybody
+        quick play seated); a seat with a player has joined under the player's name.  A store of one process opens
+        the table here at once; a shared store leaves it to the process its first connection reaches."""
         rules, seats, tokens = _setup_from_form(form)
+        bound = list(players or []) + [None] * (len(seats) - len(players or []))
         table_id = new_id()
         setup = {
             "rules": rules.to_dict(),
             "seed": secrets.randbits(32),
             "game": 1,
+            "public": form.get("public") is True,
+            "rated": form.get("rated") is True,
             "seats": [
                 {
-                    "name": seat.name,
+                    "name": player.name if (player := bound[index]) is not None and seat.bot is None else seat.name,
                     "bot": seat.bot,
                     "token": _hash(token) if (token := tokens[index]) else None,
-                    "joined": seat.bot is not None or form_seat_is_me(form, index),
+                    "joined": seat.bot is not None or form_seat_is_me(form, index) or player is not None,
+                    "player": player.id if player is not None and seat.bot is None else None,
                 }
                 for index, seat in enumerate(seats)
             ],
         }
         self.store.create(table_id, setup)
         await self._commit_now(table_id)
+        for index, player in enumerate(bound):
+            if player is not None and seats[index].bot is None:
+                await asyncio.to_thread(self.players.bind, table_id, index, player.id)
+        await self._list(table_id, setup, None)
         if self.metrics is not None:
             self.metrics.tables_created.inc()
         if not self.store.shared:
@@ -236,6 +271,43 @@ class Hub:
                 for index, seat in enumerate(seats)
             ],
         }
+
+    async def _list(self, table_id: str, setup: dict[str, Any], session: PlaySession | None) -> None:
+        """Keep a public table's line in the lobby up to date (in the database, so that every process's lobby sees
+        it), and tell this process's lobby."""
+        if not setup.get("public"):
+            return
+        seats = setup["seats"]
+        open_seats = sum(1 for spec in seats if spec["bot"] is None and not spec["joined"] and not spec.get("player"))
+        match = session.match if session is not None else None
+        over = match is not None and match.over
+        rules = Rules.from_dict(setup["rules"])
+        listing = {
+            "table": table_id,
+            "variant": rules.variant,
+            "players": rules.players,
+            "target": rules.target,
+            "rated": bool(setup.get("rated")),
+            "seats": [
+                {"name": spec["name"] if spec["joined"] or spec["bot"] else None, "bot": spec["bot"]} for spec in seats
+            ],
+            "open_seats": open_seats,
+            "round": len(match.rounds) if match is not None else 1,
+            "totals": list(match.totals) if match is not None else None,
+            "over": over,
+        }
+        text = json.dumps(listing)
+        await asyncio.to_thread(
+            self.store.run,
+            lambda rows: rows(
+                "INSERT INTO racko_listings (table_id, listing, open_seats, over, updated) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (table_id) DO UPDATE SET listing = excluded.listing, open_seats = excluded.open_seats, "
+                "over = excluded.over, updated = excluded.updated",
+                (table_id, text, open_seats, int(over), time.time()),
+            ),
+        )
+        for listener in self.listeners:
+            listener()
 
     def _open(self, table_id: str, setup: dict[str, Any], actions: list[dict[str, Any]]) -> Table:
         """The table replayed from its set-up and journal; :class:`DamagedTableError` if they are not a game."""
@@ -257,7 +329,7 @@ class Hub:
             session = PlaySession(match, seats, store, bot_seed=setup["seed"])
         except (RackoError, KeyError, TypeError, ValueError) as error:
             raise DamagedTableError(table_id, f"its seats are not a game's ({_said(error)})") from None
-        table = Table(table_id, setup, session, quiet_since=time.monotonic())
+        table = Table(table_id, setup, session, quiet_since=time.monotonic(), rounds_listed=len(match.results))
         self.tables[table_id] = table
         now = time.monotonic()
         for seat, spec in enumerate(setup["seats"]):
@@ -284,6 +356,9 @@ class Hub:
             if stored is not None:
                 table = self._open(table_id, stored.setup, list(stored.actions))
                 log.info("table %s opened at version %d", table_id, table.version)
+                if table.session.match.over:  # its end may not have been passed on before a crash
+                    with contextlib.suppress(RuntimeError):  # no running loop: nobody to pass it to
+                        asyncio.get_running_loop().create_task(self._report(table))
                 return table
         except DamagedTableError as damage:
             self.set_aside[table_id] = damage.reason
@@ -580,6 +655,32 @@ class Hub:
         if self.metrics is not None:
             self.metrics.broadcast_after_move.observe(time.perf_counter() - moved)
         self.wake_bots(table)
+        await self._after_round(table)
+
+    async def _after_round(self, table: Table) -> None:
+        """After a round's end: the lobby's line of a public table; after the game's: its record to those who keep
+        ratings and histories (once)."""
+        match = table.session.match
+        finished = len(match.results)
+        if finished == table.rounds_listed:
+            return
+        table.rounds_listed = finished
+        await self._list(table.table_id, table.setup, table.session)
+        if match.over:
+            await self._report(table)
+
+    async def _report(self, table: Table) -> None:
+        """Pass a finished game on, once per process (the hooks themselves keep each game once, so a table opened
+        again after a crash between its last move and this is passed on again safely)."""
+        if table.reported:
+            return
+        table.reported = True
+        record = table.session.record()
+        for hook in self.game_over_hooks:
+            try:
+                await hook(table, record)
+            except Exception as error:  # the game itself is kept whatever a hook does
+                log.warning("table %s: the game's end could not be passed on: %s", table.table_id, _said(error))
 
     async def saved(self, table: Table) -> None:
         """Wait until the table's writes are committed; raises :class:`OSError` if they were lost (and the table
@@ -673,12 +774,38 @@ class Hub:
         if not isinstance(name, str) or not name.strip():
             raise WebError("bad-name", "A name is some text, such as Ann.")
         clean = plain_name(name)[:NAME_LENGTH].strip() or "Player"
-        await self._keep_setup(table, seat, name=clean, joined=True)
+        await self._seat_person(table, seat, clean)
+
+    async def _seat_person(self, table: Table, seat: int, name: str, player: Player | None = None) -> None:
+        """A person sits down at a seat under a name (a player's seat is theirs from then on)."""
+        changes: dict[str, Any] = {"name": name, "joined": True}
+        if player is not None:
+            changes["player"] = player.id
+        await self._keep_setup(table, seat, **changes)
+        if player is not None:
+            await asyncio.to_thread(self.players.bind, table.table_id, seat, player.id)
         seats = list(table.session.seats)
-        seats[seat] = SeatSpec(clean, seats[seat].bot)
+        seats[seat] = SeatSpec(name, seats[seat].bot)
         table.session.seats = tuple(seats)
         await self.broadcast(table)
         await self._tell_presence(table)
+        await self._list(table.table_id, table.setup, table.session)
+
+    async def take_seat(self, table: Table, player: Player) -> int:
+        """A player takes a seat nobody has taken yet at a table listed in the lobby; the seat (theirs already if
+        they sit there)."""
+        mine = table.seat_of_player(player.id)
+        if mine is not None:
+            return mine
+        if not table.setup.get("public"):
+            raise WebError("not-public", "This table is by invitation only: ask for a seat's link.")
+        if table.session.match.over:
+            raise WebError("over", "The game is over.")
+        seat = table.open_seat()
+        if seat is None:
+            raise WebError("full", "Every seat at this table is taken.")
+        await self._seat_person(table, seat, player.name, player)
+        return seat
 
     async def hand_over(self, table: Table, seat: int | None, other: Any, bot_name: Any) -> None:
         """A seated person hands the seat of a person who has been away long enough to a computer player."""
@@ -705,6 +832,7 @@ class Hub:
         await self.broadcast(table)
         await self._tell_presence(table)
         self.wake_bots(table)
+        await self._list(table.table_id, table.setup, table.session)
 
     async def again(self, table: Table, seat: int | None) -> None:
         """After the game: a new game at the same table, same seats and links."""
@@ -733,6 +861,7 @@ class Hub:
                 await watcher.send({"type": "new-game", "game": setup["game"]})
         await self.broadcast(fresh)
         self.wake_bots(fresh)
+        await self._list(fresh.table_id, fresh.setup, fresh.session)
 
     async def react(self, table: Table, seat: int | None, reaction: Any) -> None:
         """One of the fixed quick messages, from a seat to everyone at the table (nothing is kept)."""

@@ -19,6 +19,7 @@ from racko.play.hint import CARD_VALUES, Choice
 from racko.play.loop import game_verbs, situation_of
 from racko.play.session import PlaySession, default_opponent
 from racko.play.text import scores_line, side_names
+from racko.record import GameRecord, replay
 from racko.rules import BONUS_FOR_RUN, POINTS_PER_CARD, RACKO_SCORE, SLOT_LABELS, variant
 
 
@@ -95,7 +96,7 @@ def table_setup(session: PlaySession) -> dict[str, Any]:
         "refill": rules.refill,
         "teams": [list(team) for team in rules.teams] if rules.teams is not None else None,
         "family": "highlow" if highlow else "classic",
-        "slots": [str(position) for position in range(1, 11)] if highlow else [str(label) for label in SLOT_LABELS],
+        "slots": table_setup_slots(rules),
         "deck_size": rules.deck_size,
         "verbs": sorted(game_verbs(rules)),
         "default_bot": default_opponent(rules.variant),
@@ -162,3 +163,47 @@ def view_of(session: PlaySession, viewer: int | None) -> dict[str, Any]:
                 "card": card_json(situation.card) if situation.card is not None else None,
             }
     return view
+
+
+def replay_steps(record: GameRecord) -> dict[str, Any]:
+    """A finished game, move by move, for the replay page: every rack open (a finished game's record is), the
+    discard pile's top, the stock's size, the round, the totals and each move's log lines.  Step 0 is the deal."""
+    match = replay(record, stop_after=0)
+    names = list(record.players) if record.players else [f"Player {seat + 1}" for seat in range(record.rules.players)]
+
+    def snapshot(lines: list[dict[str, Any]]) -> dict[str, Any]:
+        seen = [match.observation(seat) for seat in range(match.rules.players)]
+        public = seen[0].public
+        racks = [
+            _cards(view.public.rows[seat]) if isinstance(view, HighLowObservation) else _cards(view.rack)
+            for seat, view in enumerate(seen)
+        ]
+        return {
+            "log": lines,
+            "round": public.round_number,
+            "to_act": match.to_act,
+            "racks": racks,
+            "discard": card_json(public.discard_pile[-1]) if public.discard_pile else None,
+            "stock": public.stock_size,
+            "totals": list(match.seat_totals),
+        }
+
+    steps = [snapshot([])]
+    for round_record in record.rounds:
+        for action in round_record.actions:
+            events = match.apply(action)
+            steps.append(snapshot(log_entries(list(events), names)))
+    return {
+        "names": names,
+        "variant": record.rules.variant,
+        "title": variant(record.rules.variant).title,
+        "slots": table_setup_slots(record.rules),
+        "steps": steps,
+    }
+
+
+def table_setup_slots(rules: Any) -> list[str]:
+    """The names of a rack's places: slots 5 … 50, or High-Low's positions 1 … 10."""
+    if family_of(rules).name == "highlow":
+        return [str(position) for position in range(1, 11)]
+    return [str(label) for label in SLOT_LABELS]

@@ -12,9 +12,12 @@ from __future__ import annotations
 import json
 import threading
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
+
+Write = TypeVar("Write")
+T = TypeVar("T")
 
 SYNC_LEVELS = ("full", "normal")
 """SQLite's ``synchronous`` settings the server offers: ``full`` syncs the journal at every commit (a power cut
@@ -24,8 +27,93 @@ server process alone never does).  PostgreSQL: ``full`` waits for the server's W
 commits, never corrupt them)."""
 
 SCHEMA_NAME = "racko-tables"
-SCHEMA_VERSION = 2
-"""Kept in the database's own meta table: a database of another schema (or a newer version) is refused."""
+SCHEMA_VERSION = 3
+"""Kept in the database's own meta table: a database of another schema (or a newer version) is refused.  Version 2
+added the meta table (SQLite; PostgreSQL began at 2), version 3 the players, their games and ratings, and the lobby's
+listings (:data:`PEOPLE_SCHEMA`)."""
+
+PEOPLE_SCHEMA = """
+CREATE TABLE IF NOT EXISTS racko_players (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    created {REAL} NOT NULL,
+    seen {REAL} NOT NULL
+);
+CREATE TABLE IF NOT EXISTS racko_player_keys (
+    key_hash TEXT PRIMARY KEY,
+    player_id TEXT NOT NULL REFERENCES racko_players(id) ON DELETE CASCADE,
+    created {REAL} NOT NULL
+);
+CREATE TABLE IF NOT EXISTS racko_transfers (
+    code_hash TEXT PRIMARY KEY,
+    player_id TEXT NOT NULL REFERENCES racko_players(id) ON DELETE CASCADE,
+    expires {REAL} NOT NULL
+);
+CREATE TABLE IF NOT EXISTS racko_seats (
+    table_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    player_id TEXT NOT NULL REFERENCES racko_players(id) ON DELETE CASCADE,
+    since {REAL} NOT NULL,
+    PRIMARY KEY (table_id, seat)
+);
+CREATE INDEX IF NOT EXISTS racko_seats_player ON racko_seats (player_id);
+CREATE TABLE IF NOT EXISTS racko_listings (
+    table_id TEXT PRIMARY KEY,
+    listing TEXT NOT NULL,
+    open_seats INTEGER NOT NULL,
+    over INTEGER NOT NULL,
+    updated {REAL} NOT NULL
+);
+CREATE TABLE IF NOT EXISTS racko_games (
+    id TEXT PRIMARY KEY,
+    table_id TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    rated INTEGER NOT NULL,
+    finished {REAL} NOT NULL,
+    record TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS racko_game_seats (
+    game_id TEXT NOT NULL REFERENCES racko_games(id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL,
+    subject TEXT NOT NULL,
+    place INTEGER NOT NULL,
+    total INTEGER NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX IF NOT EXISTS racko_game_seats_subject ON racko_game_seats (subject);
+CREATE TABLE IF NOT EXISTS racko_ratings (
+    subject TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    mu {REAL} NOT NULL,
+    sigma {REAL} NOT NULL,
+    games INTEGER NOT NULL,
+    PRIMARY KEY (subject, variant)
+);
+CREATE TABLE IF NOT EXISTS racko_rating_history (
+    subject TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    game_id TEXT NOT NULL,
+    mu {REAL} NOT NULL,
+    sigma {REAL} NOT NULL,
+    at {REAL} NOT NULL,
+    PRIMARY KEY (subject, variant, game_id)
+);
+CREATE TABLE IF NOT EXISTS racko_hidden (
+    player_id TEXT NOT NULL REFERENCES racko_players(id) ON DELETE CASCADE,
+    hidden_id TEXT NOT NULL,
+    PRIMARY KEY (player_id, hidden_id)
+);
+"""
+"""What the lobby and the players' pages keep (version 3), in SQL both databases speak; ``{REAL}`` is a double.
+A subject is ``p:ID`` for a player or ``bot:LEVEL`` for a computer level."""
+
+
+class Rows(Protocol):
+    """One transaction of the store's database, for the players, their games and the lobby (rare writes, never
+    on a move's path): statements with ``?`` placeholders, answering their rows."""
+
+    def __call__(self, sql: str, parameters: tuple[Any, ...] = ...) -> list[tuple[Any, ...]]: ...
+
 
 IDLE_DAYS = 30.0
 """Tables nobody touched for this many days are forgotten (their finished records with them)."""
@@ -139,10 +227,10 @@ class TableStore(Protocol):
     def release(self, table_id: str) -> None:
         """Stop playing the table (its writes are committed first): any process may claim it now."""
 
+    def run(self, work: Callable[[Rows], T]) -> T:
+        """Run ``work`` in one transaction (blocking: call it in a worker thread); all of it is kept or none."""
+
     def close(self) -> None: ...
-
-
-Write = TypeVar("Write")
 
 
 class WriteQueue(Generic[Write]):

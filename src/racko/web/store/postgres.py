@@ -28,13 +28,16 @@ from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from racko.web.store.base import (
+    PEOPLE_SCHEMA,
     SCHEMA_NAME,
     SCHEMA_VERSION,
     SYNC_LEVELS,
     ForeignDatabaseError,
     Holder,
+    Rows,
     StoredTable,
     StoreError,
+    T,
     WriteQueue,
     actions_from_texts,
     setup_from_text,
@@ -89,6 +92,7 @@ CREATE TABLE racko_owners (
 );
 """
 _NAMES = ("racko_meta", "racko_tables", "racko_actions", "racko_records", "racko_owners", "racko_nodes")
+"""The tables of version 2: a database with any of them but no racko_meta is someone else's."""
 _LIVE = "SELECT owner FROM racko_nodes WHERE lease_until > now()"
 """The owners whose process renewed its lease in time: only their claims on tables stand."""
 
@@ -217,6 +221,8 @@ class PostgresTables:
                         f"{self.describe()} was written by a newer racko (schema version {meta.get('version')}; this "
                         f"one knows {SCHEMA_VERSION}): upgrade racko to serve it."
                     )
+                if int(meta.get("version", "0")) < SCHEMA_VERSION:
+                    self._make_people_schema(connection)
                 return
             if present:
                 raise ForeignDatabaseError(
@@ -226,10 +232,20 @@ class PostgresTables:
             for statement in _SCHEMA.split(";"):
                 if statement.strip():
                     connection.execute(statement.encode())
-            connection.execute(
-                "INSERT INTO racko_meta (key, value) VALUES ('schema', %s), ('version', %s)",
-                (SCHEMA_NAME, str(SCHEMA_VERSION)),
-            )
+            connection.execute("INSERT INTO racko_meta (key, value) VALUES ('schema', %s)", (SCHEMA_NAME,))
+            self._make_people_schema(connection)
+
+    @staticmethod
+    def _make_people_schema(connection: psycopg.Connection[Any]) -> None:
+        """The tables of version 3 (those there already stay as they are), and the version."""
+        for statement in PEOPLE_SCHEMA.format(REAL="DOUBLE PRECISION").split(";"):
+            if statement.strip():
+                connection.execute(statement.encode())
+        connection.execute(
+            "INSERT INTO racko_meta (key, value) VALUES ('version', %s) ON CONFLICT (key) DO UPDATE SET value = "
+            "EXCLUDED.value",
+            (str(SCHEMA_VERSION),),
+        )
 
     # --- writes: queued on the event loop, committed together in a worker thread ---------------------------------
 
@@ -436,6 +452,10 @@ class PostgresTables:
                 "AND NOT EXISTS (SELECT 1 FROM racko_records WHERE table_id = id)))",
                 (now - idle_seconds, now - unplayed_seconds),
             )
+            for kept_by_table in ("racko_listings", "racko_seats"):  # the lobby's lines and seats of those tables
+                connection.execute(
+                    f"DELETE FROM {kept_by_table} WHERE table_id NOT IN (SELECT id FROM racko_tables)".encode()
+                )
             return cursor.rowcount
 
     # --- who plays a table --------------------------------------------------------------------------------------
@@ -523,6 +543,15 @@ class PostgresTables:
                 "UPDATE racko_tables SET owner = NULL WHERE id = %s AND owner = %s AND epoch = %s",
                 (table_id, self.owner, epoch),
             )
+
+    def run(self, work: Callable[[Rows], T]) -> T:
+        with self._pool.connection() as connection, connection.transaction():
+
+            def rows(sql: str, parameters: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+                cursor = connection.execute(sql.replace("?", "%s").encode(), parameters)
+                return cursor.fetchall() if cursor.description is not None else []
+
+            return work(rows)
 
     def close(self) -> None:
         try:

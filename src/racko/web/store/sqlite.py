@@ -14,18 +14,21 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from racko.web.store.base import (
+    PEOPLE_SCHEMA,
     SCHEMA_NAME,
     SCHEMA_VERSION,
     SYNC_LEVELS,
     ForeignDatabaseError,
     Holder,
+    Rows,
     StoredTable,
     StoreError,
+    T,
     WriteQueue,
     actions_from_texts,
     setup_from_text,
@@ -162,15 +165,21 @@ class SqliteTables:
                     f"{self.path} was written by a newer racko (schema version {version}; this one knows "
                     f"{SCHEMA_VERSION}): upgrade racko to serve it."
                 )
+            if version < SCHEMA_VERSION:
+                self._make_schema()
             return
         if names and not self._is_first_version(names):
             listed = ", ".join(sorted(names)[:8])
             raise ForeignDatabaseError(
                 f"{self.path} holds other tables ({listed}), not racko's: give racko serve a file of its own."
             )
+        self._make_schema()
+
+    def _make_schema(self) -> None:
+        """Every table of this version (those there already stay as they are), and the version."""
         with self._db:
             self._db.execute("BEGIN IMMEDIATE")
-            for statement in (_TABLES + _META).split(";"):
+            for statement in (_TABLES + _META + PEOPLE_SCHEMA.format(REAL="REAL")).split(";"):
                 if statement.strip():
                     self._db.execute(statement)
             self._db.executemany(
@@ -344,6 +353,8 @@ class SqliteTables:
                 "AND NOT EXISTS (SELECT 1 FROM records WHERE table_id = id))",
                 (now - idle_seconds, now - unplayed_seconds),
             )
+            for kept_by_table in ("racko_listings", "racko_seats"):  # the lobby's lines and seats of those tables
+                self._db.execute(f"DELETE FROM {kept_by_table} WHERE table_id NOT IN (SELECT id FROM tables)")
         return cursor.rowcount
 
     # One process per file (the lock): every table is this process's to play.
@@ -355,6 +366,13 @@ class SqliteTables:
 
     def release(self, table_id: str) -> None:
         return None
+
+    def run(self, work: Callable[[Rows], T]) -> T:
+        with self._using, self._db:  # one transaction, after the group commit's (the connection is shared)
+            if self._db.in_transaction:
+                self._db.execute("COMMIT")
+            self._db.execute("BEGIN IMMEDIATE")
+            return work(lambda sql, parameters=(): self._db.execute(sql, parameters).fetchall())
 
     def close(self) -> None:
         try:

@@ -1,0 +1,383 @@
+"""The lobby: quick play, the tables waiting for people, the games to watch, who is online; live, over one socket.
+
+**Quick play.** A player asks for a variant and a number of players (or any number); people waiting for the same
+(and for a rated game or not, the same) are seated together as soon as there are enough of them: the lobby makes
+the table, every seat bound to its player, and tells each of them where to go.  After :data:`FILL_SECONDS` of
+waiting a player may fill the empty seats with computer players of a level they choose (the people waiting with
+them come along).  A player waits in at most :data:`MAX_QUEUES` queues and plays at most :data:`MAX_TABLES`
+unfinished quick-play tables at once.
+
+**The lobby's lines** come from the database (``racko_listings``, which the process playing each public table keeps
+up to date), so that the lobby shows every process's tables; it looks again at once when this process changed one,
+and every :data:`POLL_SECONDS` for the others.  Who is online: the players seen in the last
+:data:`ONLINE_SECONDS`.  Each connection gets the lobby as it changes, with the names its player hid shown as
+"a player".
+
+Behind a proxy every ``/ws/lobby`` connection hashes to one process (the id is ``lobby``), which therefore holds
+every queue; should it stop, the next process the proxy picks takes over, and the people waiting queue again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from racko.errors import RackoError
+from racko.play.session import bots_for
+from racko.rules import VARIANTS, variant
+from racko.web.frames import read_frame
+from racko.web.http import Refused, json_body, page, player_of
+from racko.web.limits import Bucket, origin_allowed
+from racko.web.players import Player, Players
+from racko.web.store.base import Rows
+from racko.web.tables import Hub, WebError
+
+FILL_SECONDS = 20.0
+"""How long a player waits in a queue before computer players may fill the empty seats."""
+MAX_QUEUES = 3
+MAX_TABLES = 5
+POLL_SECONDS = 1.0
+COALESCE_SECONDS = 0.02
+"""Changes that come together are sent together: a burst of them is one lobby frame."""
+ONLINE_SECONDS = 120.0
+LISTED = 50
+"""Lines of each list the lobby shows."""
+
+
+@dataclass(frozen=True)
+class QueueKey:
+    """What a player asks quick play for: a variant, a number of players (None: any), rated or not, and whether a
+    2-player game follows the 2-player rule (a Rack-O needs a run of three: on unless asked otherwise)."""
+
+    variant: str
+    players: int | None
+    rated: bool
+    two_player_rule: bool = True
+
+    def name(self) -> str:
+        rule = "" if self.two_player_rule else ":no-run"
+        return f"{self.variant}:{self.players or 'any'}:{'rated' if self.rated else 'casual'}{rule}"
+
+    def fits(self, other: QueueKey, players: int) -> bool:
+        """Whether this player's wish and ``other``'s make one game of ``players`` players."""
+        rule = players != 2 or self.two_player_rule == other.two_player_rule
+        return self.variant == other.variant and self.rated == other.rated and rule
+
+
+@dataclass
+class Waiting:
+    player: Player
+    key: QueueKey
+    since: float = field(default_factory=time.monotonic)
+
+
+@dataclass(eq=False)
+class LobbyConnection:
+    player: Player | None
+    send: Callable[[dict[str, Any]], Awaitable[None]]
+
+
+class Lobby:
+    """Quick play and the lobby of one process (behind a proxy: the process every lobby connection reaches)."""
+
+    def __init__(self, hub: Hub, *, fill_seconds: float = FILL_SECONDS, quick_target: int | None = None) -> None:
+        self.hub = hub
+        self.players: Players = hub.players
+        self.fill_seconds = fill_seconds
+        self.quick_target = quick_target
+        """The target score of quick play's tables (None: the variant's own); a test's games end sooner."""
+        self.connections: list[LobbyConnection] = []
+        self.waiting: list[Waiting] = []
+        self.view: dict[str, Any] = {"open": [], "playing": [], "online": [], "online_count": 0}
+        self._changed = asyncio.Event()
+        hub.listeners.append(self._changed.set)
+
+    # --- connections ----------------------------------------------------------------------------------
+
+    async def join(self, connection: LobbyConnection) -> None:
+        self.connections.append(connection)
+        await self._send_lobby(connection)
+        await self._send_queues(connection)
+
+    def leave(self, connection: LobbyConnection) -> None:
+        if connection in self.connections:
+            self.connections.remove(connection)
+
+    async def handle(self, connection: LobbyConnection, frame: dict[str, Any]) -> None:
+        kind = frame["type"]
+        player = connection.player
+        if kind in ("quick", "cancel", "fill") and player is None:
+            raise WebError("no-player", "Pick a name first: quick play seats players.")
+        assert player is not None or kind not in ("quick", "cancel", "fill")
+        if kind == "quick" and player is not None:
+            await self.quick(player, _queue_key(frame))
+        elif kind == "cancel" and player is not None:
+            key = _queue_key(frame) if frame.get("variant") is not None else None
+            self.waiting = [w for w in self.waiting if not (w.player.id == player.id and key in (None, w.key))]
+            await self._queues_changed(player)
+        elif kind == "fill" and player is not None:
+            await self.fill(player, _queue_key(frame), frame.get("bot"))
+        else:
+            raise WebError("bad-frame", f"Unknown frame type {kind[:30]!r}.")
+
+    # --- quick play -----------------------------------------------------------------------------------
+
+    async def quick(self, player: Player, key: QueueKey) -> None:
+        mine = [w for w in self.waiting if w.player.id == player.id]
+        if any(w.key == key for w in mine):
+            return  # waiting already
+        if len(mine) >= MAX_QUEUES:
+            raise WebError("too-many", f"You can wait for at most {MAX_QUEUES} kinds of game at once.")
+        if await asyncio.to_thread(self.players.store.run, lambda rows: _unfinished_tables(rows, player.id)) >= (
+            MAX_TABLES
+        ):
+            raise WebError("too-many", f"You are at {MAX_TABLES} unfinished tables already: finish one first.")
+        self.waiting.append(Waiting(player, key))
+        if not await self._match(key):
+            await self._queues_changed(player)
+
+    async def _match(self, key: QueueKey) -> bool:
+        """Seat together the people waiting for a game that enough of them want, with the one who just asked;
+        whether anybody was seated."""
+        for players in VARIANTS[key.variant].player_counts:
+            if key.players not in (players, None):
+                continue
+            fitting = [w for w in self.waiting if w.key.fits(key, players) and w.key.players in (players, None)]
+            chosen: list[Waiting] = []
+            for waiting in sorted(fitting, key=lambda w: w.since):  # oldest first, each person once
+                if all(other.player.id != waiting.player.id for other in chosen):
+                    chosen.append(waiting)
+            if len(chosen) >= players:
+                await self._seat(key, players, [w.player for w in chosen[:players]], [])
+                return True
+        return False
+
+    async def fill(self, player: Player, key: QueueKey, bot: Any) -> None:
+        """Fill the empty seats of the player's game with computer players of the ``bot`` level: the people waiting
+        for the same game come along."""
+        waiting = next((w for w in self.waiting if w.player.id == player.id and w.key == key), None)
+        if waiting is None:
+            raise WebError("not-waiting", "You are not waiting for that game.")
+        if time.monotonic() - waiting.since < self.fill_seconds:
+            raise WebError("too-soon", f"Wait {self.fill_seconds:g} seconds for people first.")
+        levels = bots_for(key.variant)
+        if bot not in levels:
+            raise WebError("bad-frame", f"Choose a computer player: {', '.join(levels)}.")
+        players = key.players or min(VARIANTS[key.variant].player_counts)
+        company = [waiting.player]
+        for other in sorted(self.waiting, key=lambda w: w.since):
+            fits = other.key.fits(key, players) and other.key.players in (players, None)
+            if fits and len(company) < players and all(p.id != other.player.id for p in company):
+                company.append(other.player)
+        await self._seat(key, players, company, [str(bot)] * (players - len(company)))
+
+    async def _seat(self, key: QueueKey, players: int, people: list[Player], bots: list[str]) -> None:
+        """Make the table (people first, then computer players), take everyone seated out of every queue, tell them."""
+        variant_name = key.variant
+        form: dict[str, Any] = {
+            "variant": variant_name,
+            "players": players,
+            "seats": ["person"] * len(people) + bots,
+            "names": [player.name for player in people],
+            "public": True,
+            "rated": key.rated,
+            "two_player_rule": key.two_player_rule,
+        }
+        if self.quick_target is not None:
+            form["target"] = self.quick_target
+        links = await self.hub.create(form, list(people))
+        seated = {player.id for player in people}
+        self.waiting = [w for w in self.waiting if w.player.id not in seated]
+        for seat, player in enumerate(people):
+            frame = {"type": "seated", "table": links["table"], "seat": seat, "variant": variant_name}
+            for connection in [c for c in self.connections if c.player is not None and c.player.id == player.id]:
+                with contextlib.suppress(Exception):
+                    await connection.send(frame)
+                await self._send_queues(connection)
+        self._changed.set()
+
+    async def _queues_changed(self, player: Player) -> None:
+        for connection in [c for c in self.connections if c.player is not None and c.player.id == player.id]:
+            await self._send_queues(connection)
+        self._changed.set()
+
+    async def _send_queues(self, connection: LobbyConnection) -> None:
+        if connection.player is None:
+            return
+        now = time.monotonic()
+        mine = [
+            {
+                "variant": w.key.variant,
+                "players": w.key.players,
+                "rated": w.key.rated,
+                "two_player_rule": w.key.two_player_rule,
+                "waited": round(now - w.since, 1),
+                "can_fill": now - w.since >= self.fill_seconds,
+                "waiting": sum(1 for other in self.waiting if other.key == w.key),
+            }
+            for w in self.waiting
+            if w.player.id == connection.player.id
+        ]
+        with contextlib.suppress(Exception):
+            await connection.send({"type": "queued", "queues": mine, "fill_seconds": self.fill_seconds})
+
+    # --- the lobby's lines ------------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        """For the server's life: look again whenever something changed here, and every second for elsewhere."""
+        waited = 0.0
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), POLL_SECONDS)
+            await asyncio.sleep(COALESCE_SECONDS)
+            self._changed.clear()
+            try:
+                view = await asyncio.to_thread(self.players.store.run, _lobby_rows)
+            except Exception:  # the database is away a moment: the lobby stays as it was
+                continue
+            view["queues"] = self._queue_counts()
+            if view != self.view:
+                self.view = view
+                for connection in list(self.connections):
+                    await self._send_lobby(connection)
+            waited += POLL_SECONDS
+            if waited >= self.fill_seconds / 4:  # the waiting times (and when computer players may fill) go on
+                waited = 0.0
+                for connection in list(self.connections):
+                    if connection.player is not None and any(w.player.id == connection.player.id for w in self.waiting):
+                        await self._send_queues(connection)
+
+    def _queue_counts(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for waiting in self.waiting:
+            counts[waiting.key.name()] = counts.get(waiting.key.name(), 0) + 1
+        return counts
+
+    async def _send_lobby(self, connection: LobbyConnection) -> None:
+        hidden: set[str] = set()
+        if connection.player is not None:
+            hidden = await asyncio.to_thread(self.players.hidden_by, connection.player.id)
+        view = self.view
+        if hidden:
+            view = json.loads(json.dumps(view))
+            for person in view["online"]:
+                if person["id"] in hidden:
+                    person["name"] = None  # "a player", in this person's own view only
+        with contextlib.suppress(Exception):
+            await connection.send({"type": "lobby", **view})
+
+
+def _queue_key(frame: dict[str, Any]) -> QueueKey:
+    name = frame.get("variant")
+    try:
+        chosen = variant(str(name))
+    except RackoError:
+        raise WebError("bad-frame", f"There is no variant {str(name)[:30]!r}.") from None
+    players = frame.get("players")
+    if players == "any" or players is None:
+        count = None
+    elif isinstance(players, int) and not isinstance(players, bool) and players in chosen.player_counts:
+        count = players
+    else:
+        counts = ", ".join(str(count) for count in chosen.player_counts)
+        raise WebError("bad-frame", f"{chosen.title} is played by {counts} players, or any of those.")
+    return QueueKey(chosen.name, count, frame.get("rated") is True, frame.get("two_player_rule") is not False)
+
+
+def _unfinished_tables(rows: Rows, player_id: str) -> int:
+    found = rows(
+        "SELECT count(*) FROM racko_seats AS seats JOIN racko_listings AS listings "
+        "ON listings.table_id = seats.table_id WHERE seats.player_id = ? AND listings.over = 0",
+        (player_id,),
+    )
+    return int(found[0][0])
+
+
+def _lobby_rows(rows: Rows) -> dict[str, Any]:
+    """The lobby's lines as the database has them: public tables with seats to take, public games being played,
+    the players seen lately."""
+    waiting = [
+        json.loads(text)
+        for (text,) in rows(
+            "SELECT listing FROM racko_listings WHERE over = 0 AND open_seats > 0 ORDER BY updated DESC LIMIT ?",
+            (LISTED,),
+        )
+    ]
+    playing = [
+        json.loads(text)
+        for (text,) in rows(
+            "SELECT listing FROM racko_listings WHERE over = 0 AND open_seats = 0 ORDER BY updated DESC LIMIT ?",
+            (LISTED,),
+        )
+    ]
+    since = time.time() - ONLINE_SECONDS
+    online = [
+        {"id": player_id, "name": name}
+        for player_id, name in rows(
+            "SELECT id, name FROM racko_players WHERE seen > ? ORDER BY seen DESC LIMIT ?", (since, LISTED)
+        )
+    ]
+    count = rows("SELECT count(*) FROM racko_players WHERE seen > ?", (since,))[0][0]
+    return {"open": waiting, "playing": playing, "online": online, "online_count": int(count)}
+
+
+def routes(lobby: Lobby, allowed: frozenset[str], frames_per_second: float) -> list[BaseRoute]:
+    """The lobby's page, its socket, and taking a seat at a table it lists."""
+    hub = lobby.hub
+
+    async def lobby_page(request: Request) -> Response:
+        return page("lobby.html")
+
+    async def lobby_socket(websocket: WebSocket) -> None:
+        if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"), allowed):
+            await websocket.close(code=4403)
+            return
+        await websocket.accept()
+        connection = LobbyConnection(await player_of(websocket, lobby.players), websocket.send_json)
+        bucket = Bucket(frames_per_second)
+        try:
+            await lobby.join(connection)
+            while True:
+                try:
+                    frame = await read_frame(websocket)
+                    if not bucket.take():
+                        raise WebError("slow-down", "Too many messages: slow down.")
+                    await lobby.handle(connection, frame)
+                except WebError as error:
+                    with contextlib.suppress(Exception):
+                        await websocket.send_json({"type": "error", "code": error.code, "message": str(error)})
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            lobby.leave(connection)
+
+    async def take_seat(request: Request) -> Response:
+        try:
+            await json_body(request, allowed)
+            player = await player_of(request, lobby.players)
+            if player is None:
+                raise Refused(401, "Pick a name first.")
+            try:
+                table = await hub.reach(request.path_params["table"])
+                seat = await hub.take_seat(table, player)
+            except WebError as error:
+                raise Refused(404 if error.code == "no-table" else 409, str(error)) from None
+            return JSONResponse({"table": table.table_id, "seat": seat})
+        except Refused as refusal:
+            return refusal.response()
+
+    return [
+        Route("/", lobby_page),
+        WebSocketRoute("/ws/lobby", lobby_socket),
+        Route("/api/tables/{table}/join", take_seat, methods=["POST"]),
+    ]

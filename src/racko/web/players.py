@@ -1,0 +1,220 @@
+"""A player who stays, without an account or an e-mail address: a name, and a random key in a cookie.
+
+On the first visit a person picks a name; the server makes a player (a public id, the name) and a key of 192 random
+bits, which only the person's browser holds (an HttpOnly, SameSite=Lax cookie, Secure over https) and which the
+database keeps hashed.  A "use on another device" code moves the identity: one use, ten minutes, and the other
+device gets a key of its own.  Seats a player takes are bound to them, so their seat opens without its link.
+Forgetting a player removes their name, keys, seats, ratings and the history that names them; the games other
+people played with them stay, with the seat called "a forgotten player".
+
+Every method here blocks on the database: the routes call them in a worker thread.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from racko.play.text import plain_name
+from racko.web.store import TableStore
+from racko.web.store.base import Rows
+
+COOKIE = "racko_player"
+KEY_BYTES = 24
+"""A player's key: 192 random bits."""
+TRANSFER_SECONDS = 600.0
+"""How long a "use on another device" code works (once)."""
+NAME_LENGTH = 24
+FORGOTTEN = "a forgotten player"
+COOKIE_DAYS = 400
+
+
+def key_hash(key: str) -> str:
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def clean_name(name: Any) -> str | None:
+    """A name as people see it (plain text, the same filter as everywhere), or None if there is nothing to it."""
+    if not isinstance(name, str):
+        return None
+    clean = plain_name(name)[:NAME_LENGTH].strip()
+    return clean or None
+
+
+def subject_of(player_id: str) -> str:
+    """How ratings and games name a player (computer levels are ``bot:LEVEL``)."""
+    return "p:" + player_id
+
+
+@dataclass(frozen=True)
+class Player:
+    id: str
+    name: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"id": self.id, "name": self.name}
+
+
+class Players:
+    """The players the server knows, kept in its store (SQLite or PostgreSQL, the same SQL)."""
+
+    def __init__(self, store: TableStore) -> None:
+        self.store = store
+
+    def identify(self, key: str | None) -> Player | None:
+        """The player whose key this is (and they were seen now), or None."""
+        if not key or len(key) > 100:
+            return None
+
+        def work(rows: Rows) -> Player | None:
+            found = rows(
+                "SELECT players.id, players.name FROM racko_player_keys AS keys JOIN racko_players AS players "
+                "ON players.id = keys.player_id WHERE keys.key_hash = ?",
+                (key_hash(key),),
+            )
+            if not found:
+                return None
+            rows("UPDATE racko_players SET seen = ? WHERE id = ?", (time.time(), found[0][0]))
+            return Player(str(found[0][0]), str(found[0][1]))
+
+        return self.store.run(work)
+
+    def create(self, name: str) -> tuple[Player, str]:
+        """A new player with this (clean) name; returns them and the key for their browser's cookie."""
+        player = Player(secrets.token_urlsafe(9), name)
+        key = secrets.token_urlsafe(KEY_BYTES)
+        now = time.time()
+
+        def work(rows: Rows) -> None:
+            rows("INSERT INTO racko_players (id, name, created, seen) VALUES (?, ?, ?, ?)", (player.id, name, now, now))
+            rows(
+                "INSERT INTO racko_player_keys (key_hash, player_id, created) VALUES (?, ?, ?)",
+                (key_hash(key), player.id, now),
+            )
+
+        self.store.run(work)
+        return player, key
+
+    def rename(self, player_id: str, name: str) -> bool:
+        """A player's new (clean) name, wherever it shows; False if there is no such player."""
+        return bool(
+            self.store.run(
+                lambda rows: rows("UPDATE racko_players SET name = ? WHERE id = ? RETURNING id", (name, player_id))
+            )
+        )
+
+    def forget(self, player_id: str) -> bool:
+        """Remove the player: name, keys, seats, ratings, rating history; in finished games their seat becomes a
+        forgotten player's.  False if there is no such player."""
+        subject = subject_of(player_id)
+
+        def work(rows: Rows) -> bool:
+            gone = rows("DELETE FROM racko_players WHERE id = ? RETURNING id", (player_id,))
+            rows("DELETE FROM racko_ratings WHERE subject = ?", (subject,))
+            rows("DELETE FROM racko_rating_history WHERE subject = ?", (subject,))
+            rows("DELETE FROM racko_hidden WHERE hidden_id = ?", (player_id,))
+            rows("UPDATE racko_game_seats SET subject = 'forgotten' WHERE subject = ?", (subject,))
+            return bool(gone)
+
+        return self.store.run(work)
+
+    def transfer_code(self, player_id: str) -> str:
+        """A code that lets one other device become this player, once, within :data:`TRANSFER_SECONDS`."""
+        code = secrets.token_urlsafe(KEY_BYTES)
+
+        def work(rows: Rows) -> None:
+            rows("DELETE FROM racko_transfers WHERE expires < ?", (time.time(),))
+            rows(
+                "INSERT INTO racko_transfers (code_hash, player_id, expires) VALUES (?, ?, ?)",
+                (key_hash(code), player_id, time.time() + TRANSFER_SECONDS),
+            )
+
+        self.store.run(work)
+        return code
+
+    def claim(self, code: str) -> tuple[Player, str] | None:
+        """This device becomes the player the code was made for (the code is used up); None if it is no code, used
+        or too old."""
+        if not isinstance(code, str) or not code or len(code) > 100:
+            return None
+        key = secrets.token_urlsafe(KEY_BYTES)
+
+        def work(rows: Rows) -> Player | None:
+            found = rows(
+                "DELETE FROM racko_transfers WHERE code_hash = ? AND expires >= ? RETURNING player_id",
+                (key_hash(code), time.time()),
+            )
+            if not found:
+                return None
+            named = rows("SELECT id, name FROM racko_players WHERE id = ?", (found[0][0],))
+            if not named:
+                return None
+            rows(
+                "INSERT INTO racko_player_keys (key_hash, player_id, created) VALUES (?, ?, ?)",
+                (key_hash(key), named[0][0], time.time()),
+            )
+            return Player(str(named[0][0]), str(named[0][1]))
+
+        player = self.store.run(work)
+        return None if player is None else (player, key)
+
+    def find(self, player_id: str) -> Player | None:
+        found = self.store.run(lambda rows: rows("SELECT id, name FROM racko_players WHERE id = ?", (player_id,)))
+        return Player(str(found[0][0]), str(found[0][1])) if found else None
+
+    def bind(self, table_id: str, seat: int, player_id: str) -> None:
+        """The seat is this player's: their browser opens it without the seat's link."""
+        self.store.run(
+            lambda rows: rows(
+                "INSERT INTO racko_seats (table_id, seat, player_id, since) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (table_id, seat) DO UPDATE SET player_id = excluded.player_id, since = excluded.since",
+                (table_id, seat, player_id, time.time()),
+            )
+        )
+
+    def seats_of(self, player_id: str) -> list[tuple[str, int]]:
+        """The player's seats (table, seat), newest first."""
+        return [
+            (str(table_id), int(seat))
+            for table_id, seat in self.store.run(
+                lambda rows: rows(
+                    "SELECT table_id, seat FROM racko_seats WHERE player_id = ? ORDER BY since DESC", (player_id,)
+                )
+            )
+        ]
+
+    def hide(self, player_id: str, other_id: str, hidden: bool) -> None:
+        """Whether ``player_id`` sees ``other_id``'s name (hidden: "a player" in their own view, no one else's)."""
+
+        def work(rows: Rows) -> None:
+            if hidden:
+                rows(
+                    "INSERT INTO racko_hidden (player_id, hidden_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                    (player_id, other_id),
+                )
+            else:
+                rows("DELETE FROM racko_hidden WHERE player_id = ? AND hidden_id = ?", (player_id, other_id))
+
+        self.store.run(work)
+
+    def hidden_by(self, player_id: str) -> set[str]:
+        return {
+            str(hidden)
+            for (hidden,) in self.store.run(
+                lambda rows: rows("SELECT hidden_id FROM racko_hidden WHERE player_id = ?", (player_id,))
+            )
+        }
+
+    def everyone(self, limit: int = 1000) -> list[dict[str, Any]]:
+        """The players, most recently seen first (for the operator)."""
+        return [
+            {"id": player_id, "name": name, "created": created, "seen": seen}
+            for player_id, name, created, seen in self.store.run(
+                lambda rows: rows(
+                    "SELECT id, name, created, seen FROM racko_players ORDER BY seen DESC LIMIT ?", (limit,)
+                )
+            )
+        ]

@@ -1,0 +1,319 @@
+"""Ratings and the players' histories: OpenSkill (Plackett-Luce) per variant, for players and computer levels.
+
+When a game at a table ends, every seat with a player or a computer player gets a line in the players' histories
+(``racko_games``, ``racko_game_seats``: the game's record, its place and total).  If the table was rated and every
+person at it was a player, the ratings move: one rating per subject (``p:ID`` for a player, ``bot:LEVEL`` for a
+computer level) and variant, the places from the final totals (Partners: the two sides, as teams), and each new
+rating kept in ``racko_rating_history`` for the player's chart.  A game is passed on once (its id is the table's and
+the game's number), so a table opened again after a crash passes it on again harmlessly.
+
+Computer levels start from ratings calibrated in games between them (:func:`calibrate`, written to
+``web/data/bot_ratings.json`` by ``racko ratings-calibrate``), so that theirs mean something on the first day;
+games against people move them from there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from openskill.models import PlackettLuce
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from racko import bots
+from racko.match import Match
+from racko.record import GameRecord, replay
+from racko.rules import VARIANTS
+from racko.web.http import page, refused
+from racko.web.players import FORGOTTEN, Players, subject_of
+from racko.web.store import TableStore
+from racko.web.store.base import Rows
+from racko.web.views import replay_steps
+
+CALIBRATED = Path(__file__).parent / "data" / "bot_ratings.json"
+SCALE = 40.0
+"""Ratings are shown as OpenSkill's mu times this (a new player: 1000), with two sigmas as the uncertainty."""
+HISTORY_SHOWN = 50
+
+
+def shown(mu: float, sigma: float) -> dict[str, int]:
+    """A rating as people see it: a number and how uncertain it still is (±)."""
+    return {"rating": round(mu * SCALE), "uncertainty": round(2 * sigma * SCALE)}
+
+
+def calibrated_ratings(path: Path = CALIBRATED) -> dict[str, dict[str, tuple[float, float]]]:
+    """The computer levels' starting ratings, per variant: ``{variant: {level: (mu, sigma)}}``."""
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    return {
+        name: {level: (float(pair[0]), float(pair[1])) for level, pair in levels.items()}
+        for name, levels in data.get("ratings", {}).items()
+    }
+
+
+class Ratings:
+    """The ratings and histories kept in the server's store."""
+
+    def __init__(self, store: TableStore, calibrated: dict[str, dict[str, tuple[float, float]]] | None = None) -> None:
+        self.store = store
+        self.model = PlackettLuce()
+        self.calibrated = calibrated_ratings() if calibrated is None else calibrated
+
+    # --- a game's end -----------------------------------------------------------------------------------
+
+    def game_over(self, table_id: str, setup: dict[str, Any], record: GameRecord) -> bool:
+        """Keep a finished game in the histories of those at the table and, if rated, move their ratings;
+        whether the ratings moved.  Blocking: call it in a worker thread."""
+        match = replay(record)
+        outcome = match.outcome
+        if outcome is None:
+            return False
+        seats = setup["seats"]
+        subjects: list[str | None] = [
+            subject_of(spec["player"]) if spec.get("player") else f"bot:{spec['bot']}" if spec["bot"] else None
+            for spec in seats
+        ]
+        if all(subject is None or subject.startswith("bot:") for subject in subjects):
+            return False  # nobody at the table keeps a history
+        rules = record.rules
+        totals = match.seat_totals
+        sides = _sides(match)
+        side_totals = [sum(totals[seat] for seat in side) for side in sides]
+        places = {seat: 1 + sum(other > side_totals[index] for other in side_totals) for index, side in enumerate(sides)
+                  for seat in side}  # fmt: skip
+        game_id = f"{table_id}-{setup['game']}"
+        rated = bool(setup.get("rated")) and all(subject is not None for subject in subjects)
+        now = time.time()
+
+        def work(rows: Rows) -> bool:
+            kept = rows(
+                "INSERT INTO racko_games (id, table_id, variant, rated, finished, record) VALUES (?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (id) DO NOTHING RETURNING id",
+                (game_id, table_id, rules.variant, int(rated), now, record.dumps()),
+            )
+            if not kept:
+                return False  # passed on already
+            for seat, subject in enumerate(subjects):
+                rows(
+                    "INSERT INTO racko_game_seats (game_id, seat, subject, place, total) VALUES (?, ?, ?, ?, ?)",
+                    (game_id, seat, subject or f"person:{seats[seat]['name']}", places[seat], totals[seat]),
+                )
+            if not rated:
+                return False
+            self._rate(rows, rules.variant, game_id, [[subjects[seat] or "" for seat in side] for side in sides],
+                       [places[side[0]] for side in sides], now)  # fmt: skip
+            return True
+
+        return self.store.run(work)
+
+    def _rate(
+        self, rows: Rows, variant_name: str, game_id: str, teams: list[list[str]], ranks: list[int], now: float
+    ) -> None:
+        current = {subject: self._rating(rows, subject, variant_name) for team in teams for subject in team}
+        ratings = [[self.model.rating(*current[subject], name=subject) for subject in team] for team in teams]
+        updated = self.model.rate(ratings, ranks=[float(rank) for rank in ranks])
+        for team, new in zip(teams, updated, strict=True):
+            for subject, rating in zip(team, new, strict=True):
+                rows(
+                    "INSERT INTO racko_ratings (subject, variant, mu, sigma, games) VALUES (?, ?, ?, ?, 1) "
+                    "ON CONFLICT (subject, variant) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+                    "games = racko_ratings.games + 1",
+                    (subject, variant_name, rating.mu, rating.sigma),
+                )
+                rows(
+                    "INSERT INTO racko_rating_history (subject, variant, game_id, mu, sigma, at) VALUES "
+                    "(?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                    (subject, variant_name, game_id, rating.mu, rating.sigma, now),
+                )
+
+    def _rating(self, rows: Rows, subject: str, variant_name: str) -> tuple[float, float]:
+        found = rows("SELECT mu, sigma FROM racko_ratings WHERE subject = ? AND variant = ?", (subject, variant_name))
+        if found:
+            return float(found[0][0]), float(found[0][1])
+        if subject.startswith("bot:") and subject[4:] in self.calibrated.get(variant_name, {}):
+            return self.calibrated[variant_name][subject[4:]]
+        default = self.model.rating()
+        return float(default.mu), float(default.sigma)
+
+    # --- what the pages show ----------------------------------------------------------------------------
+
+    def board(self, variant_name: str, limit: int = 100) -> list[dict[str, Any]]:
+        """A variant's ratings, people and computer levels (those that played a rated game, and the calibrated
+        levels), best first by the cautious estimate (mu - 3 sigma)."""
+
+        def work(rows: Rows) -> list[tuple[Any, ...]]:
+            return rows(
+                "SELECT ratings.subject, ratings.mu, ratings.sigma, ratings.games, players.name FROM racko_ratings "
+                "AS ratings LEFT JOIN racko_players AS players ON 'p:' || players.id = ratings.subject "
+                "WHERE ratings.variant = ? ORDER BY ratings.mu - 3 * ratings.sigma DESC LIMIT ?",
+                (variant_name, limit),
+            )
+
+        lines = [
+            {"subject": subject, "name": name if name is not None else subject[4:], "games": games, **shown(mu, sigma)}
+            for subject, mu, sigma, games, name in self.store.run(work)
+        ]
+        rated = {line["subject"] for line in lines}
+        for level, (mu, sigma) in self.calibrated.get(variant_name, {}).items():
+            if f"bot:{level}" not in rated:
+                lines.append({"subject": f"bot:{level}", "name": level, "games": 0, **shown(mu, sigma)})
+        return sorted(lines, key=lambda line: line["rating"] - line["uncertainty"] * 1.5, reverse=True)
+
+    def of_player(self, player_id: str) -> dict[str, Any]:
+        """A player's ratings per variant, their rating's history (for the chart) and their finished games."""
+        subject = subject_of(player_id)
+
+        def work(rows: Rows) -> dict[str, Any]:
+            ratings = {
+                name: {"games": games, **shown(mu, sigma)}
+                for name, mu, sigma, games in rows(
+                    "SELECT variant, mu, sigma, games FROM racko_ratings WHERE subject = ?", (subject,)
+                )
+            }
+            history: dict[str, list[dict[str, Any]]] = {}
+            for name, mu, sigma, at in rows(
+                "SELECT variant, mu, sigma, at FROM racko_rating_history WHERE subject = ? ORDER BY at", (subject,)
+            ):
+                history.setdefault(name, []).append({"at": at, **shown(mu, sigma)})
+            games = []
+            for game_id, name, rated, finished in rows(
+                "SELECT games.id, games.variant, games.rated, games.finished FROM racko_games AS games "
+                "JOIN racko_game_seats AS mine ON mine.game_id = games.id AND mine.subject = ? "
+                "ORDER BY games.finished DESC LIMIT ?",
+                (subject, HISTORY_SHOWN),
+            ):
+                seats = [
+                    {"seat": seat, "subject": who, "name": _name(who, player), "place": place, "total": total}
+                    for seat, who, place, total, player in rows(
+                        "SELECT seats.seat, seats.subject, seats.place, seats.total, players.name FROM "
+                        "racko_game_seats AS seats LEFT JOIN racko_players AS players "
+                        "ON 'p:' || players.id = seats.subject WHERE seats.game_id = ? ORDER BY seats.seat",
+                        (game_id,),
+                    )
+                ]
+                games.append({"game": game_id, "variant": name, "rated": bool(rated), "finished": finished,
+                              "seats": seats})  # fmt: skip
+            return {"ratings": ratings, "history": history, "games": games}
+
+        return self.store.run(work)
+
+    def record(self, game_id: str) -> str | None:
+        found = self.store.run(lambda rows: rows("SELECT record FROM racko_games WHERE id = ?", (game_id,)))
+        return str(found[0][0]) if found else None
+
+
+def _name(subject: str, player: str | None) -> str:
+    if subject.startswith("bot:"):
+        return subject[4:]
+    if subject.startswith("person:"):
+        return subject[7:]
+    if subject == "forgotten":
+        return FORGOTTEN
+    return player or FORGOTTEN
+
+
+def _sides(match: Match) -> list[list[int]]:
+    """The seats that share a place: a team each in Partners, else each seat alone."""
+    teams = match.rules.teams
+    if teams is not None:
+        return [list(team) for team in teams]
+    return [[seat] for seat in range(match.rules.players)]
+
+
+def calibrate(rounds: int, seed: int = 0, say: Callable[[str], None] = lambda line: None) -> dict[str, Any]:
+    """Computer levels rated against each other: ``rounds`` rounds per variant (2-player classic and Bonus with the
+    2-player rule, Partners, 3-player High-Low), different levels drawn at random for the seats, each round ranked by
+    its scores (Partners: by side); returns the ratings file's contents."""
+    model = PlackettLuce()
+    rng = random.Random(seed)
+    result: dict[str, dict[str, list[float]]] = {}
+    for name, players in (("classic", 2), ("bonus", 2), ("partners", 4), ("highlow", 3)):
+        levels = list(bots.playing(name))
+        ratings = {level: model.rating(name=level) for level in levels}
+        rules = VARIANTS[name].rules(players)
+        sides = [list(team) for team in rules.teams] if rules.teams is not None else [[seat] for seat in range(players)]
+        for number in range(rounds):
+            seated = rng.sample(levels, players)
+            scores = _play_a_round(Match(rules, seed=rng.randrange(2**32)), seated, rng)
+            side_scores = [sum(scores[seat] for seat in side) for side in sides]
+            ranks = [1.0 + sum(other > score for other in side_scores) for score in side_scores]
+            teams = [[ratings[seated[seat]] for seat in side] for side in sides]
+            for side, new in zip(sides, model.rate(teams, ranks=ranks), strict=True):
+                for seat, rating in zip(side, new, strict=True):
+                    ratings[seated[seat]] = rating
+            if (number + 1) % 50 == 0:
+                say(f"{name}: {number + 1} of {rounds} rounds")
+        result[name] = {level: [round(rating.mu, 3), round(rating.sigma, 3)] for level, rating in ratings.items()}
+    return {"rounds_per_variant": rounds, "seed": seed, "ratings": result}
+
+
+def _play_a_round(match: Match, seated: list[str], rng: random.Random) -> list[int]:
+    """The first round of a match, played by computer players of these levels; its scores."""
+    players = [bots.create(level, seed=rng.randrange(2**32)) for level in seated]
+    while not match.results:
+        seat = match.to_act
+        assert seat is not None
+        match.apply(players[seat].act(match.observation(seat)))
+    return list(match.results[0].scores)
+
+
+def routes(ratings: Ratings, players: Players) -> list[BaseRoute]:
+    """The ratings page, a player's page (ratings, their chart, finished games) and a finished game's record and
+    replay."""
+
+    async def ratings_page(request: Request) -> Response:
+        return page("ratings.html")
+
+    async def player_page(request: Request) -> Response:
+        return page("player.html")
+
+    async def replay_page(request: Request) -> Response:
+        return page("replay.html")
+
+    async def board(request: Request) -> Response:
+        name = request.path_params["variant"]
+        if name not in VARIANTS:
+            return refused(404, "There is no such variant.")
+        return JSONResponse({"variant": name, "lines": await asyncio.to_thread(ratings.board, name)})
+
+    async def player(request: Request) -> Response:
+        found = await asyncio.to_thread(players.find, request.path_params["player"][:40])
+        if found is None:
+            return refused(404, "There is no such player (or they asked to be forgotten).")
+        data = await asyncio.to_thread(ratings.of_player, found.id)
+        return JSONResponse({"player": found.to_json(), **data})
+
+    async def game_record(request: Request) -> Response:
+        text = await asyncio.to_thread(ratings.record, request.path_params["game"][:80])
+        if text is None:
+            return refused(404, "There is no such finished game.")
+        return Response(
+            text,
+            media_type="application/json",
+            headers={"Content-Disposition": 'attachment; filename="racko-game.json"'},
+        )
+
+    async def game_replay(request: Request) -> Response:
+        text = await asyncio.to_thread(ratings.record, request.path_params["game"][:80])
+        if text is None:
+            return refused(404, "There is no such finished game.")
+        return JSONResponse(await asyncio.to_thread(replay_steps, GameRecord.loads(text)))
+
+    return [
+        Route("/ratings", ratings_page),
+        Route("/p/{player}", player_page),
+        Route("/replay/{game}", replay_page),
+        Route("/api/ratings/{variant}", board),
+        Route("/api/players/{player}", player),
+        Route("/api/games/{game}/record", game_record),
+        Route("/api/games/{game}/replay", game_replay),
+    ]

@@ -1,0 +1,175 @@
+"use strict";
+// The lobby: who you are, quick play, your tables, the tables waiting for people, the games to watch and who is
+// online, kept live over one socket.
+let OPTIONS = null, me = null, socket = null, retry = 500, lobby = null, queues = [], fillSeconds = 20;
+const $ = (id) => document.getElementById(id);
+
+function connect() {
+  socket = new WebSocket((location.protocol === "https:" ? "wss:" : "ws:") + "//" + location.host + "/ws/lobby");
+  socket.addEventListener("open", () => { retry = 500; });
+  socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
+  socket.addEventListener("close", () => { setTimeout(connect, retry); retry = Math.min(retry * 2, 8000); });
+}
+
+function send(frame) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(frame));
+}
+
+function receive(frame) {
+  if (frame.type === "lobby") { lobby = frame; renderLobby(); }
+  else if (frame.type === "queued") { queues = frame.queues; fillSeconds = frame.fill_seconds; renderQueues(); }
+  else if (frame.type === "seated") { $("problem").textContent = t("seated"); location.assign("/t/" + encodeURIComponent(frame.table)); }
+  else if (frame.type === "error") $("problem").textContent = frame.message;
+}
+
+function renderWho() {
+  $("name-form").hidden = !!me;
+  $("who-title").textContent = me ? t("your_page") : t("pick_name");
+  const you = $("you");
+  you.hidden = !me;
+  if (me) {
+    you.replaceChildren(...tNodes("you_are", { name: bdi(me.name) }), " ");
+    const page = element("a", "", t("your_page"));
+    page.href = "/p/" + encodeURIComponent(me.id);
+    const settings = element("a", "", t("settings"));
+    settings.href = "/me";
+    you.append(page, " · ", settings);
+  }
+}
+
+function renderQueues() {
+  const list = $("queues");
+  list.replaceChildren();
+  for (const queue of queues) {
+    const item = element("li", "line");
+    item.append(element("span", "", t("waiting_for", { game: gameName(queue.variant, queue.players), n: queue.waiting, s: Math.round(queue.waited) })));
+    const cancel = element("button", "", t("cancel"));
+    cancel.type = "button";
+    const wish = { variant: queue.variant, players: queue.players || "any", rated: queue.rated, two_player_rule: queue.two_player_rule };
+    cancel.addEventListener("click", () => send({ type: "cancel", ...wish }));
+    item.append(" ", cancel);
+    if (queue.can_fill) {
+      const box = element("span", "fill");
+      const label = element("label");
+      const levels = element("select");
+      levels.setAttribute("aria-label", t("fill_help"));
+      const variant = OPTIONS.variants.find((v) => v.name === queue.variant);
+      for (const bot of variant.bots) levels.append(new Option(t("computer") + ": " + bot, bot));
+      levels.value = variant.default_bot;
+      label.append(element("span", "", t("fill_help")), " ", levels);
+      const fill = element("button", "primary", t("fill"));
+      fill.type = "button";
+      fill.addEventListener("click", () => send({ type: "fill", ...wish, bot: levels.value }));
+      box.append(label, " ", fill);
+      item.append(box);
+    }
+    list.append(item);
+  }
+}
+
+function seatNames(seats) {
+  const names = element("span", "who");
+  seats.forEach((seat, index) => {
+    if (index) names.append(", ");
+    names.append(seat.name ? bdi(seat.name) : t("seat_n", { n: index + 1 }));
+    if (seat.bot) names.append(" (" + t("computer_level") + ")");
+  });
+  return names;
+}
+
+function renderLobby() {
+  const open = $("open-list"), playing = $("playing-list"), online = $("online-list");
+  open.replaceChildren(...(lobby.open.length ? lobby.open.map((line) => {
+    const item = element("li", "line");
+    item.append(element("strong", "", gameName(line.variant, line.players)), " ", element("span", "tag", t(line.rated ? "rated" : "casual")), " ",
+      seatNames(line.seats), " ", element("span", "tag", t("seats_free", { n: line.open_seats })), " ");
+    const take = element("button", "primary", t("take_seat"));
+    take.type = "button";
+    take.addEventListener("click", () => takeSeat(line.table));
+    item.append(take);
+    return item;
+  }) : [element("li", "empty", t("open_none"))]));
+  playing.replaceChildren(...(lobby.playing.length ? lobby.playing.map((line) => {
+    const item = element("li", "line");
+    const watch = element("a", "button", t("watch"));
+    watch.href = "/t/" + encodeURIComponent(line.table);
+    item.append(element("strong", "", gameName(line.variant, line.players)), " ", seatNames(line.seats), " ",
+      element("span", "tag", t("round_n", { n: line.round })), " ", watch);
+    return item;
+  }) : [element("li", "empty", t("playing_none"))]));
+  $("online-title").textContent = t("online", { n: lobby.online_count });
+  const others = lobby.online.filter((person) => !me || person.id !== me.id);
+  online.replaceChildren(...(others.length ? others.map((person) => {
+    const item = element("li");
+    const link = element("a");
+    link.href = "/p/" + encodeURIComponent(person.id);
+    link.append(person.name ? bdi(person.name) : t("a_player"));
+    item.append(link);
+    return item;
+  }) : [element("li", "empty", t("online_none"))]));
+}
+
+async function renderMine() {
+  const list = $("mine-list");
+  const data = me ? await api("/api/me/tables") : { seats: [] };
+  list.replaceChildren(...(data.seats.length ? data.seats.slice(0, 10).map((seat) => {
+    const item = element("li", "line");
+    const go = element("a", "button", t("go"));
+    go.href = "/t/" + encodeURIComponent(seat.table);
+    item.append(element("span", "", seat.table + " · " + t("seat_n", { n: seat.seat + 1 })), " ", go);
+    return item;
+  }) : [element("li", "empty", t("yours_none"))]));
+}
+
+async function takeSeat(table) {
+  if (!me) { $("problem").textContent = t("need_name"); $("name").focus(); return; }
+  try {
+    await api("/api/tables/" + encodeURIComponent(table) + "/join", { method: "POST", body: "{}" });
+    location.assign("/t/" + encodeURIComponent(table));
+  } catch (error) { $("problem").textContent = t("err_generic", { message: error.message }); }
+}
+
+function quickPlayers() {
+  const variant = OPTIONS.variants.find((v) => v.name === $("quick-variant").value);
+  const select = $("quick-players");
+  const kept = select.value;
+  select.replaceChildren(new Option(t("players_any"), "any"), ...variant.players.map((n) => new Option(String(n), String(n))));
+  select.value = [...select.options].some((o) => o.value === kept) ? kept : String(variant.players[0]);
+  $("run-rule-row").hidden = !variant.players.includes(2);
+}
+
+async function main() {
+  OPTIONS = await api("/api/options");
+  $("quick-variant").replaceChildren(...OPTIONS.variants.map((v) => new Option(variantTitle(v.name, v.title), v.name)));
+  $("quick-variant").addEventListener("change", quickPlayers);
+  $("quick-players").addEventListener("change", () => { $("run-rule-row").hidden = !["2", "any"].includes($("quick-players").value) || !OPTIONS.variants.find((v) => v.name === $("quick-variant").value).players.includes(2); });
+  quickPlayers();
+  me = await whoAmI();
+  watchLanguage(() => {
+    for (const option of $("quick-variant").options) option.textContent = variantTitle(option.value, option.textContent);
+    quickPlayers(); renderWho(); renderQueues(); if (lobby) renderLobby(); renderMine();
+  });
+  renderWho();
+  renderMine();
+  $("name-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      me = await api("/api/me", { method: "POST", body: JSON.stringify({ name: $("name").value }) });
+      renderWho(); renderMine(); whoAmI();
+      if (socket) socket.close(); // the lobby's socket says who this is when it opens again
+    } catch (error) { $("problem").textContent = t("err_generic", { message: error.message }); }
+  });
+  $("quick-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    if (!me) { $("problem").textContent = t("need_name"); $("name").focus(); return; }
+    $("problem").textContent = "";
+    const players = $("quick-players").value;
+    send({
+      type: "quick", variant: $("quick-variant").value, players: players === "any" ? "any" : Number(players),
+      rated: $("quick-rated").checked, two_player_rule: $("quick-run-rule").checked,
+    });
+  });
+  connect();
+}
+
+main();

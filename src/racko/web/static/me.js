@@ -1,0 +1,49 @@
+"use strict";
+// The player's own page: their name, this identity on another device, the names they hid, and forgetting it all.
+const $ = (id) => document.getElementById(id);
+let me = null;
+
+async function renderHidden() {
+  const list = $("hidden-list");
+  const data = await api("/api/me/hidden");
+  list.replaceChildren(...(data.hidden || []).map((id) => {
+    const item = element("li", "line");
+    const link = element("a", "", id);
+    link.href = "/p/" + encodeURIComponent(id);
+    const show = element("button", "", t("show_name"));
+    show.type = "button";
+    show.addEventListener("click", async () => { await api("/api/me/hide", { method: "POST", body: JSON.stringify({ player: id, hidden: false }) }); renderHidden(); });
+    item.append(link, " ", show);
+    return item;
+  }));
+}
+
+async function main() {
+  watchLanguage();
+  me = await whoAmI();
+  if (!me) { location.replace("/"); return; }
+  $("name").value = me.name;
+  $("rename-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      me = await api("/api/me", { method: "POST", body: JSON.stringify({ name: $("name").value }) });
+      $("status").textContent = t("saved");
+    } catch (error) { $("status").textContent = t("err_generic", { message: error.message }); }
+  });
+  $("transfer").addEventListener("click", async () => {
+    const data = await api("/api/me/transfer", { method: "POST", body: "{}" });
+    const field = $("transfer-link");
+    field.value = location.origin + "/me/claim#code=" + data.code;
+    field.hidden = false;
+    field.select();
+  });
+  $("forget").addEventListener("click", async () => {
+    if (!window.confirm(t("forget_sure"))) return;
+    await api("/api/me", { method: "DELETE", body: "{}" });
+    $("status").textContent = t("forgotten");
+    location.assign("/");
+  });
+  renderHidden();
+}
+
+main();

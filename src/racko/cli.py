@@ -218,6 +218,7 @@ arena_commands.register(app)
 play_commands.register(app)
 app.command("serve")(serve_command)
 app.command("proxy-config")(proxy_config_command)
+app.add_typer(web_commands.admin_app)
 
 
 def main() -> None:

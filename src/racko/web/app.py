@@ -208,8 +208,8 @@ def create_app(
         if token is not None and seat is None:
             await refuse(websocket, "bad-token", "This link is not a seat at this table.", 4403)
             return
+        player = await player_of(websocket, hub.players)
         if token is None:  # a player's own seat opens without its link
-            player = await player_of(websocket, hub.players)
             seat = table.seat_of_player(player.id) if player is not None else None
         watcher = Watcher(seat, websocket.send_json, close=lambda code: websocket.close(code=code))
         bucket = Bucket(frames_per_second)
@@ -223,7 +223,7 @@ def create_app(
                         continue
                     if not bucket.take():
                         raise WebError("slow-down", "Too many messages: slow down.")
-                    await _handle(hub, hub.tables.get(table.table_id, table), watcher, frame, websocket)
+                    await _handle(hub, hub.tables.get(table.table_id, table), watcher, frame, websocket, player)
                 except WebError as error:
                     metrics.refused.labels(error.code).inc()
                     await _send_quietly(websocket, {"type": "error", "code": error.code, "message": str(error)})
@@ -300,13 +300,15 @@ async def _refuse(websocket: WebSocket, code: str, message: str, close_code: int
         return
 
 
-async def _handle(hub: Hub, table: Any, watcher: Watcher, frame: dict[str, Any], websocket: WebSocket) -> None:
+async def _handle(
+    hub: Hub, table: Any, watcher: Watcher, frame: dict[str, Any], websocket: WebSocket, player: Player | None
+) -> None:
     kind = frame["type"]
     seat = watcher.viewer
     if kind == "act":
         await hub.act(table, seat, frame.get("version"), frame.get("action"))
     elif kind == "name":
-        await hub.name(table, seat, frame.get("name"))
+        await hub.name(table, seat, frame.get("name"), player)
     elif kind == "hint":
         choices = await hub.hint(table, seat)
         await _send_quietly(websocket, {"type": "hint", "choices": choices})

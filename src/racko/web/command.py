@@ -361,3 +361,124 @@ def server_bench_lines(figures: dict[str, Any]) -> list[str]:
     errors = figures["error_codes"]
     lines.append("Errors: " + (", ".join(f"{code} {count}" for code, count in errors.items()) if errors else "none."))
     return lines
+
+
+# --- racko admin: the operator's commands over the server's store -------------------------------------------------
+
+DB_HELP = "The server's store, as racko serve's --db (default: racko.sqlite3 in racko's data folder)."
+
+admin_app = typer.Typer(
+    name="admin",
+    help="The operator's commands for racko serve's players: list, rename or remove a player; calibrate the "
+    "computer levels' ratings.",
+    no_args_is_help=True,
+)
+
+
+def _admin_store(db: str | None) -> Any:
+    """The store that racko serve uses, opened beside a running server (SQLite's own locking keeps the two apart)."""
+    from racko.web.store import StoreError, open_store
+
+    location = db if db is not None else str(data_dir() / "racko.sqlite3")
+    if db is None and not Path(location).exists():
+        typer.echo(f"racko: there is no server store at {location} yet (racko serve makes it).", err=True)
+        raise typer.Exit(2)
+    try:
+        return open_store(location, node="admin", exclusive=False)
+    except StoreError as error:
+        typer.echo(f"racko: cannot open the store: {error}", err=True)
+        raise typer.Exit(2) from None
+    except ImportError:
+        typer.echo("racko: PostgreSQL needs the postgres extra: pip install 'racko[postgres]'.", err=True)
+        raise typer.Exit(2) from None
+
+
+@admin_app.command("list")
+def admin_list(
+    db: Annotated[str | None, typer.Option(help=DB_HELP)] = None,
+    limit: Annotated[int, typer.Option(help="At most this many players, most recently seen first.", min=1)] = 100,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """List the players the server knows: id, name, when first and last seen."""
+    import time
+
+    from racko.play.text import plain_name
+    from racko.web.players import Players
+
+    store = _admin_store(db)
+    try:
+        everyone = Players(store).everyone(limit)
+    finally:
+        store.close()
+    if as_json:
+        typer.echo(json.dumps({"players": everyone}))
+        return
+    for player in everyone:
+        seen = time.strftime("%Y-%m-%d %H:%M", time.localtime(player["seen"]))
+        typer.echo(f"{player['id']}  {seen}  {plain_name(player['name'])}")
+    typer.echo(f"{len(everyone)} players.")
+
+
+@admin_app.command("rename")
+def admin_rename(
+    player: Annotated[str, typer.Argument(help="The player's id (racko admin list).")],
+    name: Annotated[str, typer.Argument(help="Their new name (plain text, as players' names are).")],
+    db: Annotated[str | None, typer.Option(help=DB_HELP)] = None,
+) -> None:
+    """Give a player another name (in the lobby, the ratings and their games from now on)."""
+    from racko.web.players import Players, clean_name
+
+    clean = clean_name(name)
+    if clean is None:
+        typer.echo("racko: a name is some text, such as Ann.", err=True)
+        raise typer.Exit(2)
+    store = _admin_store(db)
+    try:
+        done = Players(store).rename(player, clean)
+    finally:
+        store.close()
+    if not done:
+        typer.echo(f"racko: there is no player {player[:40]!r}.", err=True)
+        raise typer.Exit(1)
+    typer.echo(f"Player {player} is now called {clean}.")
+
+
+@admin_app.command("remove")
+def admin_remove(
+    player: Annotated[str, typer.Argument(help="The player's id (racko admin list).")],
+    db: Annotated[str | None, typer.Option(help=DB_HELP)] = None,
+) -> None:
+    """Remove a player: name, keys, ratings and history (their seats in finished games become a forgotten
+    player's), as the player's own "Forget me" does."""
+    from racko.web.players import Players
+
+    store = _admin_store(db)
+    try:
+        done = Players(store).forget(player)
+    finally:
+        store.close()
+    if not done:
+        typer.echo(f"racko: there is no player {player[:40]!r}.", err=True)
+        raise typer.Exit(1)
+    typer.echo(f"Player {player} is removed.")
+
+
+@admin_app.command("calibrate")
+def admin_calibrate(
+    rounds: Annotated[int, typer.Option(help="Rounds per variant between computer levels.", min=10)] = 500,
+    seed: Annotated[int, typer.Option(help="The seed of the deals and of the levels drawn for the seats.")] = 0,
+    out: Annotated[
+        Path | None, typer.Option(help="Write the ratings file here (default: print it).", dir_okay=False)
+    ] = None,
+) -> None:
+    """Rate the computer levels against each other (OpenSkill, each round ranked by its scores), so that their
+    ratings mean something before they meet people; the file racko serve starts from (web/data/bot_ratings.json)."""
+    from racko.web.ratings import calibrate
+
+    result = calibrate(rounds, seed, say=lambda line: typer.echo(line, err=True))
+    text = json.dumps(result, indent=1, sort_keys=True) + "\n"
+    if out is None:
+        typer.echo(text, nl=False)
+        return
+    out.write_text(text, encoding="utf-8")
+    typer.echo(f"Wrote {out}.", err=True)

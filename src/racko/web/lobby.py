@@ -110,8 +110,14 @@ class Lobby:
         await self._send_queues(connection)
 
     def leave(self, connection: LobbyConnection) -> None:
+        """A lobby connection closed: a person who has no other lobby open stops waiting (nobody is seated at a
+        table they have left)."""
         if connection in self.connections:
             self.connections.remove(connection)
+        player = connection.player
+        if player is not None and not any(c.player is not None and c.player.id == player.id for c in self.connections):
+            self.waiting = [w for w in self.waiting if w.player.id != player.id]
+            self._changed.set()
 
     async def handle(self, connection: LobbyConnection, frame: dict[str, Any]) -> None:
         kind = frame["type"]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import time
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,10 +39,13 @@ def key_hash(key: str) -> str:
 
 def clean_name(name: Any) -> str | None:
     """A name as people see it (plain text, the same filter as everywhere), or None if there is nothing to it."""
-    if not isinstance(name, str):
+    if not isinstance(name, str) or not name.strip():
         return None
     clean = plain_name(name)[:NAME_LENGTH].strip()
-    return clean or None
+    # a name says something: a letter, a digit or a symbol such as an emoji (not only marks put for hidden characters)
+    if not any(character.isalnum() or unicodedata.category(character) == "So" for character in clean):
+        return None
+    return clean
 
 
 def subject_of(player_id: str) -> str:

@@ -768,13 +768,18 @@ class Hub:
             await self._commit_now(table.table_id)
         table.setup = setup
 
-    async def name(self, table: Table, seat: int | None, name: Any) -> None:
+    async def name(self, table: Table, seat: int | None, name: Any, player: Player | None = None) -> None:
+        """A person opening a seat's link names themselves; a player (the lobby's cookie) is bound to the seat, so
+        that it opens without its link and the game goes into their history (and rating), unless they have a seat
+        at this table already (one browser playing two seats)."""
         if seat is None:
             raise WebError("spectator", "Spectators have no seat to name.")
         if not isinstance(name, str) or not name.strip():
             raise WebError("bad-name", "A name is some text, such as Ann.")
         clean = plain_name(name)[:NAME_LENGTH].strip() or "Player"
-        await self._seat_person(table, seat, clean)
+        free = table.setup["seats"][seat].get("player") is None
+        bound = player if player is not None and free and table.seat_of_player(player.id) is None else None
+        await self._seat_person(table, seat, clean, bound)
 
     async def _seat_person(self, table: Table, seat: int, name: str, player: Player | None = None) -> None:
         """A person sits down at a seat under a name (a player's seat is theirs from then on)."""

@@ -2,6 +2,8 @@
 // The words of the lobby and the players' pages (quick play, names, ratings, histories, replays), in the languages
 // of the rule sheets; i18n.js loads first and holds t(), the page's language and the game's own words.
 Object.assign(WORDS.en, {
+  who_joins: "Who may join", public_no: "those I send a link to", public_yes: "anyone, from the lobby",
+  rated_table: "Rated (every person plays under their name from the lobby)",
   lobby: "Lobby", nav_new: "A new table", nav_ratings: "Ratings", nav_me: "You",
   pick_name: "Pick a name to play with others", pick_name_help: "No account, no e-mail: this browser remembers you.",
   name_label: "Your name", save_name: "Play", you_are: "You play as {name}.", your_page: "Your page",
@@ -33,6 +35,8 @@ Object.assign(WORDS.en, {
   invited: "{name} asks for a rematch.", not_found: "There is no such page.",
 });
 Object.assign(WORDS.nl, {
+  who_joins: "Wie mag meedoen", public_no: "wie ik een link stuur", public_yes: "iedereen, vanuit de lobby",
+  rated_table: "Met rating (iedereen speelt onder de naam uit de lobby)",
   lobby: "Lobby", nav_new: "Een nieuwe tafel", nav_ratings: "Ranglijst", nav_me: "Jij",
   pick_name: "Kies een naam om met anderen te spelen", pick_name_help: "Geen account, geen e-mail: deze browser onthoudt je.",
   name_label: "Je naam", save_name: "Spelen", you_are: "Je speelt als {name}.", your_page: "Jouw pagina",
@@ -64,6 +68,8 @@ Object.assign(WORDS.nl, {
   invited: "{name} vraagt om revanche.", not_found: "Deze pagina bestaat niet.",
 });
 Object.assign(WORDS.fr, {
+  who_joins: "Qui peut venir", public_no: "ceux à qui j’envoie un lien", public_yes: "tout le monde, depuis le salon",
+  rated_table: "Classée (chacun joue sous son nom du salon)",
   lobby: "Salon", nav_new: "Une nouvelle table", nav_ratings: "Classement", nav_me: "Vous",
   pick_name: "Choisissez un nom pour jouer avec d’autres", pick_name_help: "Pas de compte, pas d’e-mail : ce navigateur se souvient de vous.",
   name_label: "Votre nom", save_name: "Jouer", you_are: "Vous jouez sous le nom de {name}.", your_page: "Votre page",

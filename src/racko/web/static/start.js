@@ -72,6 +72,8 @@ async function create(event) {
     refill: document.getElementById("refill").value,
     target: target ? Number(target) : null,
     two_player_rule: players === 2 ? document.getElementById("run-rule").value === "true" : null,
+    public: document.getElementById("public").value === "true",
+    rated: document.getElementById("rated").checked,
   };
   const problem = document.getElementById("problem");
   problem.textContent = "";
@@ -124,6 +126,7 @@ function linkItem(caption, url, key) {
 }
 
 async function main() {
+  whoAmI().catch(() => null);  // the header's link to the player's own page
   OPTIONS = await (await fetch("/api/options")).json();
   const variants = document.getElementById("variant");
   variants.replaceChildren(...OPTIONS.variants.map((v) => option(v.name, variantTitle(v.name, v.title))));

@@ -39,9 +39,10 @@ __all__ = [
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
-def open_store(location: str | Path, *, sync: str = "full", node: str = "") -> TableStore:
+def open_store(location: str | Path, *, sync: str = "full", node: str = "", exclusive: bool = True) -> TableStore:
     """The server's store at ``location`` (a SQLite file's path or a PostgreSQL URL); :class:`StoreError` says why
-    it cannot be used."""
+    it cannot be used.  ``exclusive=False``: a SQLite file that a running server may hold as well (the operator's
+    commands, a few short transactions that SQLite's own locking keeps apart from the server's)."""
     text = str(location)
     if text.startswith(POSTGRES_SCHEMES):
         from racko.web.store.postgres import PostgresTables  # psycopg is loaded only by those who use it
@@ -52,4 +53,4 @@ def open_store(location: str | Path, *, sync: str = "full", node: str = "") -> T
         raise StoreError(
             f"--db is a SQLite file's path or a PostgreSQL URL (postgresql://USER@HOST:PORT/DB), not a {scheme}:// URL."
         )
-    return SqliteTables(Path(text).expanduser(), sync, grouped=True, exclusive=True, node=node)
+    return SqliteTables(Path(text).expanduser(), sync, grouped=True, exclusive=exclusive, node=node)

@@ -578,7 +578,7 @@ def test_a_table_whose_saved_game_is_damaged_says_it_cannot_be_opened_and_shows_
 
 
 def test_names_typed_on_the_start_page_are_offered_to_whoever_opens_the_link(server: str, visit: Visitor) -> None:
-    start = visit(server + "/", wait=False)
+    start = visit(server + "/new", wait=False)
     start.locator("#players").wait_for(state="attached")
     start.locator("#variant").select_option("classic")
     start.locator("#players").select_option("3")
@@ -683,7 +683,7 @@ def test_the_variant_s_title_and_its_keys_in_the_page_s_language(
 
 
 def test_the_start_page_names_the_variants_in_its_language(server: str, visit: Visitor) -> None:
-    start = visit(server + "/", wait=False, locale="fr-FR")
+    start = visit(server + "/new", wait=False, locale="fr-FR")
     expect(start.locator("#variant option")).to_have_text(
         ["Rack-O classique", "Rack-O bonus", "Rack-O en équipes", "Rack-O Haut-Bas"]
     )
@@ -740,7 +740,7 @@ def test_axe_finds_no_serious_problem_on_any_page_in_any_language(
     axe = Axe()
     locale = {"en": "en-GB", "nl": "nl-NL", "fr": "fr-FR"}[language]
     problems: dict[str, list[str]] = {}
-    start = visit(server + "/", wait=False, locale=locale)
+    start = visit(server + "/new", wait=False, locale=locale)
     expect(start.locator("#variant option")).to_have_count(4)
     problems["start"] = _serious(start, axe)
     for variant_name, seats in (

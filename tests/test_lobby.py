@@ -5,6 +5,7 @@ refused with the reason and change nothing."""
 
 from __future__ import annotations
 
+import json
 import random
 import sqlite3
 import time
@@ -401,3 +402,32 @@ def test_a_player_opening_a_seat_link_is_bound_to_that_seat(client: TestClient) 
     with client.websocket_connect(f"/ws/{made['table']}", headers=bob) as ws:  # no link needed any more
         ws.send_json({"type": "hello", "token": None, "version": 0})
         assert _until(ws, "welcome")["you"] == 1
+
+
+# --- the operator ---------------------------------------------------------------------------------------------
+
+
+def test_the_operator_lists_renames_and_removes_players_beside_a_running_server(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from racko.cli import app as cli
+
+    path = tmp_path / "tables.sqlite3"
+    runner = CliRunner()
+    with TestClient(_app(path)) as client:
+        ann = _person(client, "Ann")
+        ann_id = _get(client, "/api/me", ann).json()["id"]
+        listed = runner.invoke(cli, ["admin", "list", "--db", str(path), "--json"])
+        assert listed.exit_code == 0, listed.output
+        assert [player["name"] for player in json.loads(listed.stdout)["players"]] == ["Ann"]
+        renamed = runner.invoke(cli, ["admin", "rename", ann_id, "Annie", "--db", str(path)])
+        assert renamed.exit_code == 0 and "Annie" in renamed.output
+        assert _get(client, "/api/me", ann).json()["name"] == "Annie"
+        assert runner.invoke(cli, ["admin", "rename", ann_id, "   ", "--db", str(path)]).exit_code == 2
+        assert runner.invoke(cli, ["admin", "rename", "nobody", "Bo", "--db", str(path)]).exit_code == 1
+        removed = runner.invoke(cli, ["admin", "remove", ann_id, "--db", str(path)])
+        assert removed.exit_code == 0, removed.output
+        assert _get(client, "/api/me", ann).json() == {"id": None, "name": None}
+        assert runner.invoke(cli, ["admin", "remove", ann_id, "--db", str(path)]).exit_code == 1
+    missing = runner.invoke(cli, ["admin", "list", "--db", "postgresql://nobody@127.0.0.1:1/none"])
+    assert missing.exit_code == 2 and "Traceback" not in missing.output

@@ -141,6 +141,36 @@ def test_several_processes_on_postgresql_are_measured_through_the_proxy() -> Non
     assert _gone(pid)
 
 
+LOBBY_KEYS = {
+    "lobby_connections",
+    "lobby_probes",
+    "lobby_update_p50_ms",
+    "lobby_update_p99_ms",
+    "lobby_update_max_ms",
+    "lobby_updates_missed",
+    "quick_people",
+    "quick_seated",
+    "quick_unseated",
+    "quick_wait_p50_ms",
+    "quick_wait_p99_ms",
+    "quick_wait_max_ms",
+    "quick_errors",
+}
+
+
+def test_the_lobby_is_measured_in_its_connections_and_quick_play_in_its_waits() -> None:
+    figures, pid = _bench(
+        "--tables", "4", "--interval", "0.5", "--seconds", "4", "--warmup", "0.5", "--lobbies", "5", "--quick", "8"
+    )
+    assert set(figures) == PACE_KEYS | LOBBY_KEYS
+    assert figures["lobby_connections"] == 5 and figures["lobby_probes"] >= 1
+    assert figures["lobby_updates_missed"] == 0
+    assert 0 < figures["lobby_update_p50_ms"] <= figures["lobby_update_p99_ms"] <= figures["lobby_update_max_ms"]
+    assert figures["quick_people"] == 8 and figures["quick_seated"] >= 6 and figures["quick_errors"] == {}
+    assert 0 < figures["quick_wait_p50_ms"] <= figures["quick_wait_max_ms"]
+    assert _gone(pid)
+
+
 def test_server_options_and_engine_options_do_not_mix() -> None:
     runner = CliRunner()
     assert runner.invoke(app, ["bench", "--tables", "5"]).exit_code == 2
@@ -149,6 +179,8 @@ def test_server_options_and_engine_options_do_not_mix() -> None:
     several = runner.invoke(app, ["bench", "--server", "--processes", "3"])
     assert several.exit_code == 2 and "--db postgres" in several.output
     assert runner.invoke(app, ["bench", "--server", "--db", "mysql://x"]).exit_code == 2
+    assert runner.invoke(app, ["bench", "--lobbies", "5"]).exit_code == 2
+    assert runner.invoke(app, ["bench", "--server", "--find-max", "--quick", "5"]).exit_code == 2
 
 
 # --- the group commit ------------------------------------------------------------------------------------------

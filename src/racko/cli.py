@@ -75,6 +75,8 @@ SERVER_ONLY = (
     "processes",
     "proxy",
     "db",
+    "lobbies",
+    "quick",
 )
 PAGE_ONLY = ("loads",)
 BATCH_ROUNDS = 4_000_000
@@ -129,6 +131,8 @@ def bench_command(
     processes: web_commands.Processes = 1,
     proxy: web_commands.ThroughProxy = False,
     db: web_commands.BenchDb = "sqlite",
+    lobbies: web_commands.Lobbies = 0,
+    quick: web_commands.Quick = 0,
     seed: Annotated[int, typer.Option(help="Seed of the first round (with --server: of the simulated people).")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
 ) -> None:
@@ -168,6 +172,8 @@ def bench_command(
             processes=processes,
             proxy=proxy,
             db=db,
+            lobbies=lobbies,
+            quick=quick,
             seed=seed,
             as_json=as_json,
         )

@@ -236,6 +236,26 @@ BenchDb = Annotated[
     ),
 ]
 
+Lobbies = Annotated[
+    int,
+    typer.Option(
+        min=0,
+        max=5000,
+        help="Lobby connections open while measuring; the tables are then public, and a public table made each "
+        "second is timed to every lobby connection.",
+        rich_help_panel=SERVER_PANEL,
+    ),
+]
+Quick = Annotated[
+    int,
+    typer.Option(
+        min=0,
+        max=20000,
+        help="People arriving over the measured stretch who press quick play (classic, 2 players): their waits.",
+        rich_help_panel=SERVER_PANEL,
+    ),
+]
+
 
 def server_bench_command(
     tables: Tables = 1000,
@@ -253,6 +273,8 @@ def server_bench_command(
     processes: Processes = 1,
     proxy: ThroughProxy = False,
     db: BenchDb = "sqlite",
+    lobbies: Lobbies = 0,
+    quick: Quick = 0,
     seed: int = 0,
     as_json: bool = False,
 ) -> None:
@@ -271,6 +293,9 @@ def server_bench_command(
     if processes > 1 and db == "sqlite":
         typer.echo("racko: several server processes share a PostgreSQL database: add --db postgres.", err=True)
         raise typer.Exit(2)
+    if find_max and (lobbies or quick):
+        typer.echo("racko: --lobbies and --quick are measured at a steady pace, not with --find-max.", err=True)
+        raise typer.Exit(2)
     settings = BenchSettings(
         tables=tables,
         interval=interval,
@@ -288,6 +313,8 @@ def server_bench_command(
         processes=processes,
         proxy=proxy,
         db=db,
+        lobbies=lobbies,
+        quick=quick,
     )
 
     def say(line: str) -> None:
@@ -358,6 +385,21 @@ def server_bench_lines(figures: dict[str, Any]) -> list[str]:
         f"{mb(figures['server_rss_open_kb'])} with them open ({figures['memory_per_table_kb']} KB a table), "
         f"{mb(figures['server_rss_after_kb'])} at the end."
     )
+    if figures.get("lobby_connections"):
+        lines.append(
+            f"The lobby in {figures['lobby_connections']:,} connections: a new public table reached each of them "
+            f"in p50 {figures['lobby_update_p50_ms']} ms, p99 {figures['lobby_update_p99_ms']} ms, max "
+            f"{figures['lobby_update_max_ms']} ms ({figures['lobby_probes']} tables; missed "
+            f"{figures['lobby_updates_missed']})."
+        )
+    if figures.get("quick_people"):
+        lines.append(
+            f"Quick play: {figures['quick_people']:,} people arriving over the stretch, {figures['quick_seated']:,} "
+            f"seated, waiting p50 {figures['quick_wait_p50_ms']} ms, p99 {figures['quick_wait_p99_ms']} ms, max "
+            f"{figures['quick_wait_max_ms']} ms; not seated {figures['quick_unseated']}"
+            + (f"; errors {figures['quick_errors']}" if figures["quick_errors"] else "")
+            + "."
+        )
     errors = figures["error_codes"]
     lines.append("Errors: " + (", ".join(f"{code} {count}" for code, count in errors.items()) if errors else "none."))
     return lines

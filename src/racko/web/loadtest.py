@@ -39,6 +39,7 @@ from types import FrameType
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import WebSocketException
 
 from racko.rules import SLOT_LABELS
 from racko.web.cluster import HOST, Proxy, ServeProcess, TemporaryPostgres
@@ -84,6 +85,12 @@ class BenchSettings:
     db: str = "sqlite"
     """``sqlite`` (a file in a temporary folder), ``postgres`` (a PostgreSQL server started for the run), or a
     ``postgresql://`` URL."""
+    lobbies: int = 0
+    """Lobby connections open during the measured stretch; with them, the tables are public (listed in the lobby)
+    and a public table is made every second to time how soon every lobby connection shows it."""
+    quick: int = 0
+    """People who arrive at the lobby evenly spread over the measured stretch and press quick play (classic,
+    2 players); how long each waits to be seated."""
 
 
 # --- the server processes --------------------------------------------------------------------------------------
@@ -399,10 +406,10 @@ class _Table:
                 await asyncio.wait_for(socket.close(), 1.0)
 
 
-def _create_tables(port: int, count: int) -> list[dict[str, Any]]:
+def _create_tables(port: int, count: int, public: bool = False) -> list[dict[str, Any]]:
     """``count`` tables through the server's own form (one kept-alive HTTP connection)."""
     connection = http.client.HTTPConnection(HOST, port, timeout=30)
-    body = json.dumps(FORM)
+    body = json.dumps({**FORM, "public": public})
     links = []
     try:
         for _ in range(count):
@@ -415,6 +422,147 @@ def _create_tables(port: int, count: int) -> list[dict[str, Any]]:
     finally:
         connection.close()
     return links
+
+
+# --- the lobby ---------------------------------------------------------------------------------------------------
+
+LOBBY_PROBE_SECONDS = 1.0
+"""A public table is made this often while lobby connections are open (its line's way to each is timed)."""
+
+
+def _new_players(port: int, count: int) -> list[str]:
+    """``count`` new players (a name each); their cookies' keys."""
+    connection = http.client.HTTPConnection(HOST, port, timeout=30)
+    keys = []
+    try:
+        for number in range(count):
+            body = json.dumps({"name": f"Quick {number + 1}"})
+            connection.request("POST", "/api/me", body, {"Content-Type": "application/json"})
+            answer = connection.getresponse()
+            answer.read()
+            cookie = answer.getheader("Set-Cookie") or ""
+            if answer.status != 200 or "racko_player=" not in cookie:
+                raise RuntimeError(f"the server made no player: {answer.status}")
+            keys.append(cookie.split("racko_player=", 1)[1].split(";", 1)[0])
+    finally:
+        connection.close()
+    return keys
+
+
+class _Lobbies:
+    """Lobby connections that watch for probe tables, and people who press quick play; what each waited."""
+
+    def __init__(self, url: str, port: int, settings: BenchSettings) -> None:
+        self.url = url
+        self.port = port
+        self.settings = settings
+        self.connections: list[ClientConnection] = []
+        self.probes: dict[str, float] = {}
+        """A probe table's id: when the server answered that it was made (perf_counter)."""
+        self.seen: list[set[str]] = []
+        self.update_ms: list[float] = []
+        self.quick_waits_ms: list[float] = []
+        self.errors: dict[str, int] = {}
+        self.tasks: list[asyncio.Task[None]] = []
+        self.keys: list[str] = []
+
+    async def open(self) -> None:
+        gate = asyncio.Semaphore(CONNECTING)
+
+        async def one() -> ClientConnection:
+            async with gate:
+                return await connect(f"{self.url}/ws/lobby", max_size=2**22, open_timeout=30)
+
+        self.connections = list(await asyncio.gather(*(one() for _ in range(self.settings.lobbies))))
+        self.seen = [set() for _ in self.connections]
+        self.keys = await asyncio.to_thread(_new_players, self.port, self.settings.quick)
+
+    def start(self, seconds: float) -> None:
+        self.tasks = [asyncio.create_task(self._read(index)) for index in range(len(self.connections))]
+        if self.connections:
+            self.tasks.append(asyncio.create_task(self._probe(seconds)))
+        if self.keys:
+            self.tasks.append(asyncio.create_task(self._arrivals(seconds)))
+
+    async def _read(self, index: int) -> None:
+        connection, seen = self.connections[index], self.seen[index]
+        async for text in connection:
+            now = time.perf_counter()
+            # A table's id is found in the frame's text: 200 connections' frames parsed as JSON would make the load
+            # the bottleneck (a table's id is 12 random characters, in no other field).
+            for table, made in list(self.probes.items()):
+                if table not in seen and table in text:
+                    seen.add(table)
+                    self.update_ms.append((now - made) * 1000)
+
+    async def _probe(self, seconds: float) -> None:
+        stop = time.perf_counter() + seconds
+        while time.perf_counter() < stop:
+            (link,) = await asyncio.to_thread(_create_tables, self.port, 1, True)
+            self.probes[link["table"]] = time.perf_counter()
+            await asyncio.sleep(LOBBY_PROBE_SECONDS)
+
+    async def _arrivals(self, seconds: float) -> None:
+        start = time.perf_counter()
+        rng = random.Random(self.settings.seed)
+        times = sorted(rng.uniform(0, seconds) for _ in self.keys)
+        people = []
+        for key, at in zip(self.keys, times, strict=True):
+            await asyncio.sleep(max(0.0, start + at - time.perf_counter()))
+            people.append(asyncio.create_task(self._quick(key)))
+        await asyncio.gather(*people, return_exceptions=True)
+
+    async def _quick(self, key: str) -> None:
+        wish = {"type": "quick", "variant": "classic", "players": 2, "rated": False, "two_player_rule": False}
+        try:
+            async with connect(
+                f"{self.url}/ws/lobby", additional_headers={"Cookie": f"racko_player={key}"}, max_size=2**22
+            ) as connection:
+                asked = time.perf_counter()
+                await connection.send(json.dumps(wish))
+                async with asyncio.timeout(self.settings.seconds + 30):
+                    async for text in connection:
+                        if '"seated"' not in text and '"error"' not in text:
+                            continue  # the lobby's lines, which this person does not read
+                        frame = json.loads(text)
+                        if frame.get("type") == "seated":
+                            self.quick_waits_ms.append((time.perf_counter() - asked) * 1000)
+                            return
+                        if frame.get("type") == "error":
+                            code = str(frame.get("code"))
+                            self.errors[code] = self.errors.get(code, 0) + 1
+                            return
+        except TimeoutError:
+            pass  # not seated: counted as such
+        except (OSError, WebSocketException):
+            self.errors["lobby-connection"] = self.errors.get("lobby-connection", 0) + 1
+
+    async def stop(self) -> None:
+        """Stop (the people still waiting leave: counted as not seated) and close every lobby connection."""
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        self.tasks = []
+        await asyncio.gather(*(connection.close() for connection in self.connections), return_exceptions=True)
+
+    def figures(self) -> dict[str, Any]:
+        wanted = len(self.probes) * len(self.connections)
+        figures: dict[str, Any] = {
+            "lobby_connections": len(self.connections),
+            "lobby_probes": len(self.probes),
+            "lobby_update_p50_ms": round(_percentile(self.update_ms, 0.5), 2),
+            "lobby_update_p99_ms": round(_percentile(self.update_ms, 0.99), 2),
+            "lobby_update_max_ms": round(max(self.update_ms, default=0.0), 2),
+            "lobby_updates_missed": wanted - len(self.update_ms),
+            "quick_people": len(self.keys),
+            "quick_seated": len(self.quick_waits_ms),
+            "quick_unseated": len(self.keys) - len(self.quick_waits_ms) - sum(self.errors.values()),
+            "quick_wait_p50_ms": round(_percentile(self.quick_waits_ms, 0.5), 2),
+            "quick_wait_p99_ms": round(_percentile(self.quick_waits_ms, 0.99), 2),
+            "quick_wait_max_ms": round(max(self.quick_waits_ms, default=0.0), 2),
+            "quick_errors": dict(self.errors),
+        }
+        return figures
 
 
 # --- the measurement -------------------------------------------------------------------------------------------
@@ -501,7 +649,8 @@ async def _measure(server: Servers, settings: BenchSettings, say: Callable[[str]
         "server_rss_before_kb": server.rss_kb(),
     }
     opened = time.perf_counter()
-    links = await asyncio.to_thread(_create_tables, server.port, settings.tables)
+    lobbies = settings.lobbies > 0 or settings.quick > 0
+    links = await asyncio.to_thread(_create_tables, server.port, settings.tables, settings.lobbies > 0)
     deck = 40  # 2-player classic
     tables = [
         _Table(index, link["table"], [seat["token"] for seat in link["seats"]], deck, random.Random(rng.random()))
@@ -514,8 +663,11 @@ async def _measure(server: Servers, settings: BenchSettings, say: Callable[[str]
         async with gate:
             await table.open(url, run.errors)
 
+    lobby = _Lobbies(url, server.port, settings)
     try:
         await asyncio.gather(*(open_one(table) for table in tables))
+        if lobbies:
+            await lobby.open()
         figures["open_seconds"] = round(time.perf_counter() - opened, 2)
         await asyncio.sleep(0.5)
         rss_open = server.rss_kb()
@@ -537,6 +689,8 @@ async def _measure(server: Servers, settings: BenchSettings, say: Callable[[str]
                 await asyncio.sleep(settings.warmup)
                 clock = _Clock(server)
                 begin = time.perf_counter()
+                if lobbies:  # its probes and arrivals end 2 s early, so that the last ones too meet the full load
+                    lobby.start(max(1.0, settings.seconds - 2.0))
                 await asyncio.sleep(settings.seconds)
                 stop = time.perf_counter()
                 await asyncio.sleep(min(0.2, settings.interval))  # the last ones' answers
@@ -554,8 +708,12 @@ async def _measure(server: Servers, settings: BenchSettings, say: Callable[[str]
             for task in players:
                 task.cancel()
             await asyncio.gather(*players, return_exceptions=True)
+            if lobbies:
+                await lobby.stop()
+                figures.update(lobby.figures())
     finally:
         gc.unfreeze()
+        await lobby.stop()
         await asyncio.gather(*(table.close() for table in tables), return_exceptions=True)
     figures["load_average_after"] = _load_average()
     figures["games_finished"] = run.games

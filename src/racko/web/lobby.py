@@ -263,11 +263,21 @@ class Lobby:
                     if connection.player is not None and any(w.player.id == connection.player.id for w in self.waiting):
                         await self._send_queues(connection)
 
-    def _queue_counts(self) -> dict[str, int]:
-        counts: dict[str, int] = {}
+    def _queue_counts(self) -> list[dict[str, Any]]:
+        """The games people wait for in quick play, with how many wait for each (no names: a wish is not public)."""
+        counts: dict[QueueKey, int] = {}
         for waiting in self.waiting:
-            counts[waiting.key.name()] = counts.get(waiting.key.name(), 0) + 1
-        return counts
+            counts[waiting.key] = counts.get(waiting.key, 0) + 1
+        return [
+            {
+                "variant": key.variant,
+                "players": key.players,
+                "rated": key.rated,
+                "two_player_rule": key.two_player_rule,
+                "waiting": count,
+            }
+            for key, count in sorted(counts.items(), key=lambda item: item[0].name())
+        ]
 
     async def _send_lobby(self, connection: LobbyConnection) -> None:
         hidden: set[str] = set()

@@ -236,6 +236,7 @@ def calibrate(rounds: int, seed: int = 0, say: Callable[[str], None] = lambda li
     model = PlackettLuce()
     rng = random.Random(seed)
     result: dict[str, dict[str, list[float]]] = {}
+    left_out = 0
     for name, players in (("classic", 2), ("bonus", 2), ("partners", 4), ("highlow", 3)):
         levels = list(bots.playing(name))
         ratings = {level: model.rating(name=level) for level in levels}
@@ -244,6 +245,9 @@ def calibrate(rounds: int, seed: int = 0, say: Callable[[str], None] = lambda li
         for number in range(rounds):
             seated = rng.sample(levels, players)
             scores = _play_a_round(Match(rules, seed=rng.randrange(2**32)), seated, rng)
+            if scores is None:
+                left_out += 1
+                continue
             side_scores = [sum(scores[seat] for seat in side) for side in sides]
             ranks = [1.0 + sum(other > score for other in side_scores) for score in side_scores]
             teams = [[ratings[seated[seat]] for seat in side] for side in sides]
@@ -253,17 +257,24 @@ def calibrate(rounds: int, seed: int = 0, say: Callable[[str], None] = lambda li
             if (number + 1) % 50 == 0:
                 say(f"{name}: {number + 1} of {rounds} rounds")
         result[name] = {level: [round(rating.mu, 3), round(rating.sigma, 3)] for level, rating in ratings.items()}
-    return {"rounds_per_variant": rounds, "seed": seed, "ratings": result}
+    return {"rounds_per_variant": rounds, "seed": seed, "left_out": left_out, "ratings": result}
 
 
-def _play_a_round(match: Match, seated: list[str], rng: random.Random) -> list[int]:
-    """The first round of a match, played by computer players of these levels; its scores."""
+CALIBRATION_TURNS = 2000
+"""A calibration round longer than this many turns is left out (two random players may never sort a rack)."""
+
+
+def _play_a_round(match: Match, seated: list[str], rng: random.Random) -> list[int] | None:
+    """The first round of a match, played by computer players of these levels; its scores (None: left out, too
+    long)."""
     players = [bots.create(level, seed=rng.randrange(2**32)) for level in seated]
-    while not match.results:
+    for _ in range(CALIBRATION_TURNS):
+        if match.results:
+            return list(match.results[0].scores)
         seat = match.to_act
         assert seat is not None
         match.apply(players[seat].act(match.observation(seat)))
-    return list(match.results[0].scores)
+    return None
 
 
 def routes(ratings: Ratings, players: Players) -> list[BaseRoute]:

@@ -4,20 +4,45 @@
 let OPTIONS = null, me = null, socket = null, retry = 500, lobby = null, queues = [], fillSeconds = 20;
 const $ = (id) => document.getElementById(id);
 
+let pending = [];
+
+// The server forgets the wishes of a person whose lobby closed: a new socket asks for them again.
+function wishOf(queue) {
+  return { variant: queue.variant, players: queue.players || "any", rated: queue.rated, two_player_rule: queue.two_player_rule };
+}
+
 function connect() {
-  socket = new WebSocket((location.protocol === "https:" ? "wss:" : "ws:") + "//" + location.host + "/ws/lobby");
-  socket.addEventListener("open", () => { retry = 500; });
-  socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
-  socket.addEventListener("close", () => { setTimeout(connect, retry); retry = Math.min(retry * 2, 8000); });
+  const opened = new WebSocket((location.protocol === "https:" ? "wss:" : "ws:") + "//" + location.host + "/ws/lobby");
+  socket = opened;
+  opened.addEventListener("open", () => {
+    retry = 500;
+    const frames = queues.map((queue) => ({ type: "quick", ...wishOf(queue) })).concat(pending);
+    pending = [];
+    for (const frame of frames) opened.send(JSON.stringify(frame));
+  });
+  opened.addEventListener("message", (event) => { if (opened === socket) receive(JSON.parse(event.data)); });
+  opened.addEventListener("close", () => {
+    if (opened !== socket) return; // replaced on purpose (a new name): the new one is there already
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 8000);
+  });
+}
+
+// Once the person has a name, the lobby's socket must say who they are: a new one at once.
+function reconnect() {
+  const old = socket;
+  connect();
+  if (old) old.close();
 }
 
 function send(frame) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(frame));
+  else pending.push(frame);
 }
 
 function receive(frame) {
   if (frame.type === "lobby") { lobby = frame; renderLobby(); }
-  else if (frame.type === "queued") { queues = frame.queues; fillSeconds = frame.fill_seconds; renderQueues(); }
+  else if (frame.type === "queued") { queues = frame.queues; fillSeconds = frame.fill_seconds; renderQueues(); if (lobby) renderLobby(); }
   else if (frame.type === "seated") { $("problem").textContent = t("seated"); location.assign("/t/" + encodeURIComponent(frame.table)); }
   else if (frame.type === "error") $("problem").textContent = frame.message;
 }
@@ -45,7 +70,7 @@ function renderQueues() {
     item.append(element("span", "", t("waiting_for", { game: gameName(queue.variant, queue.players), n: queue.waiting, s: Math.round(queue.waited) })));
     const cancel = element("button", "", t("cancel"));
     cancel.type = "button";
-    const wish = { variant: queue.variant, players: queue.players || "any", rated: queue.rated, two_player_rule: queue.two_player_rule };
+    const wish = wishOf(queue);
     cancel.addEventListener("click", () => send({ type: "cancel", ...wish }));
     item.append(" ", cancel);
     if (queue.can_fill) {
@@ -97,6 +122,25 @@ function renderLobby() {
       element("span", "tag", t("round_n", { n: line.round })), " ", watch);
     return item;
   }) : [element("li", "empty", t("playing_none"))]));
+  const mine = new Set(queues.map((queue) => JSON.stringify(wishOf(queue))));
+  const waitingNow = $("others-list");
+  const wanted = (lobby.queues || []).filter((queue) => !mine.has(JSON.stringify(wishOf(queue))) || queue.waiting > 1);
+  waitingNow.replaceChildren(...(wanted.length ? wanted.map((queue) => {
+    const item = element("li", "line");
+    item.append(element("strong", "", gameName(queue.variant, queue.players)), " ", element("span", "tag", t(queue.rated ? "rated" : "casual")),
+      queue.players === 2 || (queue.players === null && queue.variant !== "partners") ? " " + (queue.two_player_rule ? t("run_rule_on") : t("run_rule_off")) : "",
+      " ", element("span", "tag", t("n_waiting", { n: queue.waiting })), " ");
+    if (!mine.has(JSON.stringify(wishOf(queue)))) {
+      const join = element("button", "primary", t("join_them"));
+      join.type = "button";
+      join.addEventListener("click", () => {
+        if (!me) { $("problem").textContent = t("need_name"); $("name").focus(); return; }
+        send({ type: "quick", ...wishOf(queue) });
+      });
+      item.append(join);
+    }
+    return item;
+  }) : [element("li", "empty", t("others_none"))]));
   $("online-title").textContent = t("online", { n: lobby.online_count });
   const others = lobby.online.filter((person) => !me || person.id !== me.id);
   online.replaceChildren(...(others.length ? others.map((person) => {
@@ -139,24 +183,13 @@ function quickPlayers() {
 }
 
 async function main() {
-  OPTIONS = await api("/api/options");
-  $("quick-variant").replaceChildren(...OPTIONS.variants.map((v) => new Option(variantTitle(v.name, v.title), v.name)));
-  $("quick-variant").addEventListener("change", quickPlayers);
-  $("quick-players").addEventListener("change", () => { $("run-rule-row").hidden = !["2", "any"].includes($("quick-players").value) || !OPTIONS.variants.find((v) => v.name === $("quick-variant").value).players.includes(2); });
-  quickPlayers();
-  me = await whoAmI();
-  watchLanguage(() => {
-    for (const option of $("quick-variant").options) option.textContent = variantTitle(option.value, option.textContent);
-    quickPlayers(); renderWho(); renderQueues(); if (lobby) renderLobby(); renderMine();
-  });
-  renderWho();
-  renderMine();
+  // The forms answer from the first moment: a person may type before the options have arrived.
   $("name-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
       me = await api("/api/me", { method: "POST", body: JSON.stringify({ name: $("name").value }) });
       renderWho(); renderMine(); whoAmI();
-      if (socket) socket.close(); // the lobby's socket says who this is when it opens again
+      reconnect();
     } catch (error) { $("problem").textContent = t("err_generic", { message: error.message }); }
   });
   $("quick-form").addEventListener("submit", (event) => {
@@ -169,6 +202,19 @@ async function main() {
       rated: $("quick-rated").checked, two_player_rule: $("quick-run-rule").checked,
     });
   });
+  OPTIONS = await api("/api/options");
+  $("quick-variant").replaceChildren(...OPTIONS.variants.map((v) => new Option(variantTitle(v.name, v.title), v.name)));
+  $("quick-variant").addEventListener("change", quickPlayers);
+  $("quick-players").addEventListener("change", () => { $("run-rule-row").hidden = !["2", "any"].includes($("quick-players").value) || !OPTIONS.variants.find((v) => v.name === $("quick-variant").value).players.includes(2); });
+  quickPlayers();
+  const known = await whoAmI();
+  me = me || known; // a name picked meanwhile stays
+  watchLanguage(() => {
+    for (const option of $("quick-variant").options) option.textContent = variantTitle(option.value, option.textContent);
+    quickPlayers(); renderWho(); renderQueues(); if (lobby) renderLobby(); renderMine();
+  });
+  renderWho();
+  renderMine();
   connect();
 }
 

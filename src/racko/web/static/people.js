@@ -2,6 +2,8 @@
 // The words of the lobby and the players' pages (quick play, names, ratings, histories, replays), in the languages
 // of the rule sheets; i18n.js loads first and holds t(), the page's language and the game's own words.
 Object.assign(WORDS.en, {
+  others_waiting: "People waiting now", others_none: "Nobody is waiting for a game right now.", n_waiting: "{n} waiting",
+  join_them: "Join them",
   who_joins: "Who may join", public_no: "those I send a link to", public_yes: "anyone, from the lobby",
   rated_table: "Rated (every person plays under their name from the lobby)",
   lobby: "Lobby", nav_new: "A new table", nav_ratings: "Ratings", nav_me: "You",
@@ -35,6 +37,8 @@ Object.assign(WORDS.en, {
   invited: "{name} asks for a rematch.", not_found: "There is no such page.",
 });
 Object.assign(WORDS.nl, {
+  others_waiting: "Nu aan het wachten", others_none: "Er wacht nu niemand op een spel.", n_waiting: "{n} wachtend",
+  join_them: "Doe mee",
   who_joins: "Wie mag meedoen", public_no: "wie ik een link stuur", public_yes: "iedereen, vanuit de lobby",
   rated_table: "Met rating (iedereen speelt onder de naam uit de lobby)",
   lobby: "Lobby", nav_new: "Een nieuwe tafel", nav_ratings: "Ranglijst", nav_me: "Jij",
@@ -68,6 +72,8 @@ Object.assign(WORDS.nl, {
   invited: "{name} vraagt om revanche.", not_found: "Deze pagina bestaat niet.",
 });
 Object.assign(WORDS.fr, {
+  others_waiting: "Ils attendent", others_none: "Personne n’attend de partie pour l’instant.", n_waiting: "{n} en attente",
+  join_them: "Les rejoindre",
   who_joins: "Qui peut venir", public_no: "ceux à qui j’envoie un lien", public_yes: "tout le monde, depuis le salon",
   rated_table: "Classée (chacun joue sous son nom du salon)",
   lobby: "Salon", nav_new: "Une nouvelle table", nav_ratings: "Classement", nav_me: "Vous",

@@ -645,6 +645,7 @@ function showResult() {
   $("game-over").hidden = !view.over;
   $("again").hidden = !view.over || you === null;
   $("download").hidden = !view.over;
+  $("to-lobby").hidden = !view.over;
   $("round-ok").textContent = t(view.over ? "close" : "continue");
   if (view.over) {
     $("round-title").textContent = t("game_title", { title: variantTitle(setup.variant, setup.title) });

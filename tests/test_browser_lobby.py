@@ -1,0 +1,272 @@
+"""The lobby in Chromium, several browser contexts as separate people: two strangers pick names, meet by quick play
+and play a rated game to its end by clicks; their ratings and histories change; a third person watches from the
+lobby.  The people's pages in every language, by keyboard, without a serious accessibility problem."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from browsing import PHONE, WAIT_MS, launch, serving
+
+DECK = 40
+"""Two players' classic deck."""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    folder = tmp_path_factory.mktemp("lobby")
+    with serving(folder, "--quick-wait", "1", "--quick-target", "25") as address:
+        yield address
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = launch(playwright)
+        yield launched
+        launched.close()
+
+
+class Person:
+    """A person with a browser of their own (cookies, storage): their page, and the frames it received."""
+
+    def __init__(self, browser: Browser, **context: Any) -> None:
+        self.context = browser.new_context(reduced_motion="reduce", **context)
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(WAIT_MS)
+        self.states: list[dict[str, Any]] = []
+
+        def watch(socket: Any) -> None:
+            def received(payload: Any) -> None:
+                frame = json.loads(payload)
+                if frame.get("type") == "state":
+                    self.states.append(frame)
+
+            socket.on("framereceived", received)
+
+        self.page.on("websocket", watch)
+
+    def close(self) -> None:
+        self.context.close()
+
+
+@pytest.fixture
+def people(chromium: Browser) -> Iterator[list[Person]]:
+    made: list[Person] = []
+    yield made
+    for person in made:
+        person.close()
+
+
+def _pick_name(page: Page, name: str) -> None:
+    page.locator("#name").fill(name)
+    page.locator("#name").press("Enter")
+    expect(page.locator("#you")).to_contain_text(name)
+
+
+def _bucket(card: int) -> int:
+    return min(9, (card - 1) * 10 // DECK)
+
+
+def _play_a_turn(person: Person) -> None:
+    """One turn by clicks, as a person sorting their rack would: a card goes to the slot its value belongs to."""
+    page = person.page
+    situation = page.locator("#prompt").get_attribute("data-situation")
+    view = person.states[-1]["view"]
+    rack = view["rack"]
+    if situation == "pick-or-call":
+        page.locator("#btn-racko").click()
+        return
+    top = view["discard"][-1] if view["discard"] else None
+    taking = isinstance(top, int) and rack[_bucket(top)] is not None and _bucket(rack[_bucket(top)]) != _bucket(top)
+    page.locator("#discard" if taking else "#stock").click()
+    expect(page.locator("#prompt")).to_have_attribute("data-situation", re.compile("^place-"))
+    held = _held(person)
+    slot = _bucket(held)
+    if taking or _bucket(rack[slot]) != slot:
+        page.locator("#rack .slot").nth(slot).click()
+    else:
+        page.locator("#btn-discard").click()
+    expect(page.locator("#prompt")).not_to_have_attribute("data-situation", re.compile("^place-"))
+
+
+def _held(person: Person) -> int:
+    for _ in range(100):
+        held = person.states[-1]["view"].get("held")
+        if isinstance(held, int):
+            return held
+        person.page.wait_for_timeout(20)
+    raise AssertionError("no card in hand")
+
+
+def _play_to_the_end(players: list[Person]) -> None:
+    for _ in range(400):
+        if any(person.page.locator("#winner").is_visible() for person in players):
+            return
+        for person in players:
+            situation = person.page.locator("#prompt").get_attribute("data-situation") or ""
+            if situation.startswith("pick") and person.states and person.states[-1]["view"]["legal"]:
+                _play_a_turn(person)
+                break
+        else:
+            players[0].page.wait_for_timeout(50)
+    raise AssertionError("the game did not end")
+
+
+def test_two_strangers_meet_by_quick_play_play_a_rated_game_and_a_third_watches(
+    server: str, chromium: Browser, people: list[Person]
+) -> None:
+    ann, bob, cy = Person(chromium), Person(chromium, **PHONE), Person(chromium, locale="nl-NL")
+    people += [ann, bob, cy]
+    for person in people:
+        person.page.goto(server + "/")
+    _pick_name(ann.page, "Ann")
+    _pick_name(bob.page, "Bob")
+    expect(cy.page.locator("#who-title")).to_have_text("Kies een naam om met anderen te spelen")
+
+    ann.page.locator("#quick-variant").select_option("classic")
+    ann.page.locator("#quick-players").select_option("2")
+    ann.page.locator("#quick-run-rule").uncheck()
+    ann.page.locator("#quick-go").click()
+    expect(ann.page.locator("#queues")).to_contain_text("1 waiting")
+    expect(cy.page.locator("#others-list")).to_contain_text("1 wachtend")  # no name: a wish is not public
+    expect(cy.page.locator("#others-list")).not_to_contain_text("Ann")
+
+    # Bob by keyboard alone: the same game, any number of players.
+    bob.page.locator("#quick-variant").focus()
+    bob.page.keyboard.press("Tab")
+    bob.page.locator("#quick-players").select_option("any")
+    bob.page.locator("#quick-run-rule").focus()
+    bob.page.keyboard.press("Space")  # unticked: no run needed, as Ann asked
+    bob.page.locator("#quick-go").focus()
+    bob.page.keyboard.press("Enter")
+    for person in (ann, bob):
+        expect(person.page).to_have_url(re.compile(r"/t/[\w-]+$"))
+        expect(person.page.locator("body")).to_have_attribute("data-version", re.compile(r"\d+"))
+    table = ann.page.url.rsplit("/", 1)[1]
+    assert bob.page.url.endswith("/t/" + table)
+    expect(ann.page.locator("#name-dialog")).not_to_be_visible()  # the lobby's name: no question at the table
+
+    watch = cy.page.locator("#playing-list li", has_text="Ann").get_by_role("link")
+    expect(watch).to_be_visible()
+    watch.click()
+    expect(cy.page.locator("body")).to_have_attribute("data-version", re.compile(r"\d+"))
+    expect(cy.page.locator("#actions")).to_be_hidden()
+
+    _play_to_the_end([ann, bob])
+    for person in (ann, bob, cy):
+        expect(person.page.locator("#winner")).to_be_visible()
+
+    ann_page = _own_page(ann.page)
+    expect(ann_page.locator("#player-ratings")).to_contain_text("(1 rated games)")
+    expect(ann_page.locator("#charts svg")).to_have_count(1)
+    expect(ann_page.locator("#games li")).to_have_count(1)
+    expect(ann_page.locator("#games")).to_contain_text("Bob")
+    bob_page = _own_page(bob.page)
+    expect(bob_page.locator("#player-ratings")).to_contain_text("(1 rated games)")
+    ratings = {
+        name: int(re.search(r": (\d+) ±", text).group(1))  # type: ignore[union-attr]
+        for name, text in (("Ann", ann_page.locator("#player-ratings").inner_text()),
+                           ("Bob", bob_page.locator("#player-ratings").inner_text()))
+    }  # fmt: skip
+    assert ratings["Ann"] != ratings["Bob"]
+
+    ann_page.locator("#games a", has_text="Replay").click()
+    expect(ann_page.locator("#racks .replay-seat")).to_have_count(2)
+    start = ann_page.locator("#step-label").inner_text()
+    ann_page.keyboard.press("ArrowRight")
+    expect(ann_page.locator("#step-label")).not_to_have_text(start)
+    expect(ann_page.locator("#moves li")).not_to_have_count(0)
+
+    cy.page.goto(server + "/ratings")
+    expect(cy.page.locator("#board")).to_contain_text("Ann")
+    expect(cy.page.locator("#board")).to_contain_text("Bob")
+    expect(cy.page.locator("#board")).to_contain_text("master")
+
+
+def _own_page(page: Page) -> Page:
+    page.goto(page.url.split("/t/")[0] + "/")
+    page.locator("#you a", has_text="Your page").click()
+    expect(page).to_have_url(re.compile(r"/p/[\w-]+$"))
+    return page
+
+
+def test_a_player_moves_to_another_device_and_can_be_forgotten(
+    server: str, chromium: Browser, people: list[Person]
+) -> None:
+    laptop, phone = Person(chromium), Person(chromium, **PHONE)
+    people += [laptop, phone]
+    laptop.page.goto(server + "/")
+    _pick_name(laptop.page, "Dee")
+    laptop.page.goto(server + "/me")
+    laptop.page.locator("#transfer").click()
+    link = laptop.page.locator("#transfer-link")
+    expect(link).to_have_value(re.compile(r"/me/claim#code="))
+    phone.page.goto(link.input_value())
+    expect(phone.page.locator("#claim-status")).to_contain_text("Dee")
+    phone.page.goto(server + "/")
+    expect(phone.page.locator("#you")).to_contain_text("Dee")
+    phone.page.goto(server + "/me")
+    phone.page.once("dialog", lambda dialog: dialog.accept())
+    phone.page.locator("#forget").click()
+    expect(phone.page).to_have_url(server + "/")
+    expect(phone.page.locator("#name-form")).to_be_visible()
+    laptop.page.goto(server + "/")  # the laptop's key went with the player
+    expect(laptop.page.locator("#name-form")).to_be_visible()
+
+
+def _serious(page: Page, axe: Axe) -> list[str]:
+    found = axe.run(page).response["violations"]
+    return [
+        f"{issue['id']} ({issue['impact']}): {[node['target'] for node in issue['nodes']][:3]}"
+        for issue in found
+        if issue["impact"] in ("serious", "critical")
+    ]
+
+
+@pytest.mark.parametrize("language", ["en", "nl", "fr"])
+def test_the_people_s_pages_have_no_serious_accessibility_problem_in_any_language(
+    server: str, chromium: Browser, people: list[Person], language: str
+) -> None:
+    person = Person(chromium, locale={"en": "en-GB", "nl": "nl-NL", "fr": "fr-FR"}[language])
+    people.append(person)
+    page = person.page
+    axe = Axe()
+    problems: dict[str, list[str]] = {}
+    page.goto(server + "/")
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    problems["lobby, no name"] = _serious(page, axe)
+    _pick_name(page, "Eve")
+    page.locator("#quick-go").click()
+    expect(page.locator("#queues li")).to_have_count(1)
+    problems["lobby, waiting"] = _serious(page, axe)
+    for path in ("/new", "/ratings", "/me"):
+        page.goto(server + path)
+        page.wait_for_load_state("networkidle")
+        problems[path] = _serious(page, axe)
+    page.goto(server + "/")
+    page.locator("#you a").first.click()
+    expect(page.locator("#player-title")).to_have_text("Eve")
+    problems["player"] = _serious(page, axe)
+    assert {name: found for name, found in problems.items() if found} == {}
+
+
+def test_the_lobby_on_a_phone_fits_the_screen(
+    server: str, chromium: Browser, people: list[Person], shots: Path
+) -> None:
+    person = Person(chromium, **PHONE)
+    people.append(person)
+    page = person.page
+    page.goto(server + "/")
+    _pick_name(page, "Flo")
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    assert wide <= PHONE["viewport"]["width"], wide
+    page.screenshot(path=str(shots / "lobby-phone.png"), full_page=True)

@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
@@ -122,7 +123,7 @@ def _play_to_the_end(players: list[Person]) -> None:
 
 
 def test_two_strangers_meet_by_quick_play_play_a_rated_game_and_a_third_watches(
-    server: str, chromium: Browser, people: list[Person]
+    server: str, chromium: Browser, people: list[Person], shots: Path
 ) -> None:
     ann, bob, cy = Person(chromium), Person(chromium, **PHONE), Person(chromium, locale="nl-NL")
     people += [ann, bob, cy]
@@ -137,6 +138,7 @@ def test_two_strangers_meet_by_quick_play_play_a_rated_game_and_a_third_watches(
     ann.page.locator("#quick-run-rule").uncheck()
     ann.page.locator("#quick-go").click()
     expect(ann.page.locator("#queues")).to_contain_text("1 waiting")
+    ann.page.screenshot(path=str(shots / "lobby-waiting.png"), full_page=True)
     expect(cy.page.locator("#others-list")).to_contain_text("1 wachtend")  # no name: a wish is not public
     expect(cy.page.locator("#others-list")).not_to_contain_text("Ann")
 
@@ -179,21 +181,37 @@ def test_two_strangers_meet_by_quick_play_play_a_rated_game_and_a_third_watches(
     }  # fmt: skip
     assert ratings["Ann"] != ratings["Bob"]
 
+    ann_page.screenshot(path=str(shots / "player-page.png"), full_page=True)
+    bob_page.screenshot(path=str(shots / "player-page-phone.png"), full_page=True)
     ann_page.locator("#games a", has_text="Replay").click()
     expect(ann_page.locator("#racks .replay-seat")).to_have_count(2)
     start = ann_page.locator("#step-label").inner_text()
     ann_page.keyboard.press("ArrowRight")
     expect(ann_page.locator("#step-label")).not_to_have_text(start)
     expect(ann_page.locator("#moves li")).not_to_have_count(0)
+    expect(ann_page.locator("#moves")).not_to_contain_text("object")  # each move in words, its name isolated
+    expect(ann_page.locator("#moves bdi").first).to_be_visible()
+    ann_page.screenshot(path=str(shots / "replay.png"), full_page=True)
 
     cy.page.goto(server + "/ratings")
-    expect(cy.page.locator("#board")).to_contain_text("Ann")
-    expect(cy.page.locator("#board")).to_contain_text("Bob")
-    expect(cy.page.locator("#board")).to_contain_text("master")
+    expect(cy.page.locator("#ratings-board")).to_contain_text("Ann")
+    expect(cy.page.locator("#ratings-board")).to_contain_text("Bob")
+    expect(cy.page.locator("#ratings-board")).to_contain_text("master")
+    cy.page.screenshot(path=str(shots / "ratings-nl.png"), full_page=True)
+
+    ann.page.goto(server + "/")  # Bob asks for a rematch from his page; Ann, in the lobby, is told
+    bob_page = _own_page(bob.page)
+    bob_page.locator("#games button", has_text="Rematch").click()
+    expect(bob_page).to_have_url(re.compile(r"/t/[\w-]+$"))
+    expect(ann.page.locator("#problem")).to_contain_text("Bob asks for a rematch")
+    ann.page.locator("#mine-list a").first.click()
+    expect(ann.page).to_have_url(bob_page.url)
+    expect(ann.page.locator("body")).to_have_attribute("data-version", re.compile(r"\d+"))
 
 
 def _own_page(page: Page) -> Page:
-    page.goto(page.url.split("/t/")[0] + "/")
+    parts = urlsplit(page.url)
+    page.goto(f"{parts.scheme}://{parts.netloc}/")
     page.locator("#you a", has_text="Your page").click()
     expect(page).to_have_url(re.compile(r"/p/[\w-]+$"))
     return page

@@ -238,6 +238,29 @@ def test_two_strangers_meet_by_quick_play_play_a_rated_game_and_their_ratings_an
     assert len(steps) > 10 and all(len(step["racks"]) == 2 for step in steps)
     for page_path in ("/", "/ratings", f"/p/{ann_id}", f"/replay/{game}", "/me"):
         assert _get(client, page_path).status_code == 200
+    stats = pages[ann_id]["stats"]
+    assert stats["total"]["games"] == 1 and stats["by_opponent"] == {"people only": stats["total"]}
+    assert stats["total"]["won"] == (winner["subject"] == f"p:{ann_id}") and stats["total"]["rounds"] >= 1
+
+    # A rematch: the same people, their seats bound to them; the other is told in the lobby; asked twice, one table.
+    with client.websocket_connect("/ws/lobby", headers=ann) as ann_lobby:
+        _until(ann_lobby, "lobby")
+        again = client.post(f"/api/games/{game}/rematch", json={}, headers=bob)
+        client.cookies.clear()
+        assert again.status_code == 200 and again.json()["guests"] == []
+        invited = _until(ann_lobby, "invited")
+        assert invited["by"] == "Bob" and invited["table"] == again.json()["table"]
+    twice = client.post(f"/api/games/{game}/rematch", json={}, headers=ann)
+    client.cookies.clear()
+    assert twice.json()["table"] == again.json()["table"]
+    assert {"table": again.json()["table"], "seat": seated[0]["seat"]} in _get(client, "/api/me/tables", ann).json()[
+        "seats"
+    ]
+    stranger = client.post(f"/api/games/{game}/rematch", json={}, headers=cy)
+    client.cookies.clear()
+    assert stranger.status_code == 403 and "played" in stranger.json()["error"]
+    assert client.post("/api/games/nothing-1/rematch", json={}, headers=cy).status_code == 404
+    client.cookies.clear()
 
 
 def test_a_casual_game_is_in_the_histories_but_moves_no_rating(client: TestClient) -> None:

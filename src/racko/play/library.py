@@ -79,30 +79,43 @@ def game_stats(paths: Iterable[Path]) -> Stats:
         try:
             record = GameRecord.load(path)
             seats = seats_from(record)
-            match = replay(record)
         except RackoError as error:
             stats.skipped[str(path)] = str(error)
             continue
         people = {seat for seat, spec in enumerate(seats) if spec.human}
-        outcome = match.outcome
-        if outcome is None or not people:
-            stats.skipped[str(path)] = "not a finished game with a person at the table"
-            continue
-        levels = sorted({spec.bot for spec in seats if spec.bot is not None})
-        opponent = ", ".join(levels) if levels else "people only"
-        tallies = [
-            stats.total,
-            stats.by_variant.setdefault(variant(record.rules.variant).title, Tally()),
-            stats.by_opponent.setdefault(opponent, Tally()),
-        ]
-        for tally in tallies:
-            tally.games += 1
-            tally.won += bool(people & set(outcome.seats))
-            for result in match.results:
-                tally.rounds += 1
-                tally.rounds_won += result.winner in people
-                tally.best_round = max(tally.best_round, *(result.scores[seat] for seat in people))
+        levels = {seat: spec.bot for seat, spec in enumerate(seats) if spec.bot is not None}
+        problem = count_game(stats, record, people, levels)
+        if problem:
+            stats.skipped[str(path)] = problem
     return stats
+
+
+def count_game(stats: Stats, record: GameRecord, people: set[int], levels: dict[int, str]) -> str | None:
+    """Add one finished game, from the point of view of the ``people`` seats (one person's seat, or every person's
+    at a table of ``racko play``), against the computer levels at the other seats; why it cannot be counted, if so.
+    ``racko stats`` and a player's page on ``racko serve`` count alike."""
+    try:
+        match = replay(record)
+    except RackoError as error:
+        return str(error)
+    outcome = match.outcome
+    if outcome is None or not people:
+        return "not a finished game with a person at the table"
+    named = sorted(set(levels.values()))
+    opponent = ", ".join(named) if named else "people only"
+    tallies = [
+        stats.total,
+        stats.by_variant.setdefault(variant(record.rules.variant).title, Tally()),
+        stats.by_opponent.setdefault(opponent, Tally()),
+    ]
+    for tally in tallies:
+        tally.games += 1
+        tally.won += bool(people & set(outcome.seats))
+        for result in match.results:
+            tally.rounds += 1
+            tally.rounds_won += result.winner in people
+            tally.best_round = max(tally.best_round, *(result.scores[seat] for seat in people))
+    return None
 
 
 def stats_lines(stats: Stats) -> list[str]:

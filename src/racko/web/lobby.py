@@ -34,11 +34,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from racko.errors import RackoError
 from racko.play.session import bots_for
+from racko.play.text import record_names
+from racko.record import GameRecord
 from racko.rules import VARIANTS, variant
 from racko.web.frames import read_frame
 from racko.web.http import Refused, json_body, page, player_of
 from racko.web.limits import Bucket, origin_allowed
-from racko.web.players import Player, Players
+from racko.web.players import Player, Players, subject_of
 from racko.web.store.base import Rows
 from racko.web.tables import Hub, WebError
 
@@ -99,6 +101,9 @@ class Lobby:
         self.connections: list[LobbyConnection] = []
         self.waiting: list[Waiting] = []
         self.view: dict[str, Any] = {"open": [], "playing": [], "online": [], "online_count": 0}
+        self.rematches: dict[str, dict[str, Any]] = {}
+        """A finished game's rematch table, once asked for (so that a second click, or the other player's, finds
+        it)."""
         self._changed = asyncio.Event()
         hub.listeners.append(self._changed.set)
 
@@ -237,6 +242,65 @@ class Lobby:
         with contextlib.suppress(Exception):
             await connection.send({"type": "queued", "queues": mine, "fill_seconds": self.fill_seconds})
 
+    # --- rematches -----------------------------------------------------------------------------------
+
+    async def rematch(self, player: Player, game_id: str) -> dict[str, Any]:
+        """A new table for the people and computer levels of a finished game, asked for by one who played it: the
+        same rules and seats, rated if it was, each player's seat bound to them (it opens from their lobby, where
+        they are told); a guest's seat gets a link.  The same table again if asked again (in this process)."""
+        found = await asyncio.to_thread(self.players.store.run, lambda rows: _game_seats(rows, game_id))
+        if found is None:
+            raise Refused(404, "There is no such finished game.")
+        text, rated, subjects = found
+        if subject_of(player.id) not in subjects:
+            raise Refused(403, "Only those who played a game can ask for its rematch.")
+        made = self.rematches.get(game_id)
+        if made is not None:
+            return made
+        if await asyncio.to_thread(self.players.store.run, lambda rows: _unfinished_tables(rows, player.id)) >= (
+            MAX_TABLES
+        ):
+            raise Refused(409, f"You are at {MAX_TABLES} unfinished tables already: finish one first.")
+        record = GameRecord.loads(text)
+        rules = record.rules
+        names = record_names(record.players, rules.players)
+        seated: list[Player | None] = []
+        seats: list[str] = []
+        for subject in subjects:
+            if subject.startswith("bot:"):
+                seats.append(subject[4:])
+                seated.append(None)
+                continue
+            seats.append("person")  # a player (if not forgotten since) or a guest, who gets a link
+            seated.append(await asyncio.to_thread(self.players.find, subject[2:]) if subject.startswith("p:") else None)
+        form = {
+            "variant": rules.variant,
+            "players": rules.players,
+            "target": rules.target,
+            "refill": rules.refill,
+            "two_player_rule": rules.two_player_rule,
+            "seats": seats,
+            "names": [names[seat] if seated[seat] is None else "" for seat in range(rules.players)],
+            "rated": rated,
+        }
+        try:
+            links = await self.hub.create(form, seated)
+        except WebError as error:
+            raise Refused(400, str(error)) from None
+        guests = [
+            {"seat": index, "token": seat["token"]}
+            for index, seat in enumerate(links["seats"])
+            if seats[index] == "person" and seated[index] is None
+        ]
+        made = {"table": links["table"], "guests": guests}
+        self.rematches[game_id] = made
+        frame = {"type": "invited", "table": links["table"], "by": player.name, "variant": rules.variant}
+        invited = {other.id for other in seated if other is not None and other.id != player.id}
+        for connection in [c for c in self.connections if c.player is not None and c.player.id in invited]:
+            with contextlib.suppress(Exception):
+                await connection.send(frame)
+        return made
+
     # --- the lobby's lines ------------------------------------------------------------------------------
 
     async def run(self) -> None:
@@ -319,6 +383,18 @@ def _unfinished_tables(rows: Rows, player_id: str) -> int:
     return int(found[0][0])
 
 
+def _game_seats(rows: Rows, game_id: str) -> tuple[str, bool, list[str]] | None:
+    """A finished game's record, whether it was rated, and who sat in each seat (``p:ID``, ``bot:LEVEL``, or a
+    guest's ``person:NAME``)."""
+    found = rows("SELECT record, rated FROM racko_games WHERE id = ?", (game_id,))
+    if not found:
+        return None
+    subjects = [
+        str(row[0]) for row in rows("SELECT subject FROM racko_game_seats WHERE game_id = ? ORDER BY seat", (game_id,))
+    ]
+    return str(found[0][0]), bool(found[0][1]), subjects
+
+
 def _lobby_rows(rows: Rows) -> dict[str, Any]:
     """The lobby's lines as the database has them: public tables with seats to take, public games being played,
     the players seen lately."""
@@ -392,8 +468,19 @@ def routes(lobby: Lobby, allowed: frozenset[str], frames_per_second: float) -> l
         except Refused as refusal:
             return refusal.response()
 
+    async def rematch(request: Request) -> Response:
+        try:
+            await json_body(request, allowed)
+            player = await player_of(request, lobby.players)
+            if player is None:
+                raise Refused(401, "Pick a name first.")
+            return JSONResponse(await lobby.rematch(player, request.path_params["game"][:80]))
+        except Refused as refusal:
+            return refusal.response()
+
     return [
         Route("/", lobby_page),
         WebSocketRoute("/ws/lobby", lobby_socket),
         Route("/api/tables/{table}/join", take_seat, methods=["POST"]),
+        Route("/api/games/{game}/rematch", rematch, methods=["POST"]),
     ]

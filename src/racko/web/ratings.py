@@ -15,6 +15,7 @@ games against people move them from there.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import time
@@ -28,7 +29,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from racko import bots
+from racko.errors import RackoError
 from racko.match import Match
+from racko.play.library import Stats, count_game
 from racko.record import GameRecord, replay
 from racko.rules import VARIANTS
 from racko.web.http import page, refused
@@ -41,6 +44,8 @@ CALIBRATED = Path(__file__).parent / "data" / "bot_ratings.json"
 SCALE = 40.0
 """Ratings are shown as OpenSkill's mu times this (a new player: 1000), with two sigmas as the uncertainty."""
 HISTORY_SHOWN = 50
+STATS_GAMES = 200
+"""A player's statistics count their latest games, at most this many (each is replayed to be counted)."""
 
 
 def shown(mu: float, sigma: float) -> dict[str, int]:
@@ -202,9 +207,31 @@ class Ratings:
                 ]
                 games.append({"game": game_id, "variant": name, "rated": bool(rated), "finished": finished,
                               "seats": seats})  # fmt: skip
-            return {"ratings": ratings, "history": history, "games": games}
+            counted = rows(
+                "SELECT games.id, games.record, mine.seat FROM racko_games AS games JOIN racko_game_seats AS mine "
+                "ON mine.game_id = games.id AND mine.subject = ? ORDER BY games.finished DESC LIMIT ?",
+                (subject, STATS_GAMES),
+            )
+            levels = {
+                game_id: {
+                    int(seat): str(who)[4:]
+                    for seat, who in rows(
+                        "SELECT seat, subject FROM racko_game_seats WHERE game_id = ? AND subject LIKE 'bot:%'",
+                        (game_id,),
+                    )
+                }
+                for game_id, _, _ in counted
+            }
+            return {"ratings": ratings, "history": history, "games": games, "counted": counted, "levels": levels}
 
-        return self.store.run(work)
+        found = self.store.run(work)
+        stats = Stats()
+        for game_id, text, seat in found.pop("counted"):
+            with contextlib.suppress(RackoError):  # a record that does not load is left out of the statistics
+                count_game(stats, GameRecord.loads(text), {int(seat)}, found["levels"][game_id])
+        del found["levels"]
+        stats.skipped.clear()
+        return {**found, "stats": stats.to_json()}
 
     def record(self, game_id: str) -> str | None:
         found = self.store.run(lambda rows: rows("SELECT record FROM racko_games WHERE id = ?", (game_id,)))

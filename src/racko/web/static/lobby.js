@@ -44,6 +44,7 @@ function receive(frame) {
   if (frame.type === "lobby") { lobby = frame; renderLobby(); }
   else if (frame.type === "queued") { queues = frame.queues; fillSeconds = frame.fill_seconds; renderQueues(); if (lobby) renderLobby(); }
   else if (frame.type === "seated") { $("problem").textContent = t("seated"); location.assign("/t/" + encodeURIComponent(frame.table)); }
+  else if (frame.type === "invited") { $("problem").replaceChildren(...tNodes("invited", { name: bdi(frame.by) })); renderMine(); }
   else if (frame.type === "error") $("problem").textContent = frame.message;
 }
 

@@ -48,15 +48,13 @@ function render() {
     element("li", "", t("rating_in", { title: variantTitle(name, name), rating: r.rating, uncertainty: r.uncertainty, games: r.games }))) :
     [element("li", "empty", t("no_ratings"))]));
   $("charts").replaceChildren(...Object.entries(data.history).filter(([, points]) => points.length).map(([name, points]) => chart(name, points)));
-  const byVariant = {};
-  for (const game of data.games) {
-    const mine = game.seats.find((seat) => seat.subject === "p:" + player.id);
-    const tally = byVariant[game.variant] || (byVariant[game.variant] = { games: 0, won: 0 });
-    tally.games += 1;
-    tally.won += mine && mine.place === 1 ? 1 : 0;
-  }
-  $("stats").replaceChildren(...(Object.keys(byVariant).length ? Object.entries(byVariant).map(([name, tally]) =>
-    element("li", "", variantTitle(name, name) + ": " + t("stats_line", tally))) : [element("li", "empty", t("no_games"))]));
+  // The statistics as racko stats counts them (the server replays the player's latest games).
+  const stats = data.stats;
+  const rows = stats.total.games ? [[t("stats_all"), stats.total]]
+    .concat(Object.entries(stats.by_variant))
+    .concat(Object.entries(stats.by_opponent).map(([name, tally]) => [t("stats_against", { name: name === "people only" ? t("people_only") : name }), tally])) : [];
+  $("stats").replaceChildren(...(rows.length ? rows.map(([name, tally]) =>
+    element("li", "", name + ": " + t("stats_line", tally) + "; " + t("stats_rounds", tally))) : [element("li", "empty", t("no_games"))]));
   $("games").replaceChildren(...(data.games.length ? data.games.map((game) => {
     const item = element("li", "line");
     const when = new Date(game.finished * 1000).toLocaleString(LANG);
@@ -72,6 +70,17 @@ function render() {
     const replay = element("a", "button", t("replay"));
     replay.href = "/replay/" + encodeURIComponent(game.game);
     item.append(who, " ", record, " ", replay);
+    if (me && game.seats.some((seat) => seat.subject === "p:" + me.id)) {
+      const again = element("button", "", t("rematch"));
+      again.type = "button";
+      again.addEventListener("click", async () => {
+        try {
+          const made = await api("/api/games/" + encodeURIComponent(game.game) + "/rematch", { method: "POST", body: "{}" });
+          location.assign("/t/" + encodeURIComponent(made.table));
+        } catch (error) { $("status").textContent = error.message; }
+      });
+      item.append(" ", again);
+    }
     return item;
   }) : [element("li", "empty", t("no_games"))]));
   const box = $("hide-box");

@@ -6,7 +6,7 @@ let OPTIONS = null;
 async function render() {
   const name = $("variant").value;
   const data = await api("/api/ratings/" + encodeURIComponent(name));
-  const table = $("board");
+  const table = $("ratings-board");
   const head = element("tr");
   for (const key of ["rank", "name", "rating", "games"]) head.append(element("th", "", t(key)));
   const rows = data.lines.map((line, index) => {

@@ -21,8 +21,11 @@ function render() {
   }));
   $("piles").textContent = t("round") + " " + current.round + " · " + t("discard_pile") + ": " + (current.discard === null ? t("empty") : current.discard) + " · " + t("stock", { n: current.stock });
   const moves = $("moves");
-  moves.replaceChildren(...game.steps.slice(Math.max(1, step - 5), step + 1).flatMap((s) => s.log).map((entry) =>
-    element("li", "", describeEntry(entry, game.names, game.variant === "highlow" ? "highlow" : "classic", game.slots))));
+  moves.replaceChildren(...game.steps.slice(Math.max(1, step - 5), step + 1).flatMap((s) => s.log).map((entry) => {
+    const item = element("li");
+    item.append(...describeEntry(entry, game.names, game.variant === "highlow" ? "highlow" : "classic", game.slots));
+    return item;
+  }));
 }
 
 function go(to) {

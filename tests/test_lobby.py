@@ -454,3 +454,13 @@ def test_the_operator_lists_renames_and_removes_players_beside_a_running_server(
         assert runner.invoke(cli, ["admin", "remove", ann_id, "--db", str(path)]).exit_code == 1
     missing = runner.invoke(cli, ["admin", "list", "--db", "postgresql://nobody@127.0.0.1:1/none"])
     assert missing.exit_code == 2 and "Traceback" not in missing.output
+
+
+def test_new_players_from_one_address_are_limited_as_new_tables_are() -> None:
+    with TestClient(_app(new_tables_per_address=2)) as client:
+        codes = []
+        for number in range(3):
+            codes.append(client.post("/api/me", json={"name": f"P{number}"}).status_code)
+            client.cookies.clear()  # each a new person, from one address
+        assert codes == [200, 200, 429]
+        assert "wait a minute" in client.post("/api/me", json={"name": "Q"}).json()["error"]

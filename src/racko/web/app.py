@@ -253,7 +253,11 @@ def create_app(
         routes=[
             Route("/new", start_page),
             *lobby_room.routes(lobby, allowed, frames_per_second),
-            *me_room.routes(hub.players, allowed),
+            *me_room.routes(
+                hub.players,
+                allowed,
+                CreationLimit(new_tables_per_address, new_tables_in_all or ALL_ADDRESSES * new_tables_per_address),
+            ),
             *ratings_room.routes(ratings, hub.players),
             Route("/t/{table}", table_page),
             Route("/api/options", options),

@@ -11,10 +11,13 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from racko.web.http import Refused, json_body, keep_player, page, player_of
+from racko.web.limits import CreationLimit
 from racko.web.players import TRANSFER_SECONDS, Players, clean_name
 
 
-def routes(players: Players, allowed: frozenset[str]) -> list[BaseRoute]:
+def routes(players: Players, allowed: frozenset[str], creation: CreationLimit) -> list[BaseRoute]:
+    """A player's own routes; ``creation`` limits new players from one address (as new tables are)."""
+
     async def me_page(request: Request) -> Response:
         return page("me.html")
 
@@ -38,6 +41,8 @@ def routes(players: Players, allowed: frozenset[str]) -> list[BaseRoute]:
             if player is not None:
                 await asyncio.to_thread(players.rename, player.id, name)
                 return JSONResponse({"id": player.id, "name": name})
+            if not creation.allows(request.client.host if request.client is not None else "?"):
+                raise Refused(429, "Too many new players at once: wait a minute, then try again.")
             made, key = await asyncio.to_thread(players.create, name)
             return keep_player(JSONResponse(made.to_json()), request, key)
         except Refused as refusal:

@@ -182,6 +182,7 @@ def test_two_strangers_meet_by_quick_play_play_a_rated_game_and_a_third_watches(
     assert ratings["Ann"] != ratings["Bob"]
 
     ann_page.screenshot(path=str(shots / "player-page.png"), full_page=True)
+    assert _serious(ann_page, Axe()) == []  # with a chart, statistics and a finished game
     bob_page.screenshot(path=str(shots / "player-page-phone.png"), full_page=True)
     ann_page.locator("#games a", has_text="Replay").click()
     expect(ann_page.locator("#racks .replay-seat")).to_have_count(2)
@@ -192,6 +193,7 @@ def test_two_strangers_meet_by_quick_play_play_a_rated_game_and_a_third_watches(
     expect(ann_page.locator("#moves")).not_to_contain_text("object")  # each move in words, its name isolated
     expect(ann_page.locator("#moves bdi").first).to_be_visible()
     ann_page.screenshot(path=str(shots / "replay.png"), full_page=True)
+    assert _serious(ann_page, Axe()) == []
 
     cy.page.goto(server + "/ratings")
     expect(cy.page.locator("#ratings-board")).to_contain_text("Ann")

@@ -19,6 +19,7 @@ from starlette.testclient import TestClient
 from racko.web import players as players_module
 from racko.web.app import create_app
 from racko.web.loadtest import sorting_move
+from racko.web.lobby import LINE_KEYS, lobby_change
 from racko.web.players import COOKIE, key_hash
 from racko.web.store import SqliteTables
 
@@ -54,9 +55,29 @@ def _get(client: TestClient, path: str, who: dict[str, str] | None = None) -> An
     return answer
 
 
+_LOBBIES: dict[int, dict[str, Any]] = {}
+"""Each lobby socket's whole lobby, as its frames built it (a whole ``lobby`` first, then ``lobby-change`` frames)."""
+
+
+def _read(ws: Any) -> dict[str, Any]:
+    """The next frame; a lobby's change comes back as the whole lobby it makes (as the page keeps it)."""
+    frame: dict[str, Any] = ws.receive_json()
+    if frame["type"] == "lobby":
+        _LOBBIES[id(ws)] = frame
+    elif frame["type"] == "lobby-change":
+        view = _LOBBIES[id(ws)]
+        for name, key in LINE_KEYS.items():
+            put = {line[key]: line for line in frame[name]["put"]}
+            kept = [line for line in view[name] if line[key] not in frame[name]["drop"] and line[key] not in put]
+            view[name] = kept + list(put.values())
+        view.update(online_count=frame["online_count"], queues=frame["queues"])
+        frame = dict(view)
+    return frame
+
+
 def _until(ws: Any, kind: str, limit: int = 200) -> dict[str, Any]:
     for _ in range(limit):
-        frame = ws.receive_json()
+        frame = _read(ws)
         if frame["type"] == kind:
             return dict(frame)
     raise AssertionError(f"no {kind} frame")
@@ -336,6 +357,28 @@ def test_leaving_the_lobby_stops_waiting(client: TestClient) -> None:
         _quick(lobby)
         queued = _lobby_until(lobby, "queued", lambda frame: frame["queues"])
         assert queued["queues"][0]["waiting"] == 1  # Bob alone: Ann left and is not seated in her absence
+
+
+def test_a_change_of_the_lobby_carries_only_the_lines_that_changed() -> None:
+    before = {
+        "open": [{"table": "a", "open_seats": 1}, {"table": "b", "open_seats": 2}],
+        "playing": [{"table": "c"}],
+        "online": [{"id": "p1", "name": "Ann"}],
+        "online_count": 1,
+        "queues": [],
+    }
+    after = {
+        "open": [{"table": "b", "open_seats": 1}, {"table": "d", "open_seats": 1}],
+        "playing": [{"table": "c"}, {"table": "a"}],
+        "online": [{"id": "p1", "name": "Ann"}, {"id": "p2", "name": "Bob"}],
+        "online_count": 2,
+        "queues": [{"variant": "classic", "waiting": 1}],
+    }
+    change = lobby_change(before, after)
+    assert change["open"] == {"put": [{"table": "b", "open_seats": 1}, {"table": "d", "open_seats": 1}], "drop": ["a"]}
+    assert change["playing"] == {"put": [{"table": "a"}], "drop": []}
+    assert change["online"] == {"put": [{"id": "p2", "name": "Bob"}], "drop": []}
+    assert (change["online_count"], change["queues"]) == (2, after["queues"])
 
 
 # --- the lobby's tables ---------------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from racko.web.store import (
     TableStore,
     open_store,
 )
-from racko.web.store.base import SCHEMA_VERSION
+from racko.web.store.base import SCHEMA_VERSION, Rows
 from racko.web.store.postgres import PostgresTables
 
 SETUP = {"rules": {"variant": "classic", "players": 2}, "seed": 7, "game": 1, "seats": [{"name": "Ann"}]}
@@ -72,6 +72,26 @@ def test_a_table_is_kept_as_its_setup_and_journal_and_nothing_is_unsaved_after_a
     assert again is not None and again.actions == () and again.setup["game"] == 2 and not again.finished
     assert store.records("t1") == ['{"game": 1}']
     assert store.load("nothing") is None
+
+
+def test_a_read_sees_what_is_committed_and_makes_no_pending_move_commit(store: TableStore) -> None:
+    """The lobby's and the pages' reads never hurry the group commit (nor wait for it)."""
+    store.create("t1", SETUP)
+    store.commit()
+    assert store.claim("t1") is None
+    store.run(lambda rows: rows("INSERT INTO racko_players (id, name, created, seen) VALUES ('p1', 'Ann', 0, 0)"))
+    store.append("t1", 0, [_action(0)])
+
+    def look(rows: Rows) -> list[tuple[Any, ...]]:
+        return rows("SELECT name FROM racko_players")
+
+    assert store.read(look) == [("Ann",)]
+    assert store.unsaved("t1")  # reading did not commit the pending move
+    store.run(lambda rows: rows("UPDATE racko_players SET name = 'Annie'"))
+    assert store.read(look) == [("Annie",)]
+    store.commit()
+    loaded = store.load("t1")
+    assert loaded is not None and loaded.actions == (_action(0),)
 
 
 def test_a_journal_with_a_gap_or_a_broken_row_is_a_damaged_table_named_with_the_reason(store: TableStore) -> None:

@@ -86,7 +86,14 @@ class Waiting:
 @dataclass(eq=False)
 class LobbyConnection:
     player: Player | None
-    send: Callable[[dict[str, Any]], Awaitable[None]]
+    send_text: Callable[[str], Awaitable[None]]
+    hidden: set[str] = field(default_factory=set)
+    """The players whose names this person hid (read when the connection opens)."""
+
+    async def send(self, frame: dict[str, Any]) -> None:
+        """A frame to this connection; one that is gone is left to close on its own."""
+        with contextlib.suppress(Exception):
+            await self.send_text(json.dumps(frame))
 
 
 class Lobby:
@@ -110,6 +117,8 @@ class Lobby:
     # --- connections ----------------------------------------------------------------------------------
 
     async def join(self, connection: LobbyConnection) -> None:
+        if connection.player is not None:
+            connection.hidden = await asyncio.to_thread(self.players.hidden_by, connection.player.id)
         self.connections.append(connection)
         await self._send_lobby(connection)
         await self._send_queues(connection)
@@ -149,7 +158,7 @@ class Lobby:
             return  # waiting already
         if len(mine) >= MAX_QUEUES:
             raise WebError("too-many", f"You can wait for at most {MAX_QUEUES} kinds of game at once.")
-        if await asyncio.to_thread(self.players.store.run, lambda rows: _unfinished_tables(rows, player.id)) >= (
+        if await asyncio.to_thread(self.players.store.read, lambda rows: _unfinished_tables(rows, player.id)) >= (
             MAX_TABLES
         ):
             raise WebError("too-many", f"You are at {MAX_TABLES} unfinished tables already: finish one first.")
@@ -206,14 +215,19 @@ class Lobby:
         }
         if self.quick_target is not None:
             form["target"] = self.quick_target
-        links = await self.hub.create(form, list(people))
+        # Out of every queue before the table is made: whoever asks meanwhile is not matched with them again.
         seated = {player.id for player in people}
+        taken = [w for w in self.waiting if w.player.id in seated]
         self.waiting = [w for w in self.waiting if w.player.id not in seated]
+        try:
+            links = await self.hub.create(form, list(people))
+        except Exception:
+            self.waiting = taken + self.waiting  # back in their queues, first in line
+            raise
         for seat, player in enumerate(people):
             frame = {"type": "seated", "table": links["table"], "seat": seat, "variant": variant_name}
             for connection in [c for c in self.connections if c.player is not None and c.player.id == player.id]:
-                with contextlib.suppress(Exception):
-                    await connection.send(frame)
+                await connection.send(frame)
                 await self._send_queues(connection)
         self._changed.set()
 
@@ -239,8 +253,7 @@ class Lobby:
             for w in self.waiting
             if w.player.id == connection.player.id
         ]
-        with contextlib.suppress(Exception):
-            await connection.send({"type": "queued", "queues": mine, "fill_seconds": self.fill_seconds})
+        await connection.send({"type": "queued", "queues": mine, "fill_seconds": self.fill_seconds})
 
     # --- rematches -----------------------------------------------------------------------------------
 
@@ -248,7 +261,7 @@ class Lobby:
         """A new table for the people and computer levels of a finished game, asked for by one who played it: the
         same rules and seats, rated if it was, each player's seat bound to them (it opens from their lobby, where
         they are told); a guest's seat gets a link.  The same table again if asked again (in this process)."""
-        found = await asyncio.to_thread(self.players.store.run, lambda rows: _game_seats(rows, game_id))
+        found = await asyncio.to_thread(self.players.store.read, lambda rows: _game_seats(rows, game_id))
         if found is None:
             raise Refused(404, "There is no such finished game.")
         text, rated, subjects = found
@@ -257,7 +270,7 @@ class Lobby:
         made = self.rematches.get(game_id)
         if made is not None:
             return made
-        if await asyncio.to_thread(self.players.store.run, lambda rows: _unfinished_tables(rows, player.id)) >= (
+        if await asyncio.to_thread(self.players.store.read, lambda rows: _unfinished_tables(rows, player.id)) >= (
             MAX_TABLES
         ):
             raise Refused(409, f"You are at {MAX_TABLES} unfinished tables already: finish one first.")
@@ -297,8 +310,7 @@ class Lobby:
         frame = {"type": "invited", "table": links["table"], "by": player.name, "variant": rules.variant}
         invited = {other.id for other in seated if other is not None and other.id != player.id}
         for connection in [c for c in self.connections if c.player is not None and c.player.id in invited]:
-            with contextlib.suppress(Exception):
-                await connection.send(frame)
+            await connection.send(frame)
         return made
 
     # --- the lobby's lines ------------------------------------------------------------------------------
@@ -312,14 +324,14 @@ class Lobby:
             await asyncio.sleep(COALESCE_SECONDS)
             self._changed.clear()
             try:
-                view = await asyncio.to_thread(self.players.store.run, _lobby_rows)
+                view = await asyncio.to_thread(self.players.store.read, _lobby_rows)
             except Exception:  # the database is away a moment: the lobby stays as it was
                 continue
             view["queues"] = self._queue_counts()
             if view != self.view:
+                change = lobby_change(self.view, view)
                 self.view = view
-                for connection in list(self.connections):
-                    await self._send_lobby(connection)
+                await self._broadcast(change)
             waited += POLL_SECONDS
             if waited >= self.fill_seconds / 4:  # the waiting times (and when computer players may fill) go on
                 waited = 0.0
@@ -343,18 +355,54 @@ class Lobby:
             for key, count in sorted(counts.items(), key=lambda item: item[0].name())
         ]
 
+    def _text_for(self, connection: LobbyConnection, frame: dict[str, Any], shared: str) -> str:
+        """A lobby frame for this connection: the shared text, unless it names someone this person hid."""
+        people = frame["online"] if frame["type"] == "lobby" else frame["online"]["put"]
+        if not connection.hidden or not any(person["id"] in connection.hidden for person in people):
+            return shared
+        hidden = [
+            {**person, "name": None} if person["id"] in connection.hidden else person  # "a player", to them only
+            for person in people
+        ]
+        if frame["type"] == "lobby":
+            return json.dumps({**frame, "online": hidden})
+        return json.dumps({**frame, "online": {**frame["online"], "put": hidden}})
+
     async def _send_lobby(self, connection: LobbyConnection) -> None:
-        hidden: set[str] = set()
-        if connection.player is not None:
-            hidden = await asyncio.to_thread(self.players.hidden_by, connection.player.id)
-        view = self.view
-        if hidden:
-            view = json.loads(json.dumps(view))
-            for person in view["online"]:
-                if person["id"] in hidden:
-                    person["name"] = None  # "a player", in this person's own view only
+        """The whole lobby, to a connection that just opened."""
+        frame = {"type": "lobby", **self.view}
         with contextlib.suppress(Exception):
-            await connection.send({"type": "lobby", **view})
+            await connection.send_text(self._text_for(connection, frame, json.dumps(frame)))
+
+    async def _broadcast(self, change: dict[str, Any]) -> None:
+        """What changed in the lobby, to every connection at once (encoded once; a slow one holds up nobody)."""
+        shared = json.dumps(change)
+        connections = list(self.connections)
+        await asyncio.gather(
+            *(connection.send_text(self._text_for(connection, change, shared)) for connection in connections),
+            return_exceptions=True,
+        )
+
+
+LINE_KEYS = {"open": "table", "playing": "table", "online": "id"}
+"""The lobby's lists, each with the field that names a line."""
+
+
+def lobby_change(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """The ``lobby-change`` frame from one lobby to the next: per list the lines new or changed (``put``) and the
+    names of those gone (``drop``); the counts whole.  A change is a line or two where the whole lobby is a hundred,
+    to each of hundreds of connections."""
+    change: dict[str, Any] = {"type": "lobby-change"}
+    for name, key in LINE_KEYS.items():
+        old = {line[key]: line for line in before.get(name, [])}
+        new = {line[key]: line for line in after[name]}
+        change[name] = {
+            "put": [line for line in after[name] if old.get(line[key]) != line],
+            "drop": [name_of for name_of in old if name_of not in new],
+        }
+    change["online_count"] = after["online_count"]
+    change["queues"] = after["queues"]
+    return change
 
 
 def _queue_key(frame: dict[str, Any]) -> QueueKey:
@@ -399,16 +447,18 @@ def _lobby_rows(rows: Rows) -> dict[str, Any]:
     """The lobby's lines as the database has them: public tables with seats to take, public games being played,
     the players seen lately."""
     waiting = [
-        json.loads(text)
-        for (text,) in rows(
-            "SELECT listing FROM racko_listings WHERE over = 0 AND open_seats > 0 ORDER BY updated DESC LIMIT ?",
+        {**json.loads(text), "since": round(float(updated), 3)}
+        for text, updated in rows(
+            "SELECT listing, updated FROM racko_listings WHERE over = 0 AND open_seats > 0 ORDER BY updated DESC "
+            "LIMIT ?",
             (LISTED,),
         )
     ]
     playing = [
-        json.loads(text)
-        for (text,) in rows(
-            "SELECT listing FROM racko_listings WHERE over = 0 AND open_seats = 0 ORDER BY updated DESC LIMIT ?",
+        {**json.loads(text), "since": round(float(updated), 3)}
+        for text, updated in rows(
+            "SELECT listing, updated FROM racko_listings WHERE over = 0 AND open_seats = 0 ORDER BY updated DESC "
+            "LIMIT ?",
             (LISTED,),
         )
     ]
@@ -435,7 +485,7 @@ def routes(lobby: Lobby, allowed: frozenset[str], frames_per_second: float) -> l
             await websocket.close(code=4403)
             return
         await websocket.accept()
-        connection = LobbyConnection(await player_of(websocket, lobby.players), websocket.send_json)
+        connection = LobbyConnection(await player_of(websocket, lobby.players), websocket.send_text)
         bucket = Bucket(frames_per_second)
         try:
             await lobby.join(connection)

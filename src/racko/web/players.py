@@ -31,6 +31,8 @@ TRANSFER_SECONDS = 600.0
 NAME_LENGTH = 24
 FORGOTTEN = "a forgotten player"
 COOKIE_DAYS = 400
+SEEN_EVERY = 60.0
+"""Seconds between two notes that a player was seen (the lobby counts those seen within two minutes online)."""
 
 
 def key_hash(key: str) -> str:
@@ -73,18 +75,20 @@ class Players:
         if not key or len(key) > 100:
             return None
 
-        def work(rows: Rows) -> Player | None:
-            found = rows(
-                "SELECT players.id, players.name FROM racko_player_keys AS keys JOIN racko_players AS players "
-                "ON players.id = keys.player_id WHERE keys.key_hash = ?",
+        found = self.store.read(
+            lambda rows: rows(
+                "SELECT players.id, players.name, players.seen FROM racko_player_keys AS keys JOIN racko_players "
+                "AS players ON players.id = keys.player_id WHERE keys.key_hash = ?",
                 (key_hash(key),),
             )
-            if not found:
-                return None
-            rows("UPDATE racko_players SET seen = ? WHERE id = ?", (time.time(), found[0][0]))
-            return Player(str(found[0][0]), str(found[0][1]))
-
-        return self.store.run(work)
+        )
+        if not found:
+            return None
+        player_id, name, seen = found[0]
+        now = time.time()
+        if now - float(seen) > SEEN_EVERY:  # a write now and then, not one per request
+            self.store.run(lambda rows: rows("UPDATE racko_players SET seen = ? WHERE id = ?", (now, player_id)))
+        return Player(str(player_id), str(name))
 
     def create(self, name: str) -> tuple[Player, str]:
         """A new player with this (clean) name; returns them and the key for their browser's cookie."""
@@ -166,7 +170,7 @@ class Players:
         return None if player is None else (player, key)
 
     def find(self, player_id: str) -> Player | None:
-        found = self.store.run(lambda rows: rows("SELECT id, name FROM racko_players WHERE id = ?", (player_id,)))
+        found = self.store.read(lambda rows: rows("SELECT id, name FROM racko_players WHERE id = ?", (player_id,)))
         return Player(str(found[0][0]), str(found[0][1])) if found else None
 
     def bind(self, table_id: str, seat: int, player_id: str) -> None:
@@ -183,7 +187,7 @@ class Players:
         """The player's seats (table, seat), newest first."""
         return [
             (str(table_id), int(seat))
-            for table_id, seat in self.store.run(
+            for table_id, seat in self.store.read(
                 lambda rows: rows(
                     "SELECT table_id, seat FROM racko_seats WHERE player_id = ? ORDER BY since DESC", (player_id,)
                 )
@@ -207,7 +211,7 @@ class Players:
     def hidden_by(self, player_id: str) -> set[str]:
         return {
             str(hidden)
-            for (hidden,) in self.store.run(
+            for (hidden,) in self.store.read(
                 lambda rows: rows("SELECT hidden_id FROM racko_hidden WHERE player_id = ?", (player_id,))
             )
         }
@@ -216,7 +220,7 @@ class Players:
         """The players, most recently seen first (for the operator)."""
         return [
             {"id": player_id, "name": name, "created": created, "seen": seen}
-            for player_id, name, created, seen in self.store.run(
+            for player_id, name, created, seen in self.store.read(
                 lambda rows: rows(
                     "SELECT id, name, created, seen FROM racko_players ORDER BY seen DESC LIMIT ?", (limit,)
                 )

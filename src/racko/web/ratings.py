@@ -165,7 +165,7 @@ class Ratings:
 
         lines = [
             {"subject": subject, "name": name if name is not None else subject[4:], "games": games, **shown(mu, sigma)}
-            for subject, mu, sigma, games, name in self.store.run(work)
+            for subject, mu, sigma, games, name in self.store.read(work)
         ]
         rated = {line["subject"] for line in lines}
         for level, (mu, sigma) in self.calibrated.get(variant_name, {}).items():
@@ -224,7 +224,7 @@ class Ratings:
             }
             return {"ratings": ratings, "history": history, "games": games, "counted": counted, "levels": levels}
 
-        found = self.store.run(work)
+        found = self.store.read(work)
         stats = Stats()
         for game_id, text, seat in found.pop("counted"):
             with contextlib.suppress(RackoError):  # a record that does not load is left out of the statistics
@@ -234,7 +234,7 @@ class Ratings:
         return {**found, "stats": stats.to_json()}
 
     def record(self, game_id: str) -> str | None:
-        found = self.store.run(lambda rows: rows("SELECT record FROM racko_games WHERE id = ?", (game_id,)))
+        found = self.store.read(lambda rows: rows("SELECT record FROM racko_games WHERE id = ?", (game_id,)))
         return str(found[0][0]) if found else None
 
 

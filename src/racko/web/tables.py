@@ -292,8 +292,6 @@ class Hub:
                 {"name": spec["name"] if spec["joined"] or spec["bot"] else None, "bot": spec["bot"]} for spec in seats
             ],
             "open_seats": open_seats,
-            "round": len(match.rounds) if match is not None else 1,
-            "totals": list(match.totals) if match is not None else None,
             "over": over,
         }
         text = json.dumps(listing)
@@ -658,15 +656,16 @@ class Hub:
         await self._after_round(table)
 
     async def _after_round(self, table: Table) -> None:
-        """After a round's end: the lobby's line of a public table; after the game's: its record to those who keep
-        ratings and histories (once)."""
+        """After the game's end (the last round's): the lobby's line of a public table goes, and the record goes to
+        those who keep ratings and histories (once).  A round's end changes no line: the lobby lists who plays, not
+        the score, so that a thousand games in play do not make it change every moment."""
         match = table.session.match
         finished = len(match.results)
         if finished == table.rounds_listed:
             return
         table.rounds_listed = finished
-        await self._list(table.table_id, table.setup, table.session)
         if match.over:
+            await self._list(table.table_id, table.setup, table.session)
             await self._report(table)
 
     async def _report(self, table: Table) -> None:

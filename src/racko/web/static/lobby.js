@@ -41,11 +41,28 @@ function send(frame) {
 }
 
 function receive(frame) {
-  if (frame.type === "lobby") { lobby = frame; renderLobby(); }
+  if (frame.type === "lobby") { lobby = frame; applyChange(null); renderLobby(); }
+  else if (frame.type === "lobby-change" && lobby) { applyChange(frame); renderLobby(); }
   else if (frame.type === "queued") { queues = frame.queues; fillSeconds = frame.fill_seconds; renderQueues(); if (lobby) renderLobby(); }
   else if (frame.type === "seated") { $("problem").textContent = t("seated"); location.assign("/t/" + encodeURIComponent(frame.table)); }
   else if (frame.type === "invited") { $("problem").replaceChildren(...tNodes("invited", { name: bdi(frame.by) })); renderMine(); }
   else if (frame.type === "error") $("problem").textContent = frame.message;
+}
+
+// The server sends the whole lobby once, then what changed: per list the lines new or changed, and those gone.
+const LINE_KEYS = { open: "table", playing: "table", online: "id" };
+function applyChange(change) {
+  for (const [name, key] of Object.entries(LINE_KEYS)) {
+    if (change) {
+      const gone = new Set(change[name].drop);
+      const put = new Map(change[name].put.map((line) => [line[key], line]));
+      const kept = lobby[name].filter((line) => !gone.has(line[key]) && !put.has(line[key]));
+      lobby[name] = kept.concat([...put.values()]);
+    }
+    if (name === "online") lobby[name].sort((a, b) => String(a.name).localeCompare(String(b.name)));
+    else lobby[name].sort((a, b) => b.since - a.since);
+  }
+  if (change) { lobby.online_count = change.online_count; lobby.queues = change.queues; }
 }
 
 function renderWho() {
@@ -119,8 +136,8 @@ function renderLobby() {
     const item = element("li", "line");
     const watch = element("a", "button", t("watch"));
     watch.href = "/t/" + encodeURIComponent(line.table);
-    item.append(element("strong", "", gameName(line.variant, line.players)), " ", seatNames(line.seats), " ",
-      element("span", "tag", t("round_n", { n: line.round })), " ", watch);
+    item.append(element("strong", "", gameName(line.variant, line.players)), " ", element("span", "tag", t(line.rated ? "rated" : "casual")), " ",
+      seatNames(line.seats), " ", watch);
     return item;
   }) : [element("li", "empty", t("playing_none"))]));
   const mine = new Set(queues.map((queue) => JSON.stringify(wishOf(queue))));

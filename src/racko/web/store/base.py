@@ -230,6 +230,10 @@ class TableStore(Protocol):
     def run(self, work: Callable[[Rows], T]) -> T:
         """Run ``work`` in one transaction (blocking: call it in a worker thread); all of it is kept or none."""
 
+    def read(self, work: Callable[[Rows], T]) -> T:
+        """Run ``work``, which only reads, on a consistent snapshot of what is committed (blocking: call it in a
+        worker thread); it waits for no write and makes none commit sooner."""
+
     def close(self) -> None: ...
 
 

@@ -553,6 +553,9 @@ class PostgresTables:
 
             return work(rows)
 
+    def read(self, work: Callable[[Rows], T]) -> T:
+        return self.run(work)  # a transaction of its own on a pooled connection: it holds up no write
+
     def close(self) -> None:
         try:
             self.commit()

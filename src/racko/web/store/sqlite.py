@@ -115,6 +115,13 @@ class SqliteTables:
                     owner_only(extra)
         self._using = threading.Lock()
         """Held while the connection is used (a commit in the worker thread, a read in the event loop)."""
+        self._reader: sqlite3.Connection | None = None
+        """A second connection for :meth:`read` (WAL: it reads what is committed while the first writes); a
+        database in memory has none (it cannot be shared), and reads there take turns with the writes."""
+        if not in_memory:
+            self._reader = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+            self._reader.execute("PRAGMA query_only=ON")
+        self._reading = threading.Lock()
         self._writes: WriteQueue[list[Statement]] = WriteQueue()
         self._staged: list[str] = []
         """The tables with writes in the open transaction (one entry per write)."""
@@ -374,9 +381,23 @@ class SqliteTables:
             self._db.execute("BEGIN IMMEDIATE")
             return work(lambda sql, parameters=(): self._db.execute(sql, parameters).fetchall())
 
+    def read(self, work: Callable[[Rows], T]) -> T:
+        if self._reader is None:
+            return self.run(work)
+        reader = self._reader
+        with self._reading:
+            reader.execute("BEGIN")  # one snapshot for the whole of ``work``
+            try:
+                return work(lambda sql, parameters=(): reader.execute(sql, parameters).fetchall())
+            finally:
+                reader.execute("COMMIT")
+
     def close(self) -> None:
         try:
             self.commit()
+            if self._reader is not None:
+                with self._reading:
+                    self._reader.close()
             with self._using:
                 self._db.close()
         finally:

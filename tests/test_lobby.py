@@ -22,6 +22,7 @@ from racko.web.loadtest import sorting_move
 from racko.web.lobby import LINE_KEYS, lobby_change
 from racko.web.players import COOKIE, key_hash
 from racko.web.store import SqliteTables
+from racko.web.store.postgres import PostgresTables
 
 
 def _app(path: Path | str = ":memory:", **options: Any) -> Any:
@@ -35,6 +36,20 @@ def _app(path: Path | str = ":memory:", **options: Any) -> Any:
 @pytest.fixture
 def client() -> Iterator[TestClient]:
     with TestClient(_app()) as test_client:
+        yield test_client
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def any_client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
+    """A server on a SQLite file or on PostgreSQL (a real server, started for the tests)."""
+    if request.param == "sqlite":
+        store: Any = SqliteTables(tmp_path / "tables.sqlite3", grouped=True)
+    else:
+        store = PostgresTables(request.getfixturevalue("postgres_url"), node="one")
+    app = create_app(
+        store, pace=0.0, frames_per_second=10000.0, new_tables_per_address=10**6, fill_seconds=0.3, quick_target=25
+    )
+    with TestClient(app) as test_client:
         yield test_client
 
 
@@ -203,8 +218,9 @@ def test_a_transfer_link_moves_the_player_once_and_not_after_ten_minutes(
 
 
 def test_two_strangers_meet_by_quick_play_play_a_rated_game_and_their_ratings_and_histories_move(
-    client: TestClient,
+    any_client: TestClient,
 ) -> None:
+    client = any_client
     ann, bob, cy = _person(client, "Ann"), _person(client, "Bob"), _person(client, "Cy")
     ann_id = _get(client, "/api/me", ann).json()["id"]
     bob_id = _get(client, "/api/me", bob).json()["id"]

@@ -17,7 +17,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -224,6 +224,8 @@ class Hub:
         self.players = Players(store)
         self.listeners: list[Callable[[], None]] = []
         """Told when a public table's listing changed (the lobby, which then looks again)."""
+        self.background: set[asyncio.Task[None]] = set()
+        """Tasks a game's end set going (its lobby line, ratings, histories), kept until done."""
         self.game_over_hooks: list[Callable[[Table, GameRecord], Awaitable[None]]] = []
         """Called once when a table's game ends, with its record (ratings and the players' histories)."""
 
@@ -356,7 +358,7 @@ class Hub:
                 log.info("table %s opened at version %d", table_id, table.version)
                 if table.session.match.over:  # its end may not have been passed on before a crash
                     with contextlib.suppress(RuntimeError):  # no running loop: nobody to pass it to
-                        asyncio.get_running_loop().create_task(self._report(table))
+                        self.in_background(self._report(table))
                 return table
         except DamagedTableError as damage:
             self.set_aside[table_id] = damage.reason
@@ -474,8 +476,16 @@ class Hub:
             await self.drop(table, "idle")
             await asyncio.to_thread(self.store.release, table.table_id)
 
+    def in_background(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` in a task of its own, kept until it is done (and waited for at shutdown)."""
+        task = asyncio.get_running_loop().create_task(work)
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
+
     async def close(self) -> None:
-        """At shutdown: computer players stop, every write is committed, every table is handed on."""
+        """At shutdown: what a game's end set going is done, computer players stop, every write is committed, every
+        table is handed on."""
+        await asyncio.gather(*list(self.background), return_exceptions=True)
         for table in list(self.tables.values()):
             if table.thinking is not None:
                 table.thinking.cancel()
@@ -653,7 +663,9 @@ class Hub:
         if self.metrics is not None:
             self.metrics.broadcast_after_move.observe(time.perf_counter() - moved)
         self.wake_bots(table)
-        await self._after_round(table)
+        # Not in the mover's own task: a person who closes the page right after the last move must not cancel the
+        # game's end on its way to the lobby, the ratings and the histories.
+        self.in_background(self._after_round(table))
 
     async def _after_round(self, table: Table) -> None:
         """After the game's end (the last round's): the lobby's line of a public table goes, and the record goes to

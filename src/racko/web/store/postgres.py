@@ -548,7 +548,8 @@ class PostgresTables:
         with self._pool.connection() as connection, connection.transaction():
 
             def rows(sql: str, parameters: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-                cursor = connection.execute(sql.replace("?", "%s").encode(), parameters)
+                # The shared SQL's "?" placeholders become psycopg's, and a literal "%" (LIKE 'bot:%') stays one.
+                cursor = connection.execute(sql.replace("%", "%%").replace("?", "%s").encode(), parameters)
                 return cursor.fetchall() if cursor.description is not None else []
 
             return work(rows)

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, Playwright, expect
 
 from racko.families import family_of
@@ -162,3 +163,13 @@ def file_table(
     finally:
         store.close()
     return {"table": table_id, "seats": [{"seat": k, "token": token} for k, token in enumerate(tokens)]}
+
+
+def serious_problems(page: Page, axe: Axe) -> list[str]:
+    """What axe-core finds serious or critical on the page, a line each (empty: nothing serious)."""
+    found = axe.run(page).response["violations"]
+    return [
+        f"{issue['id']} ({issue['impact']}): {[node['target'] for node in issue['nodes']][:3]}"
+        for issue in found
+        if issue["impact"] in ("serious", "critical")
+    ]

@@ -15,7 +15,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from browsing import PHONE, WAIT_MS, launch, serving
+from browsing import PHONE, WAIT_MS, launch, serious_problems, serving
 
 DECK = 40
 """Two players' classic deck."""
@@ -182,7 +182,7 @@ def test_two_strangers_meet_by_quick_play_play_a_rated_game_and_a_third_watches(
     assert ratings["Ann"] != ratings["Bob"]
 
     ann_page.screenshot(path=str(shots / "player-page.png"), full_page=True)
-    assert _serious(ann_page, Axe()) == []  # with a chart, statistics and a finished game
+    assert serious_problems(ann_page, Axe()) == []  # with a chart, statistics and a finished game
     bob_page.screenshot(path=str(shots / "player-page-phone.png"), full_page=True)
     ann_page.locator("#games a", has_text="Replay").click()
     expect(ann_page.locator("#racks .replay-seat")).to_have_count(2)
@@ -193,7 +193,7 @@ def test_two_strangers_meet_by_quick_play_play_a_rated_game_and_a_third_watches(
     expect(ann_page.locator("#moves")).not_to_contain_text("object")  # each move in words, its name isolated
     expect(ann_page.locator("#moves bdi").first).to_be_visible()
     ann_page.screenshot(path=str(shots / "replay.png"), full_page=True)
-    assert _serious(ann_page, Axe()) == []
+    assert serious_problems(ann_page, Axe()) == []
 
     cy.page.goto(server + "/ratings")
     expect(cy.page.locator("#ratings-board")).to_contain_text("Ann")
@@ -243,15 +243,6 @@ def test_a_player_moves_to_another_device_and_can_be_forgotten(
     expect(laptop.page.locator("#name-form")).to_be_visible()
 
 
-def _serious(page: Page, axe: Axe) -> list[str]:
-    found = axe.run(page).response["violations"]
-    return [
-        f"{issue['id']} ({issue['impact']}): {[node['target'] for node in issue['nodes']][:3]}"
-        for issue in found
-        if issue["impact"] in ("serious", "critical")
-    ]
-
-
 @pytest.mark.parametrize("language", ["en", "nl", "fr"])
 def test_the_people_s_pages_have_no_serious_accessibility_problem_in_any_language(
     server: str, chromium: Browser, people: list[Person], language: str
@@ -263,19 +254,19 @@ def test_the_people_s_pages_have_no_serious_accessibility_problem_in_any_languag
     problems: dict[str, list[str]] = {}
     page.goto(server + "/")
     expect(page.locator("html")).to_have_attribute("lang", language)
-    problems["lobby, no name"] = _serious(page, axe)
+    problems["lobby, no name"] = serious_problems(page, axe)
     _pick_name(page, "Eve")
     page.locator("#quick-go").click()
     expect(page.locator("#queues li")).to_have_count(1)
-    problems["lobby, waiting"] = _serious(page, axe)
+    problems["lobby, waiting"] = serious_problems(page, axe)
     for path in ("/new", "/ratings", "/me"):
         page.goto(server + path)
         page.wait_for_load_state("networkidle")
-        problems[path] = _serious(page, axe)
+        problems[path] = serious_problems(page, axe)
     page.goto(server + "/")
     page.locator("#you a").first.click()
     expect(page.locator("#player-title")).to_have_text("Eve")
-    problems["player"] = _serious(page, axe)
+    problems["player"] = serious_problems(page, axe)
     assert {name: found for name, found in problems.items() if found} == {}
 
 

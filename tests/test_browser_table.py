@@ -34,6 +34,7 @@ from browsing import (
     link,
     new_table,
     played_game,
+    serious_problems,
     serving,
     sit_down,
     situation,
@@ -723,15 +724,6 @@ def test_the_same_seat_in_a_second_window_stops_the_first_which_can_take_it_back
 # --- measured ---------------------------------------------------------------------------------------------------------
 
 
-def _serious(page: Page, axe: Axe) -> list[str]:
-    found = axe.run(page).response["violations"]
-    return [
-        f"{issue['id']} ({issue['impact']}): {[node['target'] for node in issue['nodes']][:3]}"
-        for issue in found
-        if issue["impact"] in ("serious", "critical")
-    ]
-
-
 @pytest.mark.parametrize("language", ["en", "nl", "fr"])
 def test_axe_finds_no_serious_problem_on_any_page_in_any_language(
     served: tuple[str, Path], visit: Visitor, real_game: RealGame, language: str
@@ -742,7 +734,7 @@ def test_axe_finds_no_serious_problem_on_any_page_in_any_language(
     problems: dict[str, list[str]] = {}
     start = visit(server + "/new", wait=False, locale=locale)
     expect(start.locator("#variant option")).to_have_count(4)
-    problems["start"] = _serious(start, axe)
+    problems["start"] = serious_problems(start, axe)
     for variant_name, seats in (
         ("classic", ["me", "easy"]),
         ("bonus", ["me", "easy"]),
@@ -752,16 +744,16 @@ def test_axe_finds_no_serious_problem_on_any_page_in_any_language(
         table = new_table(server, variant=variant_name, players=len(seats), seats=seats, names=["Ann"])
         page = visit(link(server, table, 0), locale=locale)
         expect(page.locator("html")).to_have_attribute("lang", language)
-        problems[variant_name] = _serious(page, axe)
+        problems[variant_name] = serious_problems(page, axe)
     round_end = visit(link(server, real_game.table(db, real_game.first_round - 1), 0), locale=locale)
     slot = real_game.slot_of(real_game.first_round - 1)
     expect(round_end.locator("#prompt")).to_have_attribute("data-situation", re.compile("place-"))
     round_end.locator("#rack .slot", has=round_end.locator(".label", has_text=re.compile(f"^{slot}$"))).click()
     expect(round_end.locator("#round-dialog .report-seat")).to_have_count(2)
-    problems["round end"] = _serious(round_end, axe)
+    problems["round end"] = serious_problems(round_end, axe)
     game_end = visit(link(server, real_game.table(db, len(real_game.actions), finished=True), 0), locale=locale)
     expect(game_end.locator("#winner")).to_be_visible()
-    problems["game end"] = _serious(game_end, axe)
+    problems["game end"] = serious_problems(game_end, axe)
     assert {name: found for name, found in problems.items() if found} == {}
 
 

@@ -468,20 +468,13 @@ def admin_rename(
     db: Annotated[str | None, typer.Option(help=DB_HELP)] = None,
 ) -> None:
     """Give a player another name (in the lobby, the ratings and their games from now on)."""
-    from racko.web.players import Players, clean_name
+    from racko.web.players import clean_name
 
     clean = clean_name(name)
     if clean is None:
         typer.echo("racko: a name is some text, such as Ann.", err=True)
         raise typer.Exit(2)
-    store = _admin_store(db)
-    try:
-        done = Players(store).rename(player, clean)
-    finally:
-        store.close()
-    if not done:
-        typer.echo(f"racko: there is no player {player[:40]!r}.", err=True)
-        raise typer.Exit(1)
+    _change_player(db, player, lambda players: players.rename(player, clean))
     typer.echo(f"Player {player} is now called {clean}.")
 
 
@@ -492,17 +485,22 @@ def admin_remove(
 ) -> None:
     """Remove a player: name, keys, ratings and history (their seats in finished games become a forgotten
     player's), as the player's own "Forget me" does."""
+    _change_player(db, player, lambda players: players.forget(player))
+    typer.echo(f"Player {player} is removed.")
+
+
+def _change_player(db: str | None, player: str, change: Any) -> None:
+    """``change(players)`` on the server's store; exit 1 with the reason if there is no such player."""
     from racko.web.players import Players
 
     store = _admin_store(db)
     try:
-        done = Players(store).forget(player)
+        done = change(Players(store))
     finally:
         store.close()
     if not done:
         typer.echo(f"racko: there is no player {player[:40]!r}.", err=True)
         raise typer.Exit(1)
-    typer.echo(f"Player {player} is removed.")
 
 
 @admin_app.command("calibrate")

@@ -4,12 +4,14 @@ body read within bounds from this server's own pages only, and the player a requ
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 
 from racko.web.limits import BODY_LIMIT, TooBig, origin_allowed, read_body
 from racko.web.players import COOKIE, COOKIE_DAYS, Player, Players
@@ -22,8 +24,30 @@ SECURITY_HEADERS = {
 }
 
 
+HEADER_MARK = re.compile(r"<!--header (\S+)-->")
+
+
+@functools.cache
+def page_text(name: str) -> str:
+    """A page of ``static/`` as it is served: ``<!--head-->`` becomes the head the start page, the lobby and the
+    players' pages share (``_head.html``), ``<!--header /PATH-->`` their header (``_header.html``), with the link to
+    PATH marked as the current page."""
+    text = (STATIC / name).read_text(encoding="utf-8")
+    text = text.replace("<!--head-->\n", _part("_head.html"))
+    mark = HEADER_MARK.search(text)
+    if mark is not None:
+        link = f'href="{mark.group(1)}"'
+        text = text.replace(mark.group(0) + "\n", _part("_header.html").replace(link, link + ' aria-current="page"'))
+    return text
+
+
+def _part(name: str) -> str:
+    """A shared part of the pages, without its first line (the comment that says what it is)."""
+    return (STATIC / name).read_text(encoding="utf-8").split("\n", 1)[1]
+
+
 def page(name: str) -> Response:
-    return FileResponse(STATIC / name, headers=SECURITY_HEADERS)
+    return HTMLResponse(page_text(name), headers=SECURITY_HEADERS)
 
 
 def refused(status: int, message: str, **headers: str) -> JSONResponse:

@@ -296,3 +296,64 @@ def _final_state(proxy: Proxy, seat: Seat) -> dict[str, Any]:
         raise AssertionError(f"table {seat.table_id} was not reached")
 
     return asyncio.run(fetch())
+
+
+def _new_player(proxy: Proxy, name: str) -> str:
+    """A new player made through the proxy (by whichever process it chooses); their cookie's key."""
+    request = urllib.request.Request(
+        proxy.url + "/api/me", json.dumps({"name": name}).encode(), {"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        cookie = answer.headers["Set-Cookie"]
+    return str(cookie.split("racko_player=", 1)[1].split(";", 1)[0])
+
+
+def test_quick_play_through_the_proxy_meets_in_one_process_and_each_seat_opens_wherever_its_table_is(
+    cluster: tuple[list[ServeProcess], Proxy],
+) -> None:
+    """Every lobby socket reaches the one process that keeps quick play's queues (else two people would wait
+    apart); the table it makes is then played by the process its id hashes to, where the cookie opens each seat."""
+    _, proxy = cluster
+    keys = [_new_player(proxy, name) for name in ("Ann", "Bob")]
+    base = proxy.url.replace("http", "ws")
+
+    async def meet() -> list[dict[str, Any]]:
+        wish = {"type": "quick", "variant": "classic", "players": 2, "rated": True, "two_player_rule": False}
+        seated = []
+        sockets = [
+            await connect(f"{base}/ws/lobby", additional_headers={"Cookie": f"racko_player={key}"}, proxy=None)
+            for key in keys
+        ]
+        try:
+            for ws in sockets:
+                await ws.send(json.dumps(wish))
+            for ws in sockets:
+                while True:
+                    frame = json.loads(await asyncio.wait_for(ws.recv(), 15))
+                    if frame["type"] == "seated":
+                        seated.append(frame)
+                        break
+        finally:
+            for ws in sockets:
+                await ws.close()
+        return seated
+
+    seated = asyncio.run(meet())
+    assert seated[0]["table"] == seated[1]["table"] and {frame["seat"] for frame in seated} == {0, 1}
+
+    async def open_seat(key: str) -> int | None:
+        node = ""
+        for _ in range(3):
+            url = f"{base}/ws/{seated[0]['table']}" + (f"?node={node}" if node else "")
+            async with connect(url, additional_headers={"Cookie": f"racko_player={key}"}, proxy=None) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": None, "version": 0}))
+                frame = json.loads(await asyncio.wait_for(ws.recv(), 15))
+                if frame.get("code") == "elsewhere":
+                    node = frame["node"]
+                    continue
+                assert frame["type"] == "welcome", frame
+                you: int | None = frame["you"]
+                return you
+        raise AssertionError("the table was not reached")
+
+    assert [asyncio.run(open_seat(key)) for key in keys] == [frame["seat"] for frame in seated]

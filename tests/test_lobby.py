@@ -244,7 +244,11 @@ def test_two_strangers_meet_by_quick_play_play_a_rated_game_and_their_ratings_an
         assert line["rated"] and sorted(seat["name"] for seat in line["seats"]) == ["Ann", "Bob"]
         assert "rack" not in str(line) and "stock" not in str(line)
 
-        assert _get(client, "/api/me/tables", ann).json()["seats"] == [{"table": table, "seat": seated[0]["seat"]}]
+        mine = _get(client, "/api/me/tables", ann).json()["seats"]
+        assert [(line["table"], line["seat"], line["variant"]) for line in mine] == [
+            (table, seated[0]["seat"], "classic")
+        ]
+        assert sorted(mine[0]["names"]) == ["Ann", "Bob"]
         order = sorted([(seated[0]["seat"], ann), (seated[1]["seat"], bob)], key=lambda pair: pair[0])
         with (
             client.websocket_connect(f"/ws/{table}", headers=order[0][1]) as first,
@@ -255,6 +259,7 @@ def test_two_strangers_meet_by_quick_play_play_a_rated_game_and_their_ratings_an
         _lobby_until(cy_lobby, "lobby", lambda frame: all(line["table"] != table for line in frame["playing"]))
 
     pages = {who: _eventually(lambda who=who: _finished_games(client, who)) for who in (ann_id, bob_id)}
+    assert _get(client, "/api/me/tables", ann).json()["seats"] == []  # a finished game leaves one's tables
     for page in pages.values():
         assert page["ratings"]["classic"]["games"] == 1
         assert len(page["history"]["classic"]) == 1
@@ -290,9 +295,7 @@ def test_two_strangers_meet_by_quick_play_play_a_rated_game_and_their_ratings_an
     twice = client.post(f"/api/games/{game}/rematch", json={}, headers=ann)
     client.cookies.clear()
     assert twice.json()["table"] == again.json()["table"]
-    assert {"table": again.json()["table"], "seat": seated[0]["seat"]} in _get(client, "/api/me/tables", ann).json()[
-        "seats"
-    ]
+    assert [line["table"] for line in _get(client, "/api/me/tables", ann).json()["seats"]] == [again.json()["table"]]
     stranger = client.post(f"/api/games/{game}/rematch", json={}, headers=cy)
     client.cookies.clear()
     assert stranger.status_code == 403 and "played" in stranger.json()["error"]
@@ -480,7 +483,10 @@ def test_a_player_opening_a_seat_link_is_bound_to_that_seat(client: TestClient) 
         assert _until(ws, "welcome")["you"] == 1
         ws.send_json({"type": "name", "name": "Bobby"})
         _until(ws, "state")
-    assert _get(client, "/api/me/tables", bob).json()["seats"] == [{"table": made["table"], "seat": 1}]
+    assert [
+        (line["table"], line["seat"], line["names"]) for line in _get(client, "/api/me/tables", bob).json()["seats"]
+    ] == [(made["table"], 1, ["Ann", "Bobby"])]
+    assert [line["names"] for line in _get(client, "/api/me/tables", ann).json()["seats"]] == [["Ann", "Bobby"]]
     with client.websocket_connect(f"/ws/{made['table']}", headers=bob) as ws:  # no link needed any more
         ws.send_json({"type": "hello", "token": None, "version": 0})
         assert _until(ws, "welcome")["you"] == 1

@@ -158,9 +158,7 @@ class Lobby:
             return  # waiting already
         if len(mine) >= MAX_QUEUES:
             raise WebError("too-many", f"You can wait for at most {MAX_QUEUES} kinds of game at once.")
-        if await asyncio.to_thread(self.players.store.read, lambda rows: _unfinished_tables(rows, player.id)) >= (
-            MAX_TABLES
-        ):
+        if await asyncio.to_thread(self.players.unfinished, player.id) >= MAX_TABLES:
             raise WebError("too-many", f"You are at {MAX_TABLES} unfinished tables already: finish one first.")
         self.waiting.append(Waiting(player, key))
         if not await self._match(key):
@@ -270,9 +268,7 @@ class Lobby:
         made = self.rematches.get(game_id)
         if made is not None:
             return made
-        if await asyncio.to_thread(self.players.store.read, lambda rows: _unfinished_tables(rows, player.id)) >= (
-            MAX_TABLES
-        ):
+        if await asyncio.to_thread(self.players.unfinished, player.id) >= MAX_TABLES:
             raise Refused(409, f"You are at {MAX_TABLES} unfinished tables already: finish one first.")
         record = GameRecord.loads(text)
         rules = record.rules
@@ -420,15 +416,6 @@ def _queue_key(frame: dict[str, Any]) -> QueueKey:
         counts = ", ".join(str(count) for count in chosen.player_counts)
         raise WebError("bad-frame", f"{chosen.title} is played by {counts} players, or any of those.")
     return QueueKey(chosen.name, count, frame.get("rated") is True, frame.get("two_player_rule") is not False)
-
-
-def _unfinished_tables(rows: Rows, player_id: str) -> int:
-    found = rows(
-        "SELECT count(*) FROM racko_seats AS seats JOIN racko_listings AS listings "
-        "ON listings.table_id = seats.table_id WHERE seats.player_id = ? AND listings.over = 0",
-        (player_id,),
-    )
-    return int(found[0][0])
 
 
 def _game_seats(rows: Rows, game_id: str) -> tuple[str, bool, list[str]] | None:

@@ -88,11 +88,7 @@ def routes(players: Players, allowed: frozenset[str], creation: CreationLimit) -
 
     async def my_tables(request: Request) -> Response:
         player = await player_of(request, players)
-        seats: list[dict[str, Any]] = []
-        if player is not None:
-            seats = [
-                {"table": table, "seat": seat} for table, seat in await asyncio.to_thread(players.seats_of, player.id)
-            ]
+        seats = await asyncio.to_thread(players.seats_of, player.id) if player is not None else []
         return JSONResponse({"seats": seats})
 
     return [

@@ -13,6 +13,7 @@ Every method here blocks on the database: the routes call them in a worker threa
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
 import time
 import unicodedata
@@ -173,26 +174,45 @@ class Players:
         found = self.store.read(lambda rows: rows("SELECT id, name FROM racko_players WHERE id = ?", (player_id,)))
         return Player(str(found[0][0]), str(found[0][1])) if found else None
 
-    def bind(self, table_id: str, seat: int, player_id: str) -> None:
-        """The seat is this player's: their browser opens it without the seat's link."""
-        self.store.run(
-            lambda rows: rows(
-                "INSERT INTO racko_seats (table_id, seat, player_id, since) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (table_id, seat) DO UPDATE SET player_id = excluded.player_id, since = excluded.since",
-                (table_id, seat, player_id, time.time()),
-            )
-        )
+    def bind(self, table_id: str, seat: int, player_id: str, variant: str, names: list[str]) -> None:
+        """The seat is this player's: their browser opens it without the seat's link, and their lobby lists it
+        (the variant and who sits at the table) until its game is over."""
 
-    def seats_of(self, player_id: str) -> list[tuple[str, int]]:
-        """The player's seats (table, seat), newest first."""
+        def work(rows: Rows) -> None:
+            rows(
+                "INSERT INTO racko_seats (table_id, seat, player_id, since, variant, names, over) "
+                "VALUES (?, ?, ?, ?, ?, ?, 0) ON CONFLICT (table_id, seat) DO UPDATE SET player_id = "
+                "excluded.player_id, since = excluded.since, variant = excluded.variant, over = 0",
+                (table_id, seat, player_id, time.time(), variant, json.dumps(names)),
+            )
+            # who sits there, for everybody's line of the table (a name given after they sat down too)
+            rows("UPDATE racko_seats SET names = ? WHERE table_id = ?", (json.dumps(names), table_id))
+
+        self.store.run(work)
+
+    def table_over(self, table_id: str, over: bool) -> None:
+        """A table's game ended (its seats leave their players' lobbies), or a next game began there."""
+        self.store.run(lambda rows: rows("UPDATE racko_seats SET over = ? WHERE table_id = ?", (int(over), table_id)))
+
+    def seats_of(self, player_id: str) -> list[dict[str, Any]]:
+        """The player's seats at tables whose game is not over, newest first: table, seat, variant, names."""
         return [
-            (str(table_id), int(seat))
-            for table_id, seat in self.store.read(
+            {"table": str(table_id), "seat": int(seat), "variant": str(variant), "names": json.loads(names)}
+            for table_id, seat, variant, names in self.store.read(
                 lambda rows: rows(
-                    "SELECT table_id, seat FROM racko_seats WHERE player_id = ? ORDER BY since DESC", (player_id,)
+                    "SELECT table_id, seat, variant, names FROM racko_seats WHERE player_id = ? AND over = 0 "
+                    "ORDER BY since DESC LIMIT 50",
+                    (player_id,),
                 )
             )
         ]
+
+    def unfinished(self, player_id: str) -> int:
+        """How many tables the player sits at whose game is not over."""
+        found = self.store.read(
+            lambda rows: rows("SELECT count(*) FROM racko_seats WHERE player_id = ? AND over = 0", (player_id,))
+        )
+        return int(found[0][0])
 
     def hide(self, player_id: str, other_id: str, hidden: bool) -> None:
         """Whether ``player_id`` sees ``other_id``'s name (hidden: "a player" in their own view, no one else's)."""

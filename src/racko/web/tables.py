@@ -260,7 +260,7 @@ class Hub:
         await self._commit_now(table_id)
         for index, player in enumerate(bound):
             if player is not None and seats[index].bot is None:
-                await asyncio.to_thread(self.players.bind, table_id, index, player.id)
+                await asyncio.to_thread(self.players.bind, table_id, index, player.id, *_seat_line(setup))
         await self._list(table_id, setup, None)
         if self.metrics is not None:
             self.metrics.tables_created.inc()
@@ -678,6 +678,7 @@ class Hub:
         table.rounds_listed = finished
         if match.over:
             await self._list(table.table_id, table.setup, table.session)
+            await asyncio.to_thread(self.players.table_over, table.table_id, True)
             await self._report(table)
 
     async def _report(self, table: Table) -> None:
@@ -799,7 +800,7 @@ class Hub:
             changes["player"] = player.id
         await self._keep_setup(table, seat, **changes)
         if player is not None:
-            await asyncio.to_thread(self.players.bind, table.table_id, seat, player.id)
+            await asyncio.to_thread(self.players.bind, table.table_id, seat, player.id, *_seat_line(table.setup))
         seats = list(table.session.seats)
         seats[seat] = SeatSpec(name, seats[seat].bot)
         table.session.seats = tuple(seats)
@@ -878,6 +879,7 @@ class Hub:
         await self.broadcast(fresh)
         self.wake_bots(fresh)
         await self._list(fresh.table_id, fresh.setup, fresh.session)
+        await asyncio.to_thread(self.players.table_over, fresh.table_id, False)
 
     async def react(self, table: Table, seat: int | None, reaction: Any) -> None:
         """One of the fixed quick messages, from a seat to everyone at the table (nothing is kept)."""
@@ -931,6 +933,11 @@ def _not_saved_if_refused() -> Iterator[None]:
         raise WebError(
             "not-saved", f"The table's database refused the change ({error}). Nothing was changed; try again."
         ) from None
+
+
+def _seat_line(setup: dict[str, Any]) -> tuple[str, list[str]]:
+    """What a player's lobby says of a table they sit at: its variant and who sits there."""
+    return str(setup["rules"].get("variant", "classic")), [str(spec["name"]) for spec in setup["seats"]]
 
 
 def form_seat_is_me(form: dict[str, Any], index: int) -> bool:

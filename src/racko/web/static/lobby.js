@@ -178,7 +178,14 @@ async function renderMine() {
     const item = element("li", "line");
     const go = element("a", "button", t("go"));
     go.href = "/t/" + encodeURIComponent(seat.table);
-    item.append(element("span", "", seat.table + " · " + t("seat_n", { n: seat.seat + 1 })), " ", go);
+    const who = element("span", "who");
+    seat.names.forEach((name, index) => {
+      if (index === seat.seat) return;
+      if (who.childNodes.length) who.append(", ");
+      who.append(bdi(name));
+    });
+    item.append(element("strong", "", variantTitle(seat.variant, seat.variant)), " ", t("with_them"), " ", who, " ",
+      element("span", "tag", t("seat_n", { n: seat.seat + 1 })), " ", go);
     return item;
   }) : [element("li", "empty", t("yours_none"))]));
 }

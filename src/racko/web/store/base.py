@@ -54,6 +54,9 @@ CREATE TABLE IF NOT EXISTS racko_seats (
     seat INTEGER NOT NULL,
     player_id TEXT NOT NULL REFERENCES racko_players(id) ON DELETE CASCADE,
     since {REAL} NOT NULL,
+    variant TEXT NOT NULL,
+    names TEXT NOT NULL,
+    over INTEGER NOT NULL,
     PRIMARY KEY (table_id, seat)
 );
 CREATE INDEX IF NOT EXISTS racko_seats_player ON racko_seats (player_id);

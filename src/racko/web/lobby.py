@@ -4,8 +4,8 @@
 (and for a rated game or not, the same) are seated together as soon as there are enough of them: the lobby makes
 the table, every seat bound to its player, and tells each of them where to go.  After :data:`FILL_SECONDS` of
 waiting a player may fill the empty seats with computer players of a level they choose (the people waiting with
-them come along).  A player waits in at most :data:`MAX_QUEUES` queues and plays at most :data:`MAX_TABLES`
-unfinished quick-play tables at once.
+them come along).  A player waits in at most :data:`MAX_QUEUES` queues, and quick play (or a rematch) seats nobody
+already at :data:`MAX_TABLES` tables whose game is not over.
 
 **The lobby's lines** come from the database (``racko_listings``, which the process playing each public table keeps
 up to date), so that the lobby shows every process's tables; it looks again at once when this process changed one,
@@ -138,7 +138,6 @@ class Lobby:
         player = connection.player
         if kind in ("quick", "cancel", "fill") and player is None:
             raise WebError("no-player", "Pick a name first: quick play seats players.")
-        assert player is not None or kind not in ("quick", "cancel", "fill")
         if kind == "quick" and player is not None:
             await self.quick(player, _queue_key(frame))
         elif kind == "cancel" and player is not None:

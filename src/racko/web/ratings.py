@@ -7,9 +7,9 @@ computer level) and variant, the places from the final totals (Partners: the two
 rating kept in ``racko_rating_history`` for the player's chart.  A game is passed on once (its id is the table's and
 the game's number), so a table opened again after a crash passes it on again harmlessly.
 
-Computer levels start from ratings calibrated in games between them (:func:`calibrate`, written to
-``web/data/bot_ratings.json`` by ``racko ratings-calibrate``), so that theirs mean something on the first day;
-games against people move them from there.
+Computer levels start from ratings calibrated between them (:func:`calibrate`, written to
+``web/data/bot_ratings.json`` by ``racko admin calibrate``: rounds between the levels, each ranked by its scores),
+so that theirs mean something on the first day; rated games against people move them from there.
 """
 
 from __future__ import annotations

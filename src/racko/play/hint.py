@@ -61,6 +61,12 @@ class Choice:
     values: dict[str, Any]
     """What the reason names: cards (:data:`CARD_VALUES`), slot labels, positions from 1, and ``outlook`` (a key of
     :data:`OUTLOOKS`) with ``turns``."""
+    win_chance: float | None = None
+    """The chance to win the round after this choice, from the seat's own view, as the review measures it (2
+    players; filled in by :func:`racko.analysis.explain.explained_choices`, else ``None``)."""
+    why: tuple[dict[str, Any], ...] = ()
+    """Sentences that say why (filled in by :func:`racko.analysis.explain.explained_choices`): each a key of the
+    shared words, the values it names and its English text."""
 
     @property
     def explanation(self) -> str:
@@ -96,6 +102,8 @@ class Hint:
                     "action": family.action_to_json(choice.action),
                     "turns_to_racko": None if choice.turns is None else round(choice.turns, 2),
                     "explanation": choice.explanation,
+                    "win_chance": choice.win_chance,
+                    "why": list(choice.why),
                 }
                 for choice in self.choices[:count]
             ],
@@ -130,15 +138,22 @@ def hint_for(record: GameRecord, at: int | None = None, *, reveal: bool = False)
     return Hint(position, seat, observation, choices_for(observation), note)
 
 
-def _check_own_seat(record: GameRecord, seat: int) -> None:
+def own_seat(record: GameRecord) -> int | None:
+    """The seat of the one person at the table of a ``racko play`` save, else ``None`` (no person, or several at
+    one screen): in a game in progress, the only seat whose own view a tool may show without ``--reveal``."""
     try:
         people = [index for index, spec in enumerate(seats_from(record)) if spec.human]
     except RackoError:
         people = []
-    if people == [seat]:
+    return people[0] if len(people) == 1 else None
+
+
+def _check_own_seat(record: GameRecord, seat: int) -> None:
+    person = own_seat(record)
+    if person == seat:
         return
     names = record_names(record.players, record.rules.players)
-    whose = f"only the one person at the table ({names[people[0]]})" if len(people) == 1 else "no seat of it"
+    whose = f"only the one person at the table ({names[person]})" if person is not None else "no seat of it"
     raise RackoError(
         "This game is not finished, and its record holds every hidden card (every rack, the stock's order), "
         f"so racko hint advises {whose} without --reveal; {names[seat]} is to play here. "

@@ -672,3 +672,17 @@ const ANALYSIS_WORDS =
 // analysis-words:end
 ;
 for (const language of Object.keys(ANALYSIS_WORDS)) Object.assign(WORDS[language], ANALYSIS_WORDS[language]);
+
+// Why the advisor's choice is best, in the page's language: the sentences the server sends as keys and values
+// (racko/analysis/explain.py); a list of cards is said as "4, 14, 24".
+function explainHint(choice) {
+  const sentences = Array.isArray(choice.why) ? choice.why : [];
+  return sentences
+    .map((sentence) => {
+      if (!WORDS.en[sentence.key]) return sentence.text;
+      const values = {};
+      for (const [name, value] of Object.entries(sentence.values || {})) values[name] = Array.isArray(value) ? value.join(", ") : value;
+      return t(sentence.key, values);
+    })
+    .join(" ");
+}

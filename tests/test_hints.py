@@ -11,13 +11,15 @@ import pytest
 from typer.testing import CliRunner
 
 import racko
-from racko.actions import DrawFromStock
-from racko.analysis.explain import explained_choices
+from racko import bots
+from racko.actions import DrawFromStock, Wait
+from racko.analysis.explain import explained_choices, order_chain
 from racko.analysis.words import LANGUAGES, placeholders, say, words
+from racko.bots.runner import play_match
 from racko.cli import app
 from racko.match import Match
 from racko.play.session import SeatSpec
-from racko.record import GameRecord
+from racko.record import GameRecord, replay
 from racko.round import arrange_deck
 from racko.rules import variant
 from racko.terminal.app import MessageScreen, RackoApp
@@ -136,3 +138,29 @@ def test_the_app_s_hint_shows_why_on_a_page_that_enter_closes() -> None:
             assert app_.screen is table and session.to_act == 0  # the hint played nothing
 
     asyncio.run(scenario())
+
+
+def test_racko_hint_where_there_is_nothing_to_decide_says_so_in_one_line(tmp_path: Path) -> None:
+    # Bonus Rack-O: after placing a card into a rack that does not qualify, waiting is the only move.
+    match = Match(variant("bonus").rules(2, target=1), seed=3)
+    play_match(match, [bots.create("hard", seed=0), bots.create("hard", seed=1)])
+    path = tmp_path / "bonus.json"
+    GameRecord.of(match).save(path)
+    record = GameRecord.load(path)
+
+    def only_move(at: int) -> list[type]:
+        position = replay(record, stop_after=at)
+        return [type(move) for move in position.observation(position.to_act or 0).legal_actions()]
+
+    forced = next(at for at in range(record.action_count) if only_move(at) == [Wait])
+    result = runner.invoke(app, ["hint", str(path), "--at", str(forced)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.stderr.count("\n") == 1 and "nothing to decide" in result.stderr, result.stderr
+
+
+def test_the_order_a_hint_names_keeps_the_card_just_placed_where_an_order_as_long_holds_it() -> None:
+    rack = (3, 8, 6, 12, 16, 20, 24, 28, 32, 36)  # 8 or 6 in slot 10 or 15: orders of nine cards either way
+    everything = range(1, 41)
+    assert order_chain(rack, everything, 40) == [0, 1, 3, 4, 5, 6, 7, 8, 9]
+    assert order_chain(rack, everything, 40, keep=2) == [0, 2, 3, 4, 5, 6, 7, 8, 9]
+    assert 1 not in order_chain((5, 30, 12, 14, 18, 22, 26, 29, 35, 38), everything, 40)  # 30 breaks it

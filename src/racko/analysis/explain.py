@@ -51,10 +51,11 @@ class Sentence:
 # --- The order a rack keeps -------------------------------------------------------------------------------------
 
 
-def order_chain(rack: Sequence[int], may_come: Iterable[int], deck_size: int) -> list[int]:
+def order_chain(rack: Sequence[int], may_come: Iterable[int], deck_size: int, keep: int | None = None) -> list[int]:
     """The slots (indices) of the cards a player keeps: the most cards in rising order whose open stretches can
     still be filled by cards that may come (each stretch between two kept cards needs as many such cards between
-    them as it has slots); among chains as long, the one with the most spare cards."""
+    them as it has slots); among chains as long, the one with the most spare cards.  ``keep``: a slot the chain
+    must hold (where a card was just put), if any chain can."""
     coming = sorted(set(may_come))
 
     def between(low: int, high: int) -> int:
@@ -68,8 +69,8 @@ def order_chain(rack: Sequence[int], may_come: Iterable[int], deck_size: int) ->
     for j in range(1, last + 1):
         for i in range(j):
             start = best[i]
-            if start is None or values[i] >= values[j]:
-                continue
+            if start is None or values[i] >= values[j] or (keep is not None and i <= keep < j - 1):
+                continue  # (a chain from i to j skips the slots between them, and must not skip ``keep``)
             spare = between(values[i], values[j]) - (j - i - 1)
             if spare < 0:
                 continue
@@ -181,6 +182,11 @@ def _placement_sentences(
         handed = rack[slot]
         after = placed(rack, slot, card)
         after_chain = order_chain(after, may_come, size)
+        if slot not in after_chain:
+            # As many cards in order with the new card among them: the move keeps that order.
+            with_card = order_chain(after, may_come, size, keep=slot)
+            if slot in with_card and len(with_card) >= len(after_chain):
+                after_chain = with_card
         sentences += _fits(after, after_chain, slot, card, size, may_come)
         if slot in before_chain and slot not in after_chain:
             sentences.append(Sentence("why:gives-up-kept", {"out": handed, "slot": SLOT_LABELS[slot]}))

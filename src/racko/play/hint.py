@@ -135,6 +135,13 @@ def hint_for(record: GameRecord, at: int | None = None, *, reveal: bool = False)
     if not reveal and not final.over:
         _check_own_seat(record, seat)
     observation = match.observation(seat)
+    legal = observation.legal_actions()
+    if len(legal) == 1 and isinstance(legal[0], Wait):
+        name = record_names(record.players, record.rules.players)[seat]
+        raise RackoError(
+            f"After action {position} {name} has nothing to decide: the rack does not qualify for Rack-O, so the "
+            "turn ends by itself (racko play and the browser move on at once). Choose another --at."
+        )
     return Hint(position, seat, observation, choices_for(observation), note)
 
 

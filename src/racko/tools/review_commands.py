@@ -246,6 +246,8 @@ class Spread:
     decisions: int
     spread: float
     """The root mean square, over decisions, of the standard deviation of the played move's loss between seeds."""
+    agreement: float
+    """The share of decisions classed alike by every seed (``best`` and ``good`` counted as one)."""
     by_level: dict[str, dict[str, Any]]
     measure: str
 
@@ -258,6 +260,7 @@ class Spread:
             "measure": self.measure,
             "playouts": FIRST_PLAYOUTS + MORE_PLAYOUTS,
             "spread": round(self.spread, 4),
+            "same_class": round(self.agreement, 3),
             "bounds_in_use": {"good": bounds.good, "inaccuracy": bounds.inaccuracy, "mistake": bounds.mistake},
             "levels": self.by_level,
         }
@@ -286,9 +289,11 @@ def measure_spread(
         if progress is not None:
             progress(game + 1, games)
     deviations = []
+    same_class = 0
     for seat_runs in per_seed:
         for index in range(len(seat_runs[0])):
             deviations.append(statistics.pstdev(run[index].loss for run in seat_runs))
+            same_class += len({_coarse(run[index].grade) for run in seat_runs}) == 1
     spread = statistics.fmean(value * value for value in deviations) ** 0.5 if deviations else 0.0
     by_level: dict[str, dict[str, Any]] = {}
     for level in dict.fromkeys(levels):
@@ -300,7 +305,13 @@ def measure_spread(
             "loss_95th": round(losses[int(0.95 * (len(losses) - 1))], 4) if losses else None,
             "classes": {grade: sum(1 for d in decisions if d.grade == grade) for grade in CLASSES},
         }
-    return Spread(games, seeds, len(deviations), spread, by_level, measure)
+    agreement = same_class / len(deviations) if deviations else 1.0
+    return Spread(games, seeds, len(deviations), spread, agreement, by_level, measure)
+
+
+def _coarse(grade: str) -> str:
+    """A class as a reader weighs it: ``best`` and ``good`` alike (both fine moves)."""
+    return "good" if grade == "best" else grade
 
 
 def spread_command(
@@ -329,7 +340,8 @@ def spread_command(
     scale = 100 if figures.measure == "win_chance" else 1
     typer.echo(
         f"{figures.games} games, {figures.decisions} decisions, each reviewed {figures.seeds} times "
-        f"({FIRST_PLAYOUTS + MORE_PLAYOUTS} play-outs a move): spread {scale * figures.spread:.2f} {unit}."
+        f"({FIRST_PLAYOUTS + MORE_PLAYOUTS} play-outs a move): spread {scale * figures.spread:.2f} {unit}; "
+        f"{100 * figures.agreement:.0f}% of the decisions in the same class with every seed (best and good as one)."
     )
     for level, found in figures.by_level.items():
         classes = ", ".join(f"{count} {grade}" for grade, count in found["classes"].items())

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 import racko
 from racko import bots
 from racko.actions import DrawFromStock, Wait
-from racko.analysis.explain import explained_choices, order_chain
+from racko.analysis.explain import explained_choices, hint_text, order_chain
 from racko.analysis.words import LANGUAGES, placeholders, say, words
 from racko.bots.runner import play_match
 from racko.cli import app
@@ -164,3 +164,13 @@ def test_the_order_a_hint_names_keeps_the_card_just_placed_where_an_order_as_lon
     assert order_chain(rack, everything, 40) == [0, 1, 3, 4, 5, 6, 7, 8, 9]
     assert order_chain(rack, everything, 40, keep=2) == [0, 2, 3, 4, 5, 6, 7, 8, 9]
     assert 1 not in order_chain((5, 30, 12, 14, 18, 22, 26, 29, 35, 38), everything, 40)  # 30 breaks it
+
+
+def test_a_bonus_rack_that_may_go_out_gets_a_hint_to_call_with_a_place_for_a_taken_card() -> None:
+    rack = [2, 6, 10, 14, 18, 22, 23, 24, 30, 38]  # in order with a run of three: Rack-O may be called
+    other = [13, 1, 3, 5, 7, 11, 12, 9, 4, 8]
+    deck = arrange_deck([rack, other], dealer=1, turned_up=40, stock=[39], deck_size=40)
+    match = Match(variant("bonus").rules(2, target=1), first_dealer=1, decks=[deck])
+    lines = hint_text(match.observation(0)).lines()
+    assert lines[:2] == ["Best: Call Rack-O.", "Your rack qualifies: going out now wins the round."], lines
+    assert "  or: Take 40 for slot 50." in lines and not any("play-outs" in line for line in lines), lines

@@ -339,6 +339,8 @@ def _worth_sentences(evaluation: Evaluation, move: MoveValue) -> list[Sentence]:
     """The move's worth as the review measures it, and how far it is behind the best move: a difference within the
     noise of the estimate (the review's bound of a good move) is said to be one."""
     chances = evaluation.measure == "win_chance"
+    if chances and not evaluation.playouts:
+        return []  # calling or playing on in Bonus: expert's plan, not an estimate to quote (see evaluate.py)
     sentences = []
     if chances:
         sentences.append(Sentence("why:chance", {"chance": round(100 * move.value), "playouts": evaluation.playouts}))
@@ -411,7 +413,7 @@ def explained_choices(
         if isinstance(move.action, TakeDiscard) and move.slot is not None:
             choice = dataclasses.replace(choice, values={**choice.values, "slot": SLOT_LABELS[move.slot]})
         sentences = why(observation, move.action, move, evaluation, names)
-        chance = move.value if evaluation.measure == "win_chance" else None
+        chance = move.value if evaluation.measure == "win_chance" and evaluation.playouts else None
         chosen.append(
             dataclasses.replace(
                 choice,

@@ -19,7 +19,8 @@ from racko.observation import Observation
 from racko.play.session import seats_from
 from racko.play.text import card_words, record_names
 from racko.record import GameRecord, replay
-from racko.rules import SLOT_LABELS
+from racko.rules import RACK_SIZE, SLOT_LABELS, Rules
+from racko.scoring import longest_run, qualifies_for_racko
 
 ADVISOR = "expert"
 """The bot whose judgement the hints use (the strongest)."""
@@ -63,7 +64,8 @@ class Choice:
     :data:`OUTLOOKS`) with ``turns``."""
     win_chance: float | None = None
     """The chance to win the round after this choice, from the seat's own view, as the review measures it (2
-    players; filled in by :func:`racko.analysis.explain.explained_choices`, else ``None``)."""
+    players; filled in by :func:`racko.analysis.explain.explained_choices`, else ``None``, as for Bonus's call or
+    wait, which follow the expert's plan rather than an estimate)."""
     why: tuple[dict[str, Any], ...] = ()
     """Sentences that say why (filled in by :func:`racko.analysis.explain.explained_choices`): each a key of the
     shared words, the values it names and its English text."""
@@ -205,8 +207,9 @@ def _reason(observation: Observation, rating: Rating) -> tuple[str, dict[str, An
     if isinstance(action, Wait):
         return "wait", after
     if isinstance(action, TakeDiscard):
-        assert rating.slot is not None
-        return "take", {"card": public.discard_pile[-1], "slot": SLOT_LABELS[rating.slot], **after}
+        card = public.discard_pile[-1]
+        slot = rating.slot if rating.slot is not None else _keeping_slot(observation.rack, card, public.rules)
+        return "take", {"card": card, "slot": SLOT_LABELS[slot], **after}
     if isinstance(action, DrawFromStock):
         upcoming = public.next_stock_card
         if rating.insured:
@@ -219,6 +222,16 @@ def _reason(observation: Observation, rating: Rating) -> tuple[str, dict[str, An
         return "exchange", {**values, **after}
     assert isinstance(action, Discard)
     return "discard", {"held": observation.held, **after}
+
+
+def _keeping_slot(rack: tuple[int, ...], card: int, rules: Rules) -> int:
+    """Where a taken card goes when the advisor names no slot (a Bonus rack that could go out, taking instead of
+    calling): a slot where the rack still qualifies, with the longest run; else the slot whose card is nearest."""
+    placed = [(slot, (*rack[:slot], card, *rack[slot + 1 :])) for slot in range(RACK_SIZE)]
+    keeping = [(longest_run(after), -slot) for slot, after in placed if qualifies_for_racko(after, rules)]
+    if keeping:
+        return -max(keeping)[1]
+    return min(range(RACK_SIZE), key=lambda slot: abs(rack[slot] - card))
 
 
 def hint_lines(observation: AnyObservation, count: int = 3) -> list[str]:

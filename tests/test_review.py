@@ -46,24 +46,28 @@ def test_a_high_card_thrown_into_slot_5_of_an_ordered_rack_is_a_blunder() -> Non
     play_match(match, [bots.create("hard", seed=1), bots.create("hard", seed=2)])
     record = GameRecord.of(match, players=("you", "hard"))
 
-    # The opponent's hidden rack is guessed from what it was seen doing, and the guess varies with the seed
-    # (docs/REVIEW.md): the move must be a blunder for most seeds, and costly for all.
     graded = [review(record, seats=[0], seed=seed).to_json()["seats"][0] for seed in range(3)]
     planted = [next(decision for decision in seat["decisions"] if decision["action"] == 40) for seat in graded]
-    assert all(decision["played"] == {"seat": 0, "act": "exchange", "slot": 5} for decision in planted)
-    assert all(decision["best"]["slot"] != 5 for decision in planted)
-    assert all(decision["class"] in ("mistake", "blunder") for decision in planted), planted
-    assert sum(decision["class"] == "blunder" for decision in planted) >= 2, planted
+    for decision in planted:  # whatever the seed
+        assert decision["played"] == {"seat": 0, "act": "exchange", "slot": 5}
+        assert decision["class"] == "blunder" and decision["best"]["slot"] != 5, decision
+        assert decision["win_chance_after"] < decision["win_chance_before"] - 0.4, decision
     assert all(seat["accuracy"] < 100 for seat in graded)
 
 
 def test_the_top_level_s_own_moves_are_best_or_good_nearly_always() -> None:
-    record = one_round(("master", "master"), seed=7)
-    result = review(record, seed=0)
-    decisions = [decision for seat in result.seats for decision in seat.decisions]
+    # master against master: 91 % best or good over six such rounds (seeds 5-10, 242 decisions), one blunder;
+    # docs/REVIEW.md gives the figures over more games.
+    decisions = [
+        decision
+        for seed in (7, 8)
+        for seat in review(one_round(("master", "master"), seed=seed)).seats
+        for decision in seat.decisions
+    ]
     fair = sum(1 for decision in decisions if decision.grade in ("best", "good"))
-    assert len(decisions) >= 20
-    assert fair / len(decisions) >= 0.9, [(d.action, d.grade, round(d.loss, 3)) for d in decisions]
+    assert len(decisions) >= 60
+    assert fair / len(decisions) >= 0.85, [(d.action, d.grade, round(d.loss, 3)) for d in decisions]
+    assert not any(decision.grade == "blunder" for decision in decisions)
 
 
 def test_the_same_seed_gives_the_same_review() -> None:

@@ -8,8 +8,8 @@ record's hidden cards.  A decision with one legal move is no decision and is lef
 Classes follow from the loss (how much worse the move played is than the best, in the measure's units):
 
 - ``best``: the move the judgement ranks first;
-- ``good``: a loss within the noise of the estimate (at most two spreads, :data:`WIN_CHANCE_CLASSES`);
-- ``inaccuracy``, ``mistake``, ``blunder``: losses beyond two, four and eight spreads.
+- ``good``: a loss within the noise of the estimate (about three spreads, :data:`WIN_CHANCE_CLASSES`);
+- ``inaccuracy``, ``mistake``, ``blunder``: losses beyond that, twice that and four times that.
 
 The spread is measured (``racko review-spread``, docs/REVIEW.md): the standard deviation of a move's loss between
 reviews of the same decisions with different seeds.
@@ -60,13 +60,16 @@ class ClassBounds:
         return "blunder"
 
 
-WIN_CHANCE_SPREAD = 0.025
+WIN_CHANCE_SPREAD = 0.016
 """The measured spread (standard deviation) of a move's loss in win chance at the review's play-outs
-(:data:`~racko.analysis.evaluate.FIRST_PLAYOUTS` + :data:`~racko.analysis.evaluate.MORE_PLAYOUTS`); docs/REVIEW.md."""
+(:data:`~racko.analysis.evaluate.FIRST_PLAYOUTS` + :data:`~racko.analysis.evaluate.MORE_PLAYOUTS`): ``racko
+review-spread --games 12 --seeds 4``, docs/REVIEW.md."""
+WIN_CHANCE_CLASSES = ClassBounds(good=0.05, inaccuracy=0.10, mistake=0.20)
+"""About 3, 6 and 12 spreads (:data:`WIN_CHANCE_SPREAD`), in round numbers."""
 TURNS_SPREAD = 0.25
-"""The same for the turns measure (alone, 3-4 players; High-Low uses the same bounds), in turns."""
-WIN_CHANCE_CLASSES = ClassBounds(2 * WIN_CHANCE_SPREAD, 4 * WIN_CHANCE_SPREAD, 8 * WIN_CHANCE_SPREAD)
-TURNS_CLASSES = ClassBounds(2 * TURNS_SPREAD, 4 * TURNS_SPREAD, 8 * TURNS_SPREAD)
+"""The same for the turns measure (alone, 3-4 players; High-Low uses the same bounds), in turns: the solitaire
+play-outs' standard error at these counts, not yet measured by ``review-spread``."""
+TURNS_CLASSES = ClassBounds(good=2 * TURNS_SPREAD, inaccuracy=4 * TURNS_SPREAD, mistake=8 * TURNS_SPREAD)
 
 
 def class_bounds(measure: Measure) -> ClassBounds:
@@ -267,7 +270,7 @@ def _seats(record: GameRecord, seats: Sequence[int] | None, *, reveal: bool) -> 
         )
     if seats is not None and wanted != [person]:
         raise RackoError(
-            f"This game is not finished: only {names[person]}'s decisions (seat {person + 1}) may be reviewed "
+            f"This game is not finished: only the decisions of {names[person]} (seat {person + 1}) may be reviewed "
             "without --reveal."
         )
     return [person]

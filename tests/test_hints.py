@@ -174,3 +174,10 @@ def test_a_bonus_rack_that_may_go_out_gets_a_hint_to_call_with_a_place_for_a_tak
     lines = hint_text(match.observation(0)).lines()
     assert lines[:2] == ["Best: Call Rack-O.", "Your rack qualifies: going out now wins the round."], lines
     assert "  or: Take 40 for slot 50." in lines and not any("play-outs" in line for line in lines), lines
+
+
+def test_a_hint_asked_again_at_the_same_position_is_the_same_answer_without_new_play_outs() -> None:
+    observation = issue_position([]).observation(0)
+    first = explained_choices(observation, names=["you", "bot"])
+    assert explained_choices(observation, names=["you", "bot"]) is first  # kept, not judged again
+    assert explained_choices(observation, names=["Ann", "bot"]) is not first  # other names, other sentences

@@ -10,6 +10,7 @@ with these sentences.  Everything is judged from the seat's own view.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -401,7 +402,19 @@ def explained_choices(
     """The advisor's choices for the seat to act, best first by the review's measure, each with its chance to win
     (2 players) and the sentences that say why (:attr:`Choice.why`), judged from the seat's own view.  ``seen`` are
     the seat's earlier observations of the round (see :func:`racko.analysis.evaluate.evaluate`); ``names`` name the
-    players in the sentences."""
+    players in the sentences.  The same position gets the same answer, kept for a while: a hint asked again (a
+    second press of ``?``, another window of the same seat) costs no play-outs."""
+    return _explained(observation, tuple(seen), None if names is None else tuple(names), seed)
+
+
+HINTS_KEPT = 256
+"""Recent hints kept, by position (:func:`explained_choices`)."""
+
+
+@functools.lru_cache(maxsize=HINTS_KEPT)
+def _explained(
+    observation: AnyObservation, seen: tuple[AnyObservation, ...], names: tuple[str, ...] | None, seed: int
+) -> tuple[Choice, ...]:
     legal = observation.legal_actions()
     if isinstance(observation, HighLowObservation) or len(legal) < 2:
         return tuple(choices_for(observation))

@@ -109,7 +109,7 @@ def test_plain_mode_hint_says_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     result = runner.invoke(app, ["play", "--plain", "--bots", "easy", "--seed", "2"], input="?\nquit\n")
     assert result.exit_code == 0 and "Traceback" not in result.output, result.output
     hinted = result.output.split("Your turn: draw or take.", 1)[1]
-    assert re.search(r"^Best: (Draw|Take \d+ for slot \d+)\.$", hinted, re.M), hinted
+    assert re.search(r"^Hint: (Draw|Take \d+ for slot \d+)\.$", hinted, re.M), hinted
     assert re.search(r"wins the round about \d+% of the time", hinted) and "  or: " in hinted
 
 

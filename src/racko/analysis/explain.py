@@ -445,8 +445,9 @@ class HintText:
     why: tuple[str, ...]
     others: tuple[str, ...]
 
-    def lines(self) -> list[str]:
-        return [f"Best: {self.best}", *self.why, *(f"  or: {other}" for other in self.others)]
+    def lines(self, first: str = "Best") -> list[str]:
+        """The hint in lines: ``first`` names the best move (``racko hint`` says Best, the table says Hint)."""
+        return [f"{first}: {self.best}", *self.why, *(f"  or: {other}" for other in self.others)]
 
 
 def hint_text(

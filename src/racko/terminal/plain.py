@@ -147,7 +147,7 @@ def _turn(screen: Screen, step: PersonToAct, read: Reader, write: Writer) -> Non
         if command in ("hint", "?"):
             session = screen.session
             seen = seat_history(session.match.round, step.seat)
-            for line in hint_text(step.observation, seen=seen, names=session.names).lines():
+            for line in hint_text(step.observation, seen=seen, names=session.names).lines("Hint"):
                 write(line)
             continue
         try:

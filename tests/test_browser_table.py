@@ -703,6 +703,18 @@ def test_the_protocol_document_words_the_hint_answer_as_the_server_sends_it(serv
     assert sorted(re.findall(r'"(\w+)":', answered.group(1))) == sorted(answer), (documented, sorted(answer))
 
 
+def test_the_hint_says_why_in_the_page_s_language(server: str, visit: Visitor) -> None:
+    table = new_table(server, variant="classic", players=2, seats=["me", "easy"], names=["Ann"])
+    page = visit(link(server, table, 0), locale="nl-NL")
+    expect(page.locator("#prompt")).to_have_attribute("data-situation", "pick")
+    page.keyboard.press("?")
+    expect(page.locator("#status")).to_contain_text("wint deze zet de ronde ongeveer")
+    page.locator("#lang").select_option("fr")
+    page.locator("#btn-hint").click()
+    expect(page.locator("#status")).to_contain_text("ce coup gagne la manche environ")
+    assert "{" not in (page.locator("#status").text_content() or "")
+
+
 def test_the_same_seat_in_a_second_window_stops_the_first_which_can_take_it_back(server: str, visit: Visitor) -> None:
     table = new_table(server, variant="classic", players=2, seats=["me", "easy"], names=["Ann"])
     first = visit(link(server, table, 0))

@@ -1,4 +1,5 @@
-"""The tree shows the layers: the engine, the bots, the play layer, the front ends, and the command on top.
+"""The tree shows the layers: the engine, the bots, the play layer, the analysis room, the front ends, and the
+command on top.
 
 Each layer imports only the layers below it, and front ends never import each other: the terminal app, the tools,
 the web server and the RL environments (``envs``).
@@ -11,7 +12,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "racko"
 FRONT_ENDS = {"terminal", "tools", "web", "envs"}
-ABOVE_THE_ENGINE = {"bots", "play", "cli", *FRONT_ENDS}
+ABOVE_THE_ENGINE = {"bots", "play", "analysis", "cli", *FRONT_ENDS}
 
 
 def _racko_imports(path: Path) -> set[str]:
@@ -41,7 +42,9 @@ ALLOWED = {
     "engine": set(),
     "bots": {"bots"},
     "play": {"bots", "play"},
-    **{front_end: {"bots", "play", front_end} for front_end in FRONT_ENDS},
+    # Learning from the computer players (review, explained hints, the lesson, puzzles): below every front end.
+    "analysis": {"bots", "play", "analysis"},
+    **{front_end: {"bots", "play", "analysis", front_end} for front_end in FRONT_ENDS},
     "cli": ABOVE_THE_ENGINE - {"cli"},
 }
 

@@ -11,7 +11,8 @@ import racko
 from racko.errors import RackoError
 from racko.terminal import command as play_commands
 from racko.terminal.demo import demo_command
-from racko.tools import arena_commands, commands
+from racko.tools import arena_commands, commands, review_commands
+from racko.tools.review_commands import review_bench_lines, run_review_bench
 from racko.web import command as web_commands
 from racko.web.command import proxy_config_command, serve_command
 
@@ -110,6 +111,14 @@ def bench_command(
         ),
     ] = False,
     loads: Annotated[int, typer.Option(min=1, max=1000, help="Page loads for --page.")] = 20,
+    review: Annotated[
+        bool,
+        typer.Option(
+            "--review",
+            help="Measure racko review instead: a whole 500-point 2-player game reviewed on two threads "
+            "(docs/BENCHMARKS.md).",
+        ),
+    ] = False,
     rounds: commands.Rounds = 10_000,
     batches: commands.Batches = 5,
     threads: Annotated[
@@ -138,17 +147,20 @@ def bench_command(
 ) -> None:
     """Speed: the rules engine (2-player classic rounds, bucket vs bucket, on one core), with --batch the batch
     simulator (the same rounds, thousands at once), with --server the web server under load (concurrent tables,
-    actions per second, latency to every seat, memory per table), or with --page how soon the table page draws its
-    first state in Chromium."""
-    chosen = [name for name, on in (("--server", server), ("--batch", batch), ("--page", page)) if on]
+    actions per second, latency to every seat, memory per table), with --page how soon the table page draws its
+    first state in Chromium, or with --review how long racko review takes over a whole 500-point game."""
+    chosen = [
+        name for name, on in (("--server", server), ("--batch", batch), ("--page", page), ("--review", review)) if on
+    ]
     if len(chosen) > 1:
         typer.echo(f"racko: {' and '.join(chosen)} are different benchmarks: choose one.", err=True)
         raise typer.Exit(2)
-    mode = f"with {chosen[0]}" if chosen else "without --server, --batch or --page"
+    mode = f"with {chosen[0]}" if chosen else "without --server, --batch, --page or --review"
     refused = {
         "--server": (*ENGINE_ONLY, *BATCH_ONLY, *PAGE_ONLY),
         "--batch": (*SERVER_ONLY, *PAGE_ONLY),
         "--page": (*ENGINE_ONLY, *BATCH_ONLY, *SERVER_ONLY),
+        "--review": (*ENGINE_ONLY, *BATCH_ONLY, *SERVER_ONLY, *PAGE_ONLY, "seed"),
     }.get(chosen[0] if chosen else "", (*SERVER_ONLY, *BATCH_ONLY, *PAGE_ONLY))
     wrong = [name for name in refused if _given(context, name)]
     if wrong:
@@ -179,6 +191,9 @@ def bench_command(
         )
     elif page:
         _page_bench(loads, as_json)
+    elif review:
+        for line in review_bench_lines(run_review_bench(), as_json):
+            typer.echo(line)
     elif batch:
         _batch_bench(rounds if _given(context, "rounds") else BATCH_ROUNDS, batches, seed, threads, as_json)
     else:
@@ -221,6 +236,7 @@ app.command("demo")(demo_command)
 app.command("bench")(bench_command)
 commands.register(app)
 arena_commands.register(app)
+review_commands.register(app)
 play_commands.register(app)
 app.command("serve")(serve_command)
 app.command("proxy-config")(proxy_config_command)

@@ -19,7 +19,8 @@ from racko.observation import Observation
 from racko.play.session import seats_from
 from racko.play.text import card_words, record_names
 from racko.record import GameRecord, replay
-from racko.rules import SLOT_LABELS
+from racko.rules import RACK_SIZE, SLOT_LABELS, Rules
+from racko.scoring import longest_run, qualifies_for_racko
 
 ADVISOR = "expert"
 """The bot whose judgement the hints use (the strongest)."""
@@ -61,6 +62,13 @@ class Choice:
     values: dict[str, Any]
     """What the reason names: cards (:data:`CARD_VALUES`), slot labels, positions from 1, and ``outlook`` (a key of
     :data:`OUTLOOKS`) with ``turns``."""
+    win_chance: float | None = None
+    """The chance to win the round after this choice, from the seat's own view, as the review measures it (2
+    players; filled in by :func:`racko.analysis.explain.explained_choices`, else ``None``, as for Bonus's call or
+    wait, which follow the expert's plan rather than an estimate)."""
+    why: tuple[dict[str, Any], ...] = ()
+    """Sentences that say why (filled in by :func:`racko.analysis.explain.explained_choices`): each a key of the
+    shared words, the values it names and its English text."""
 
     @property
     def explanation(self) -> str:
@@ -96,6 +104,8 @@ class Hint:
                     "action": family.action_to_json(choice.action),
                     "turns_to_racko": None if choice.turns is None else round(choice.turns, 2),
                     "explanation": choice.explanation,
+                    "win_chance": choice.win_chance,
+                    "why": list(choice.why),
                 }
                 for choice in self.choices[:count]
             ],
@@ -127,18 +137,32 @@ def hint_for(record: GameRecord, at: int | None = None, *, reveal: bool = False)
     if not reveal and not final.over:
         _check_own_seat(record, seat)
     observation = match.observation(seat)
+    legal = observation.legal_actions()
+    if len(legal) == 1 and isinstance(legal[0], Wait):
+        name = record_names(record.players, record.rules.players)[seat]
+        raise RackoError(
+            f"After action {position} {name} has nothing to decide: the rack does not qualify for Rack-O, so the "
+            "turn ends by itself (racko play and the browser move on at once). Choose another --at."
+        )
     return Hint(position, seat, observation, choices_for(observation), note)
 
 
-def _check_own_seat(record: GameRecord, seat: int) -> None:
+def own_seat(record: GameRecord) -> int | None:
+    """The seat of the one person at the table of a ``racko play`` save, else ``None`` (no person, or several at
+    one screen): in a game in progress, the only seat whose own view a tool may show without ``--reveal``."""
     try:
         people = [index for index, spec in enumerate(seats_from(record)) if spec.human]
     except RackoError:
         people = []
-    if people == [seat]:
+    return people[0] if len(people) == 1 else None
+
+
+def _check_own_seat(record: GameRecord, seat: int) -> None:
+    person = own_seat(record)
+    if person == seat:
         return
     names = record_names(record.players, record.rules.players)
-    whose = f"only the one person at the table ({names[people[0]]})" if len(people) == 1 else "no seat of it"
+    whose = f"only the one person at the table ({names[person]})" if person is not None else "no seat of it"
     raise RackoError(
         "This game is not finished, and its record holds every hidden card (every rack, the stock's order), "
         f"so racko hint advises {whose} without --reveal; {names[seat]} is to play here. "
@@ -183,8 +207,9 @@ def _reason(observation: Observation, rating: Rating) -> tuple[str, dict[str, An
     if isinstance(action, Wait):
         return "wait", after
     if isinstance(action, TakeDiscard):
-        assert rating.slot is not None
-        return "take", {"card": public.discard_pile[-1], "slot": SLOT_LABELS[rating.slot], **after}
+        card = public.discard_pile[-1]
+        slot = rating.slot if rating.slot is not None else _keeping_slot(observation.rack, card, public.rules)
+        return "take", {"card": card, "slot": SLOT_LABELS[slot], **after}
     if isinstance(action, DrawFromStock):
         upcoming = public.next_stock_card
         if rating.insured:
@@ -197,6 +222,16 @@ def _reason(observation: Observation, rating: Rating) -> tuple[str, dict[str, An
         return "exchange", {**values, **after}
     assert isinstance(action, Discard)
     return "discard", {"held": observation.held, **after}
+
+
+def _keeping_slot(rack: tuple[int, ...], card: int, rules: Rules) -> int:
+    """Where a taken card goes when the advisor names no slot (a Bonus rack that could go out, taking instead of
+    calling): a slot where the rack still qualifies, with the longest run; else the slot whose card is nearest."""
+    placed = [(slot, (*rack[:slot], card, *rack[slot + 1 :])) for slot in range(RACK_SIZE)]
+    keeping = [(longest_run(after), -slot) for slot, after in placed if qualifies_for_racko(after, rules)]
+    if keeping:
+        return -max(keeping)[1]
+    return min(range(RACK_SIZE), key=lambda slot: abs(rack[slot] - card))
 
 
 def hint_lines(observation: AnyObservation, count: int = 3) -> list[str]:

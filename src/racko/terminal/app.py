@@ -30,10 +30,11 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Input, Label, RichLog, Select, Static
 
 from racko.actions import Exchange
+from racko.analysis.evaluate import seat_history
+from racko.analysis.explain import hint_text
 from racko.errors import RackoError
 from racko.families import AnyAction
 from racko.highlow import HighLowObservation, Replace, SwapCards
-from racko.play.hint import hint_lines
 from racko.play.library import data_dir, finished_games, game_stats, stats_lines
 from racko.play.loop import (
     COMPUTER_PACE,
@@ -541,8 +542,15 @@ class TableScreen(Screen[None]):
     def action_hint(self) -> None:
         if self.turn is None:
             return
-        # Only in the prompt, never the log: in hot-seat play the log stays on screen for the next player.
-        self._say("Hint: " + hint_lines(self.turn.observation, count=1)[0])
+        # Never in the log: in hot-seat play the log stays on screen for the next player.  The move goes in the
+        # prompt; why it is best, on a page of its own that Enter or Escape closes.
+        session = self.session
+        seen = seat_history(session.match.round, self.turn.seat)
+        hint = hint_text(self.turn.observation, seen=seen, names=session.names)
+        self._say("Hint: " + hint.best)
+        if hint.why:
+            lines = [f"Hint: {hint.best}", "", *hint.why, "", *(f"Or: {other}" for other in hint.others)]
+            self.app.push_screen(MessageScreen("\n".join(lines), "Press Enter to go back to the table.", page=True))
 
     def _play(self, action: AnyAction) -> None:
         try:
@@ -730,7 +738,7 @@ def table_keys(verbs: frozenset[str]) -> list[tuple[str, str]]:
             keys.append(("r", "Rack-O comes by itself here; r tells what your rack lacks"))
     return [
         *keys,
-        ("?", "the expert's hint, from your own view"),
+        ("?", "a hint from your own view: the best move and why"),
         ("h/F1", "this page (Enter or Escape goes back)"),
         ("s", "your statistics from the games you finished"),
         ("+/-", "computer moves faster (+ or =) or slower (-)"),

@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from racko.actions import Exchange
+from racko.analysis.evaluate import seat_history
+from racko.analysis.explain import hint_text
 from racko.errors import RackoError
 from racko.families import AnyAction, AnyObservation
 from racko.highlow import HighLowObservation, KeepOrder, Replace, SwapCards
-from racko.play.hint import hint_lines
 from racko.play.loop import (
     SEAT_ONLY_ACTIONS,
     ComputerToAct,
@@ -37,7 +38,7 @@ CLASSIC_HELP = """Commands:
   discard (x)     discard the card you drew and keep your rack as it is
   racko (r)       call Rack-O when your rack qualifies
   wait (w)        Bonus Rack-O: play on instead of calling, hoping for a longer run
-  hint (?)        what the expert would do, from your own view
+  hint (?)        the best move from your own view, and why
   show (s)        show the table again
   help (h)        this list
   quit (q)        leave; the game stays saved and `racko play` offers to resume it"""
@@ -46,7 +47,7 @@ HIGHLOW_HELP = """Commands:
   1 ... 10        put the card you hold at that position of your row (1 = left end); the card there moves on
   swap A B        after a Swap card: swap the cards at positions A and B of your row
   keep (k)        after a Swap card: keep your row as it is
-  hint (?)        what the expert would do, from your own view
+  hint (?)        the best move from your own view, and why
   show (s)        show the table again
   help (h)        this list
   quit (q)        leave; the game stays saved and `racko play` offers to resume it"""
@@ -144,10 +145,10 @@ def _turn(screen: Screen, step: PersonToAct, read: Reader, write: Writer) -> Non
             _show(screen.session, step, write)
             continue
         if command in ("hint", "?"):
-            best, *others = hint_lines(step.observation)
-            write(f"Hint: {best}")
-            for other in others:
-                write(f"  or: {other}")
+            session = screen.session
+            seen = seat_history(session.match.round, step.seat)
+            for line in hint_text(step.observation, seen=seen, names=session.names).lines("Hint"):
+                write(line)
             continue
         try:
             screen.play(parse_command(step.observation, words))

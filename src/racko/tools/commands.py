@@ -5,6 +5,7 @@ Added to the main app by :func:`register`.  Every error is one ``racko: ...`` li
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import statistics
 import time
@@ -14,6 +15,8 @@ from typing import Annotated
 import typer
 
 from racko import bots
+from racko.analysis.evaluate import seat_history
+from racko.analysis.explain import explained_choices, hint_text
 from racko.bots.runner import play_round
 from racko.errors import RackoError
 from racko.highlow import HighLowObservation
@@ -149,10 +152,15 @@ def hint_command(
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the advice as JSON.")] = False,
 ) -> None:
-    """Advice for the player to act at a point of a game record, from that player's view only."""
+    """Advice for the player to act at a point of a game record, from that player's view only: the best move, why,
+    and its chance to win the round as racko review measures it."""
     try:
         record = GameRecord.load(file)
         advice = hint_for(record, at, reveal=reveal)
+        names = record_names(record.players, record.rules.players)
+        seen = seat_history(replay(record, stop_after=advice.at).round, advice.seat)
+        choices = explained_choices(advice.observation, seen=seen, names=names)
+        advice = dataclasses.replace(advice, choices=choices)
     except RackoError as error:
         typer.echo(f"racko: {file}: {error}", err=True)
         raise typer.Exit(1) from None
@@ -174,10 +182,9 @@ def hint_command(
         holding = f"; in hand: {view.held}" if view.held is not None else ""
         top = view.discard_top if view.discard_top is not None else "none (the pile is empty)"
         typer.echo(f"Top discard: {top}; stock: {view.public.stock_size} cards{holding}.")
-    best, *others = advice.choices[:count]
-    typer.echo(f"Best: {best.explanation}")
-    for choice in others:
-        typer.echo(f"  or: {choice.explanation}")
+    hint = hint_text(view, seen=seen, names=names, count=count, choices=advice.choices)
+    for line in hint.lines():
+        typer.echo(line)
 
 
 def variants_command() -> None:

@@ -22,10 +22,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from racko import bots
+from racko.analysis.evaluate import seat_history
+from racko.analysis.explain import explained_choices
 from racko.errors import IllegalActionError, RackoError
 from racko.families import AnyAction, family_of
 from racko.match import Match
-from racko.play.hint import choices_for
 from racko.play.session import PlaySession, SeatSpec, bots_for
 from racko.play.text import plain_name
 from racko.record import GameRecord
@@ -899,12 +900,14 @@ class Hub:
                 await watcher.send(frame)
 
     async def hint(self, table: Table, seat: int | None) -> list[dict[str, Any]]:
-        """The advisor's best choices for the seat to act, judged from its own observation (in a worker thread)."""
+        """The advisor's best choices for the seat to act, judged from its own observation (in a worker thread), with
+        the sentences that say why and the chance to win (racko.analysis)."""
         session = table.session
         if seat is None or session.to_act != seat or session.match.over:
             raise WebError("no-hint", "A hint is for your own turn.")
         observation = session.observation(seat)
-        choices = await asyncio.to_thread(choices_for, observation)
+        seen = seat_history(session.match.round, seat)
+        choices = await asyncio.to_thread(explained_choices, observation, seen=seen, names=session.names)
         return [hint_json(choice) for choice in choices[:HINT_CHOICES]]
 
     def record(self, table_id: str, game: int | None = None) -> str | None:

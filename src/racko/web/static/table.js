@@ -88,7 +88,9 @@ function receive(frame) {
     else setStatus(WORDS.en["err:" + frame.code] ? t("err:" + frame.code) : frame.message, true);
     if (frame.code === "stale") send({ type: "sync", version });
   } else if (frame.type === "hint") {
-    setStatus(t("hint") + " — " + frame.choices.map(describeHint).join(" · "), true);
+    // The best choice and why (its sentences end with its chance to win), then the next choices.
+    const [best, ...others] = frame.choices.map((choice, index) => describeHint(choice) + (index ? "" : " " + explainHint(choice)));
+    setStatus(t("hint") + " — " + [best.trim(), ...others].join(" · "), true);
   } else if (frame.type === "presence") {
     presence = frame;
     if (view && frame.to_act === view.to_act && typeof frame.turn_for === "number") turnStart = performance.now() - frame.turn_for * 1000;

@@ -1,0 +1,450 @@
+"""A move's worth from one seat's own view: its chance to win the round, or the turns it leaves to go out.
+
+Everything here is judged from the seat's observation (and its earlier observations of the round), never from a
+card it cannot see.  The machinery is the computer players' (:mod:`racko.bots`); nothing is simulated twice:
+
+- **2 players** (classic, with or without the 2-player rule, and Bonus Rack-O): the chance to win the round,
+  from ``master``'s races (the kernel ``racko.bots._rollout.race``).  Each play-out deals the cards this seat has
+  not seen into the opponent's hidden slots by ``master``'s slot weights (where a card should sit, from the
+  opponent's cards in view, what left each slot and how long it has played: :func:`racko.bots.master.slot_weights`;
+  ``master``'s further sharpening by the likelihood of its choices is left out, :data:`GUESS_SWEEPS`), shuffles the
+  rest into the stock (a turned-over pile's known order first), then plays both seats, turn about, the way the
+  races play them, until one rack goes out.  Every move meets the same sampled racks and stocks, so that their
+  differences are not drowned in luck.
+- **Alone**: the turns to go Rack-O, from ``master``'s solitaire play-outs (:func:`racko.bots.rollout.estimate`,
+  the seat in them weighing the discard against the average draw).
+- **3 or 4 players**, Partners: the turns to go out, from the same play-outs with the other seats drawing and
+  discarding (the races play two seats only).
+- **High-Low**: the turns to go out by ``expert``'s own rating of each move (its gap model of rows that read either
+  way, the card handed on counted); no play-outs.
+
+Where play-outs are used, the moves race in two stages: all legal moves with :data:`FIRST_PLAYOUTS` each, then
+the best few (and the move actually played, when one is asked about) with :data:`MORE_PLAYOUTS` more, on the same
+deals.  The spread of these estimates, and the class boundaries of the review that follow from it, are measured in
+docs/REVIEW.md (``racko review-spread``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from racko.actions import Action, CallRacko, Discard, DrawFromStock, Exchange, TakeDiscard, Wait
+from racko.bots.expert import SOLITAIRE_GAPS, TABLE_GAPS, ExpertBot, calls_now, denial_costs, turns_from_draws
+from racko.bots.expert_highlow import GIFT
+from racko.bots.gaps import cards_that_may_come
+from racko.bots.highlow_gaps import DENIAL, HIGHLOW_GAPS, RowValuer, card_in_hand, passing_costs, unseen_cards
+from racko.bots.master import MasterBot, hidden_cards, races_apply, watched
+from racko.bots.rollout import Candidate, World, estimate, kernel_available
+from racko.errors import RackoError
+from racko.families import CLASSIC, HIGHLOW, AnyAction, AnyObservation, AnyRound, family_of
+from racko.highlow import HighLowObservation, HighLowPhase, KeepOrder, Replace, SwapCards
+from racko.observation import Observation, Phase
+from racko.rules import RACK_SIZE
+from racko.scoring import qualifies_for_racko
+
+try:  # the compiled kernel of the computer players; absent when racko was installed without a C compiler
+    from racko.bots import _rollout as _kernel  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - depends on the build
+    _kernel = None
+
+Measure = Literal["win_chance", "turns"]
+"""``win_chance``: the chance (0 to 1) of winning the round, higher is better.  ``turns``: the seat's own turns
+until it goes out, counting this one, lower is better."""
+
+FIRST_PLAYOUTS = 32
+"""Play-outs per legal move in the first stage."""
+MORE_PLAYOUTS = 160
+"""Play-outs more, on the same deals, for each move of the second stage."""
+FINALISTS = 2
+"""Moves (besides the one played) carried into the second stage, best of the first first."""
+RACE_CAP = MasterBot.race_cap
+"""Turns per seat after which a race counts as a draw (half a win)."""
+TURNS_CAP = ExpertBot.cap
+"""Turns after which a solitaire play-out stops."""
+MASK = (1 << 64) - 1
+GUESS_SWEEPS = 0
+"""Gibbs sweeps of ``master``'s guess of the opponent's hidden rack per decision (``master`` plays with 8).  With
+0 the guess is the slot weights alone.  Measured (docs/REVIEW.md): the sweeps' chain settles on one of the racks
+that fit what the opponent did, a different one with another seed, so that a review's losses spread 0.025 between
+seeds with 8 sweeps and 0.016 without, and classes agree between seeds in 76 % and 79 % of decisions; the levels
+are told apart as well (or better) without them."""
+
+
+@dataclass(frozen=True)
+class MoveValue:
+    """One legal move and its worth."""
+
+    action: AnyAction
+    value: float
+    """In the evaluation's measure (see :data:`Measure`)."""
+    slot: int | None = None
+    """Taking the top discard: the slot it goes to in the best line found (the next decision says where)."""
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Every legal move of one decision with its worth, best first."""
+
+    seat: int
+    measure: Measure
+    moves: tuple[MoveValue, ...]
+    playouts: int
+    """Play-outs behind the best move's figure (0: a rating without play-outs, or a forced outcome)."""
+
+    @property
+    def best(self) -> MoveValue:
+        return self.moves[0]
+
+    def value_of(self, action: AnyAction) -> MoveValue:
+        """The worth of ``action`` (a take is the same move whichever slot the card then goes to)."""
+        for move in self.moves:
+            if move.action == action:
+                return move
+        raise RackoError(f"{action.describe()} is not a move of this decision.")
+
+    def loss(self, action: AnyAction) -> float:
+        """How much worse ``action`` is than the best move, in the measure's units (never below 0)."""
+        return self.difference(self.best.value, self.value_of(action).value)
+
+    def difference(self, best: float, other: float) -> float:
+        return max(0.0, best - other) if self.measure == "win_chance" else max(0.0, other - best)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "measure": self.measure,
+            "playouts": self.playouts,
+            "moves": [
+                {"action": action_json(move.action), "value": round(move.value, 4), "slot": move.slot}
+                for move in self.moves
+            ],
+        }
+
+
+def action_json(action: AnyAction) -> dict[str, Any]:
+    """A move as records write it (slots by their labels 5-50, High-Low positions from 1)."""
+    if isinstance(action, Replace | SwapCards | KeepOrder):
+        return HIGHLOW.action_to_json(action)
+    return CLASSIC.action_to_json(action)
+
+
+def measure_of(observation: AnyObservation) -> Measure:
+    """The measure this seat's decisions are judged by (see the module's description)."""
+    if isinstance(observation, Observation) and races_apply(observation) and kernel_available():
+        return "win_chance"
+    return "turns"
+
+
+class _Guesser(MasterBot):
+    """``master``'s guess of the opponent's rack, with :data:`GUESS_SWEEPS` sweeps."""
+
+    sweeps = GUESS_SWEEPS
+
+
+class Judge:
+    """Judges one seat's decisions through a round, from its own view.
+
+    In a 2-player round it carries ``master``'s guess of the opponent's hidden rack from turn to turn: show it every
+    observation of the seat in order (:meth:`see`; :meth:`evaluate` sees the one it is given), and a guess with
+    sweeps (:data:`GUESS_SWEEPS`) is sharpened by every turn of the opponent's that the seat watched.
+    """
+
+    def __init__(self, seat: int, seed: int = 0, *, first: int = FIRST_PLAYOUTS, more: int = MORE_PLAYOUTS) -> None:
+        self.seat = seat
+        self.seed = seed
+        self.first = first
+        self.more = more
+        self.guesser = _Guesser(seed=seed)
+        self.decisions = 0
+        self._weights: tuple[tuple[int, int, tuple[int, ...]], list[float]] | None = None
+
+    def see(self, observation: AnyObservation) -> None:
+        """Follow the round: read the opponent's last turn, as ``master`` does at each of its picks."""
+        if isinstance(observation, Observation) and races_apply(observation) and _kernel is not None:
+            self.guesser.watch = watched(self.guesser.watch, observation)
+
+    def evaluate(self, observation: AnyObservation, played: AnyAction | None = None) -> Evaluation:
+        """Every legal move of the seat's decision, best first; ``played`` (a legal move) is always judged in full."""
+        if observation.seat != self.seat:
+            raise RackoError(f"This judge follows seat {self.seat}, not seat {observation.seat}.")
+        legal: list[Any] = observation.legal_actions()
+        if not legal:
+            raise RackoError("It is not this seat's turn: there is no decision to judge.")
+        if played is not None and played not in legal:
+            raise RackoError(f"{played.describe()} is not a legal move here.")
+        self.see(observation)
+        self.decisions += 1
+        seed = random.Random(self.seed * 1_000_003 + self.decisions).getrandbits(63)
+        if isinstance(observation, HighLowObservation):
+            return _rate_highlow(observation)
+        measure = measure_of(observation)
+        if len(legal) == 1:
+            raise RackoError("There is only one legal move here: nothing to choose.")
+        rack = observation.rack
+        if qualifies_for_racko(rack, observation.public.rules) and observation.public.phase is not Phase.PLACE:
+            return _call_or_play_on(observation, measure, legal)
+        return self._play_out(observation, measure, legal, played, seed)
+
+    def _play_out(
+        self, observation: Observation, measure: Measure, legal: list[Action], played: AnyAction | None, seed: int
+    ) -> Evaluation:
+        lines = candidate_lines(observation, legal)
+        run = self._races(observation) if measure == "win_chance" else self._turns(observation)
+        first = run([line.candidate for line in lines], self.first, seed)
+        higher = measure == "win_chance"
+        order = sorted(range(len(lines)), key=lambda index: first[index], reverse=higher)
+        values = list(first)
+        refined: set[int] = set()
+        second_seed = seed ^ 0x5DEECE66D  # the same deals for every line refined, whenever it is
+
+        def refine(chosen: list[int]) -> None:
+            more = run([lines[index].candidate for index in chosen], self.more, second_seed)
+            for index, value in zip(chosen, more, strict=True):
+                values[index] = (first[index] * self.first + value * self.more) / (self.first + self.more)
+            refined.update(chosen)
+
+        refine(_finalists(lines, order, played))
+        while True:
+            # A line left at its first figure must not outrank the lines measured again: race it too.
+            leader = max(values[index] if higher else -values[index] for index in refined)
+            challengers = [
+                index
+                for index in order
+                if index not in refined and (values[index] if higher else -values[index]) > leader
+            ]
+            if not challengers:
+                break
+            refine(challengers[:FINALISTS])
+        moves = _collapse(lines, values, measure)
+        return Evaluation(self.seat, measure, moves, self.first + self.more)
+
+    def _races(self, observation: Observation) -> Callable[[list[Candidate], int, int], list[float]]:
+        """The chance that the seat goes out first after each candidate, from ``master``'s races."""
+        public = observation.public
+        hidden = hidden_cards(observation)
+        weights = self._guess(observation, hidden)
+        opponent = [card or 0 for card in public.known[1 - observation.seat]]
+        pile = public.discard_pile if public.phase is Phase.PLACE else public.discard_pile[:-1]
+        rules = public.rules
+
+        def run(candidates: list[Candidate], rollouts: int, seed: int) -> list[float]:
+            assert _kernel is not None
+            tallies = _kernel.race(
+                rules.deck_size,
+                rules.two_player_rule,
+                hidden,
+                weights,
+                opponent,
+                public.known_stock_order,
+                pile,
+                [(c.rack, c.top, c.draws_first) for c in candidates],
+                rollouts,
+                seed & MASK,
+                RACE_CAP,
+            )
+            return [(wins + 0.5 * capped) / rollouts for wins, capped, _better, _worse in tallies]
+
+        return run
+
+    def _guess(self, observation: Observation, hidden: list[int]) -> list[float]:
+        """``master``'s guess of the opponent's hidden slots, made once a turn: taking the top discard changes the
+        pile but not what is hidden, so the placement that follows shares the pick's guess."""
+        key = (observation.public.round_number, observation.public.turns, tuple(hidden))
+        if self._weights is None or self._weights[0] != key:
+            self._weights = (key, self.guesser.guess_weights(observation, hidden))
+        return self._weights[1]
+
+    def _turns(self, observation: Observation) -> Callable[[list[Candidate], int, int], list[float]]:
+        """The seat's own turns to go out after each candidate, from the solitaire play-outs (with the other seats
+        drawing and discarding at a table)."""
+        public = observation.public
+        rules = public.rules
+        alone = rules.players == 1
+        world = World(
+            deck_size=rules.deck_size,
+            may_come=tuple(cards_that_may_come(observation)),
+            known_order=public.known_stock_order,
+            needs_run=rules.two_player_rule,
+            opponents=rules.players - 1,
+            model=SOLITAIRE_GAPS if alone else TABLE_GAPS,
+            weighs_draw=MasterBot.weighs_draw,
+            denial=() if alone else denial_costs(observation, ExpertBot.deny),
+        )
+
+        def run(candidates: list[Candidate], rollouts: int, seed: int) -> list[float]:
+            return estimate(world, candidates, rollouts, seed, TURNS_CAP)
+
+        return run
+
+
+@dataclass(frozen=True)
+class Line:
+    """A legal move as the play-outs start from it."""
+
+    action: Action
+    candidate: Candidate
+    slot: int | None = None
+
+
+def candidate_lines(observation: Observation, legal: Sequence[Action]) -> list[Line]:
+    """Each legal move (a take once per slot the card may go to) as the position it leaves."""
+    public = observation.public
+    rack = observation.rack
+    lines: list[Line] = []
+    for action in legal:
+        if isinstance(action, DrawFromStock):
+            lines.append(Line(action, Candidate(rack, public.discard_top or 0, draws_first=True)))
+        elif isinstance(action, TakeDiscard):
+            top = public.discard_pile[-1]
+            for slot in range(RACK_SIZE):
+                lines.append(Line(action, Candidate(placed(rack, slot, top), rack[slot]), slot))
+        elif isinstance(action, Exchange):
+            held = observation.held
+            assert held is not None
+            lines.append(Line(action, Candidate(placed(rack, action.slot, held), rack[action.slot]), action.slot))
+        elif isinstance(action, Discard):
+            held = observation.held
+            assert held is not None
+            lines.append(Line(action, Candidate(rack, held)))
+        # Calling, and waiting, are judged apart (_call_or_play_on).
+    return lines
+
+
+def _finalists(lines: Sequence[Line], order: Sequence[int], played: AnyAction | None) -> list[int]:
+    """The lines raced again: the best few, the best of every kind of move (a draw beside the takes), the played."""
+    kept: list[int] = list(order[:FINALISTS])
+    for index in order:
+        action = lines[index].action
+        if all(lines[other].action.kind != action.kind for other in kept):
+            kept.append(index)  # the best line of each kind of move, so that draw and take both end well measured
+    if played is not None:
+        best_played = next((index for index in order if lines[index].action == played), None)
+        if best_played is not None and best_played not in kept:
+            kept.append(best_played)
+    return kept
+
+
+def _collapse(lines: Sequence[Line], values: Sequence[float], measure: Measure) -> tuple[MoveValue, ...]:
+    """One value per move, best first: a take is worth its best slot."""
+    best: dict[Action, MoveValue] = {}
+    higher = measure == "win_chance"
+    for line, value in zip(lines, values, strict=True):
+        known = best.get(line.action)
+        if known is None or (value > known.value if higher else value < known.value):
+            best[line.action] = MoveValue(
+                line.action, value, line.slot if isinstance(line.action, TakeDiscard) else None
+            )
+    return tuple(sorted(best.values(), key=lambda move: -move.value if higher else move.value))
+
+
+def _call_or_play_on(observation: Observation, measure: Measure, legal: list[Action]) -> Evaluation:
+    """A rack that may go out (Bonus Rack-O, where calling is a choice).
+
+    Going out wins the round, so the round's measure cannot weigh waiting for a longer run: that is a matter of
+    points.  The choice is judged by ``expert``'s plan (:func:`racko.bots.expert.calls_now`, which weighs the
+    points and the chance of winning the game): its choice is worth going out, the other choices the same where
+    it would wait (waiting is a fair gamble), or a round not yet won where it would call.
+    """
+    seat = observation.seat
+    out = 1.0  # a certain win; in turns, this one
+    calls = calls_now(observation)
+    moves = []
+    for action in legal:
+        if isinstance(action, CallRacko):
+            moves.append(MoveValue(action, out))
+        elif calls:
+            moves.append(MoveValue(action, PLAYING_ON_WIN_CHANCE if measure == "win_chance" else PLAYING_ON_TURNS))
+        else:
+            moves.append(MoveValue(action, out))
+    higher = measure == "win_chance"
+    ordered = sorted(moves, key=lambda move: (-move.value if higher else move.value, not _is_plan(move, calls)))
+    return Evaluation(seat, measure, tuple(ordered), 0)
+
+
+def _is_plan(move: MoveValue, calls: bool) -> bool:
+    return isinstance(move.action, CallRacko) == calls or (not calls and isinstance(move.action, Wait))
+
+
+PLAYING_ON_WIN_CHANCE = 0.8
+"""Playing on with a rack that could go out, where ``expert`` would call: the round is no longer certain.
+(About the chance that a rack already in order still goes out first.)"""
+PLAYING_ON_TURNS = 2.0
+"""The same in turns: at least one more turn, often a second."""
+
+
+def _rate_highlow(observation: HighLowObservation) -> Evaluation:
+    """High-Low: every legal move rated as ``expert`` rates it (the row left, the card handed on), in turns."""
+    seat = observation.seat
+    valuer = RowValuer(unseen_cards(observation), HIGHLOW_GAPS)
+    rows = observation.public.rows
+    loose = [card for other, row in enumerate(rows) if other != seat for card in valuer.loose_cards(row)]
+    valuer = RowValuer(unseen_cards(observation) + loose, HIGHLOW_GAPS)
+    row = list(observation.rack)
+    moves: list[MoveValue] = []
+    if observation.phase is HighLowPhase.SWAP:
+        for action in observation.legal_actions():
+            trial = list(row)
+            if isinstance(action, SwapCards):
+                trial[action.first], trial[action.second] = trial[action.second], trial[action.first]
+            moves.append(MoveValue(action, turns_from_draws(valuer.cost(trial))))
+    else:
+        card = card_in_hand(observation)
+        passing = passing_costs(valuer, observation, DENIAL, GIFT)
+        for action in observation.legal_actions():
+            assert isinstance(action, Replace)
+            trial = list(row)
+            removed = trial[action.position]
+            trial[action.position] = card
+            cost = valuer.cost(trial)
+            if cost > 0.0:
+                cost += passing.get(removed, 0.0)
+            moves.append(MoveValue(action, turns_from_draws(cost)))
+    moves.sort(key=lambda move: move.value)
+    return Evaluation(seat, "turns", tuple(moves), 0)
+
+
+def placed(rack: tuple[int, ...], slot: int, card: int) -> tuple[int, ...]:
+    """``rack`` with ``card`` in ``slot``."""
+    return (*rack[:slot], card, *rack[slot + 1 :])
+
+
+def evaluate(
+    observation: AnyObservation,
+    *,
+    seen: Iterable[AnyObservation] = (),
+    played: AnyAction | None = None,
+    seed: int = 0,
+    first: int = FIRST_PLAYOUTS,
+    more: int = MORE_PLAYOUTS,
+) -> Evaluation:
+    """Every legal move of the seat to act, best first, judged from its own view.  ``seen`` are its earlier
+    observations of the round, oldest first (they sharpen the guess of the opponent's rack); the same ``seed``
+    gives the same figures."""
+    judge = Judge(observation.seat, seed, first=first, more=more)
+    for earlier in seen:
+        judge.see(earlier)
+    return judge.evaluate(observation, played)
+
+
+def seat_history(round_: AnyRound, seat: int) -> list[AnyObservation]:
+    """What ``seat`` saw at each of its moves so far in this round, oldest first (the round re-played from its deck;
+    only that seat's observations are taken from it)."""
+    family = family_of(round_.rules)
+    replayed = family.new_round(
+        round_.rules,
+        round_.deck,
+        round_.dealer,
+        rng=random.Random(0),
+        reshuffles=round_.reshuffles,
+        totals=round_.totals,
+        number=round_.number,
+    )
+    views: list[AnyObservation] = []
+    for action in round_.actions:
+        if replayed.to_act == seat:
+            views.append(replayed.observation(seat))
+        replayed.apply(action)
+    return views

@@ -1,0 +1,336 @@
+"""Every decision of a game graded, from the deciding player's own view: the move played, the best move, what the
+difference cost, a class, and each player's accuracy and chance to win the round move by move.
+
+Each decision (which pile; where the card goes or whether to discard it; call or wait; High-Low's replace, swap and
+keep) is judged by :class:`racko.analysis.evaluate.Judge` from what that player could see then, never from the
+record's hidden cards.  A decision with one legal move is no decision and is left out.
+
+Classes follow from the loss (how much worse the move played is than the best, in the measure's units):
+
+- ``best``: the move the judgement ranks first;
+- ``good``: a loss within the noise of the estimate (about three spreads, :data:`WIN_CHANCE_CLASSES`);
+- ``inaccuracy``, ``mistake``, ``blunder``: losses beyond that, twice that and four times that.
+
+The spread is measured (``racko review-spread``, docs/REVIEW.md): the standard deviation of a move's loss between
+reviews of the same decisions with different seeds.
+
+A player's accuracy (0 to 100) over a round or a game is ``100 * (1 - lost / at random)``: the loss of the moves
+played, against the loss of moves chosen at random among the legal ones in the same positions (so 100 is the best
+move every time, 0 no better than chance).
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from racko.actions import DrawFromStock, Exchange, TakeDiscard
+from racko.analysis.evaluate import FIRST_PLAYOUTS, MORE_PLAYOUTS, Judge, Measure, action_json
+from racko.errors import RackoError
+from racko.families import AnyAction, AnyObservation
+from racko.play.hint import own_seat
+from racko.play.text import record_names
+from racko.record import GameRecord, replay
+
+CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
+
+
+@dataclass(frozen=True)
+class ClassBounds:
+    """The largest loss of each class after ``best``: a loss above ``mistake`` is a blunder."""
+
+    good: float
+    inaccuracy: float
+    mistake: float
+
+    def of(self, loss: float, is_best: bool) -> str:
+        if is_best:
+            return "best"
+        if loss <= self.good:
+            return "good"
+        if loss <= self.inaccuracy:
+            return "inaccuracy"
+        if loss <= self.mistake:
+            return "mistake"
+        return "blunder"
+
+
+WIN_CHANCE_SPREAD = 0.016
+"""The measured spread (standard deviation) of a move's loss in win chance at the review's play-outs
+(:data:`~racko.analysis.evaluate.FIRST_PLAYOUTS` + :data:`~racko.analysis.evaluate.MORE_PLAYOUTS`): ``racko
+review-spread --games 12 --seeds 4``, docs/REVIEW.md."""
+WIN_CHANCE_CLASSES = ClassBounds(good=0.05, inaccuracy=0.10, mistake=0.20)
+"""About 3, 6 and 12 spreads (:data:`WIN_CHANCE_SPREAD`), in round numbers."""
+TURNS_SPREAD = 0.25
+"""The same for the turns measure (alone, 3-4 players; High-Low uses the same bounds), in turns: the solitaire
+play-outs' standard error at these counts, not yet measured by ``review-spread``."""
+TURNS_CLASSES = ClassBounds(good=2 * TURNS_SPREAD, inaccuracy=4 * TURNS_SPREAD, mistake=8 * TURNS_SPREAD)
+
+
+def class_bounds(measure: Measure) -> ClassBounds:
+    return WIN_CHANCE_CLASSES if measure == "win_chance" else TURNS_CLASSES
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One graded decision."""
+
+    action: int
+    """Its number in the record, counted from 1 over the whole game."""
+    round: int
+    seat: int
+    measure: Measure
+    played: AnyAction
+    best: AnyAction
+    best_slot: int | None
+    """Where the best move puts the top discard, when it takes it."""
+    loss: float
+    grade: str
+    """One of :data:`CLASSES`."""
+    before: float
+    """The best move's worth: the position's worth before the decision, played well."""
+    after: float
+    """The worth of the move played."""
+    at_random: float
+    """The mean loss of a legal move chosen at random here (what accuracy is measured against)."""
+    card: int | None
+    """The card the decision is about: the one held when placing, the top discard when picking."""
+    replaced: int | None
+    """The card the move played took out of the rack (exchanges)."""
+
+    def to_json(self) -> dict[str, Any]:
+        chances = self.measure == "win_chance"
+        return {
+            "action": self.action,
+            "played": action_json(self.played),
+            "best": action_json(self.best),
+            "loss": round(self.loss, 4),
+            "class": self.grade,
+            "win_chance_before": round(self.before, 4) if chances else None,
+            "win_chance_after": round(self.after, 4) if chances else None,
+        }
+
+
+def accuracy(decisions: Sequence[Decision]) -> float | None:
+    """``100 * (1 - lost / at random)`` over the decisions, from 0 to 100 (``None`` without decisions)."""
+    if not decisions:
+        return None
+    random_loss = sum(decision.at_random for decision in decisions)
+    if random_loss <= 0:
+        return 100.0
+    lost = sum(decision.loss for decision in decisions)
+    return round(max(0.0, min(100.0, 100 * (1 - lost / random_loss))), 1)
+
+
+@dataclass(frozen=True)
+class SeatReview:
+    seat: int
+    name: str
+    decisions: tuple[Decision, ...]
+
+    @property
+    def accuracy(self) -> float | None:
+        return accuracy(self.decisions)
+
+    def rounds(self) -> dict[int, tuple[Decision, ...]]:
+        """The decisions by round number."""
+        grouped: dict[int, list[Decision]] = {}
+        for decision in self.decisions:
+            grouped.setdefault(decision.round, []).append(decision)
+        return {number: tuple(found) for number, found in grouped.items()}
+
+    def round_accuracies(self) -> dict[int, float | None]:
+        return {number: accuracy(found) for number, found in self.rounds().items()}
+
+    def counts(self, decisions: Sequence[Decision] | None = None) -> dict[str, int]:
+        chosen = self.decisions if decisions is None else decisions
+        return {grade: sum(1 for decision in chosen if decision.grade == grade) for grade in CLASSES}
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "name": self.name,
+            "accuracy": self.accuracy,
+            "decisions": [decision.to_json() for decision in self.decisions],
+        }
+
+
+@dataclass(frozen=True)
+class Review:
+    measure: Measure
+    playouts: int
+    """Play-outs behind the figures of the best moves (0: ratings without play-outs, High-Low)."""
+    seats: tuple[SeatReview, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seats": [seat.to_json() for seat in self.seats]}
+
+
+Progress = Callable[[int, int], None]
+"""Called with (decisions judged, decisions to judge) as a review goes on, from the worker threads."""
+
+
+@dataclass(frozen=True)
+class _Turn:
+    number: int
+    observation: AnyObservation
+    action: AnyAction
+
+
+def review(
+    record: GameRecord,
+    *,
+    seats: Sequence[int] | None = None,
+    rounds: Sequence[int] | None = None,
+    reveal: bool = False,
+    seed: int = 0,
+    jobs: int = 2,
+    first: int = FIRST_PLAYOUTS,
+    more: int = MORE_PLAYOUTS,
+    progress: Progress | None = None,
+) -> Review:
+    """Grade the decisions of ``seats`` (default: every seat) in ``rounds`` (numbers from 1; default: all).
+
+    A finished game's record is open: any seat may be reviewed.  A game in progress holds every hidden card, so
+    without ``reveal`` only the one person's seat of a ``racko play`` save is (as ``racko hint`` advises).  The
+    same ``seed`` gives the same review; ``jobs`` threads judge rounds side by side (the play-outs run outside
+    Python's lock).
+    """
+    rules = record.rules
+    final = replay(record)
+    names = record_names(record.players, rules.players)
+    chosen = _seats(record, seats, reveal=reveal or final.over)
+    if jobs < 1:
+        raise RackoError("A review needs at least one job.")
+    turns = _turns_by_round_and_seat(record, chosen, rounds)
+    total = sum(1 for found in turns.values() for turn in found if len(turn.observation.legal_actions()) > 1)
+    done = [0]
+    lock = threading.Lock()
+
+    def judge_all(key: tuple[int, int]) -> list[Decision]:
+        number, seat = key
+        judge = Judge(seat, _judge_seed(seed, number, seat), first=first, more=more)
+        graded = []
+        for turn in turns[key]:
+            if len(turn.observation.legal_actions()) < 2:
+                judge.see(turn.observation)
+                continue
+            graded.append(_grade(judge, number, turn))
+            if progress is not None:
+                with lock:
+                    done[0] += 1
+                    progress(done[0], total)
+        return graded
+
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        results = dict(zip(turns, pool.map(judge_all, turns), strict=True))
+    decisions: dict[int, list[Decision]] = {seat: [] for seat in chosen}
+    for (_, seat), graded in sorted(results.items()):
+        decisions[seat].extend(graded)
+    measure: Measure = next(
+        (decision.measure for graded in decisions.values() for decision in graded), _default_measure(record)
+    )
+    playouts = 0 if rules.variant == "highlow" else first + more
+    return Review(
+        measure,
+        playouts,
+        tuple(SeatReview(seat, names[seat], tuple(sorted(decisions[seat], key=lambda d: d.action))) for seat in chosen),
+    )
+
+
+def _default_measure(record: GameRecord) -> Measure:
+    rules = record.rules
+    return "win_chance" if rules.players == 2 and rules.variant != "highlow" else "turns"
+
+
+def _judge_seed(seed: int, round_number: int, seat: int) -> int:
+    return random.Random(f"review:{seed}:{round_number}:{seat}").getrandbits(63)
+
+
+def _seats(record: GameRecord, seats: Sequence[int] | None, *, reveal: bool) -> list[int]:
+    players = record.rules.players
+    wanted = list(range(players)) if seats is None else list(dict.fromkeys(seats))
+    for seat in wanted:
+        if not 0 <= seat < players:
+            raise RackoError(f"There is no seat {seat + 1} in a game of {players}: choose 1 to {players}.")
+    if reveal:
+        return wanted
+    person = own_seat(record)
+    names = record_names(record.players, players)
+    if person is None:
+        raise RackoError(
+            "This game is not finished, and its record holds every hidden card (every rack, the stock's order): "
+            "a review shows each player's decisions judged from their own view, and a game in progress may be "
+            "reviewed only for the one person of a racko play save. Add --reveal to review it anyway."
+        )
+    if seats is not None and wanted != [person]:
+        raise RackoError(
+            f"This game is not finished: only the decisions of {names[person]} (seat {person + 1}) may be reviewed "
+            "without --reveal."
+        )
+    return [person]
+
+
+def _turns_by_round_and_seat(
+    record: GameRecord, seats: Sequence[int], rounds: Sequence[int] | None
+) -> dict[tuple[int, int], list[_Turn]]:
+    """Each chosen seat's observations before each of its actions, by (round, seat): only that seat's own view."""
+    match = replay(record, stop_after=0)
+    wanted = set(seats)
+    count = len(record.rounds)
+    if rounds is not None:
+        for number in rounds:
+            if not 1 <= number <= count:
+                raise RackoError(f"There is no round {number} in this record: it has {count}.")
+    chosen_rounds = set(range(1, count + 1) if rounds is None else rounds)
+    found: dict[tuple[int, int], list[_Turn]] = {
+        (number, seat): [] for number in sorted(chosen_rounds) for seat in seats
+    }
+    number = 0
+    for round_number, round_record in enumerate(record.rounds, start=1):
+        for action in round_record.actions:
+            number += 1
+            seat = action.seat
+            if seat in wanted and round_number in chosen_rounds:
+                found[(round_number, seat)].append(_Turn(number, match.observation(seat), action))
+            match.apply(action)
+    return {key: turns for key, turns in found.items() if turns}
+
+
+def _grade(judge: Judge, round_number: int, turn: _Turn) -> Decision:
+    evaluation = judge.evaluate(turn.observation, turn.action)
+    played = evaluation.value_of(turn.action)
+    best = evaluation.best
+    loss = evaluation.loss(turn.action)
+    is_best = played.action == best.action or loss == 0.0
+    at_random = statistics.fmean(evaluation.difference(best.value, move.value) for move in evaluation.moves)
+    observation = turn.observation
+    card: int | None = None
+    replaced: int | None = None
+    if isinstance(turn.action, DrawFromStock | TakeDiscard):
+        card = observation.public.discard_pile[-1] if observation.public.discard_pile else None
+    else:
+        card = observation.held if observation.held is not None else getattr(observation.public, "passed_card", None)
+        if isinstance(turn.action, Exchange):
+            replaced = observation.rack[turn.action.slot]
+    return Decision(
+        action=turn.number,
+        round=round_number,
+        seat=turn.action.seat,
+        measure=evaluation.measure,
+        played=turn.action,
+        best=best.action if not is_best else played.action,
+        best_slot=best.slot,
+        loss=loss,
+        grade=class_bounds(evaluation.measure).of(loss, is_best),
+        before=best.value,
+        after=played.value,
+        at_random=at_random,
+        card=card,
+        replaced=replaced,
+    )

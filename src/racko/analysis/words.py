@@ -1,0 +1,64 @@
+"""The words of the review, the hints that explain themselves, the lesson and the puzzles, in English, Dutch and
+French: one set of sentence templates that the browser and the terminal share.
+
+They live where the browser loads its words, in a block of their own at the end of the package's
+``web/static/i18n.js`` (plain JSON between two marker lines), and are read from that file here: the page and the
+terminal say the same sentences from the same keys.  (A file read, not an import: this room stays below the web
+server.)  A template names its values in braces (``{card}``), filled in one pass as the page's ``t()`` does, so that
+a value that looks like ``{card}`` is never filled in itself.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import racko
+from racko.errors import RackoError
+
+LANGUAGES = ("en", "nl", "fr")
+WORDS_FILE = Path(racko.__file__).parent / "web" / "static" / "i18n.js"
+BEGIN = "// analysis-words:begin"
+END = "// analysis-words:end"
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+@cache
+def words() -> dict[str, dict[str, str]]:
+    """Every template by language, then key."""
+    try:
+        text = WORDS_FILE.read_text(encoding="utf-8")
+    except OSError as error:  # pragma: no cover - a broken installation
+        raise RackoError(f"racko's words are missing ({WORDS_FILE}): {error.strerror}.") from None
+    start, end = text.find(BEGIN), text.find(END)
+    if start < 0 or end < start:  # pragma: no cover - a broken installation
+        raise RackoError(f"racko's words are missing from {WORDS_FILE}.")
+    block = text[start + len(BEGIN) : end]
+    loaded: dict[str, dict[str, str]] = json.loads(block)
+    return loaded
+
+
+def language(code: str) -> str:
+    """A language code as the words know it (``en``, ``nl``, ``fr``); raises with the choices otherwise."""
+    chosen = code.strip().lower()[:2]
+    if chosen not in LANGUAGES:
+        raise RackoError(f"Unknown language {code!r}: choose one of {', '.join(LANGUAGES)}.")
+    return chosen
+
+
+def say(key: str, values: dict[str, Any] | None = None, lang: str = "en") -> str:
+    """The sentence ``key`` in ``lang`` with its values filled in (English where a language lacks it)."""
+    table = words()
+    template = table.get(lang, {}).get(key) or table["en"].get(key)
+    if template is None:
+        raise RackoError(f"No words for {key!r}.")
+    given = values or {}
+    return _PLACEHOLDER.sub(lambda match: str(given[match[1]]) if match[1] in given else match[0], template)
+
+
+def placeholders(template: str) -> set[str]:
+    """The values a template names."""
+    return set(_PLACEHOLDER.findall(template))

@@ -1,0 +1,357 @@
+"""``racko review`` (every decision of a game graded), its benchmark and the measurement of its spread.
+
+Added to the main app by :func:`register`.  Every error is one ``racko: ...`` line on stderr.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import statistics
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from racko import bots
+from racko.analysis.evaluate import FIRST_PLAYOUTS, MORE_PLAYOUTS
+from racko.analysis.explain import move_sentence
+from racko.analysis.review import CLASSES, Decision, Review, SeatReview, class_bounds, review
+from racko.analysis.words import say
+from racko.bots.runner import play_match
+from racko.errors import RackoError
+from racko.match import Match
+from racko.record import GameRecord
+from racko.rules import variant
+from racko.tools.arena_commands import _progress
+
+SHOWN = ("inaccuracy", "mistake", "blunder")
+"""The classes the text report lists one by one (the JSON lists every decision)."""
+
+
+def _fail(message: str, code: int = 1) -> typer.Exit:
+    typer.echo(f"racko: {message}", err=True)
+    return typer.Exit(code)
+
+
+def review_command(
+    file: Annotated[Path, typer.Argument(help="A game record (JSON).", show_default=False)],
+    seat: Annotated[
+        list[int] | None,
+        typer.Option(
+            help="Review only this seat (1 is the first seat; repeat for several). The JSON counts seats from 0, "
+            "as records do.",
+            show_default=False,
+        ),
+    ] = None,
+    reveal: Annotated[
+        bool,
+        typer.Option(
+            "--reveal",
+            help="Review any seat of a game in progress (its record holds every hidden card); without it, only "
+            "the one person's seat of a racko play save.",
+        ),
+    ] = False,
+    seed: Annotated[int, typer.Option(help="Seed of the play-outs: the same seed gives the same review.")] = 0,
+    jobs: Annotated[int, typer.Option(min=1, help="Threads judging rounds side by side.")] = os.cpu_count() or 1,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the review as JSON.")] = False,
+    plot: Annotated[
+        Path | None,
+        typer.Option(
+            help="Draw each player's chance to win the round, move by move, to this PNG (needs racko\\[plot]).",
+            dir_okay=False,
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    """Every decision of a game graded from the deciding player's own view: the move played, the best move, what
+    the difference cost, a class (best, good, inaccuracy, mistake, blunder), and each player's accuracy."""
+    if plot is not None and importlib.util.find_spec("matplotlib") is None:
+        raise _fail("--plot needs matplotlib: install it with pip install 'racko[plot]'.", 2)
+    try:
+        record = GameRecord.load(file)
+        seats = [number - 1 for number in seat] if seat else None
+        with _progress("Reviewing") as progress:
+            result = review(record, seats=seats, reveal=reveal, seed=seed, jobs=jobs, progress=progress)
+    except RackoError as error:
+        raise _fail(f"{file}: {error}") from None
+    except KeyboardInterrupt:
+        raise _fail("interrupted.", 130) from None
+    if plot is not None:
+        try:
+            plot_review(result, plot)
+        except (RackoError, OSError) as error:
+            raise _fail(str(error)) from None
+    if as_json:
+        typer.echo(json.dumps(result.to_json()))
+        return
+    for line in review_lines(result, variant(record.rules.variant).title, record.rules.players):
+        typer.echo(line)
+    if plot is not None:
+        typer.echo(f"Plot written to {plot}.")
+
+
+def review_lines(result: Review, title: str, players: int) -> list[str]:
+    """The review as text: each player's accuracy and class counts, then per round the decisions that cost
+    something (inaccuracies, mistakes, blunders) with the best move."""
+    chances = result.measure == "win_chance"
+    how = "by its chance to win the round" if chances else "by the turns it leaves to go out (lower is better)"
+    figures = f" ({result.playouts} play-outs a move)" if result.playouts else " (the expert's rating, no play-outs)"
+    lines = [
+        f"Review of {title}, {players} player{'s' if players != 1 else ''}: each decision judged from the "
+        f"player's own view, {how}{figures}."
+    ]
+    for seat in result.seats:
+        lines.append("")
+        who = seat.name if seat.name.endswith(f"seat {seat.seat + 1})") else f"{seat.name} (seat {seat.seat + 1})"
+        if seat.name == f"seat {seat.seat + 1}":
+            who = seat.name
+        lines.append(f"{who}: accuracy {_accuracy(seat.accuracy)}; {_counts(seat)}.")
+        for number, decisions in seat.rounds().items():
+            counted = seat.counts(decisions)
+            lines.append(
+                f"  Round {number}: accuracy {_accuracy(seat.round_accuracies()[number])}, "
+                f"{len(decisions)} decisions, {_counts(seat, counted)}."
+            )
+            for decision in decisions:
+                if decision.grade in SHOWN:
+                    lines.append("    " + decision_line(decision))
+    return lines
+
+
+def _accuracy(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0f}"
+
+
+def _counts(seat: SeatReview, counts: dict[str, int] | None = None) -> str:
+    found = counts if counts is not None else seat.counts()
+    return ", ".join(f"{found[grade]} {grade}" for grade in CLASSES if found[grade]) or "no decisions"
+
+
+def decision_line(decision: Decision) -> str:
+    """One decision in a line: its number, the move played, the class and cost, the best move."""
+    played = move_sentence(decision.played, decision.card).text()
+    best = move_sentence(decision.best, decision.card, decision.best_slot).text()
+    if decision.measure == "win_chance":
+        cost = f"-{100 * decision.loss:.0f} points of win chance; {100 * decision.before:.0f}% with the best move"
+    else:
+        cost = f"+{decision.loss:.1f} turns; {decision.before:.1f} turns to go with the best move"
+    return f"action {decision.action}: {played}: {say('review:' + decision.grade)} ({cost}: {best})"
+
+
+def plot_review(result: Review, path: str | Path) -> None:
+    """Each player's chance to win the round (or turns to go) after each of their decisions, round by round."""
+    try:
+        from matplotlib.figure import Figure  # type: ignore[import-not-found, unused-ignore]
+    except ImportError:
+        raise RackoError("Plotting needs matplotlib: install it with pip install 'racko[plot]'.") from None
+    figure = Figure(figsize=(11, 4.5), layout="constrained")
+    axes = figure.subplots()
+    chances = result.measure == "win_chance"
+    rounds = sorted({decision.round for seat in result.seats for decision in seat.decisions})
+    # Every decision of the game on one axis, in the record's order; a line where each round starts.
+    order = sorted({decision.action for seat in result.seats for decision in seat.decisions})
+    where = {action: index for index, action in enumerate(order)}
+    for seat in result.seats:
+        xs = [where[decision.action] for decision in seat.decisions]
+        ys = [100 * decision.after if chances else decision.after for decision in seat.decisions]
+        for number in rounds:
+            part = [(x, y) for x, y, d in zip(xs, ys, seat.decisions, strict=True) if d.round == number]
+            if part:
+                label = f"{seat.name} (accuracy {_accuracy(seat.accuracy)})" if number == rounds[0] else None
+                axes.plot(*zip(*part, strict=True), color=f"C{seat.seat}", linewidth=1.5, label=label)
+    for number in rounds[1:]:
+        start = min(where[d.action] for seat in result.seats for d in seat.decisions if d.round == number)
+        axes.axvline(start - 0.5, color="grey", linewidth=0.5, linestyle="--")
+    axes.set_xlabel("decisions in the game's order (dashed: a new round)")
+    if chances:
+        axes.set_ylim(0, 100)
+        axes.set_ylabel("chance to win the round after the move (%)")
+    else:
+        axes.set_ylabel("turns to go out after the move")
+    axes.set_title(say("review:chart"))
+    axes.legend(loc="best")
+    figure.savefig(path, dpi=100)
+
+
+# --- The benchmark ---------------------------------------------------------------------------------------------
+
+BENCH_SEED = 41
+"""The benchmark's game: ``hard`` against ``hard``, 2 players with the 2-player rule, to 500; with this seed it
+lasts 11 rounds (454 decisions), the longest of the first 60 seeds."""
+
+
+@dataclass(frozen=True)
+class ReviewBench:
+    seconds: float
+    rounds: int
+    decisions: int
+    jobs: int
+    cpu_seconds: float
+    load: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "benchmark": "review-500-point-game",
+            "seconds": round(self.seconds, 2),
+            "rounds": self.rounds,
+            "decisions": self.decisions,
+            "jobs": self.jobs,
+            "ms_per_decision": round(1000 * self.seconds / max(1, self.decisions), 1),
+            "cpu_seconds": round(self.cpu_seconds, 2),
+            "load_average": round(self.load, 2),
+            "playouts": FIRST_PLAYOUTS + MORE_PLAYOUTS,
+        }
+
+
+def bench_game(seed: int = BENCH_SEED) -> GameRecord:
+    """A whole 500-point 2-player game with the 2-player rule, played by ``hard`` against ``hard``."""
+    match = Match(variant("classic").rules(2), seed=seed)
+    play_match(match, [bots.create("hard", seed=seed), bots.create("hard", seed=seed + 1)])
+    return GameRecord.of(match, players=("hard", "hard"))
+
+
+def run_review_bench(seed: int = BENCH_SEED, jobs: int = 2) -> ReviewBench:
+    record = bench_game(seed)
+    load = os.getloadavg()[0]
+    started, cpu = time.perf_counter(), time.process_time()
+    result = review(record, jobs=jobs)
+    seconds, cpu_seconds = time.perf_counter() - started, time.process_time() - cpu
+    decisions = sum(len(seat.decisions) for seat in result.seats)
+    return ReviewBench(seconds, len(record.rounds), decisions, jobs, cpu_seconds, load)
+
+
+def review_bench_lines(figures: ReviewBench, as_json: bool) -> list[str]:
+    if as_json:
+        return [json.dumps(figures.to_json())]
+    return [
+        f"Review of a whole 500-point game: {figures.seconds:.1f} s on {figures.jobs} threads",
+        f"({figures.rounds} rounds, {figures.decisions} decisions, "
+        f"{1000 * figures.seconds / max(1, figures.decisions):.0f} ms a decision, "
+        f"{figures.cpu_seconds:.1f} s of CPU; load average {figures.load:.2f} at the start)",
+    ]
+
+
+# --- The spread of the estimate, and the class boundaries it gives ----------------------------------------------
+
+
+@dataclass(frozen=True)
+class Spread:
+    games: int
+    seeds: int
+    decisions: int
+    spread: float
+    """The root mean square, over decisions, of the standard deviation of the played move's loss between seeds."""
+    agreement: float
+    """The share of decisions classed alike by every seed (``best`` and ``good`` counted as one)."""
+    by_level: dict[str, dict[str, Any]]
+    measure: str
+
+    def to_json(self) -> dict[str, Any]:
+        bounds = class_bounds("win_chance" if self.measure == "win_chance" else "turns")
+        return {
+            "games": self.games,
+            "seeds": self.seeds,
+            "decisions": self.decisions,
+            "measure": self.measure,
+            "playouts": FIRST_PLAYOUTS + MORE_PLAYOUTS,
+            "spread": round(self.spread, 4),
+            "same_class": round(self.agreement, 3),
+            "bounds_in_use": {"good": bounds.good, "inaccuracy": bounds.inaccuracy, "mistake": bounds.mistake},
+            "levels": self.by_level,
+        }
+
+
+def measure_spread(
+    games: int, seeds: int, levels: Sequence[str], players: int, two_player_rule: bool, progress: Any = None
+) -> Spread:
+    """Games between ``levels`` (one round each, seats as listed), each reviewed with ``seeds`` seeds: the spread
+    of the loss of every move played, and each level's classes and losses (seed 0)."""
+    runs: list[tuple[str, list[Decision]]] = []  # per seat of each game: its level, its decisions per seed
+    per_seed: list[list[list[Decision]]] = []
+    measure = "turns"
+    for game in range(games):
+        rules = variant("classic").rules(players, target=1)
+        if players == 2:
+            rules = rules.replace(two_player_rule=two_player_rule)
+        match = Match(rules, seed=10_000 + game)
+        play_match(match, [bots.create(level, seed=game * 10 + seat) for seat, level in enumerate(levels)])
+        record = GameRecord.of(match, players=tuple(levels))
+        reviews = [review(record, seed=seed) for seed in range(seeds)]
+        measure = reviews[0].measure
+        for seat, level in enumerate(levels):
+            runs.append((level, list(reviews[0].seats[seat].decisions)))
+            per_seed.append([list(found.seats[seat].decisions) for found in reviews])
+        if progress is not None:
+            progress(game + 1, games)
+    deviations = []
+    same_class = 0
+    for seat_runs in per_seed:
+        for index in range(len(seat_runs[0])):
+            deviations.append(statistics.pstdev(run[index].loss for run in seat_runs))
+            same_class += len({_coarse(run[index].grade) for run in seat_runs}) == 1
+    spread = statistics.fmean(value * value for value in deviations) ** 0.5 if deviations else 0.0
+    by_level: dict[str, dict[str, Any]] = {}
+    for level in dict.fromkeys(levels):
+        decisions = [decision for name, found in runs if name == level for decision in found]
+        losses = sorted(decision.loss for decision in decisions)
+        by_level[level] = {
+            "decisions": len(decisions),
+            "mean_loss": round(statistics.fmean(losses), 4) if losses else None,
+            "loss_95th": round(losses[int(0.95 * (len(losses) - 1))], 4) if losses else None,
+            "classes": {grade: sum(1 for d in decisions if d.grade == grade) for grade in CLASSES},
+        }
+    agreement = same_class / len(deviations) if deviations else 1.0
+    return Spread(games, seeds, len(deviations), spread, agreement, by_level, measure)
+
+
+def _coarse(grade: str) -> str:
+    """A class as a reader weighs it: ``best`` and ``good`` alike (both fine moves)."""
+    return "good" if grade == "best" else grade
+
+
+def spread_command(
+    games: Annotated[int, typer.Option(min=1, help="Games (of one round) to play and review.")] = 20,
+    seeds: Annotated[int, typer.Option(min=2, help="Reviews of each game, with different seeds.")] = 4,
+    bot_list: Annotated[str, typer.Option("--bots", help="The bots, one per seat.")] = "master,hard",
+    two_player_rule: Annotated[
+        bool, typer.Option("--two-player-rule/--no-two-player-rule", help="With 2 players: the run of three.")
+    ] = True,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+) -> None:
+    """Measure the review's spread: games of computer players reviewed with several seeds; the standard deviation of
+    each move's loss between seeds, and how each level's moves are classed (docs/REVIEW.md)."""
+    levels = [name.strip() for name in bot_list.split(",")]
+    try:
+        for name in levels:
+            bots.describe(name)
+        with _progress("Games") as progress:
+            figures = measure_spread(games, seeds, levels, len(levels), two_player_rule, progress)
+    except RackoError as error:
+        raise _fail(str(error), 2) from None
+    if as_json:
+        typer.echo(json.dumps(figures.to_json()))
+        return
+    unit = "points of win chance" if figures.measure == "win_chance" else "turns"
+    scale = 100 if figures.measure == "win_chance" else 1
+    typer.echo(
+        f"{figures.games} games, {figures.decisions} decisions, each reviewed {figures.seeds} times "
+        f"({FIRST_PLAYOUTS + MORE_PLAYOUTS} play-outs a move): spread {scale * figures.spread:.2f} {unit}; "
+        f"{100 * figures.agreement:.0f}% of the decisions in the same class with every seed (best and good as one)."
+    )
+    for level, found in figures.by_level.items():
+        classes = ", ".join(f"{count} {grade}" for grade, count in found["classes"].items())
+        typer.echo(
+            f"{level}: {found['decisions']} decisions, mean loss {scale * (found['mean_loss'] or 0):.2f} {unit}; "
+            f"{classes}."
+        )
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``review`` to the ``racko`` app (its benchmark is ``racko bench --review``)."""
+    app.command("review")(review_command)
+    app.command("review-spread", hidden=False)(spread_command)

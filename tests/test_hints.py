@@ -1,0 +1,183 @@
+"""Hints that explain themselves: the terminal table, plain mode, `racko hint` (the page: test_browser_table.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import racko
+from racko import bots
+from racko.actions import DrawFromStock, Wait
+from racko.analysis.explain import explained_choices, hint_text, order_chain
+from racko.analysis.words import LANGUAGES, placeholders, say, words
+from racko.bots.runner import play_match
+from racko.cli import app
+from racko.match import Match
+from racko.play.session import SeatSpec
+from racko.record import GameRecord, replay
+from racko.round import arrange_deck
+from racko.rules import variant
+from racko.terminal.app import MessageScreen, RackoApp
+
+runner = CliRunner()
+ISSUE_RACK = [19, 20, 4, 16, 14, 38, 9, 32, 24, 2]
+"""The rack of the issue's example, 30 drawn into the hand."""
+
+
+def issue_position(stock: list[int]) -> Match:
+    """The issue's position: seat 0 has drawn 30 with :data:`ISSUE_RACK`; ``stock`` are the cards under it."""
+    other = [13, 1, 3, 5, 7, 10, 12, 6, 11, 8]  # out of order: no Rack-O from the deal
+    deck = arrange_deck([ISSUE_RACK, other], dealer=1, turned_up=40, stock=[30, *stock], deck_size=40)
+    match = Match(variant("classic").rules(2, target=1), first_dealer=1, decks=[deck])
+    match.apply(DrawFromStock(0))
+    return match
+
+
+def test_every_sentence_is_in_english_dutch_and_french_with_the_same_values() -> None:
+    table = words()
+    assert set(table) == set(LANGUAGES)
+    assert table["en"].keys() == table["nl"].keys() == table["fr"].keys()
+    for key, english in table["en"].items():
+        for language in ("nl", "fr"):
+            assert placeholders(table[language][key]) == placeholders(english), (language, key)
+    # The keys the explanations build from parts all exist.
+    source = (Path(racko.__file__).parent / "analysis" / "explain.py").read_text()
+    shapes = [f"{where}-{count}" for where in ("below", "above", "between") for count in ("one", "many")]
+    built = {f"why:{part}{shape}" for part in ("fits-", "room-") for shape in shapes}
+    literal = set(re.findall(r'Sentence\("((?:why|move):[\w-]*\w)"', source))
+    literal |= {key + "-one" for key in ("why:draw-over-take", "why:discard-fits")}
+    assert literal and built | literal <= table["en"].keys(), sorted((built | literal) - table["en"].keys())
+    # A value that looks like a placeholder is never filled in itself.
+    assert say("why:gives-wanted", {"out": 5, "name": "{taken}", "taken": 6}).startswith("5 goes to {taken}, who")
+
+
+def test_a_hint_is_the_same_whatever_the_cards_its_seat_cannot_see() -> None:
+    one = issue_position([17, 18])
+    other = issue_position([18, 17])  # the stock under the drawn card in another order
+    assert one.rounds[0].deck != other.rounds[0].deck
+    first = explained_choices(one.observation(0), names=["you", "bot"])
+    second = explained_choices(other.observation(0), names=["you", "bot"])
+    assert first == second
+
+
+@pytest.fixture(scope="module")
+def issue_record(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("hints") / "issue.json"
+    GameRecord.of(issue_position([]), players=("you", "bot")).save(path)
+    return path
+
+
+def test_racko_hint_says_why_with_the_chance_to_win(issue_record: Path) -> None:
+    result = runner.invoke(app, ["hint", str(issue_record), "--reveal"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    best = next(index for index, line in enumerate(lines) if line.startswith("Best: Put 30 in slot"))
+    why = lines[best + 1 : best + 8]
+    assert any("fits there" in line or "out of order" in line for line in why), why
+    assert any(re.search(r"are in order and stay in place\.$", line) for line in why), why
+    assert any(re.search(r"wins the round about \d+% of the time \(\d+ play-outs\)\.$", line) for line in why), why
+    assert sum(line.startswith("  or: Put 30 in slot") for line in lines) == 2
+
+
+def test_racko_hint_json_gives_the_sentences_by_key_with_their_values(issue_record: Path) -> None:
+    result = runner.invoke(app, ["hint", str(issue_record), "--reveal", "--json", "--count", "3"])
+    assert result.exit_code == 0, result.output
+    choices = json.loads(result.stdout)["choices"]
+    chances = [choice["win_chance"] for choice in choices]
+    assert len(choices) == 3 and chances == sorted(chances, reverse=True) and 0 <= chances[-1] <= chances[0] <= 1
+    for choice in choices:
+        assert choice["why"], choice
+        for sentence in choice["why"]:
+            assert set(sentence) == {"key", "values", "text"}
+            assert sentence["key"] in words()["nl"] and sentence["text"].endswith(".")
+    # The same sentence in Dutch and French, from the key and the values alone.
+    first = choices[0]["why"][0]
+    values = {
+        key: ", ".join(map(str, value)) if isinstance(value, list) else value for key, value in first["values"].items()
+    }
+    assert say(first["key"], values, "en") == first["text"]
+    assert say(first["key"], values, "nl") != first["text"] and "{" not in say(first["key"], values, "fr")
+
+
+def test_plain_mode_hint_says_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RACKO_DATA_DIR", str(tmp_path))
+    result = runner.invoke(app, ["play", "--plain", "--bots", "easy", "--seed", "2"], input="?\nquit\n")
+    assert result.exit_code == 0 and "Traceback" not in result.output, result.output
+    hinted = result.output.split("Your turn: draw or take.", 1)[1]
+    assert re.search(r"^Hint: (Draw|Take \d+ for slot \d+)\.$", hinted, re.M), hinted
+    assert re.search(r"wins the round about \d+% of the time", hinted) and "  or: " in hinted
+
+
+def test_the_app_s_hint_shows_why_on_a_page_that_enter_closes() -> None:
+    async def scenario() -> None:
+        rules = racko.variant("classic").rules(2)
+        app_ = RackoApp(setup=(rules, [SeatSpec("Ann"), SeatSpec("easy", bot="easy")]), save_path=None, seed=2, pace=0)
+        async with app_.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            session = app_.session
+            assert session is not None
+            for _ in range(50):  # answer the opening pages until it is Ann's turn
+                if session.to_act == 0 and not isinstance(app_.screen, MessageScreen):
+                    break
+                if isinstance(app_.screen, MessageScreen):
+                    await pilot.press("enter")
+                await pilot.pause()
+            table = app_.screen
+            await pilot.press("question_mark")
+            await pilot.pause()
+            assert isinstance(app_.screen, MessageScreen)
+            text = str(app_.screen.query_one("#message-text").render())
+            assert text.startswith("Hint: ") and "% of the time" in text and "Or: " in text, text
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app_.screen is table and session.to_act == 0  # the hint played nothing
+
+    asyncio.run(scenario())
+
+
+def test_racko_hint_where_there_is_nothing_to_decide_says_so_in_one_line(tmp_path: Path) -> None:
+    # Bonus Rack-O: after placing a card into a rack that does not qualify, waiting is the only move.
+    match = Match(variant("bonus").rules(2, target=1), seed=3)
+    play_match(match, [bots.create("hard", seed=0), bots.create("hard", seed=1)])
+    path = tmp_path / "bonus.json"
+    GameRecord.of(match).save(path)
+    record = GameRecord.load(path)
+
+    def only_move(at: int) -> list[type]:
+        position = replay(record, stop_after=at)
+        return [type(move) for move in position.observation(position.to_act or 0).legal_actions()]
+
+    forced = next(at for at in range(record.action_count) if only_move(at) == [Wait])
+    result = runner.invoke(app, ["hint", str(path), "--at", str(forced)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.stderr.count("\n") == 1 and "nothing to decide" in result.stderr, result.stderr
+
+
+def test_the_order_a_hint_names_keeps_the_card_just_placed_where_an_order_as_long_holds_it() -> None:
+    rack = (3, 8, 6, 12, 16, 20, 24, 28, 32, 36)  # 8 or 6 in slot 10 or 15: orders of nine cards either way
+    everything = range(1, 41)
+    assert order_chain(rack, everything, 40) == [0, 1, 3, 4, 5, 6, 7, 8, 9]
+    assert order_chain(rack, everything, 40, keep=2) == [0, 2, 3, 4, 5, 6, 7, 8, 9]
+    assert 1 not in order_chain((5, 30, 12, 14, 18, 22, 26, 29, 35, 38), everything, 40)  # 30 breaks it
+
+
+def test_a_bonus_rack_that_may_go_out_gets_a_hint_to_call_with_a_place_for_a_taken_card() -> None:
+    rack = [2, 6, 10, 14, 18, 22, 23, 24, 30, 38]  # in order with a run of three: Rack-O may be called
+    other = [13, 1, 3, 5, 7, 11, 12, 9, 4, 8]
+    deck = arrange_deck([rack, other], dealer=1, turned_up=40, stock=[39], deck_size=40)
+    match = Match(variant("bonus").rules(2, target=1), first_dealer=1, decks=[deck])
+    lines = hint_text(match.observation(0)).lines()
+    assert lines[:2] == ["Best: Call Rack-O.", "Your rack qualifies: going out now wins the round."], lines
+    assert "  or: Take 40 for slot 50." in lines and not any("play-outs" in line for line in lines), lines
+
+
+def test_a_hint_asked_again_at_the_same_position_is_the_same_answer_without_new_play_outs() -> None:
+    observation = issue_position([]).observation(0)
+    first = explained_choices(observation, names=["you", "bot"])
+    assert explained_choices(observation, names=["you", "bot"]) is first  # kept, not judged again
+    assert explained_choices(observation, names=["Ann", "bot"]) is not first  # other names, other sentences

@@ -12,7 +12,9 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from playwright.sync_api import Browser, sync_playwright
 
+from browsing import launch
 from racko.web.cluster import TemporaryPostgres
 
 _databases = itertools.count(1)
@@ -44,3 +46,12 @@ def postgres_url(postgres_server: str) -> str:
     with psycopg.connect(postgres_server, autocommit=True) as connection:
         connection.execute(f"CREATE DATABASE {name}".encode())
     return postgres_server.rsplit("/", 1)[0] + "/" + name
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Browser]:
+    """Debian's Chromium, one for a test module (each test opens contexts of its own: separate people)."""
+    with sync_playwright() as playwright:
+        launched = launch(playwright)
+        yield launched
+        launched.close()

@@ -13,9 +13,9 @@ from urllib.parse import urlsplit
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
-from browsing import PHONE, WAIT_MS, launch, serious_problems, serving
+from browsing import PHONE, WAIT_MS, serious_problems, serving
 
 DECK = 40
 """Two players' classic deck."""
@@ -26,14 +26,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("lobby")
     with serving(folder, "--quick-wait", "1", "--quick-target", "25") as address:
         yield address
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = launch(playwright)
-        yield launched
-        launched.close()
 
 
 class Person:

@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from browsing import (
     DESKTOP,
@@ -30,7 +30,6 @@ from browsing import (
     SCREENS,
     WAIT_MS,
     file_table,
-    launch,
     link,
     new_table,
     played_game,
@@ -84,14 +83,6 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
 @pytest.fixture(scope="module")
 def server(served: tuple[str, Path]) -> str:
     return served[0]
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = launch(playwright)
-        yield launched
-        launched.close()
 
 
 class Visitor:

@@ -2,6 +2,7 @@
 // The words of the lobby and the players' pages (quick play, names, ratings, histories, replays), in the languages
 // of the rule sheets; i18n.js loads first and holds t(), the page's language and the game's own words.
 Object.assign(WORDS.en, {
+  online_heading: "Online",
   with_them: "with",
   stats_all: "All games", stats_against: "against {name}", people_only: "people only",
   stats_rounds: "{rounds} rounds, {rounds_won} won, best round {best_round}",
@@ -40,6 +41,7 @@ Object.assign(WORDS.en, {
   invited: "{name} asks for a rematch.", not_found: "There is no such page.",
 });
 Object.assign(WORDS.nl, {
+  online_heading: "Online",
   with_them: "met",
   stats_all: "Alle spellen", stats_against: "tegen {name}", people_only: "alleen mensen",
   stats_rounds: "{rounds} rondes, {rounds_won} gewonnen, beste ronde {best_round}",
@@ -78,6 +80,7 @@ Object.assign(WORDS.nl, {
   invited: "{name} vraagt om revanche.", not_found: "Deze pagina bestaat niet.",
 });
 Object.assign(WORDS.fr, {
+  online_heading: "En ligne",
   with_them: "avec",
   stats_all: "Toutes les parties", stats_against: "contre {name}", people_only: "seulement des personnes",
   stats_rounds: "{rounds} manches, {rounds_won} gagnées, meilleure manche {best_round}",

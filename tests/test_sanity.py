@@ -58,6 +58,8 @@ def test_the_ranking_is_seeded_and_another_build_of_the_same_code_ranks_the_same
     assert this["positions"] == 15 and -1 <= this["tau"] <= 1 and 0 <= this["same_choice"] <= 1
     assert this["turns_lost"] >= 0
     assert _json(*args) == report
+    judged = _json(*args, "--judged-by", THIS_TREE)
+    assert judged["judged_by"] == THIS_TREE and judged["builds"] == report["builds"]
     text = _invoke("ranking", "--positions", "3", "--play-outs", "2")
     assert text.exit_code == 0 and "Kendall tau" in text.stdout
 
@@ -68,6 +70,7 @@ def test_the_ranking_is_seeded_and_another_build_of_the_same_code_ranks_the_same
         (("ranking", "--positions", "0"), "--positions must be at least 1"),
         (("ranking", "--play-outs", "1"), "--play-outs must be at least 2"),
         (("ranking", "--positions", "1", "--against", "/nonexistent/racko"), "is not a racko source tree"),
+        (("ranking", "--positions", "1", "--judged-by", "/nonexistent/racko"), "is not a racko source tree"),
         (("sanity", "--bots", "hard,nobody"), "nobody"),
         (("sanity", "--bots", "hard@/nonexistent/racko"), "is not a racko source tree"),
         (("sanity", "--bots", f"nobody@{THIS_TREE}"), "has no bot 'nobody'"),

@@ -357,18 +357,32 @@ def ranking_command(
     seed: Annotated[int, typer.Option(help="Seed of the positions and the play-outs.")] = 0,
     against: Annotated[
         list[str] | None,
-        typer.Option(help="Also rank with the racko source tree DIR (another build), on the same positions."),
+        typer.Option(
+            metavar="DIR", help="Also rank with the racko source tree DIR (another build), on the same positions."
+        ),
+    ] = None,
+    judged_by: Annotated[
+        str | None,
+        typer.Option(
+            "--judged-by",
+            metavar="DIR",
+            help="Play out with the racko source tree DIR's play-outs (default: this build's).",
+        ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
 ) -> None:
     """How well the bots' cost of a rack (its gaps and, under the 2-player rule, the run of three) ranks the moves
     with a drawn card, against play-outs of every move: first turns of the default 2-player game."""
     trees = against or []
-    reports = _run("Positions", lambda progress: sanity.ranking_agreement(positions, seed, play_outs, trees, progress))
+    reports = _run(
+        "Positions", lambda progress: sanity.ranking_agreement(positions, seed, play_outs, trees, progress, judged_by)
+    )
     if as_json:
-        typer.echo(json.dumps({"seed": seed, "play_outs": play_outs, "builds": [r.to_json() for r in reports]}))
+        builds = [report.to_json() for report in reports]
+        typer.echo(json.dumps({"seed": seed, "play_outs": play_outs, "judged_by": judged_by, "builds": builds}))
         return
-    typer.echo(f"{positions} positions (seed {seed}), {play_outs} play-outs per move:")
+    judge = "this build's" if judged_by is None else f"{judged_by}'s"
+    typer.echo(f"{positions} positions (seed {seed}), {play_outs} play-outs per move ({judge}):")
     for report in reports:
         typer.echo(
             f"{report.build}: Kendall tau {report.tau:.3f}, the play-outs' best move {_percent(report.same_choice)} %, "

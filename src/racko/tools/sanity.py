@@ -30,6 +30,7 @@ from typing import Any
 
 from racko import bots
 from racko.actions import Action, Discard, DrawFromStock, Exchange
+from racko.bots import rollout
 from racko.bots.gaps import PLAIN, RackValuer, cards_that_may_come, counts_below
 from racko.bots.rollout import Candidate, World, estimate
 from racko.errors import RackoError
@@ -241,14 +242,14 @@ def _goes_out_from_the_deal(rack: Sequence[int], opponent: Sequence[int]) -> boo
     return any(is_ordered(cards) and longest_run(cards) >= 3 for cards in (rack, opponent))
 
 
-def _candidates(rack: tuple[int, ...], held: int) -> list[Candidate]:
-    """The play-outs' positions after each of :data:`MOVES`."""
-    return [*(Candidate(_placed(rack, slot, held), rack[slot]) for slot in range(RACK_SIZE)), Candidate(rack, held)]
+def _candidates(rack: tuple[int, ...], held: int, kind: type[Candidate] = Candidate) -> list[Candidate]:
+    """The play-outs' positions after each of :data:`MOVES` (``kind``: the class of the build that plays them)."""
+    return [*(kind(_placed(rack, slot, held), rack[slot]) for slot in range(RACK_SIZE)), kind(rack, held)]
 
 
-def _judge_world(view: Observation) -> World:
+def _judge_world(view: Observation, kind: type[World] = World) -> World:
     """The play-outs' world: seat 0 plays like ``medium`` (the quicker player to play out), one opponent."""
-    return World(DECK, tuple(cards_that_may_come(view)), needs_run=True, opponents=1, model=PLAIN)
+    return kind(DECK, tuple(cards_that_may_come(view)), needs_run=True, opponents=1, model=PLAIN)
 
 
 def _placed(rack: Sequence[int], slot: int, card: int) -> tuple[int, ...]:
@@ -376,14 +377,17 @@ def ranking_agreement(
     play_outs: int = RANKING_PLAY_OUTS,
     against: Sequence[str] = (),
     progress: Callable[[int, int], None] | None = None,
+    judged_by: str | None = None,
 ) -> tuple[RankingAgreement, ...]:
     """Deal ``positions`` first turns of the default 2-player game (seeded: racks as in the sanity suite, a random
     card drawn), play out every move, and compare each build's ranking of the moves with the play-outs'
-    (this build's first, then the source trees ``against``, :mod:`racko.tools.builds`)."""
+    (this build's first, then the source trees ``against``, :mod:`racko.tools.builds`).  The play-outs are this
+    build's, or with ``judged_by`` those of that source tree: its player, its own cost of a rack, plays them."""
     if positions < 1:
         raise RackoError(f"--positions must be at least 1, not {positions}.")
     if play_outs < 2:
         raise RackoError(f"--play-outs must be at least 2, not {play_outs}.")
+    judge: Any = rollout if judged_by is None else other_bots_module(judged_by, "rollout")
     valuers: dict[str, Callable[..., RackValuer]] = {THIS_BUILD: RackValuer}
     for tree in against:
         valuers[tree] = other_bots_module(tree, "gaps").RackValuer
@@ -398,8 +402,8 @@ def ranking_agreement(
         turned_up, opponent = _rest_of_deal(rng, rack, held)
         if _goes_out_from_the_deal(rack, opponent):
             continue
-        world = _judge_world(first_turn(rack, held, turned_up, opponent))
-        turns = estimate(world, _candidates(rack, held), play_outs, rng.getrandbits(63), CAP)
+        world = _judge_world(first_turn(rack, held, turned_up, opponent), judge.World)
+        turns = judge.estimate(world, _candidates(rack, held, judge.Candidate), play_outs, rng.getrandbits(63), CAP)
         counts = counts_below(world.may_come, DECK)
         best = min(turns)
         for build, valuer_of in valuers.items():

@@ -119,9 +119,15 @@ static int may_come(const int *counts, int top, int card) {
 #define RUN_FIT 5
 #define RUN_FROM_SCRATCH 2.0
 
+/* as gaps._has_room */
+static int has_room(int first, int low, int deck_size) {
+    return 0 <= first && first + 2 < RACK && low >= first + 1 && low + 2 <= deck_size - (RACK - 3 - first);
+}
+
 /* as gaps.run_fits */
-static int run_fits(int first, int low, int deck_size) {
-    if (first < 0 || first + 2 >= RACK || low < first + 1 || low + 2 > deck_size - (RACK - 3 - first)) return 0;
+static int run_fits(const int *rack, int first, int low, int deck_size) {
+    if (!has_room(first, low, deck_size)) return 0;
+    if ((first == 0 || rack[first - 1] < low) && (first + 3 == RACK || rack[first + 3] > low + 2)) return 1;
     return abs((2 * low + 1) * RACK - deck_size - 2 * deck_size * (first + 1)) <= deck_size * RUN_FIT;
 }
 
@@ -139,10 +145,20 @@ static int add_mark(unsigned char *marks, int card, unsigned char bit) {
     return 1;
 }
 
+/* as gaps._neighbour_fixes */
+static int neighbour_fixes(const int *rack, int first, const int *counts, int deck_size) {
+    int low = rack[first];
+    if (rack[first + 1] != low + 1 || rack[first + 2] != low + 2 || !has_room(first, low, deck_size)) return 0;
+    int below_in_order = first == 0 || rack[first - 1] < low;
+    int above_in_order = first + 3 == RACK || rack[first + 3] > low + 2;
+    if (below_in_order == above_in_order) return 0;
+    return below_in_order ? counts[deck_size] - counts[low + 2] : counts[low - 1];
+}
+
 /* as gaps.has_run */
 static int has_run(const int *rack, int deck_size) {
     for (int i = 0; i < RACK - 2; i++)
-        if (rack[i + 1] == rack[i] + 1 && rack[i + 2] == rack[i] + 2 && run_fits(i, rack[i], deck_size)) return 1;
+        if (rack[i + 1] == rack[i] + 1 && rack[i + 2] == rack[i] + 2 && run_fits(rack, i, rack[i], deck_size)) return 1;
     return longest_run(rack) >= 3 && is_ordered(rack);
 }
 
@@ -157,20 +173,22 @@ static double run_cost(const World *w, const int *rack, const int *counts, unsig
         int a = rack[i], b = rack[i + 1];
         if (i + 2 < RACK) {
             int c = rack[i + 2];
-            if (b == a + 1 && may_come(counts, top, a + 2) && run_fits(i, a, deck))
+            if (b == a + 1 && may_come(counts, top, a + 2) && run_fits(rack, i, a, deck))
                 completions += add_mark(marks, a + 2, 1);
-            if (c == b + 1 && may_come(counts, top, b - 1) && run_fits(i, b - 1, deck))
+            if (c == b + 1 && may_come(counts, top, b - 1) && run_fits(rack, i, b - 1, deck))
                 completions += add_mark(marks, b - 1, 1);
-            if (c == a + 2 && may_come(counts, top, a + 1) && run_fits(i, a, deck))
+            if (c == a + 2 && may_come(counts, top, a + 1) && run_fits(rack, i, a, deck))
                 completions += add_mark(marks, a + 1, 1);
         }
-        if (may_come(counts, top, a + 1) && (run_fits(i - 1, a - 1, deck) || run_fits(i, a, deck)))
+        if (may_come(counts, top, a + 1) && (run_fits(rack, i - 1, a - 1, deck) || run_fits(rack, i, a, deck)))
             pairs += add_mark(marks, a + 1, 2);
-        if (may_come(counts, top, b - 1) && (run_fits(i - 1, b - 2, deck) || run_fits(i, b - 1, deck)))
+        if (may_come(counts, top, b - 1) && (run_fits(rack, i - 1, b - 2, deck) || run_fits(rack, i, b - 1, deck)))
             pairs += add_mark(marks, b - 1, 2);
     }
-    if (!completions) return two_away(pool, pairs);
-    double rate = (double)completions / pool + 1 / two_away(pool, pairs);
+    int ways = completions;
+    for (int i = 0; i < RACK - 2; i++) ways += neighbour_fixes(rack, i, counts, deck);
+    if (!ways) return two_away(pool, pairs);
+    double rate = (double)(ways < pool ? ways : pool) / pool + 1 / two_away(pool, pairs);
     double one_away = 1 / rate, bound = two_away(pool, pool < 2 * (RACK - 1) ? pool : 2 * (RACK - 1));
     return one_away < bound ? one_away : bound;
 }

@@ -159,7 +159,9 @@ def run_cost(rack: Sequence[int], counts: Sequence[int]) -> float:
     (``c`` of them) succeeds with ``c / P`` (``P``: the pool of cards that may come); a card that would make a
     pair of neighbours (``q`` of them) starts a run needing another card, ``P / q + P / 2`` draws; and a run from
     scratch takes :data:`RUN_FROM_SCRATCH` pools.  The cost is one over the summed rate.  Only runs that fit count
-    (:func:`run_fits`): a pair or a near run that the rack's order will take apart leads nowhere.
+    (:func:`run_fits`): a pair or a near run that the rack's order will take apart leads nowhere.  A run of three
+    that does not fit only because one of its neighbours is out of order is a card away too: every card that would
+    put that neighbour in order completes it (:func:`_neighbour_fixes`).
 
     Never cheaper for a rack further from a run: a card more in reach only adds a rate, and a rack one card away
     costs at most what the best placed rack two cards away could (the most pairs the pool allows).
@@ -179,21 +181,37 @@ def run_cost(rack: Sequence[int], counts: Sequence[int]) -> float:
         a, b = rack[i], rack[i + 1]
         if i + 2 < size:
             c = rack[i + 2]
-            if b == a + 1 and may_come(a + 2) and run_fits(i, a, size, top - 1):
+            if b == a + 1 and may_come(a + 2) and run_fits(rack, i, a, top - 1):
                 completions.add(a + 2)
-            if c == b + 1 and may_come(b - 1) and run_fits(i, b - 1, size, top - 1):
+            if c == b + 1 and may_come(b - 1) and run_fits(rack, i, b - 1, top - 1):
                 completions.add(b - 1)
-            if c == a + 2 and may_come(a + 1) and run_fits(i, a, size, top - 1):
+            if c == a + 2 and may_come(a + 1) and run_fits(rack, i, a, top - 1):
                 completions.add(a + 1)
         # a + 1 beside a (in slot i + 1), or b - 1 beside b (in slot i): a pair, the run then below or above it
-        if may_come(a + 1) and (run_fits(i - 1, a - 1, size, top - 1) or run_fits(i, a, size, top - 1)):
+        if may_come(a + 1) and (run_fits(rack, i - 1, a - 1, top - 1) or run_fits(rack, i, a, top - 1)):
             pairs.add(a + 1)
-        if may_come(b - 1) and (run_fits(i - 1, b - 2, size, top - 1) or run_fits(i, b - 1, size, top - 1)):
+        if may_come(b - 1) and (run_fits(rack, i - 1, b - 2, top - 1) or run_fits(rack, i, b - 1, top - 1)):
             pairs.add(b - 1)
-    if not completions:
+    ways = len(completions) + sum(_neighbour_fixes(rack, i, counts) for i in range(size - 2))
+    if not ways:
         return _two_away(pool, len(pairs))
-    rate = len(completions) / pool + 1 / _two_away(pool, len(pairs))
+    rate = min(ways, pool) / pool + 1 / _two_away(pool, len(pairs))
     return min(1 / rate, _two_away(pool, min(pool, 2 * (size - 1))))
+
+
+def _neighbour_fixes(rack: Sequence[int], first: int, counts: Sequence[int]) -> int:
+    """For a run of three in slots ``first`` to ``first + 2`` that does not fit: the cards that may come and would
+    put the one neighbour out of order with it in order (0 without such a run, with room lacking, or with both
+    neighbours out of order)."""
+    low = rack[first]
+    deck_size = len(counts) - 2
+    if rack[first + 1] != low + 1 or rack[first + 2] != low + 2 or not _has_room(len(rack), first, low, deck_size):
+        return 0
+    below_in_order = first == 0 or rack[first - 1] < low
+    above_in_order = first + 3 == len(rack) or rack[first + 3] > low + 2
+    if below_in_order == above_in_order:
+        return 0
+    return counts[deck_size] - counts[low + 2] if below_in_order else counts[low - 1]
 
 
 def has_run(rack: Sequence[int], deck_size: int) -> bool:
@@ -201,7 +219,7 @@ def has_run(rack: Sequence[int], deck_size: int) -> bool:
     rack already in order."""
     size = len(rack)
     for i in range(size - 2):
-        if rack[i + 1] == rack[i] + 1 and rack[i + 2] == rack[i] + 2 and run_fits(i, rack[i], size, deck_size):
+        if rack[i + 1] == rack[i] + 1 and rack[i + 2] == rack[i] + 2 and run_fits(rack, i, rack[i], deck_size):
             return True
     return longest_run(rack) >= 3 and is_ordered(rack)
 
@@ -214,11 +232,20 @@ def _two_away(pool: int, pairs: int) -> float:
     return 1 / (1 / (pool / pairs + pool / 2) + 1 / scratch)
 
 
-def run_fits(first: int, low: int, size: int, deck_size: int) -> bool:
-    """Whether a run ``low, low + 1, low + 2`` in slots ``first`` to ``first + 2`` of a rack of ``size`` slots can be
-    part of the rack in order: the deck has room below and above it, and it lies within :data:`RUN_FIT` half slots
-    of where its cards belong."""
-    if first < 0 or first + 2 >= size or low < first + 1 or low + 2 > deck_size - (size - 3 - first):
+def run_fits(rack: Sequence[int], first: int, low: int, deck_size: int) -> bool:
+    """Whether a run ``low, low + 1, low + 2`` in slots ``first`` to ``first + 2`` of ``rack`` (whatever those slots
+    hold now) can be part of the rack in order: the deck has room below and above it, and either the rack's cards
+    beside it are in order with it or it lies within :data:`RUN_FIT` half slots of where its cards belong."""
+    size = len(rack)
+    if not _has_room(size, first, low, deck_size):
         return False
+    if (first == 0 or rack[first - 1] < low) and (first + 3 == size or rack[first + 3] > low + 2):
+        return True
     # |(2 (low + 1) - 1) * size / (2 N) - 1/2 - (first + 1)| <= RUN_FIT / 2, times 2 N: whole numbers only
     return abs((2 * low + 1) * size - deck_size - 2 * deck_size * (first + 1)) <= deck_size * RUN_FIT
+
+
+def _has_room(size: int, first: int, low: int, deck_size: int) -> bool:
+    """Whether a run ``low, low + 1, low + 2`` in slots ``first`` to ``first + 2`` leaves the deck room for a card
+    below it in every slot below and above it in every slot above."""
+    return first >= 0 and first + 2 < size and low >= first + 1 and low + 2 <= deck_size - (size - 3 - first)

@@ -321,10 +321,19 @@ RUN_FROM_SCRATCH = 2.0
 
 
 @jit
-def run_fits(first: int, low: int, deck_size: int) -> bool:
+def has_room(first: int, low: int, deck_size: int) -> bool:
+    """``gaps._has_room``."""
+    return first >= 0 and first + 2 < RACK and low >= first + 1 and low + 2 <= deck_size - (RACK - 3 - first)
+
+
+@jit
+def run_fits(rack: Any, slot: int, card: int, first: int, low: int, deck_size: int) -> bool:
     """``gaps.run_fits``."""
-    if first < 0 or first + 2 >= RACK or low < first + 1 or low + 2 > deck_size - (RACK - 3 - first):
+    if not has_room(first, low, deck_size):
         return False
+    below_in_order = first == 0 or card_at(rack, slot, card, first - 1) < low
+    if below_in_order and (first + 3 == RACK or card_at(rack, slot, card, first + 3) > low + 2):
+        return True
     return abs((2 * low + 1) * RACK - deck_size - 2 * deck_size * (first + 1)) <= deck_size * RUN_FIT
 
 
@@ -338,6 +347,25 @@ def two_away(pool: int, pairs: int) -> float:
 
 
 @jit
+def neighbour_fixes(rack: Any, slot: int, card: int, first: int, counts: Any, deck_size: int) -> int:
+    """``gaps._neighbour_fixes``."""
+    low = card_at(rack, slot, card, first)
+    if (
+        card_at(rack, slot, card, first + 1) != low + 1
+        or card_at(rack, slot, card, first + 2) != low + 2
+        or not has_room(first, low, deck_size)
+    ):
+        return 0
+    below_in_order = first == 0 or card_at(rack, slot, card, first - 1) < low
+    above_in_order = first + 3 == RACK or card_at(rack, slot, card, first + 3) > low + 2
+    if below_in_order == above_in_order:
+        return 0
+    if below_in_order:
+        return int(counts[deck_size] - counts[low + 2])
+    return int(counts[low - 1])
+
+
+@jit
 def has_run(rack: Any, slot: int, card: int, deck_size: int) -> bool:
     """``gaps.has_run``."""
     for i in range(RACK - 2):
@@ -345,7 +373,7 @@ def has_run(rack: Any, slot: int, card: int, deck_size: int) -> bool:
         if (
             card_at(rack, slot, card, i + 1) == a + 1
             and card_at(rack, slot, card, i + 2) == a + 2
-            and run_fits(i, a, deck_size)
+            and run_fits(rack, slot, card, i, a, deck_size)
         ):
             return True
     return longest_run(rack, slot, card) >= 3 and is_ordered(rack, slot, card)
@@ -363,23 +391,30 @@ def run_cost(rack: Any, slot: int, card: int, counts: Any, deck_size: int, found
         a = card_at(rack, slot, card, i)
         b = card_at(rack, slot, card, i + 1)
         c = card_at(rack, slot, card, i + 2)
-        if b == a + 1 and may_come(counts, a + 2, top) and run_fits(i, a, deck_size):
+        if b == a + 1 and may_come(counts, a + 2, top) and run_fits(rack, slot, card, i, a, deck_size):
             completions = add_distinct(found, completions, a + 2)
-        if c == b + 1 and may_come(counts, b - 1, top) and run_fits(i, b - 1, deck_size):
+        if c == b + 1 and may_come(counts, b - 1, top) and run_fits(rack, slot, card, i, b - 1, deck_size):
             completions = add_distinct(found, completions, b - 1)
-        if c == a + 2 and may_come(counts, a + 1, top) and run_fits(i, a, deck_size):
+        if c == a + 2 and may_come(counts, a + 1, top) and run_fits(rack, slot, card, i, a, deck_size):
             completions = add_distinct(found, completions, a + 1)
     pairs = 0  # found is filled again: the completions are already counted
     for i in range(RACK - 1):
         a = card_at(rack, slot, card, i)
         b = card_at(rack, slot, card, i + 1)
-        if may_come(counts, a + 1, top) and (run_fits(i - 1, a - 1, deck_size) or run_fits(i, a, deck_size)):
+        if may_come(counts, a + 1, top) and (
+            run_fits(rack, slot, card, i - 1, a - 1, deck_size) or run_fits(rack, slot, card, i, a, deck_size)
+        ):
             pairs = add_distinct(found, pairs, a + 1)
-        if may_come(counts, b - 1, top) and (run_fits(i - 1, b - 2, deck_size) or run_fits(i, b - 1, deck_size)):
+        if may_come(counts, b - 1, top) and (
+            run_fits(rack, slot, card, i - 1, b - 2, deck_size) or run_fits(rack, slot, card, i, b - 1, deck_size)
+        ):
             pairs = add_distinct(found, pairs, b - 1)
-    if completions == 0:
+    ways = completions
+    for i in range(RACK - 2):
+        ways += neighbour_fixes(rack, slot, card, i, counts, deck_size)
+    if ways == 0:
         return two_away(pool, pairs)
-    rate = completions / pool + 1 / two_away(pool, pairs)
+    rate = min(ways, pool) / pool + 1 / two_away(pool, pairs)
     return min(1 / rate, two_away(pool, min(pool, 2 * (RACK - 1))))
 
 

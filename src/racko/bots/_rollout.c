@@ -115,10 +115,57 @@ static int may_come(const int *counts, int top, int card) {
     return 1 <= card && card < top && counts[card] > counts[card - 1];
 }
 
+/* as gaps.RUN_FIT and gaps.RUN_FROM_SCRATCH */
+#define RUN_FIT 5
+#define RUN_FROM_SCRATCH 2.0
+
+/* as gaps._has_room */
+static int has_room(int first, int low, int deck_size) {
+    return 0 <= first && first + 2 < RACK && low >= first + 1 && low + 2 <= deck_size - (RACK - 3 - first);
+}
+
+/* as gaps.run_fits */
+static int run_fits(const int *rack, int first, int low, int deck_size) {
+    if (!has_room(first, low, deck_size)) return 0;
+    if ((first == 0 || rack[first - 1] < low) && (first + 3 == RACK || rack[first + 3] > low + 2)) return 1;
+    return abs((2 * low + 1) * RACK - deck_size - 2 * deck_size * (first + 1)) <= deck_size * RUN_FIT;
+}
+
+/* as gaps._two_away */
+static double two_away(int pool, int pairs) {
+    double scratch = RUN_FROM_SCRATCH * pool;
+    if (!pairs) return scratch;
+    return 1 / (1 / ((double)pool / pairs + (double)pool / 2) + 1 / scratch);
+}
+
+/* adds card to the set marked by bit in marks; 1 when it was not there yet */
+static int add_mark(unsigned char *marks, int card, unsigned char bit) {
+    if (marks[card] & bit) return 0;
+    marks[card] |= bit;
+    return 1;
+}
+
+/* as gaps._neighbour_fixes */
+static int neighbour_fixes(const int *rack, int first, const int *counts, int deck_size) {
+    int low = rack[first];
+    if (rack[first + 1] != low + 1 || rack[first + 2] != low + 2 || !has_room(first, low, deck_size)) return 0;
+    int below_in_order = first == 0 || rack[first - 1] < low;
+    int above_in_order = first + 3 == RACK || rack[first + 3] > low + 2;
+    if (below_in_order == above_in_order) return 0;
+    return below_in_order ? counts[deck_size] - counts[low + 2] : counts[low - 1];
+}
+
+/* as gaps.has_run */
+static int has_run(const int *rack, int deck_size) {
+    for (int i = 0; i < RACK - 2; i++)
+        if (rack[i + 1] == rack[i] + 1 && rack[i + 2] == rack[i] + 2 && run_fits(rack, i, rack[i], deck_size)) return 1;
+    return longest_run(rack) >= 3 && is_ordered(rack);
+}
+
 /* as gaps.run_cost; the sets are marks on a scratch array */
 static double run_cost(const World *w, const int *rack, const int *counts, unsigned char *marks) {
-    if (longest_run(rack) >= 3) return 0.0;
-    int top = w->deck_size + 1;
+    int top = w->deck_size + 1, deck = w->deck_size;
+    if (has_run(rack, deck)) return 0.0;
     int pool = counts[top];
     int completions = 0, pairs = 0;
     memset(marks, 0, (size_t)top + 2);
@@ -126,23 +173,24 @@ static double run_cost(const World *w, const int *rack, const int *counts, unsig
         int a = rack[i], b = rack[i + 1];
         if (i + 2 < RACK) {
             int c = rack[i + 2];
-            int wanted[3] = {b == a + 1 ? a + 2 : 0, c == b + 1 ? b - 1 : 0, c == a + 2 ? a + 1 : 0};
-            for (int k = 0; k < 3; k++)
-                if (may_come(counts, top, wanted[k]) && !(marks[wanted[k]] & 1)) {
-                    marks[wanted[k]] |= 1;
-                    completions++;
-                }
+            if (b == a + 1 && may_come(counts, top, a + 2) && run_fits(rack, i, a, deck))
+                completions += add_mark(marks, a + 2, 1);
+            if (c == b + 1 && may_come(counts, top, b - 1) && run_fits(rack, i, b - 1, deck))
+                completions += add_mark(marks, b - 1, 1);
+            if (c == a + 2 && may_come(counts, top, a + 1) && run_fits(rack, i, a, deck))
+                completions += add_mark(marks, a + 1, 1);
         }
-        int near[2] = {a + 1, b - 1};
-        for (int k = 0; k < 2; k++)
-            if (may_come(counts, top, near[k]) && !(marks[near[k]] & 2)) {
-                marks[near[k]] |= 2;
-                pairs++;
-            }
+        if (may_come(counts, top, a + 1) && (run_fits(rack, i - 1, a - 1, deck) || run_fits(rack, i, a, deck)))
+            pairs += add_mark(marks, a + 1, 2);
+        if (may_come(counts, top, b - 1) && (run_fits(rack, i - 1, b - 2, deck) || run_fits(rack, i, b - 1, deck)))
+            pairs += add_mark(marks, b - 1, 2);
     }
-    if (completions) return (double)pool / completions;
-    if (pairs) return (double)pool / pairs + (double)pool / 2;
-    return 2.0 * pool;
+    int ways = completions;
+    for (int i = 0; i < RACK - 2; i++) ways += neighbour_fixes(rack, i, counts, deck);
+    if (!ways) return two_away(pool, pairs);
+    double rate = (double)(ways < pool ? ways : pool) / pool + 1 / two_away(pool, pairs);
+    double one_away = 1 / rate, bound = two_away(pool, pool < 2 * (RACK - 1) ? pool : 2 * (RACK - 1));
+    return one_away < bound ? one_away : bound;
 }
 
 static double rack_cost(const World *w, const int *rack, const int *counts, unsigned char *marks) {

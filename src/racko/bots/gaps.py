@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from racko.observation import Observation
 from racko.rules import RACK_SIZE
-from racko.scoring import longest_run
+from racko.scoring import is_ordered, longest_run
 
 INFINITE = float("inf")
 
@@ -144,35 +144,108 @@ class RackValuer:
         return sum(min(now, self.best_placement(rack, card)[0]) for card in may_come) / len(may_come)
 
 
+RUN_FIT = 5
+"""How far from where its cards belong a run of three may be built, in half slots: the middle card ``m`` of an
+``N``-card deck belongs near slot index ``(m - 0.5) * 10 / N - 0.5``; a run fits when its middle slot is within
+2.5 slots of that (and the deck leaves room for the cards below and above it)."""
+RUN_FROM_SCRATCH = 2.0
+"""Pools of draws a run costs that no card in reach starts: the rate of that last way to one."""
+
+
 def run_cost(rack: Sequence[int], counts: Sequence[int]) -> float:
     """Under the 2-player rule: the estimated draws still needed for a run of three (0 with one).
 
-    One card away (two of three adjacent slots already fit a run): the pool divided by the number of cards
-    that would complete one.  Two cards away: the draws to make a pair of neighbours, then half a pool for
-    the third card.  With no card in reach: two whole pools.
+    The ways to a run are raced, their rates of success per draw added: each card that would complete a run
+    (``c`` of them) succeeds with ``c / P`` (``P``: the pool of cards that may come); a card that would make a
+    pair of neighbours (``q`` of them) starts a run needing another card, ``P / q + P / 2`` draws; and a run from
+    scratch takes :data:`RUN_FROM_SCRATCH` pools.  The cost is one over the summed rate.  Only runs that fit count
+    (:func:`run_fits`): a pair or a near run that the rack's order will take apart leads nowhere.  A run of three
+    that does not fit only because one of its neighbours is out of order is a card away too: every card that would
+    put that neighbour in order completes it (:func:`_neighbour_fixes`).
+
+    Never cheaper for a rack further from a run: a card more in reach only adds a rate, and a rack one card away
+    costs at most what the best placed rack two cards away could (the most pairs the pool allows).
     """
-    if longest_run(rack) >= 3:
-        return 0.0
-    pool = counts[-1]
+    size = len(rack)
     top = len(counts) - 1
+    pool = counts[-1]
+    if has_run(rack, top - 1):
+        return 0.0
 
     def may_come(card: int) -> bool:
         return 1 <= card < top and counts[card] > counts[card - 1]
 
     completions: set[int] = set()
     pairs: set[int] = set()
-    for i in range(len(rack) - 1):
+    for i in range(size - 1):
         a, b = rack[i], rack[i + 1]
-        if i + 2 < len(rack):
+        if i + 2 < size:
             c = rack[i + 2]
-            for wanted in (a + 2 if b == a + 1 else 0, b - 1 if c == b + 1 else 0, a + 1 if c == a + 2 else 0):
-                if may_come(wanted):
-                    completions.add(wanted)
-        for wanted in (a + 1, b - 1):
-            if may_come(wanted):
-                pairs.add(wanted)
-    if completions:
-        return pool / len(completions)
-    if pairs:
-        return pool / len(pairs) + pool / 2
-    return 2.0 * pool
+            if b == a + 1 and may_come(a + 2) and run_fits(rack, i, a, top - 1):
+                completions.add(a + 2)
+            if c == b + 1 and may_come(b - 1) and run_fits(rack, i, b - 1, top - 1):
+                completions.add(b - 1)
+            if c == a + 2 and may_come(a + 1) and run_fits(rack, i, a, top - 1):
+                completions.add(a + 1)
+        # a + 1 beside a (in slot i + 1), or b - 1 beside b (in slot i): a pair, the run then below or above it
+        if may_come(a + 1) and (run_fits(rack, i - 1, a - 1, top - 1) or run_fits(rack, i, a, top - 1)):
+            pairs.add(a + 1)
+        if may_come(b - 1) and (run_fits(rack, i - 1, b - 2, top - 1) or run_fits(rack, i, b - 1, top - 1)):
+            pairs.add(b - 1)
+    ways = len(completions) + sum(_neighbour_fixes(rack, i, counts) for i in range(size - 2))
+    if not ways:
+        return _two_away(pool, len(pairs))
+    rate = min(ways, pool) / pool + 1 / _two_away(pool, len(pairs))
+    return min(1 / rate, _two_away(pool, min(pool, 2 * (size - 1))))
+
+
+def _neighbour_fixes(rack: Sequence[int], first: int, counts: Sequence[int]) -> int:
+    """For a run of three in slots ``first`` to ``first + 2`` that does not fit: the cards that may come and would
+    put the one neighbour out of order with it in order (0 without such a run, with room lacking, or with both
+    neighbours out of order)."""
+    low = rack[first]
+    deck_size = len(counts) - 2
+    if rack[first + 1] != low + 1 or rack[first + 2] != low + 2 or not _has_room(len(rack), first, low, deck_size):
+        return 0
+    below_in_order = first == 0 or rack[first - 1] < low
+    above_in_order = first + 3 == len(rack) or rack[first + 3] > low + 2
+    if below_in_order == above_in_order:
+        return 0
+    return counts[deck_size] - counts[low + 2] if below_in_order else counts[low - 1]
+
+
+def has_run(rack: Sequence[int], deck_size: int) -> bool:
+    """Whether the rack has a run of three that it can go out with: one that fits (:func:`run_fits`), or any in a
+    rack already in order."""
+    size = len(rack)
+    for i in range(size - 2):
+        if rack[i + 1] == rack[i] + 1 and rack[i + 2] == rack[i] + 2 and run_fits(rack, i, rack[i], deck_size):
+            return True
+    return longest_run(rack) >= 3 and is_ordered(rack)
+
+
+def _two_away(pool: int, pairs: int) -> float:
+    """The draws to a run with no card completing one and ``pairs`` cards that make a pair of neighbours."""
+    scratch = RUN_FROM_SCRATCH * pool
+    if not pairs:
+        return scratch
+    return 1 / (1 / (pool / pairs + pool / 2) + 1 / scratch)
+
+
+def run_fits(rack: Sequence[int], first: int, low: int, deck_size: int) -> bool:
+    """Whether a run ``low, low + 1, low + 2`` in slots ``first`` to ``first + 2`` of ``rack`` (whatever those slots
+    hold now) can be part of the rack in order: the deck has room below and above it, and either the rack's cards
+    beside it are in order with it or it lies within :data:`RUN_FIT` half slots of where its cards belong."""
+    size = len(rack)
+    if not _has_room(size, first, low, deck_size):
+        return False
+    if (first == 0 or rack[first - 1] < low) and (first + 3 == size or rack[first + 3] > low + 2):
+        return True
+    # |(2 (low + 1) - 1) * size / (2 N) - 1/2 - (first + 1)| <= RUN_FIT / 2, times 2 N: whole numbers only
+    return abs((2 * low + 1) * size - deck_size - 2 * deck_size * (first + 1)) <= deck_size * RUN_FIT
+
+
+def _has_room(size: int, first: int, low: int, deck_size: int) -> bool:
+    """Whether a run ``low, low + 1, low + 2`` in slots ``first`` to ``first + 2`` leaves the deck room for a card
+    below it in every slot below and above it in every slot above."""
+    return first >= 0 and first + 2 < size and low >= first + 1 and low + 2 <= deck_size - (size - 3 - first)

@@ -1,9 +1,11 @@
-"""The ``racko arena`` and ``racko solo`` commands , added to the main app by :func:`register`.
+"""The ``racko arena``, ``solo``, ``sanity`` and ``ranking`` commands, added to the main app by :func:`register`.
 
 Every error is one ``racko: ...`` line on stderr and exit code 2.  A progress
 bar with an ETA goes to stderr when it is a terminal; results go to stdout as a
 table, or as JSON with ``--json``.  ``--backend ray [--address A]`` plays the
-deals on a Ray cluster instead of local worker processes (docs/SCALING.md).
+deals on a Ray cluster instead of local worker processes (docs/SCALING.md).  A
+bot named ``NAME@DIR`` is the bot ``NAME`` of another racko source tree
+(:mod:`racko.tools.builds`), to measure a change against the build before it.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ import typer
 from racko.bots.runner import time_quantile
 from racko.errors import RackoError
 from racko.rules import VARIANTS, variant
-from racko.tools import arena
+from racko.tools import arena, sanity
+from racko.tools.builds import is_other_build, register_other_builds
 
 T = TypeVar("T")
 
@@ -129,7 +132,12 @@ ADDRESS_HELP = "The Ray cluster's host:port (default: RAY_ADDRESS, a cluster sta
 
 def arena_command(
     bot_list: Annotated[
-        str, typer.Option("--bots", help="Comma-separated bots, one per seat, e.g. expert,easy.")
+        str,
+        typer.Option(
+            "--bots",
+            help="Comma-separated bots, one per seat, e.g. expert,easy; NAME@DIR is the bot NAME of the racko source "
+            "tree DIR (another build, to compare with this one: docs/STRENGTH.md).",
+        ),
     ] = "easy,random",
     variant_name: Annotated[str, typer.Option("--variant", help=f"One of: {', '.join(VARIANTS)}.")] = "classic",
     players: Annotated[int | None, typer.Option(help="Number of players (default: one per bot named).")] = None,
@@ -172,6 +180,7 @@ def arena_command(
         options["target"] = target
     where = _backend(backend, address)
     count = _jobs(jobs, where)
+    _seat_other_builds(names, where)
     unit = "games" if games is not None else "rounds"
     if games is None and rounds is None:
         rounds = 10_000
@@ -291,7 +300,99 @@ def solo_command(
     typer.echo(f"{capped}; {report.seconds:.1f} s with {_ran_on(report.backend, report.jobs)}.")
 
 
+def _seat_other_builds(names: list[str], where: arena.Backend) -> None:
+    """Make the bots of other builds (``NAME@DIR``) known; they play in local processes only."""
+    if not any(is_other_build(name) for name in names):
+        return
+    if where != "local":
+        _fail("bots of another build (NAME@DIR) play with --backend local only.")
+    try:
+        register_other_builds(names)
+    except RackoError as error:
+        _fail(str(error))
+
+
+def sanity_command(
+    bot_list: Annotated[
+        str,
+        typer.Option(
+            "--bots",
+            help="Comma-separated bots to check; NAME@DIR is the bot NAME of the racko source tree DIR.",
+        ),
+    ] = "medium,hard,expert,master",
+    positions: Annotated[int, typer.Option(help="Judged positions of each kind.")] = 50,
+    seed: Annotated[int, typer.Option(help="Seed of the positions: the same seed gives the same positions.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+) -> None:
+    """Blunders: positions of the default 2-player game where one move is clearly worse by play-outs (a high card
+    into a low slot, a low card into a high slot, breaking a run of three, discarding the one card that completes
+    one), and how often each bot makes that move."""
+    names = [name.strip() for name in bot_list.split(",") if name.strip()]
+    if not names:
+        _fail("--bots names no bot.")
+    _seat_other_builds(names, "local")
+    report = _run("Positions", lambda progress: sanity.run_sanity(names, positions, seed, progress))
+    if as_json:
+        typer.echo(json.dumps(report.to_json()))
+        return
+    counts = ", ".join(f"{report.count(kind)} {kind}" for kind in sanity.KINDS)
+    typer.echo(f"{len(report.positions)} positions (seed {report.seed}): {counts}.")
+    for tally in report.tallies:
+        kinds = ", ".join(f"{kind} {tally.blunders[kind]}" for kind in sanity.KINDS)
+        typer.echo(f"{tally.bot}: {tally.total} blunders ({kinds}).")
+        for example in tally.examples[:3]:
+            rack = " ".join(str(card) for card in example["rack"])
+            typer.echo(
+                f"  {example['kind']}: rack {rack}, drew {example['held']}: {example['move']}, "
+                f"{example['move_turns']:.1f} turns to Rack-O in the play-outs "
+                f"(the best move {example['best_turns']:.1f})."
+            )
+
+
+def ranking_command(
+    positions: Annotated[int, typer.Option(help="Positions to deal and play out.")] = 2000,
+    play_outs: Annotated[int, typer.Option(help="Play-outs per move (the same stock orders for every move).")] = (
+        sanity.RANKING_PLAY_OUTS
+    ),
+    seed: Annotated[int, typer.Option(help="Seed of the positions and the play-outs.")] = 0,
+    against: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="DIR", help="Also rank with the racko source tree DIR (another build), on the same positions."
+        ),
+    ] = None,
+    judged_by: Annotated[
+        str | None,
+        typer.Option(
+            "--judged-by",
+            metavar="DIR",
+            help="Play out with the racko source tree DIR's play-outs (default: this build's).",
+        ),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+) -> None:
+    """How well the bots' cost of a rack (its gaps and, under the 2-player rule, the run of three) ranks the moves
+    with a drawn card, against play-outs of every move: first turns of the default 2-player game."""
+    trees = against or []
+    reports = _run(
+        "Positions", lambda progress: sanity.ranking_agreement(positions, seed, play_outs, trees, progress, judged_by)
+    )
+    if as_json:
+        builds = [report.to_json() for report in reports]
+        typer.echo(json.dumps({"seed": seed, "play_outs": play_outs, "judged_by": judged_by, "builds": builds}))
+        return
+    judge = "this build's" if judged_by is None else f"{judged_by}'s"
+    typer.echo(f"{positions} positions (seed {seed}), {play_outs} play-outs per move ({judge}):")
+    for report in reports:
+        typer.echo(
+            f"{report.build}: Kendall tau {report.tau:.3f}, the play-outs' best move {_percent(report.same_choice)} %, "
+            f"{report.turns_lost:.3f} turns lost a move."
+        )
+
+
 def register(app: typer.Typer) -> None:
-    """Add ``arena`` and ``solo`` to the ``racko`` app."""
+    """Add ``arena``, ``solo``, ``sanity`` and ``ranking`` to the ``racko`` app."""
     app.command("arena")(arena_command)
     app.command("solo")(solo_command)
+    app.command("sanity")(sanity_command)
+    app.command("ranking")(ranking_command)

@@ -315,10 +315,74 @@ def add_distinct(found: Any, size: int, card: int) -> int:
     return size + 1
 
 
+RUN_FIT = 5
+RUN_FROM_SCRATCH = 2.0
+"""As ``gaps.RUN_FIT`` and ``gaps.RUN_FROM_SCRATCH`` (literals here: numba's cache follows this file only)."""
+
+
+@jit
+def has_room(first: int, low: int, deck_size: int) -> bool:
+    """``gaps._has_room``."""
+    return first >= 0 and first + 2 < RACK and low >= first + 1 and low + 2 <= deck_size - (RACK - 3 - first)
+
+
+@jit
+def run_fits(rack: Any, slot: int, card: int, first: int, low: int, deck_size: int) -> bool:
+    """``gaps.run_fits``."""
+    if not has_room(first, low, deck_size):
+        return False
+    below_in_order = first == 0 or card_at(rack, slot, card, first - 1) < low
+    if below_in_order and (first + 3 == RACK or card_at(rack, slot, card, first + 3) > low + 2):
+        return True
+    return abs((2 * low + 1) * RACK - deck_size - 2 * deck_size * (first + 1)) <= deck_size * RUN_FIT
+
+
+@jit
+def two_away(pool: int, pairs: int) -> float:
+    """``gaps._two_away``."""
+    scratch = RUN_FROM_SCRATCH * pool
+    if pairs == 0:
+        return scratch
+    return 1 / (1 / (pool / pairs + pool / 2) + 1 / scratch)
+
+
+@jit
+def neighbour_fixes(rack: Any, slot: int, card: int, first: int, counts: Any, deck_size: int) -> int:
+    """``gaps._neighbour_fixes``."""
+    low = card_at(rack, slot, card, first)
+    if (
+        card_at(rack, slot, card, first + 1) != low + 1
+        or card_at(rack, slot, card, first + 2) != low + 2
+        or not has_room(first, low, deck_size)
+    ):
+        return 0
+    below_in_order = first == 0 or card_at(rack, slot, card, first - 1) < low
+    above_in_order = first + 3 == RACK or card_at(rack, slot, card, first + 3) > low + 2
+    if below_in_order == above_in_order:
+        return 0
+    if below_in_order:
+        return int(counts[deck_size] - counts[low + 2])
+    return int(counts[low - 1])
+
+
+@jit
+def has_run(rack: Any, slot: int, card: int, deck_size: int) -> bool:
+    """``gaps.has_run``."""
+    for i in range(RACK - 2):
+        a = card_at(rack, slot, card, i)
+        if (
+            card_at(rack, slot, card, i + 1) == a + 1
+            and card_at(rack, slot, card, i + 2) == a + 2
+            and run_fits(rack, slot, card, i, a, deck_size)
+        ):
+            return True
+    return longest_run(rack, slot, card) >= 3 and is_ordered(rack, slot, card)
+
+
 @jit
 def run_cost(rack: Any, slot: int, card: int, counts: Any, deck_size: int, found: Any) -> float:
     """``gaps.run_cost``: under the 2-player rule, the draws still needed for a run of three."""
-    if longest_run(rack, slot, card) >= 3:
+    if has_run(rack, slot, card, deck_size):
         return 0.0
     pool: int = counts[deck_size + 1]
     top = deck_size + 1
@@ -327,25 +391,31 @@ def run_cost(rack: Any, slot: int, card: int, counts: Any, deck_size: int, found
         a = card_at(rack, slot, card, i)
         b = card_at(rack, slot, card, i + 1)
         c = card_at(rack, slot, card, i + 2)
-        if b == a + 1 and may_come(counts, a + 2, top):
+        if b == a + 1 and may_come(counts, a + 2, top) and run_fits(rack, slot, card, i, a, deck_size):
             completions = add_distinct(found, completions, a + 2)
-        if c == b + 1 and may_come(counts, b - 1, top):
+        if c == b + 1 and may_come(counts, b - 1, top) and run_fits(rack, slot, card, i, b - 1, deck_size):
             completions = add_distinct(found, completions, b - 1)
-        if c == a + 2 and may_come(counts, a + 1, top):
+        if c == a + 2 and may_come(counts, a + 1, top) and run_fits(rack, slot, card, i, a, deck_size):
             completions = add_distinct(found, completions, a + 1)
-    if completions:
-        return pool / completions
-    pairs = 0
+    pairs = 0  # found is filled again: the completions are already counted
     for i in range(RACK - 1):
         a = card_at(rack, slot, card, i)
         b = card_at(rack, slot, card, i + 1)
-        if may_come(counts, a + 1, top):
+        if may_come(counts, a + 1, top) and (
+            run_fits(rack, slot, card, i - 1, a - 1, deck_size) or run_fits(rack, slot, card, i, a, deck_size)
+        ):
             pairs = add_distinct(found, pairs, a + 1)
-        if may_come(counts, b - 1, top):
+        if may_come(counts, b - 1, top) and (
+            run_fits(rack, slot, card, i - 1, b - 2, deck_size) or run_fits(rack, slot, card, i, b - 1, deck_size)
+        ):
             pairs = add_distinct(found, pairs, b - 1)
-    if pairs:
-        return pool / pairs + pool / 2
-    return 2.0 * pool
+    ways = completions
+    for i in range(RACK - 2):
+        ways += neighbour_fixes(rack, slot, card, i, counts, deck_size)
+    if ways == 0:
+        return two_away(pool, pairs)
+    rate = min(ways, pool) / pool + 1 / two_away(pool, pairs)
+    return min(1 / rate, two_away(pool, min(pool, 2 * (RACK - 1))))
 
 
 @jit

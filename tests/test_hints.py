@@ -12,8 +12,9 @@ from typer.testing import CliRunner
 
 import racko
 from racko import bots
-from racko.actions import DrawFromStock, Wait
+from racko.actions import DrawFromStock, Exchange, Wait
 from racko.analysis.explain import explained_choices, hint_text, order_chain
+from racko.analysis.review import review
 from racko.analysis.words import LANGUAGES, placeholders, say, words
 from racko.bots.runner import play_match
 from racko.cli import app
@@ -181,3 +182,18 @@ def test_a_hint_asked_again_at_the_same_position_is_the_same_answer_without_new_
     first = explained_choices(observation, names=["you", "bot"])
     assert explained_choices(observation, names=["you", "bot"]) is first  # kept, not judged again
     assert explained_choices(observation, names=["Ann", "bot"]) is not first  # other names, other sentences
+
+
+def test_the_hint_and_the_review_never_put_the_issue_s_30_into_slot_5_or_10() -> None:
+    """Issue 27's example (19 20 in slots 5 and 10, 30 drawn, the 2-player rule on): the bots' run estimate once
+    broke the pair for it (issue 29); the hint's first choice and the review's best move keep the pair, and the
+    review does not call slot 5 the best move."""
+    match = issue_position([17, 18, 21, 22])
+    assert match.rules.two_player_rule
+    advised = explained_choices(match.observation(0), names=["you", "bot"])[0].action
+    assert isinstance(advised, Exchange) and advised.slot not in (0, 1), advised
+    match.apply(Exchange(0, 0))  # the move the issue found: 30 into slot 5, 19 to the discard pile
+    record = GameRecord.of(match, players=("you", "bot"))
+    graded = review(record, seats=[0], seed=0, reveal=True).to_json()["seats"][0]["decisions"]
+    into_slot_5 = next(decision for decision in graded if decision["played"].get("slot") == 5)
+    assert into_slot_5["class"] != "best" and into_slot_5["best"]["slot"] not in (5, 10), into_slot_5

@@ -483,8 +483,9 @@ def admin_remove(
     player: Annotated[str, typer.Argument(help="The player's id (racko admin list).")],
     db: Annotated[str | None, typer.Option(help=DB_HELP)] = None,
 ) -> None:
-    """Remove a player: name, keys, ratings and history (their seats in finished games become a forgotten
-    player's), as the player's own "Forget me" does."""
+    """Remove a player: name, keys, ratings and history, as the player's own "Forget me" does.
+
+    Their seats in finished games become a forgotten player's."""
     _change_player(db, player, lambda players: players.forget(player))
     typer.echo(f"Player {player} is removed.")
 
@@ -511,8 +512,10 @@ def admin_calibrate(
         Path | None, typer.Option(help="Write the ratings file here (default: print it).", dir_okay=False)
     ] = None,
 ) -> None:
-    """Rate the computer levels against each other (OpenSkill, each round ranked by its scores), so that their
-    ratings mean something before they meet people; the file racko serve starts from (web/data/bot_ratings.json)."""
+    """Rate the computer levels against each other, the ratings racko serve starts them from.
+
+    OpenSkill, each round ranked by its scores, so that the levels' ratings mean something before they meet people
+    (racko ships the result as web/data/bot_ratings.json)."""
     from racko.web.ratings import calibrate
 
     result = calibrate(rounds, seed, say=lambda line: typer.echo(line, err=True))

@@ -76,7 +76,6 @@ def serve_command(
 
     from racko.web.app import create_app
     from racko.web.logs import configure_logging
-    from racko.web.store import StoreError, open_store
 
     if sync not in SYNC_LEVELS:
         typer.echo(f"racko: --sync is {' or '.join(SYNC_LEVELS)}, not {sync!r}.", err=True)
@@ -92,15 +91,7 @@ def serve_command(
     os.umask(0o077)  # every file this process makes (database, journal, lock, logs) is its owner's only
     name = node or f"{socket.gethostname().split('.')[0] or 'racko'}-{port}"
     configure_logging(log_format, name)
-    location = db if db is not None else str(data_dir() / "racko.sqlite3")
-    try:
-        store = open_store(location, sync=sync, node=name)
-    except StoreError as error:
-        typer.echo(f"racko: cannot keep the tables there: {error}", err=True)
-        raise typer.Exit(2) from None
-    except ImportError:
-        typer.echo("racko: PostgreSQL needs the postgres extra: pip install 'racko[postgres]'.", err=True)
-        raise typer.Exit(2) from None
+    store = store_or_exit(db, "cannot keep the tables there", sync=sync, node=name)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"racko serve: open http://{shown}:{port}/ (tables are kept in {store.describe()}); Ctrl+C stops.")
     if host in ("0.0.0.0", "::"):
@@ -417,22 +408,30 @@ admin_app = typer.Typer(
 )
 
 
-def _admin_store(db: str | None) -> Any:
-    """The store that racko serve uses, opened beside a running server (SQLite's own locking keeps the two apart)."""
+def store_or_exit(db: str | None, problem: str, **options: Any) -> Any:
+    """The server's store (``--db``, or racko.sqlite3 in racko's data folder); what is wrong, in one line and exit
+    code 2, if it cannot be opened."""
     from racko.web.store import StoreError, open_store
 
     location = db if db is not None else str(data_dir() / "racko.sqlite3")
-    if db is None and not Path(location).exists():
-        typer.echo(f"racko: there is no server store at {location} yet (racko serve makes it).", err=True)
-        raise typer.Exit(2)
     try:
-        return open_store(location, node="admin", exclusive=False)
+        return open_store(location, **options)
     except StoreError as error:
-        typer.echo(f"racko: cannot open the store: {error}", err=True)
+        typer.echo(f"racko: {problem}: {error}", err=True)
         raise typer.Exit(2) from None
     except ImportError:
         typer.echo("racko: PostgreSQL needs the postgres extra: pip install 'racko[postgres]'.", err=True)
         raise typer.Exit(2) from None
+
+
+def _admin_store(db: str | None) -> Any:
+    """The store that racko serve uses, opened beside a running server (SQLite's own locking keeps the two apart)."""
+    if db is None and not (data_dir() / "racko.sqlite3").exists():
+        typer.echo(
+            f"racko: there is no server store at {data_dir() / 'racko.sqlite3'} yet (racko serve makes it).", err=True
+        )
+        raise typer.Exit(2)
+    return store_or_exit(db, "cannot open the store", node="admin", exclusive=False)
 
 
 @admin_app.command("list")

@@ -588,6 +588,13 @@ def test_names_typed_on_the_start_page_are_offered_to_whoever_opens_the_link(ser
     expect(third.locator("#name-input")).to_have_value("")  # not "Player 3"
 
 
+def test_a_computer_seat_is_named_once_by_its_level(server: str, visit: Visitor) -> None:
+    table = new_table(server, variant="classic", players=3, seats=["me", "easy", "easy"], names=["Ann"])
+    page = visit(link(server, table, 0))
+    expect(page.locator("#seat-title-1")).to_have_text("easy 2")  # not "easy 2 · easy"
+    expect(page.locator("#seat-title-2")).to_have_text("easy 3")
+
+
 def test_every_name_is_isolated_and_emoji_sequences_stay_whole(server: str, visit: Visitor) -> None:
     family = "👩\u200d👩\u200d👧"
     table = new_table(

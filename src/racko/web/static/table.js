@@ -345,7 +345,10 @@ function seatBox(seat) {
   const title = document.createElement("h2");
   title.id = "seat-title-" + seat;
   const partner = setup.teams && you !== null && sideOf(seat) === sideOf(you);
-  title.append(bdi(view.names[seat]), (view.bots[seat] && view.bots[seat] !== view.names[seat] ? " · " + view.bots[seat] : "") + (partner ? " · " + t("partner") : ""));
+  // A computer seat's own label ("easy", "easy 2") names its level already; a person's seat handed to one does not.
+  const level = view.bots[seat], name = view.names[seat];
+  const labelled = level && (name === level || name.startsWith(level + " "));
+  title.append(bdi(name), (level && !labelled ? " · " + level : "") + (partner ? " · " + t("partner") : ""));
   const score = document.createElement("span");
   score.className = "seat-score";
   score.textContent = view.totals[seat];

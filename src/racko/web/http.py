@@ -89,6 +89,14 @@ async def player_of(connection: HTTPConnection, players: Players) -> Player | No
     return await asyncio.to_thread(players.identify, key) if key else None
 
 
+async def required_player(request: Request, players: Players) -> Player:
+    """The request's player; :class:`Refused` (401) if the request carries none."""
+    player = await player_of(request, players)
+    if player is None:
+        raise Refused(401, "Pick a name first.")
+    return player
+
+
 def keep_player(response: Response, request: Request, key: str | None) -> Response:
     """Set (or, with None, clear) the player's cookie: HttpOnly, SameSite=Lax, Secure over https."""
     if key is None:

@@ -38,7 +38,7 @@ from racko.play.text import record_names
 from racko.record import GameRecord
 from racko.rules import VARIANTS, variant
 from racko.web.frames import read_frame
-from racko.web.http import Refused, json_body, page, player_of
+from racko.web.http import Refused, json_body, page, player_of, required_player
 from racko.web.limits import Bucket, origin_allowed
 from racko.web.players import Player, Players, subject_of
 from racko.web.store.base import Rows
@@ -492,9 +492,7 @@ def routes(lobby: Lobby, allowed: frozenset[str], frames_per_second: float) -> l
     async def take_seat(request: Request) -> Response:
         try:
             await json_body(request, allowed)
-            player = await player_of(request, lobby.players)
-            if player is None:
-                raise Refused(401, "Pick a name first.")
+            player = await required_player(request, lobby.players)
             try:
                 table = await hub.reach(request.path_params["table"])
                 seat = await hub.take_seat(table, player)
@@ -507,9 +505,7 @@ def routes(lobby: Lobby, allowed: frozenset[str], frames_per_second: float) -> l
     async def rematch(request: Request) -> Response:
         try:
             await json_body(request, allowed)
-            player = await player_of(request, lobby.players)
-            if player is None:
-                raise Refused(401, "Pick a name first.")
+            player = await required_player(request, lobby.players)
             return JSONResponse(await lobby.rematch(player, request.path_params["game"][:80]))
         except Refused as refusal:
             return refusal.response()

@@ -4,13 +4,12 @@ player's name, and forgetting everything (docs/PROTOCOL.md lists them)."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from racko.web.http import Refused, json_body, keep_player, page, player_of
+from racko.web.http import Refused, json_body, keep_player, page, player_of, required_player
 from racko.web.limits import CreationLimit
 from racko.web.players import TRANSFER_SECONDS, Players, clean_name
 
@@ -51,7 +50,7 @@ def routes(players: Players, allowed: frozenset[str], creation: CreationLimit) -
     async def transfer(request: Request) -> Response:
         try:
             await json_body(request, allowed)
-            player = await _required(request, players)
+            player = await required_player(request, players)
             code = await asyncio.to_thread(players.transfer_code, player.id)
             return JSONResponse({"code": code, "seconds": TRANSFER_SECONDS})
         except Refused as refusal:
@@ -72,7 +71,7 @@ def routes(players: Players, allowed: frozenset[str], creation: CreationLimit) -
     async def hide(request: Request) -> Response:
         try:
             data = await json_body(request, allowed)
-            player = await _required(request, players)
+            player = await required_player(request, players)
             other = data.get("player")
             if not isinstance(other, str) or not other or len(other) > 40 or other == player.id:
                 raise Refused(400, "Name another player.")
@@ -101,10 +100,3 @@ def routes(players: Players, allowed: frozenset[str], creation: CreationLimit) -
         Route("/api/me/tables", my_tables),
         Route("/api/me/hidden", hidden),
     ]
-
-
-async def _required(request: Request, players: Players) -> Any:
-    player = await player_of(request, players)
-    if player is None:
-        raise Refused(401, "Pick a name first.")
-    return player

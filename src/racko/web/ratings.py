@@ -189,49 +189,50 @@ class Ratings:
                 "SELECT variant, mu, sigma, at FROM racko_rating_history WHERE subject = ? ORDER BY at", (subject,)
             ):
                 history.setdefault(name, []).append({"at": at, **shown(mu, sigma)})
-            games = []
-            for game_id, name, rated, finished in rows(
-                "SELECT games.id, games.variant, games.rated, games.finished FROM racko_games AS games "
-                "JOIN racko_game_seats AS mine ON mine.game_id = games.id AND mine.subject = ? "
+            # The player's latest games, and every seat of them, in two queries: the latest few are listed, all
+            # of them counted in the statistics.
+            latest = rows(
+                "SELECT games.id, games.variant, games.rated, games.finished, games.record, mine.seat FROM "
+                "racko_games AS games JOIN racko_game_seats AS mine ON mine.game_id = games.id AND mine.subject = ? "
                 "ORDER BY games.finished DESC LIMIT ?",
-                (subject, HISTORY_SHOWN),
-            ):
-                seats = [
-                    {"seat": seat, "subject": who, "name": _name(who, player), "place": place, "total": total}
-                    for seat, who, place, total, player in rows(
-                        "SELECT seats.seat, seats.subject, seats.place, seats.total, players.name FROM "
-                        "racko_game_seats AS seats LEFT JOIN racko_players AS players "
-                        "ON 'p:' || players.id = seats.subject WHERE seats.game_id = ? ORDER BY seats.seat",
-                        (game_id,),
-                    )
-                ]
-                games.append({"game": game_id, "variant": name, "rated": bool(rated), "finished": finished,
-                              "seats": seats})  # fmt: skip
-            counted = rows(
-                "SELECT games.id, games.record, mine.seat FROM racko_games AS games JOIN racko_game_seats AS mine "
-                "ON mine.game_id = games.id AND mine.subject = ? ORDER BY games.finished DESC LIMIT ?",
                 (subject, STATS_GAMES),
             )
-            levels = {
-                game_id: {
-                    int(seat): str(who)[4:]
-                    for seat, who in rows(
-                        "SELECT seat, subject FROM racko_game_seats WHERE game_id = ? AND subject LIKE 'bot:%'",
-                        (game_id,),
-                    )
-                }
-                for game_id, _, _ in counted
-            }
-            return {"ratings": ratings, "history": history, "games": games, "counted": counted, "levels": levels}
+            seats: dict[str, list[dict[str, Any]]] = {}
+            for game_id, seat, who, place, total, player in rows(
+                "SELECT seats.game_id, seats.seat, seats.subject, seats.place, seats.total, players.name FROM "
+                "racko_game_seats AS seats LEFT JOIN racko_players AS players ON 'p:' || players.id = seats.subject "
+                "WHERE seats.game_id IN (SELECT games.id FROM racko_games AS games JOIN racko_game_seats AS mine "
+                "ON mine.game_id = games.id AND mine.subject = ? ORDER BY games.finished DESC LIMIT ?) "
+                "ORDER BY seats.seat",
+                (subject, STATS_GAMES),
+            ):
+                seats.setdefault(game_id, []).append(
+                    {"seat": seat, "subject": who, "name": _name(who, player), "place": place, "total": total}
+                )
+            return {"ratings": ratings, "history": history, "latest": latest, "seats": seats}
 
         found = self.store.read(work)
+        games = [
+            {
+                "game": game_id,
+                "variant": name,
+                "rated": bool(rated),
+                "finished": finished,
+                "seats": found["seats"][game_id],
+            }
+            for game_id, name, rated, finished, _, _ in found["latest"][:HISTORY_SHOWN]
+        ]
         stats = Stats()
-        for game_id, text, seat in found.pop("counted"):
+        for game_id, _, _, _, text, seat in found["latest"]:
+            levels = {
+                line["seat"]: line["subject"][4:]
+                for line in found["seats"][game_id]
+                if line["subject"].startswith("bot:")
+            }
             with contextlib.suppress(RackoError):  # a record that does not load is left out of the statistics
-                count_game(stats, GameRecord.loads(text), {int(seat)}, found["levels"][game_id])
-        del found["levels"]
+                count_game(stats, GameRecord.loads(text), {int(seat)}, levels)
         stats.skipped.clear()
-        return {**found, "stats": stats.to_json()}
+        return {"ratings": found["ratings"], "history": found["history"], "games": games, "stats": stats.to_json()}
 
     def record(self, game_id: str) -> str | None:
         found = self.store.read(lambda rows: rows("SELECT record FROM racko_games WHERE id = ?", (game_id,)))

@@ -121,8 +121,6 @@ class Table:
     """Whose turn it is (seat, round) and since when: every page shows how long the seat to act has had."""
     reacted: dict[int, float] = field(default_factory=dict)
     """Per seat, when it last sent a reaction."""
-    rounds_listed: int = 0
-    """The finished rounds the lobby's line of the table (a public one) last counted."""
     reported: bool = False
     """Whether this game's end was passed on (ratings, histories)."""
 
@@ -138,11 +136,8 @@ class Table:
         return None
 
     def open_seat(self) -> int | None:
-        """A person's seat nobody has taken yet (no name given, no player bound), or None."""
-        for seat, spec in enumerate(self.setup["seats"]):
-            if spec["bot"] is None and not spec["joined"] and not spec.get("player"):
-                return seat
-        return None
+        """A person's seat nobody has taken yet, or None."""
+        return next((seat for seat, spec in enumerate(self.setup["seats"]) if seat_is_free(spec)), None)
 
     def seat_of(self, token: str | None) -> int | None:
         if not token or not isinstance(token, str) or len(token) > 100:
@@ -281,7 +276,7 @@ class Hub:
         if not setup.get("public"):
             return
         seats = setup["seats"]
-        open_seats = sum(1 for spec in seats if spec["bot"] is None and not spec["joined"] and not spec.get("player"))
+        open_seats = sum(1 for spec in seats if seat_is_free(spec))
         match = session.match if session is not None else None
         over = match is not None and match.over
         rules = Rules.from_dict(setup["rules"])
@@ -330,7 +325,7 @@ class Hub:
             session = PlaySession(match, seats, store, bot_seed=setup["seed"])
         except (RackoError, KeyError, TypeError, ValueError) as error:
             raise DamagedTableError(table_id, f"its seats are not a game's ({_said(error)})") from None
-        table = Table(table_id, setup, session, quiet_since=time.monotonic(), rounds_listed=len(match.results))
+        table = Table(table_id, setup, session, quiet_since=time.monotonic())
         self.tables[table_id] = table
         now = time.monotonic()
         for seat, spec in enumerate(setup["seats"]):
@@ -666,21 +661,18 @@ class Hub:
         self.wake_bots(table)
         # Not in the mover's own task: a person who closes the page right after the last move must not cancel the
         # game's end on its way to the lobby, the ratings and the histories.
-        self.in_background(self._after_round(table))
+        self.in_background(self._after_move(table))
 
-    async def _after_round(self, table: Table) -> None:
-        """After the game's end (the last round's): the lobby's line of a public table goes, and the record goes to
-        those who keep ratings and histories (once).  A round's end changes no line: the lobby lists who plays, not
-        the score, so that a thousand games in play do not make it change every moment."""
-        match = table.session.match
-        finished = len(match.results)
-        if finished == table.rounds_listed:
+    async def _after_move(self, table: Table) -> None:
+        """After the move that ended the game (any other changes nothing here): the lobby's line of a public table
+        goes, and the record goes to those who keep ratings and histories (once).  A round's end changes no line:
+        the lobby lists who plays, not the score, so that a thousand games in play do not make it change every
+        moment."""
+        if not table.session.match.over or table.reported:
             return
-        table.rounds_listed = finished
-        if match.over:
-            await self._list(table.table_id, table.setup, table.session)
-            await asyncio.to_thread(self.players.table_over, table.table_id, True)
-            await self._report(table)
+        await self._list(table.table_id, table.setup, table.session)
+        await asyncio.to_thread(self.players.table_over, table.table_id, True)
+        await self._report(table)
 
     async def _report(self, table: Table) -> None:
         """Pass a finished game on, once per process (the hooks themselves keep each game once, so a table opened
@@ -936,6 +928,11 @@ def _not_saved_if_refused() -> Iterator[None]:
         raise WebError(
             "not-saved", f"The table's database refused the change ({error}). Nothing was changed; try again."
         ) from None
+
+
+def seat_is_free(spec: dict[str, Any]) -> bool:
+    """A person's seat nobody has taken yet: no computer player, no name given, no player bound."""
+    return spec["bot"] is None and not spec["joined"] and not spec.get("player")
 
 
 def _seat_line(setup: dict[str, Any]) -> tuple[str, list[str]]:

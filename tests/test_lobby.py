@@ -529,3 +529,17 @@ def test_new_players_from_one_address_are_limited_as_new_tables_are() -> None:
             client.cookies.clear()  # each a new person, from one address
         assert codes == [200, 200, 429]
         assert "wait a minute" in client.post("/api/me", json={"name": "Q"}).json()["error"]
+
+
+def test_a_damaged_lobby_line_is_left_out_and_the_lobby_goes_on(client: TestClient) -> None:
+    ann = _person(client, "Ann")
+    form = {"variant": "classic", "players": 2, "seats": ["me", "person"], "public": True}
+    damaged = client.post("/api/tables", json=form, headers=ann).json()["table"]
+    client.cookies.clear()
+    store = client.app.state.hub.store  # type: ignore[attr-defined]
+    store.run(lambda rows: rows("UPDATE racko_listings SET listing = '{not json' WHERE table_id = ?", (damaged,)))
+    whole = client.post("/api/tables", json=form, headers=ann).json()["table"]
+    client.cookies.clear()
+    with client.websocket_connect("/ws/lobby", headers=ann) as lobby:
+        listed = _lobby_until(lobby, "lobby", lambda frame: frame["open"])
+        assert [line["table"] for line in listed["open"]] == [whole]

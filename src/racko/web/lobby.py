@@ -429,25 +429,28 @@ def _game_seats(rows: Rows, game_id: str) -> tuple[str, bool, list[str]] | None:
     return str(found[0][0]), bool(found[0][1]), subjects
 
 
+def _listings(rows: Rows, seats: str) -> list[dict[str, Any]]:
+    """The newest lines of the lobby's listings whose seats are as ``seats`` says; a line that is not a listing (a
+    damaged row) is left out, alone: the lobby goes on with the others."""
+    found = []
+    for text, updated in rows(
+        f"SELECT listing, updated FROM racko_listings WHERE over = 0 AND {seats} ORDER BY updated DESC LIMIT ?",
+        (LISTED,),
+    ):
+        try:
+            line = json.loads(text)
+            if isinstance(line, dict) and isinstance(line.get("table"), str):
+                found.append({**line, "since": round(float(updated), 3)})
+        except (ValueError, TypeError):
+            continue
+    return found
+
+
 def _lobby_rows(rows: Rows) -> dict[str, Any]:
     """The lobby's lines as the database has them: public tables with seats to take, public games being played,
     the players seen lately."""
-    waiting = [
-        {**json.loads(text), "since": round(float(updated), 3)}
-        for text, updated in rows(
-            "SELECT listing, updated FROM racko_listings WHERE over = 0 AND open_seats > 0 ORDER BY updated DESC "
-            "LIMIT ?",
-            (LISTED,),
-        )
-    ]
-    playing = [
-        {**json.loads(text), "since": round(float(updated), 3)}
-        for text, updated in rows(
-            "SELECT listing, updated FROM racko_listings WHERE over = 0 AND open_seats = 0 ORDER BY updated DESC "
-            "LIMIT ?",
-            (LISTED,),
-        )
-    ]
+    waiting = _listings(rows, "open_seats > 0")
+    playing = _listings(rows, "open_seats = 0")
     since = time.time() - ONLINE_SECONDS
     online = [
         {"id": player_id, "name": name}

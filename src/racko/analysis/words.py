@@ -1,9 +1,10 @@
 """The words of the review, the hints that explain themselves, the lesson and the puzzles, in English, Dutch and
 French: one set of sentence templates that the browser and the terminal share.
 
-They live where the browser loads its words, in a block of their own at the end of the package's
-``web/static/i18n.js`` (plain JSON between two marker lines), and are read from that file here: the page and the
-terminal say the same sentences from the same keys.  (A file read, not an import: this room stays below the web
+They live where the browser loads its words, in blocks of their own at the end of the package's
+``web/static/i18n.js`` (plain JSON between two marker lines, ``// <room>-words:begin`` and ``// <room>-words:end``,
+one block a room: analysis, review, lesson, puzzles), and are read from that file here: the page and the terminal
+say the same sentences from the same keys.  (A file read, not an import: this room stays below the web
 server.)  A template names its values in braces (``{card}``), filled in one pass as the page's ``t()`` does, so that
 a value that looks like ``{card}`` is never filled in itself.
 """
@@ -21,8 +22,8 @@ from racko.errors import RackoError
 
 LANGUAGES = ("en", "nl", "fr")
 WORDS_FILE = Path(racko.__file__).parent / "web" / "static" / "i18n.js"
-BEGIN = "// analysis-words:begin"
-END = "// analysis-words:end"
+# One block a room; its name is repeated in its end line, so that two blocks can never be read as one.
+_BLOCK = re.compile(r"^// ([a-z]+)-words:begin$(.*?)^// \1-words:end$", re.MULTILINE | re.DOTALL)
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
@@ -33,11 +34,16 @@ def words() -> dict[str, dict[str, str]]:
         text = WORDS_FILE.read_text(encoding="utf-8")
     except OSError as error:  # pragma: no cover - a broken installation
         raise RackoError(f"racko's words are missing ({WORDS_FILE}): {error.strerror}.") from None
-    start, end = text.find(BEGIN), text.find(END)
-    if start < 0 or end < start:  # pragma: no cover - a broken installation
+    loaded: dict[str, dict[str, str]] = {code: {} for code in LANGUAGES}
+    blocks = _BLOCK.findall(text)
+    if not blocks:  # pragma: no cover - a broken installation
         raise RackoError(f"racko's words are missing from {WORDS_FILE}.")
-    block = text[start + len(BEGIN) : end]
-    loaded: dict[str, dict[str, str]] = json.loads(block)
+    for room, block in blocks:
+        for code, templates in json.loads(block).items():
+            twice = loaded.setdefault(code, {}).keys() & templates.keys()
+            if twice:  # pragma: no cover - caught by the tests before a release
+                raise RackoError(f"The {room} words say {sorted(twice)[0]!r} a second time.")
+            loaded[code].update(templates)
     return loaded
 
 

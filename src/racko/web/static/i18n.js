@@ -473,6 +473,12 @@ function makeCard(value, highest, label) {
   return card;
 }
 
+// A room's block of words joins the page's: every room (analysis, review, lesson, puzzles) has a block of its own,
+// marked as below, so that Python reads the same words (racko/analysis/words.py).
+function addWords(block) {
+  for (const language of Object.keys(block)) Object.assign(WORDS[language], block[language]);
+}
+
 // ---- racko.analysis: the words of the review, the hints that say why, the first lesson and the puzzles ----
 // Python reads this block too (racko/analysis/words.py), so that the terminal says the same sentences from the same
 // keys: between the two marker lines it must stay plain JSON (double quotes, no trailing commas, no comments).
@@ -671,7 +677,43 @@ const ANALYSIS_WORDS =
 }
 // analysis-words:end
 ;
-for (const language of Object.keys(ANALYSIS_WORDS)) Object.assign(WORDS[language], ANALYSIS_WORDS[language]);
+addWords(ANALYSIS_WORDS);
+
+// ---- the review of a game in the browser: plain JSON between the marker lines, as above ----
+const REVIEW_WORDS =
+// review-words:begin
+{
+  "en": {},
+  "nl": {},
+  "fr": {}
+}
+// review-words:end
+;
+addWords(REVIEW_WORDS);
+
+// ---- the first lesson (/learn, racko learn): plain JSON between the marker lines, as above ----
+const LESSON_WORDS =
+// lesson-words:begin
+{
+  "en": {},
+  "nl": {},
+  "fr": {}
+}
+// lesson-words:end
+;
+addWords(LESSON_WORDS);
+
+// ---- the puzzles (/puzzles, racko puzzle): plain JSON between the marker lines, as above ----
+const PUZZLES_WORDS =
+// puzzles-words:begin
+{
+  "en": {},
+  "nl": {},
+  "fr": {}
+}
+// puzzles-words:end
+;
+addWords(PUZZLES_WORDS);
 
 // Why the advisor's choice is best, in the page's language: the sentences the server sends as keys and values
 // (racko/analysis/explain.py); a list of cards is said as "4, 14, 24".

@@ -1,0 +1,143 @@
+"""The first lesson (racko.analysis.lesson): every step accepts its answer and refuses the others with a reason,
+changing nothing; the whole lesson replays to its end; its words exist in every language; `racko learn` is played
+through with piped input in each language."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from typer.testing import CliRunner
+
+from racko.analysis.lesson import (
+    BONUS_POINTS,
+    OPPONENT_POINTS,
+    OPPONENT_RACK,
+    RACK,
+    STEPS,
+    Lesson,
+    LessonError,
+    placement_reason,
+)
+from racko.analysis.words import LANGUAGES, WORDS_FILE, placeholders, say, words
+from racko.cli import app
+from racko.rules import SLOT_LABELS
+
+RIGHT = [step.accepts for step in STEPS[:-1]]
+EVERY_ANSWER = ["next", "draw", "take", "discard", "racko", "wait", *(f"slot:{slot}" for slot in range(10))]
+TYPED = {  # what a person types in the terminal for each right answer
+    "next": "",
+    "draw": "d",
+    "take": "t",
+    "discard": "x",
+    "racko": "r",
+    "wait": "w",
+}
+
+
+def typed(answer: str) -> str:
+    if answer.startswith("slot:"):
+        return str(SLOT_LABELS[int(answer[5:])])
+    if answer.startswith("choice:"):
+        return answer[7:]
+    return TYPED[answer]
+
+
+@pytest.mark.parametrize("number", range(len(STEPS) - 1))
+def test_each_step_accepts_its_answer_and_refuses_the_others_with_a_reason(number: int) -> None:
+    lesson = Lesson.replay(RIGHT[:number])
+    step = lesson.step
+    before = lesson.view()
+    choices = [*step.choices, "choice:1"] if step.kind == "choose" else []
+    for answer in [*EVERY_ANSWER, *choices, "slot:10", "jump", 7, None]:
+        if answer == step.accepts:
+            continue
+        feedback = lesson.attempt(answer)
+        assert not feedback.accepted, (step.name, answer)
+        assert feedback.why and all(sentence.text() for sentence in feedback.why)
+        # A wrong slot says what is wrong with it, never the catch-all.
+        assert all(sentence.key != "lesson:why-not-best" for sentence in feedback.why), (step.name, answer)
+        assert lesson.view() == before, (step.name, answer)
+    for answer, reason in step.wrong.items():
+        assert lesson.attempt(answer).why[0].key == f"lesson:{step.name}:{reason}"
+    feedback = lesson.attempt(step.accepts)
+    assert feedback.accepted
+    assert feedback.why[0].key == f"lesson:{step.name}:right"
+    assert lesson.number == number + 1
+
+
+def test_the_whole_lesson_replays_to_its_end_with_the_engines_scores() -> None:
+    lesson = Lesson.replay(RIGHT)
+    assert lesson.done
+    view = lesson.view()
+    assert view["result"]["scores"] == [75, OPPONENT_POINTS] == [75, 20]
+    assert BONUS_POINTS == 125
+    assert view["result"]["racks"][0] == [3, 9, 12, 14, 17, 22, 24, 27, 28, 29]
+    assert not lesson.attempt("next").accepted
+
+
+def test_a_replay_that_is_not_the_lessons_is_refused() -> None:
+    with pytest.raises(LessonError):
+        Lesson.replay(["next", "draw"])
+    with pytest.raises(LessonError):
+        Lesson.replay(["next"] * 100)
+
+
+def test_the_learner_never_sees_the_opponents_rack_before_the_round_ends() -> None:
+    hidden = set(OPPONENT_RACK) - {29}  # 29 is discarded, face up, during the round
+    for number in range(len(STEPS)):
+        view = Lesson.replay(RIGHT[:number]).view()
+        if STEPS[number].name in ("score", "bonus", "end"):
+            assert view["result"]["racks"][1] == [5, *OPPONENT_RACK[1:]]
+            continue
+        assert view["result"] is None
+        seen = {*view["rack"], view["held"], view["discard"]}
+        seen |= {value for said in view["happened"] for value in said["values"].values()}
+        assert not seen & hidden, (STEPS[number].name, seen & hidden)
+
+
+def test_placement_reasons_name_the_neighbour_that_breaks_the_order() -> None:
+    assert placement_reason(RACK, 0, 12).key == "lesson:why-too-high"  # above 9 in slot 10
+    assert placement_reason(RACK, 6, 12).values["low"] == 22
+    assert placement_reason(RACK, 1, 12).key == "lesson:why-no-gain"
+
+
+def test_every_word_of_the_lesson_exists_in_every_language_with_the_same_values() -> None:
+    block = re.search(r"// lesson-words:begin\n(.*?)\n// lesson-words:end", WORDS_FILE.read_text(), re.DOTALL)
+    assert block is not None
+    lesson_words = json.loads(block.group(1))
+    assert set(lesson_words) == set(LANGUAGES)
+    keys = set(lesson_words["en"])
+    assert all(key.startswith("lesson:") for key in keys)
+    for code in LANGUAGES:
+        assert set(lesson_words[code]) == keys, code
+        for key in keys:
+            assert placeholders(lesson_words[code][key]) == placeholders(lesson_words["en"][key]), (code, key)
+    for step in STEPS:
+        parts = ["title", "text"] + ([] if step.kind == "end" else ["right", *step.wrong.values()])
+        for part in parts:
+            assert f"lesson:{step.name}:{part}" in keys, (step.name, part)
+    assert words()["nl"]["lesson:nav"] == "Leren" and say("lesson:nav", lang="fr") == "Apprendre"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_racko_learn_is_played_through_with_piped_input(lang: str) -> None:
+    # One wrong move first (drawing when the discard fits), a word that means nothing, then the lesson's answers.
+    lines = ["", "d", "jump", *(typed(answer) for answer in RIGHT[1:])]
+    result = CliRunner().invoke(app, ["learn", "--lang", lang], input="\n".join(lines) + "\n")
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    assert say("lesson:take:draw", {"card": 12, "low": 9, "high": 14}, lang) in result.output
+    assert say("lesson:term-unknown", {"command": "jump"}, lang) in result.output
+    assert say("lesson:end:title", lang=lang) in result.output
+    assert say("lesson:term-bye", lang=lang) not in result.output
+
+
+def test_racko_learn_leaves_quietly_at_the_end_of_the_input_and_refuses_an_unknown_language() -> None:
+    result = CliRunner().invoke(app, ["learn"], input="\nt\n")
+    assert result.exit_code == 0
+    assert say("lesson:term-bye") in result.output and "Traceback" not in result.output
+    result = CliRunner().invoke(app, ["learn", "--lang", "de"])
+    assert result.exit_code == 2
+    assert "choose one of en, nl, fr" in result.output

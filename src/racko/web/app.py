@@ -28,6 +28,7 @@ from racko import bots
 from racko.play.session import bots_for, default_opponent
 from racko.record import GameRecord
 from racko.rules import VARIANTS
+from racko.web import learn as learn_room
 from racko.web import lobby as lobby_room
 from racko.web import me as me_room
 from racko.web import ratings as ratings_room
@@ -259,6 +260,7 @@ def create_app(
                 CreationLimit(new_tables_per_address, new_tables_in_all or ALL_ADDRESSES * new_tables_per_address),
             ),
             *ratings_room.routes(ratings, hub.players),
+            *learn_room.routes(),
             Route("/t/{table}", table_page),
             Route("/api/options", options),
             Route("/api/tables", create_table, methods=["POST"]),

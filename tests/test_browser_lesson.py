@@ -4,6 +4,9 @@ than the screen, and no request to another origin."""
 
 from __future__ import annotations
 
+import json
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
@@ -98,3 +101,20 @@ def test_the_lesson_is_played_through_by_keys_and_clicks(
         context.close()
     assert {where: found for where, found in problems.items() if found} == {}
     assert elsewhere == []
+
+
+def test_the_lesson_api_refuses_answers_that_are_not_the_lessons_and_keeps_nothing(server: str) -> None:
+    def get(query: str) -> tuple[int, dict[str, Any]]:
+        try:
+            with urllib.request.urlopen(server + "/api/learn?" + query, timeout=10) as answer:
+                return answer.status, json.load(answer)
+        except urllib.error.HTTPError as refusal:
+            return refusal.code, json.load(refusal)
+
+    status, body = get("answers=next,take&try=slot:0")
+    assert status == 200 and body["feedback"]["accepted"] is False and body["view"]["step"] == 2
+    assert body["feedback"]["why"][0]["key"] == "lesson:why-too-high"
+    assert get("answers=next,take")[1]["view"]["rack"][2] == 31  # the wrong try changed nothing
+    for bad in ("answers=next,draw", "answers=" + ",".join(["next"] * 500), "answers=%00", "try=" + "x" * 99):
+        status, body = get(bad)
+        assert status == 400 and body["error"], bad

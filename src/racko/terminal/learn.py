@@ -34,7 +34,11 @@ class _Leave(Exception):
 def learn_command(
     lang: Annotated[str, typer.Option("--lang", help="The lesson's language: en, nl or fr.")] = "en",
 ) -> None:
-    """A first round of Rack-O that teaches the game step by step (about ten minutes)."""
+    """A first round of Rack-O that teaches the game step by step (about ten minutes).
+
+    Type t to take the discard, d to draw, a slot (5, 10 ... 50), x to discard, r for Rack-O, w to play on, Enter
+    to read on, a number to answer a question; q (or the end of the input) leaves.
+    """
     try:
         code = language(lang)
     except RackoError as error:
@@ -138,7 +142,7 @@ def _show(lesson: Lesson, write: Writer, lang: str) -> None:
         scores = {"mine": result["scores"][LEARNER], "name": OPPONENT_NAME, "theirs": "?"}
         if name != "score":  # the question there is Robin's score
             scores["theirs"] = result["scores"][OPPONENT]
-        write(words("lesson:term-scores", scores))
+        write(words("lesson:scores", scores))
     write(step_words(lesson.step, "text").text(lang))
     if view["choices"]:
         write(words("lesson:term-choose", {"choices": ", ".join(view["choices"])}))

@@ -101,6 +101,9 @@ function render() {
     $("their-title").textContent = say("lesson:rack-of", values);
     $("their-rack").replaceChildren(...view.result.racks[1].map((card, index) => slotButton(card, index, false, false)));
   }
+  // The round's scores, once the question about Robin's is answered.
+  $("scores").hidden = !over || view.name === "score";
+  if (over) $("scores").textContent = t("lesson:scores", { mine: view.result.scores[0], name: values.name, theirs: view.result.scores[1] });
   // The actions this step may take: the others are hidden, so that the step shows what it asks.
   for (const button of document.querySelectorAll("#actions [data-answer]")) {
     const word = button.dataset.answer;

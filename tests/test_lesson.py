@@ -15,6 +15,7 @@ from racko.analysis.lesson import (
     OPPONENT_POINTS,
     OPPONENT_RACK,
     RACK,
+    STEP_NAMES,
     STEPS,
     Lesson,
     LessonError,
@@ -141,3 +142,19 @@ def test_racko_learn_leaves_quietly_at_the_end_of_the_input_and_refuses_an_unkno
     result = CliRunner().invoke(app, ["learn", "--lang", "de"])
     assert result.exit_code == 2
     assert "choose one of en, nl, fr" in result.output
+
+
+@pytest.mark.parametrize(("name", "card"), [("draw", 33), ("discard", 19), ("draw-again", 1)])
+def test_a_card_the_lesson_calls_useless_helps_nowhere(name: str, card: int) -> None:
+    lesson = Lesson.replay(RIGHT[: STEP_NAMES.index(name)])
+    rack = lesson.view()["rack"]
+    reasons = {placement_reason(rack, slot, card).key for slot in range(len(rack))}
+    assert reasons <= {"lesson:why-too-low", "lesson:why-too-high", "lesson:why-no-gain"}
+
+
+@pytest.mark.parametrize(("name", "card"), [("place-taken", 12), ("place-drawn", 24)])
+def test_a_card_the_lesson_places_fills_the_slot_out_of_order(name: str, card: int) -> None:
+    lesson = Lesson.replay(RIGHT[: STEP_NAMES.index(name)])
+    slot = int(lesson.step.accepts[5:])
+    assert slot in lesson.view()["out_of_order"]
+    assert placement_reason(lesson.view()["rack"], slot, card).key == "lesson:why-not-best"  # it fits there

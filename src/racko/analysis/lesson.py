@@ -56,8 +56,8 @@ class Step:
     """One step of the lesson: what it says, the answer it accepts, and the opponent's moves that follow.
 
     Its words are ``lesson:<name>:title``, ``lesson:<name>:text`` and ``lesson:<name>:right``; a wrong answer with a
-    reason of its own says ``lesson:<name>:<answer word>`` (``wrong`` lists those answers), any other the general
-    reason for its kind."""
+    reason of its own says ``lesson:<name>:<reason>`` (``wrong`` maps those answers to their reasons), any other
+    the general reason for its kind."""
 
     name: str
     kind: str
@@ -86,10 +86,6 @@ def rising(rack: Sequence[int]) -> int:
             if rack[earlier] < rack[later]:
                 longest[later] = max(longest[later], longest[earlier] + 1)
     return max(longest, default=0)
-
-
-def _opponent_exchange(card_slot: int) -> tuple[Action, ...]:
-    return (TakeDiscard(OPPONENT), Exchange(OPPONENT, card_slot))
 
 
 RACKO_POINTS = racko_score(list(range(1, RACK_SIZE + 1)), RULES)
@@ -123,8 +119,15 @@ STEPS: tuple[Step, ...] = (
     Step(
         "place-drawn", "place", "slot:6", {"card": 24, "low": 22, "high": 27, "slot": 35}, wrong={"discard": "discard"}
     ),
-    Step("run", "declare", "wait", {"cards": [27, 28]}, wrong={"racko": "racko"}, then=_opponent_exchange(0)),
-    Step("take-run", "pick", "take", {"top": 29, "taken": 5}, wrong={"draw": "draw"}),
+    Step(
+        "run",
+        "declare",
+        "wait",
+        {"cards": [27, 28]},
+        wrong={"racko": "racko"},
+        then=(TakeDiscard(OPPONENT), Exchange(OPPONENT, 0)),
+    ),
+    Step("take-run", "pick", "take", {"top": 29}, wrong={"draw": "draw"}),
     Step("place-run", "place", "slot:9", {"card": 29, "out": 38}),
     Step("call", "declare", "racko", {"points": RACKO_POINTS}, wrong={"wait": "wait"}),
     Step(

@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import json
 import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -158,3 +162,24 @@ def test_a_card_the_lesson_places_fills_the_slot_out_of_order(name: str, card: i
     slot = int(lesson.step.accepts[5:])
     assert slot in lesson.view()["out_of_order"]
     assert placement_reason(lesson.view()["rack"], slot, card).key == "lesson:why-not-best"  # it fits there
+
+
+def test_racko_learn_leaves_quietly_on_ctrl_c() -> None:
+    racko = Path(sys.executable).with_name("racko")
+    process = subprocess.Popen(
+        [str(racko), "learn"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert process.stdout is not None
+        first_text = say("lesson:rack:text", {"first": 31, "second": 5})
+        for line in process.stdout:  # until it waits for the first answer (or, broken, ends)
+            if line.strip() == first_text:
+                break
+        process.send_signal(signal.SIGINT)
+        output, errors = process.communicate(timeout=30)
+    finally:
+        process.kill()
+        process.wait()
+    assert process.returncode == 0
+    assert say("lesson:term-bye") in output
+    assert "Traceback" not in output + errors

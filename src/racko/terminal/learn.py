@@ -59,9 +59,9 @@ def run_lesson(read: Reader, write: Writer, lang: str = "en") -> bool:
         return say(key, values, lang)
 
     lesson = Lesson()
-    write(words("lesson:term-intro", {"name": OPPONENT_NAME}))
-    write(words("lesson:term-help"))
     try:
+        write(words("lesson:term-intro", {"name": OPPONENT_NAME}))
+        write(words("lesson:term-help"))
         while True:
             _show(lesson, write, lang)
             if lesson.done:

@@ -75,6 +75,7 @@ function slotButton(card, index, out, active) {
 function render() {
   const kind = view.kind;
   const values = view.values;
+  document.title = t("lesson:title") + " · Rack-O";
   $("step-of").textContent = t("lesson:step-of", { n: view.step + 1, total: view.steps });
   $("progress").max = view.steps;
   $("progress").value = view.step + 1;

@@ -128,13 +128,15 @@ def test_every_word_of_the_lesson_exists_in_every_language_with_the_same_values(
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_racko_learn_is_played_through_with_piped_input(lang: str) -> None:
-    # One wrong move first (drawing when the discard fits), a word that means nothing, then the lesson's answers.
-    lines = ["", "d", "jump", *(typed(answer) for answer in RIGHT[1:])]
+    # One wrong move first (drawing when the discard fits), a word that means nothing, an empty line, then the
+    # lesson's answers.
+    lines = ["", "d", "jump", "", *(typed(answer) for answer in RIGHT[1:])]
     result = CliRunner().invoke(app, ["learn", "--lang", lang], input="\n".join(lines) + "\n")
     assert result.exit_code == 0, result.output
     assert "Traceback" not in result.output
     assert say("lesson:take:draw", {"card": 12, "low": 9, "high": 14}, lang) in result.output
     assert say("lesson:term-unknown", {"command": "jump"}, lang) in result.output
+    assert result.output.count(say("lesson:prompt:pick", lang=lang)) == 2  # after "jump", and after an empty line
     assert say("lesson:end:title", lang=lang) in result.output
     assert say("lesson:term-bye", lang=lang) not in result.output
 

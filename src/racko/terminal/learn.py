@@ -78,8 +78,10 @@ def run_lesson(read: Reader, write: Writer, lang: str = "en") -> bool:
                     write(words("lesson:term-help"))
                     continue
                 answer = _answer(lesson, typed)
-                if answer is None:
-                    write(words("lesson:term-unknown", {"command": typed[:20]}))
+                if answer is None or (answer == "next" and lesson.step.kind != "read"):
+                    if answer is None:  # (a line left empty only asks for the step's prompt again)
+                        shown = "".join(character for character in typed[:20] if character.isprintable())
+                        write(words("lesson:term-unknown", {"command": shown}))
                     write(words(f"lesson:prompt:{lesson.step.kind}"))
                     continue
                 feedback = lesson.attempt(answer)

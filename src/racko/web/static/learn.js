@@ -154,7 +154,7 @@ function main() {
       if (choice === undefined) return;
       answer("choice:" + choice);
     } else if (/^[0-9]$/.test(key)) answer("slot:" + (key === "0" ? 9 : Number(key) - 1));
-    else if (key === "enter" && !(event.target instanceof HTMLButtonElement || event.target instanceof HTMLAnchorElement)) answer("next");
+    else if (key === "enter" && view.kind === "read" && !(event.target instanceof HTMLButtonElement || event.target instanceof HTMLAnchorElement)) answer("next");
     else return;
     event.preventDefault();
   });

@@ -17,6 +17,7 @@ from racko.play.session import PlaySession, SeatSpec
 from racko.play.setup import DEFAULT_NAME, build_setup, describe_save, describe_setup
 from racko.record import GameRecord
 from racko.rules import VARIANTS, Rules
+from racko.terminal.puzzle import puzzle_command
 from racko.terminal.saves import (
     CURRENT_SAVE,
     FileStore,
@@ -372,3 +373,4 @@ def _clear_terminal() -> None:
 
 def register(app: typer.Typer) -> None:
     app.command("play")(play_command)
+    app.command("puzzle")(puzzle_command)

@@ -30,6 +30,7 @@ from racko.record import GameRecord
 from racko.rules import VARIANTS
 from racko.web import lobby as lobby_room
 from racko.web import me as me_room
+from racko.web import puzzles as puzzles_room
 from racko.web import ratings as ratings_room
 from racko.web.frames import read_frame
 from racko.web.http import STATIC, page, player_of
@@ -259,6 +260,7 @@ def create_app(
                 CreationLimit(new_tables_per_address, new_tables_in_all or ALL_ADDRESSES * new_tables_per_address),
             ),
             *ratings_room.routes(ratings, hub.players),
+            *puzzles_room.routes(allowed),
             Route("/t/{table}", table_page),
             Route("/api/options", options),
             Route("/api/tables", create_table, methods=["POST"]),

@@ -123,7 +123,7 @@ def test_an_answer_says_right_or_wrong_and_why(shipped: PuzzleSet) -> None:
     wrong = answer(puzzle, wrong_move(puzzle))
     assert not wrong.right and wrong.grade in ("mistake", "blunder")
     assert wrong.sentences[1].key == "puzzle:cost" and wrong.sentences[1].values["points"] >= 10
-    assert answer(puzzle, wrong_move(puzzle), "nl").texts()[0].startswith("Niet de beste zet")
+    assert answer(puzzle, wrong_move(puzzle), "nl").texts()[0].startswith("Je koos")
 
 
 def _answer_words(puzzle: Puzzle) -> str:
@@ -142,7 +142,7 @@ def test_the_terminal_poses_puzzles_from_piped_input(shipped: PuzzleSet) -> None
     out = result.output
     assert "'fly away' is not a move here" in out
     assert "Right:" in out and "Streak: 1" in out
-    assert "Not the best move" in out and "Streak: 0 (best 1) · 1 of 2 right" in out
+    assert "You chose: " in out and "Streak: 0 (best 1) · 1 of 2 right" in out
     assert out.rstrip().endswith("Goodbye: 1 of 2 right, longest streak 1.")
     dutch = CliRunner().invoke(app, ["puzzle", "--lang", "nl", "--variant", "highlow"], input="q\n")
     assert dutch.exit_code == 0 and "Rij van speler" in dutch.output and "Tot ziens" in dutch.output

@@ -223,24 +223,25 @@ class Puzzle:
 
 @dataclass(frozen=True)
 class Verdict:
-    """An answer judged: right or wrong, and the sentences that say why."""
+    """An answer judged: right or wrong, and the sentences that say why (in the language it was judged in)."""
 
     right: bool
     answer: dict[str, Any]
     loss: float
     grade: str
     sentences: tuple[Sentence, ...]
+    lang: str = "en"
 
-    def texts(self, lang: str = "en") -> list[str]:
-        return [sentence.text(lang) for sentence in self.sentences]
+    def texts(self) -> list[str]:
+        return [sentence.text(self.lang) for sentence in self.sentences]
 
-    def to_json(self, lang: str = "en") -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         return {
             "right": self.right,
             "answer": self.answer,
             "loss": round(self.loss, 4),
             "class": self.grade,
-            "why": [sentence.to_json(lang) for sentence in self.sentences],
+            "why": [sentence.to_json(self.lang) for sentence in self.sentences],
         }
 
 
@@ -252,7 +253,7 @@ def answer(puzzle: Puzzle, action: dict[str, Any], lang: str = "en") -> Verdict:
     best_words = puzzle.move_words(best.action, lang)
     if chosen.action == best.action:
         head = [Sentence("puzzle:right", {"move": best_words})]
-        return Verdict(True, best.action, 0.0, "best", (*head, *puzzle.why))
+        return Verdict(True, best.action, 0.0, "best", (*head, *puzzle.why), lang)
     values = {"move": puzzle.move_words(chosen.action, lang), "best": best_words}
     head = [Sentence("puzzle:wrong", values)]
     if puzzle.playouts == 0 and puzzle.measure == "win_chance":
@@ -272,7 +273,7 @@ def answer(puzzle: Puzzle, action: dict[str, Any], lang: str = "en") -> Verdict:
             "puzzle:cost-turns",
             {**values, "chosen": round(chosen.value, 1), "turns": round(best.value, 1), "more": round(chosen.loss, 1)},
         )
-    return Verdict(False, best.action, chosen.loss, chosen.grade, (*head, cost, *puzzle.why))
+    return Verdict(False, best.action, chosen.loss, chosen.grade, (*head, cost, *puzzle.why), lang)
 
 
 # --- Making puzzles ------------------------------------------------------------------------------------------------
@@ -580,14 +581,16 @@ def from_json(data: Any) -> PuzzleSet:
     games = []
     for number, game in enumerate(games_data):
         try:
-            games.append(GameRecord.from_json(game))
+            record = GameRecord.from_json(game)
+            replay(record)  # a deck that is no deck, or a move the game refuses, is found here
+            games.append(record)
         except RackoError as error:
             raise PuzzleError(f"Game {number} of the puzzle file: {error}") from None
     puzzles = []
     ids: set[str] = set()
     for number, item in enumerate(puzzles_data, start=1):
         try:
-            puzzle = _puzzle_from_json(item, len(games))
+            puzzle = _puzzle_from_json(item, games)
         except (RackoError, KeyError, TypeError, ValueError, IndexError) as error:
             reason = error if isinstance(error, RackoError) else f"a missing or wrong field ({error})"
             raise PuzzleError(f"Puzzle {number} of the file: {reason}") from None
@@ -599,7 +602,7 @@ def from_json(data: Any) -> PuzzleSet:
     return PuzzleSet(tuple(puzzles), tuple(games), seed if isinstance(seed, int) else 0)
 
 
-def _puzzle_from_json(item: Any, games: int) -> Puzzle:
+def _puzzle_from_json(item: Any, games: Sequence[GameRecord]) -> Puzzle:
     if not isinstance(item, dict):
         raise PuzzleError("a puzzle is a JSON object")
     rules = variant(_text(item["variant"])).rules(
@@ -637,8 +640,10 @@ def _puzzle_from_json(item: Any, games: int) -> Puzzle:
     if kind not in KINDS:
         raise PuzzleError(f"unknown kind {kind!r}")
     game = _whole(item["game"])
-    if not 0 <= game < games:
+    if not 0 <= game < len(games):
         raise PuzzleError(f"it names game {game}, which the file lacks")
+    if not 0 <= _whole(item["action"]) < games[game].action_count:
+        raise PuzzleError(f"its position is not in game {game}")
     why_data = item["why"]
     if not isinstance(why_data, list):
         raise PuzzleError("its explanation is not a list of sentences")

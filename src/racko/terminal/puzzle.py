@@ -115,7 +115,7 @@ def run_puzzles(puzzles: list[Puzzle], read: Reader, write: Writer, lang: str = 
             right += verdict.right
             streak = streak + 1 if verdict.right else 0
             longest = max(longest, streak)
-            for text in verdict.texts(lang):
+            for text in verdict.texts():
                 write(text)
             write(
                 say("puzzle:streak", {"streak": streak}, lang)

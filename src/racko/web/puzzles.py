@@ -80,7 +80,7 @@ def routes(allowed: frozenset[str]) -> list[BaseRoute]:
                 verdict = answer(puzzle, move, str(lang))
             except RackoError as error:
                 raise Refused(400, str(error)) from None
-            return JSONResponse(verdict.to_json(str(lang)))
+            return JSONResponse(verdict.to_json())
         except Refused as refusal:
             return refusal.response()
 

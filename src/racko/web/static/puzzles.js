@@ -85,18 +85,17 @@ function render() {
   const draw = moveFor("draw");
   const take = moveFor("take");
   const stock = $("stock");
-  stock.hidden = row() || puzzle.kind === "place" || puzzle.kind === "place-taken";
+  $("stock-box").hidden = row() || puzzle.kind === "place" || puzzle.kind === "place-taken";
   stock.querySelector(".count").textContent = view.stock;
   stock.querySelector(".what").textContent = t("stock_short");
   stock.setAttribute("aria-label", t("stock", { n: view.stock }) + (draw ? " (d)" : ""));
   stock.disabled = !(open && draw);
   const discard = $("discard");
-  discard.hidden = row();
+  $("discard-box").hidden = row();
   discard.replaceChildren(view.discard === null ? document.createTextNode(t("empty")) : makeCard(view.discard, highest()));
   discard.setAttribute("aria-label", t("discard_pile") + ": " + (view.discard === null ? t("empty") : cardLabel(view.discard)) + (take ? " (t)" : ""));
   discard.disabled = !(open && take);
   $("held-box").hidden = view.card === null;
-  $("held-label").textContent = t("puzzle:in-hand");
   $("held").replaceChildren(...(view.card === null ? [] : [makeCard(view.card, highest(), t("in_hand", { card: cardWords(view.card) }))]));
   // The rack (or row), every slot a control when it is a move.
   $("rack-label").textContent = t(row() ? "puzzle:your-row" : "puzzle:your-rack");
@@ -183,7 +182,7 @@ async function play(move) {
     const data = kept();
     const streak = verdict.right ? (Number.isInteger(data.streak) ? data.streak : 0) + 1 : 0;
     keep({ streak, best: Math.max(streak, Number.isInteger(data.best) ? data.best : 0) });
-    $("status").textContent = t(verdict.right ? "puzzle:answer-title-right" : "puzzle:answer-title-wrong");
+    $("said").textContent = t(verdict.right ? "puzzle:answer-title-right" : "puzzle:answer-title-wrong");
     render();
     $("next").focus();
   } catch (error) {

@@ -12,7 +12,7 @@ import typer
 from racko.analysis.puzzles import Puzzle, PuzzleSet, answer, load
 from racko.analysis.words import LANGUAGES, language, say
 from racko.errors import RackoError
-from racko.rules import SLOT_LABELS, VARIANTS
+from racko.rules import SLOT_LABELS
 
 Reader = Callable[[], str | None]
 Writer = Callable[[str], None]
@@ -160,7 +160,10 @@ def puzzle_command(
     lang: Annotated[str, typer.Option("--lang", help=f"The language: {', '.join(LANGUAGES)}.")] = "en",
     variant_name: Annotated[
         str | None,
-        typer.Option("--variant", help=f"Only puzzles of this variant ({', '.join(VARIANTS)}); default: all."),
+        typer.Option(
+            "--variant",
+            help="Only puzzles of this variant (those shipped are classic, bonus and highlow); default: all.",
+        ),
     ] = None,
     number: Annotated[int, typer.Option("--number", min=1, help="Start at this puzzle.")] = 1,
 ) -> None:

@@ -52,7 +52,11 @@ def generate_command(
     count: Annotated[int, typer.Option(min=1, max=5000, help="How many puzzles.")] = 300,
     seed: Annotated[int, typer.Option(help="Seed of the games and judgements: the same seed, the same puzzles.")] = 0,
     out: Annotated[
-        Path, typer.Option(help="Where to write them (the package's own file is the one racko puzzle uses).")
+        Path,
+        typer.Option(
+            help="Where to write them (the package's own file is the one racko puzzle and the web server use).",
+            show_default="the package's analysis/data/puzzles.json",
+        ),
     ] = SHIPPED,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
 ) -> None:

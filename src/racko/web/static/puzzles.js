@@ -37,7 +37,8 @@ function renderStreak() {
   $("streak").textContent = t("puzzle:streak", { streak }) + " · " + t("puzzle:best-streak", { best });
 }
 
-const highest = () => (current && current.puzzle.variant === "highlow" ? 25 : 40);
+// The highest card, for the cards' colours: High-Low's 50, or the classic deck of 10 cards a player and 20 more.
+const highest = () => (current && current.puzzle.variant === "highlow" ? 50 : current ? 20 + 10 * current.puzzle.players : 40);
 const row = () => current && current.puzzle.variant === "highlow";
 const moves = () => (current ? current.puzzle.moves : []);
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
@@ -91,7 +92,7 @@ function render() {
   stock.setAttribute("aria-label", t("stock", { n: view.stock }) + (draw ? " (d)" : ""));
   stock.disabled = !(open && draw);
   const discard = $("discard");
-  $("discard-box").hidden = row();
+  $("discard-box").hidden = row() && view.discard === null;
   discard.replaceChildren(view.discard === null ? document.createTextNode(t("empty")) : makeCard(view.discard, highest()));
   discard.setAttribute("aria-label", t("discard_pile") + ": " + (view.discard === null ? t("empty") : cardLabel(view.discard)) + (take ? " (t)" : ""));
   discard.disabled = !(open && take);
@@ -109,6 +110,7 @@ function render() {
     slot.disabled = !(open && (move !== null || puzzle.kind === "row-swap"));
     if (swapFirst === index) slot.classList.add("picked");
     mark(slot, move);
+    markSwap(slot, index);
     slot.addEventListener("click", () => clickSlot(index));
     return slot;
   }));
@@ -140,6 +142,14 @@ function mark(control, move) {
   if (!verdict || move === null) return;
   if (same(move, verdict.answer)) control.classList.add("best");
   else if (same(move, picked)) control.classList.add("picked");
+}
+
+// High-Low's swaps: the two positions of the best swap, and of the swap played, are marked like a slot.
+function markSwap(slot, index) {
+  if (!verdict) return;
+  const has = (move) => move && move.act === "swap" && move.positions.includes(index + 1);
+  if (has(verdict.answer)) slot.classList.add("best");
+  else if (has(picked)) slot.classList.add("picked");
 }
 
 function renderVerdict() {

@@ -273,7 +273,10 @@ def answer(puzzle: Puzzle, action: dict[str, Any], lang: str = "en") -> Verdict:
             "puzzle:cost-turns",
             {**values, "chosen": round(chosen.value, 1), "turns": round(best.value, 1), "more": round(chosen.loss, 1)},
         )
-    return Verdict(False, best.action, chosen.loss, chosen.grade, (*head, cost, *puzzle.why), lang)
+    head.append(cost)
+    if puzzle.missed_by is not None:  # a computer player went wrong here too
+        head.append(Sentence("puzzle:missed", {"level": puzzle.missed_by}))
+    return Verdict(False, best.action, chosen.loss, chosen.grade, (*head, *puzzle.why), lang)
 
 
 # --- Making puzzles ------------------------------------------------------------------------------------------------

@@ -90,7 +90,7 @@ def test_a_person_solves_one_misses_one_and_keeps_the_streak(server: str, chromi
     expect(page.locator("#streak")).to_have_text("Streak: 0 · best 1")
     page.screenshot(path=str(shots / "puzzles-wrong.png"), full_page=True)
     page.reload()
-    expect(page.locator("#number")).to_contain_text("Puzzle 2 of")  # where the person was, and the streak, kept
+    expect(page.locator("#number")).to_contain_text("Puzzle 3 of")  # on from where the person was, the streak kept
     expect(page.locator("#streak")).to_have_text("Streak: 0 · best 1")
     assert all(url.startswith(server) for url in requests), [url for url in requests if not url.startswith(server)]
     context.close()

@@ -191,7 +191,10 @@ async function play(move) {
     verdict = await judge(move);
     const data = kept();
     const streak = verdict.right ? (Number.isInteger(data.streak) ? data.streak : 0) + 1 : 0;
-    keep({ streak, best: Math.max(streak, Number.isInteger(data.best) ? data.best : 0) });
+    // An answered puzzle is done: a reload poses the next one (the streak cannot grow on an answer already seen).
+    const numbers = data.numbers || {};
+    numbers[variantShown || "all"] = current.number + 1;
+    keep({ streak, best: Math.max(streak, Number.isInteger(data.best) ? data.best : 0), numbers });
     $("said").textContent = t(verdict.right ? "puzzle:answer-title-right" : "puzzle:answer-title-wrong");
     render();
     $("next").focus();

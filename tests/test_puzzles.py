@@ -126,7 +126,7 @@ def test_an_answer_says_right_or_wrong_and_why(shipped: PuzzleSet) -> None:
     assert answer(puzzle, wrong_move(puzzle), "nl").texts()[0].startswith("Je koos")
     missed = next(puzzle for puzzle in shipped.puzzles if puzzle.missed_by)
     said = answer(missed, wrong_move(missed)).texts()
-    assert f"a computer player ({missed.missed_by}) played another move here" in said[2]
+    assert f"The computer player “{missed.missed_by}” plays another move here" in said[2]
 
 
 def _answer_words(puzzle: Puzzle) -> str:

@@ -9,7 +9,7 @@ turn), so that every wrong answer would be classed a mistake or a blunder, and o
 another seed finds the same best move.
 
 :func:`generate` plays seeded games between computer players (:data:`TABLES`) and keeps a mix of decisions
-(:data:`SHARES`), first those the player at the table got wrong.  The games' records travel with the puzzles, so
+(:data:`SHARES`), first those where a computer player of :data:`ASKED` would go wrong.  The games' records travel with the puzzles, so
 that :func:`verify` can replay each position and judge it again with its seed, whatever the computer players become;
 they are never shown to the solver (they hold every hidden card).  :func:`load` refuses a damaged or hand-edited
 file with the reason.  :func:`answer` says whether a move is right, why the best move is best, and what the chosen
@@ -67,13 +67,16 @@ TABLES = (
     Table("bonus", 2, ("hard", "medium")),
     Table("highlow", 3, ("hard", "medium", "hard")),
 )
-"""Games cycle through these tables; ``medium`` errs more often than ``hard``, so its games hold more decisions
-that a reasonable player gets wrong."""
+"""Games cycle through these tables; a weaker player's games reach positions (racks further from order) that
+strong players' games seldom do."""
 ROUNDS_PER_GAME = 2
 MIN_GAMES = 8
 """Games played at least; at most a game for five puzzles asked (about 13 positions a game have a clear best move,
 so that a kind short of positions, calling under Bonus above all, cannot make a generation endless)."""
 """Rounds played (and searched) in each game."""
+ASKED = ("expert", "hard", "medium")
+"""Computer levels asked, strongest first, what they would play at each position with a clear best move: where one
+of them plays another move, a reasonable player may go wrong too, and the position comes first."""
 CONFIRM_SEED = 0x5EED
 """The second judgement's seed is the first's mixed with this."""
 
@@ -164,7 +167,7 @@ class Puzzle:
     margin: float
     """How far the second-best move is behind the answer, in the measure's units."""
     missed_by: str | None
-    """The computer player that played another move in the game, if it did."""
+    """The strongest computer level of :data:`ASKED` that would play another move here, if one would."""
     game: int
     """The index of the source game in the puzzle file's games."""
     action: int
@@ -415,13 +418,21 @@ def _search_game(game: int, seed: int, found: dict[str, list[_Found]]) -> GameRe
             evaluation = evaluate(observation, seen=history, seed=judge_seed)
             margin = _margin(evaluation)
             if margin > margin_for(evaluation.measure) and not _obvious(observation, evaluation):
-                missed = table.levels[seat] if evaluation.best.action != played else None
+                missed = _missed_by(observation, evaluation.best.action, match.seed + number)
                 kind = kind_of(observation)
                 found[kind].append(_Found(observation, kind, evaluation, margin, missed, game, number, judge_seed))
         match.apply(played)
         if len(match.rounds) > ROUNDS_PER_GAME:
             break
     return GameRecord.of(match, tuple(table.levels))
+
+
+def _missed_by(observation: AnyObservation, best: Any, seed: int) -> str | None:
+    """The strongest of :data:`ASKED` that would play another move than ``best`` here, if one would."""
+    for level in ASKED:
+        if bots.create(level, seed=seed).act(observation) != best:
+            return level
+    return None
 
 
 def _worth_judging(observation: AnyObservation) -> bool:

@@ -37,13 +37,14 @@ def _note(line: str) -> None:
 
 
 def summary(puzzles: PuzzleSet) -> dict[str, object]:
-    """The figures of a set of puzzles: how many of each kind and variant, and how many a computer player missed."""
+    """The figures of a set of puzzles: how many of each kind and variant, and how many each computer level of
+    :data:`racko.analysis.puzzles.ASKED` is the strongest to get wrong."""
     return {
         "puzzles": len(puzzles.puzzles),
         "games": len(puzzles.games),
         "kinds": dict(Counter(puzzle.kind for puzzle in puzzles.puzzles)),
         "variants": dict(Counter(puzzle.variant for puzzle in puzzles.puzzles)),
-        "missed_by_the_player": sum(1 for puzzle in puzzles.puzzles if puzzle.missed_by is not None),
+        "missed_by": dict(Counter(puzzle.missed_by for puzzle in puzzles.puzzles if puzzle.missed_by is not None)),
     }
 
 
@@ -80,7 +81,7 @@ def generate_command(
         f"(load average {figures['load_average']}), written to {out}."
     )
     typer.echo(f"Kinds: {figures['kinds']}; variants: {figures['variants']}.")
-    typer.echo(f"{figures['missed_by_the_player']} of them the computer player at the table got wrong.")
+    typer.echo(f"A computer player goes wrong in some of them (the strongest that does): {figures['missed_by']}.")
 
 
 @puzzles_app.command("check")

@@ -759,7 +759,7 @@ const PUZZLES_WORDS =
     "puzzle:keys": "Keys: d draw, t take, 1-9 and 0 a slot (or a position), x discard, r Rack-O, w wait, k keep, n next puzzle.",
     "puzzle:loading": "Loading a puzzle…",
     "puzzle:error": "The puzzle could not be loaded: {message}",
-    "puzzle:missed": "In the game, a computer player ({level}) played another move here.",
+    "puzzle:missed": "The computer player “{level}” plays another move here: this one is not easy.",
     "puzzle:bad-number": "There are {count} puzzles of that variant: choose --number 1 to {count}."
   },
   "nl": {
@@ -814,7 +814,7 @@ const PUZZLES_WORDS =
     "puzzle:keys": "Toetsen: d trekken, t nemen, 1-9 en 0 een gleuf (of een plaats), x afleggen, r Rack-O, w wachten, k houden, n volgende puzzel.",
     "puzzle:loading": "Een puzzel laden…",
     "puzzle:error": "De puzzel kon niet geladen worden: {message}",
-    "puzzle:missed": "In het spel deed een computerspeler ({level}) hier een andere zet.",
+    "puzzle:missed": "De computerspeler ‘{level}’ doet hier een andere zet: deze is niet makkelijk.",
     "puzzle:bad-number": "Er zijn {count} puzzels van dat spel: kies --number 1 tot {count}."
   },
   "fr": {
@@ -869,7 +869,7 @@ const PUZZLES_WORDS =
     "puzzle:keys": "Touches : d piocher, t prendre, 1-9 et 0 une case (ou une position), x défausser, r Rack-O, w attendre, k garder, n problème suivant.",
     "puzzle:loading": "Chargement d’un problème…",
     "puzzle:error": "Le problème n’a pas pu être chargé : {message}",
-    "puzzle:missed": "Dans la partie, un joueur informatique ({level}) a joué un autre coup ici.",
+    "puzzle:missed": "Le joueur informatique « {level} » joue ici un autre coup : celui-ci n’est pas facile.",
     "puzzle:bad-number": "Il y a {count} problèmes de cette variante : choisissez --number de 1 à {count}."
   }
 }

@@ -9,11 +9,11 @@ turn), so that every wrong answer would be classed a mistake or a blunder, and o
 another seed finds the same best move.
 
 :func:`generate` plays seeded games between computer players (:data:`TABLES`) and keeps a mix of decisions
-(:data:`SHARES`), first those where a computer player of :data:`ASKED` would go wrong.  The games' records travel with the puzzles, so
-that :func:`verify` can replay each position and judge it again with its seed, whatever the computer players become;
-they are never shown to the solver (they hold every hidden card).  :func:`load` refuses a damaged or hand-edited
-file with the reason.  :func:`answer` says whether a move is right, why the best move is best, and what the chosen
-one costs.
+(:data:`SHARES`), first those where a computer player of :data:`ASKED` would go wrong.  The games' records travel
+with the puzzles, so that :func:`verify` can replay each position and judge it again with its seed, whatever the
+computer players become; they are never shown to the solver (they hold every hidden card).  :func:`load` refuses
+a damaged or hand-edited file with the reason.  :func:`answer` says whether a move is right, why the best move is
+best, and what the chosen one costs.
 """
 
 from __future__ import annotations

@@ -87,7 +87,8 @@ def show(puzzle: Puzzle, number: int, count: int, write: Writer, lang: str) -> N
     discard = view["discard"] if view["discard"] is not None else say("puzzle:empty", lang=lang)
     write(say("puzzle:discard", {"card": discard}, lang) + " · " + say("puzzle:stock", {"count": view["stock"]}, lang))
     write(say("puzzle:your-row" if row else "puzzle:your-rack", lang=lang))
-    for line in [_row_line(view["rack"])] if row else _rack_lines(view["rack"], lang):
+    own = [_row_line(list(range(1, len(view["rack"]) + 1))), _row_line(view["rack"])]  # the positions above the row
+    for line in own if row else _rack_lines(view["rack"], lang):
         write(line)
     write(say(f"puzzle:ask-{view['situation']}", {"card": view["card"]}, lang))
 

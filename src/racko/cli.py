@@ -11,7 +11,7 @@ import racko
 from racko.errors import RackoError
 from racko.terminal import command as play_commands
 from racko.terminal.demo import demo_command
-from racko.tools import arena_commands, commands, review_commands
+from racko.tools import arena_commands, commands, puzzle_commands, review_commands
 from racko.tools.review_commands import review_bench_lines, run_review_bench
 from racko.web import command as web_commands
 from racko.web.command import proxy_config_command, serve_command
@@ -237,6 +237,7 @@ app.command("bench")(bench_command)
 commands.register(app)
 arena_commands.register(app)
 review_commands.register(app)
+puzzle_commands.register(app)
 play_commands.register(app)
 app.command("serve")(serve_command)
 app.command("proxy-config")(proxy_config_command)

@@ -18,6 +18,7 @@ from racko.play.setup import DEFAULT_NAME, build_setup, describe_save, describe_
 from racko.record import GameRecord
 from racko.rules import VARIANTS, Rules
 from racko.terminal.learn import learn_command
+from racko.terminal.puzzle import puzzle_command
 from racko.terminal.saves import (
     CURRENT_SAVE,
     FileStore,
@@ -374,3 +375,4 @@ def _clear_terminal() -> None:
 def register(app: typer.Typer) -> None:
     app.command("play")(play_command)
     app.command("learn")(learn_command)
+    app.command("puzzle")(puzzle_command)

@@ -31,6 +31,7 @@ from racko.rules import VARIANTS
 from racko.web import learn as learn_room
 from racko.web import lobby as lobby_room
 from racko.web import me as me_room
+from racko.web import puzzles as puzzles_room
 from racko.web import ratings as ratings_room
 from racko.web.frames import read_frame
 from racko.web.http import STATIC, page, player_of
@@ -261,6 +262,7 @@ def create_app(
             ),
             *ratings_room.routes(ratings, hub.players),
             *learn_room.routes(),
+            *puzzles_room.routes(allowed),
             Route("/t/{table}", table_page),
             Route("/api/options", options),
             Route("/api/tables", create_table, methods=["POST"]),

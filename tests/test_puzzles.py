@@ -1,0 +1,181 @@
+"""Puzzles: every shipped answer is the review's best move, a puzzle shows only what its seat saw, generation is
+reproducible, a damaged file is refused with the reason, and the terminal and web rooms pose them and judge moves."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+from typer.testing import CliRunner
+
+from racko.analysis.puzzles import (
+    SHIPPED,
+    Puzzle,
+    PuzzleError,
+    PuzzleSet,
+    answer,
+    from_json,
+    generate,
+    load,
+    verify,
+    view_of,
+)
+from racko.cli import app
+from racko.highlow import HighLowObservation
+from racko.record import replay
+from racko.web.app import create_app
+from racko.web.store import SqliteTables
+
+PRIVATE = ("answer", "answer_slot", "values", "why", "margin", "missed_by", "game", "action", "seed")
+"""What a puzzle holds that the solver must not see before answering."""
+
+
+@pytest.fixture(scope="module")
+def shipped() -> PuzzleSet:
+    return load()
+
+
+def wrong_move(puzzle: Puzzle) -> dict[str, Any]:
+    return next(move.action for move in puzzle.moves if move.action != puzzle.answer)
+
+
+def test_every_shipped_puzzle_answer_is_the_reviews_best_move(shipped: PuzzleSet) -> None:
+    # All of them, judged again from their replayed games with their seeds (about 20 s of one core).
+    assert len(shipped.puzzles) >= 250
+    problems = [problem for puzzle in shipped.puzzles for problem in verify(shipped, puzzle)]
+    assert not problems, "\n".join(problems[:10])
+
+
+def test_the_shipped_puzzles_are_a_mix(shipped: PuzzleSet) -> None:
+    kinds = {puzzle.kind for puzzle in shipped.puzzles}
+    assert {"pick", "place", "place-taken", "row-place"} <= kinds, kinds
+    assert {puzzle.variant for puzzle in shipped.puzzles} >= {"classic", "bonus", "highlow"}
+    assert sum(1 for puzzle in shipped.puzzles if puzzle.missed_by) >= 30
+
+
+def test_a_puzzle_shows_only_what_its_seat_saw(shipped: PuzzleSet) -> None:
+    for puzzle in shipped.puzzles:
+        match = replay(shipped.games[puzzle.game], stop_after=puzzle.action)
+        seat = puzzle.view["seat"]
+        observation = match.observation(seat)
+        assert puzzle.view == view_of(observation), puzzle.id
+        seen = observation.seen_cards()
+        shown = [puzzle.view["rack"], [puzzle.view["card"], puzzle.view["discard"]]]
+        shown += [other["rack"] for other in puzzle.view["others"]]
+        for cards in shown:
+            for card in cards:
+                if isinstance(card, int):
+                    assert card in seen, f"puzzle {puzzle.id} shows {card}, which its seat never saw"
+        assert set(puzzle.view) == {"seat", "situation", "rack", "card", "discard", "stock", "others"}
+        if not isinstance(observation, HighLowObservation):  # the others' racks: only the cards seen there
+            for other in puzzle.view["others"]:
+                assert other["rack"] == list(observation.public.known[other["seat"]]), puzzle.id
+        public = puzzle.public_json()
+        assert not set(PRIVATE) & set(public), puzzle.id
+
+
+def test_generation_is_reproducible_with_a_seed() -> None:
+    first = generate(3, seed=7, games=1)
+    again = generate(3, seed=7, games=1)
+    assert first.dumps() == again.dumps()
+    assert len(first.puzzles) == 3
+    assert from_json(json.loads(first.dumps())).dumps() == first.dumps()
+    for puzzle in first.puzzles:
+        assert not verify(first, puzzle)
+
+
+@pytest.mark.parametrize(
+    ("damage", "reason"),
+    [
+        (lambda data: data.update(format="something else"), "not a file of racko puzzles"),
+        (lambda data: data["puzzles"][0].update(answer={"seat": 0, "act": "fly"}), "answer is not one of its moves"),
+        (lambda data: data["puzzles"][0].update(values=[0.5] * len(data["puzzles"][0]["values"])), "about as good"),
+        (lambda data: data["puzzles"][0].pop("view"), "missing or wrong field"),
+        (lambda data: data["puzzles"][0].update(why=[{"key": "no:such", "values": {}}]), "No words"),
+        (lambda data: data["puzzles"][0].update(game=999), "names game 999"),
+        (lambda data: data["puzzles"][1].update(id=data["puzzles"][0]["id"]), "used twice"),
+        (lambda data: data["games"][0]["rounds"][0].update(deck=[1, 2, 3]), "Game 0"),
+    ],
+)
+def test_a_damaged_puzzle_file_is_refused_with_the_reason(damage: Any, reason: str) -> None:
+    data = json.loads(SHIPPED.read_text(encoding="utf-8"))
+    damage(data)
+    with pytest.raises(PuzzleError, match=reason):
+        from_json(data)
+
+
+def test_the_check_command_refuses_a_damaged_file_without_a_traceback(tmp_path: Path) -> None:
+    broken = tmp_path / "puzzles.json"
+    broken.write_text('{"format": "racko-puzzles", "version": 1, "puzzles": [', encoding="utf-8")
+    result = CliRunner().invoke(app, ["puzzles", "check", str(broken)])
+    assert result.exit_code == 2
+    assert "is not JSON" in result.output and "Traceback" not in result.output
+
+
+def test_an_answer_says_right_or_wrong_and_why(shipped: PuzzleSet) -> None:
+    puzzle = next(puzzle for puzzle in shipped.puzzles if puzzle.measure == "win_chance" and puzzle.playouts)
+    right = answer(puzzle, puzzle.answer)
+    assert right.right and right.texts()[0].startswith("Right:")
+    wrong = answer(puzzle, wrong_move(puzzle))
+    assert not wrong.right and wrong.grade in ("mistake", "blunder")
+    assert wrong.sentences[1].key == "puzzle:cost" and wrong.sentences[1].values["points"] >= 10
+    assert answer(puzzle, wrong_move(puzzle), "nl").texts()[0].startswith("Je koos")
+    missed = next(puzzle for puzzle in shipped.puzzles if puzzle.missed_by)
+    said = answer(missed, wrong_move(missed)).texts()
+    assert f"The computer player “{missed.missed_by}” plays another move here" in said[2]
+
+
+def _answer_words(puzzle: Puzzle) -> str:
+    action = puzzle.answer
+    return str(action.get("slot") or action.get("position") or action["act"])
+
+
+def test_the_terminal_poses_puzzles_from_piped_input(shipped: PuzzleSet) -> None:
+    typed_first = next(p for p in shipped.puzzles if "swap" not in json.dumps(p.answer))
+    number = shipped.puzzles.index(typed_first) + 1
+    second = shipped.puzzles[number]
+    wrong = wrong_move(second)
+    lines = ["fly away", _answer_words(typed_first), str(wrong.get("slot") or wrong.get("position") or wrong["act"])]
+    result = CliRunner().invoke(app, ["puzzle", "--number", str(number)], input="\n".join(lines) + "\n")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "'fly away' is not a move here" in out
+    assert "Right:" in out and "Streak: 1" in out
+    assert "You chose: " in out and "Streak: 0 (best 1) · 1 of 2 right" in out
+    assert out.rstrip().endswith("Goodbye: 1 of 2 right, longest streak 1.")
+    dutch = CliRunner().invoke(app, ["puzzle", "--lang", "nl", "--variant", "highlow"], input="q\n")
+    assert dutch.exit_code == 0 and "Rij van speler" in dutch.output and "Tot ziens" in dutch.output
+    assert CliRunner().invoke(app, ["puzzle", "--lang", "de"]).exit_code == 2
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(SqliteTables(":memory:"), pace=0.0)) as test_client:
+        yield test_client
+
+
+def test_the_web_serves_a_puzzle_without_its_answer_and_judges_moves(client: TestClient, shipped: PuzzleSet) -> None:
+    page = client.get("/puzzles")
+    assert page.status_code == 200 and 'href="/puzzles" aria-current="page"' in page.text
+    served = client.get("/api/puzzles", params={"number": 2}).json()
+    puzzle = shipped.puzzles[1]
+    assert served["puzzle"] == puzzle.public_json() and served["number"] == 2
+    assert not set(PRIVATE) & set(served["puzzle"])
+    assert "answer" not in json.dumps(served) and "deck" not in json.dumps(served)
+    url = f"/api/puzzles/{puzzle.id}/answer"
+    right = client.post(url, json={"move": puzzle.answer, "lang": "fr"}).json()
+    assert right["right"] is True and right["why"][0]["text"].startswith("Juste")
+    wrong = client.post(url, json={"move": wrong_move(puzzle)}).json()
+    assert wrong["right"] is False and wrong["answer"] == puzzle.answer and wrong["loss"] > 0.09
+    assert client.post(url, json={"move": {"act": "fly"}}).status_code == 400
+    assert client.post("/api/puzzles/nope/answer", json={"move": puzzle.answer}).status_code == 404
+    foreign = client.post(url, json={"move": puzzle.answer}, headers={"Origin": "https://elsewhere.example"})
+    assert foreign.status_code == 403
+    highlow = client.get("/api/puzzles", params={"variant": "highlow", "number": 1}).json()
+    assert highlow["puzzle"]["variant"] == "highlow"
+    assert client.get("/api/puzzles", params={"variant": "chess"}).status_code == 400
+    assert client.get("/api/puzzles", params={"number": "-1"}).status_code == 400

@@ -1,10 +1,11 @@
 """The words of the review, the hints that explain themselves, the lesson and the puzzles, in English, Dutch and
 French: one set of sentence templates that the browser and the terminal share.
 
-They live where the browser loads its words, in blocks of their own at the end of the package's
-``web/static/i18n.js`` (plain JSON between two marker lines, ``// <room>-words:begin`` and ``// <room>-words:end``,
-one block a room: analysis, review, lesson, puzzles), and are read from that file here: the page and the terminal
-say the same sentences from the same keys.  (A file read, not an import: this room stays below the web
+They live where the browser loads its words, in blocks of their own (plain JSON between two marker lines,
+``// <room>-words:begin`` and ``// <room>-words:end``, one block a room): the analysis's and the review's at the end
+of the package's ``web/static/i18n.js``, which every page loads, the lesson's and the puzzles' in files of their own
+beside it, which only their pages load.  They are read from those files here: the page and the terminal say the
+same sentences from the same keys.  (A file read, not an import: this room stays below the web
 server.)  A template names its values in braces (``{card}``), filled in one pass as the page's ``t()`` does, so that
 a value that looks like ``{card}`` is never filled in itself.
 """
@@ -21,7 +22,8 @@ import racko
 from racko.errors import RackoError
 
 LANGUAGES = ("en", "nl", "fr")
-WORDS_FILE = Path(racko.__file__).parent / "web" / "static" / "i18n.js"
+WORDS_FOLDER = Path(racko.__file__).parent / "web" / "static"
+WORDS_FILES = tuple(WORDS_FOLDER / name for name in ("i18n.js", "lesson-words.js", "puzzles-words.js"))
 # One block a room; its name is repeated in its end line, so that two blocks can never be read as one.
 _BLOCK = re.compile(r"^// ([a-z]+)-words:begin$(.*?)^// \1-words:end$", re.MULTILINE | re.DOTALL)
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -30,14 +32,17 @@ _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 @cache
 def words() -> dict[str, dict[str, str]]:
     """Every template by language, then key."""
-    try:
-        text = WORDS_FILE.read_text(encoding="utf-8")
-    except OSError as error:  # pragma: no cover - a broken installation
-        raise RackoError(f"racko's words are missing ({WORDS_FILE}): {error.strerror}.") from None
     loaded: dict[str, dict[str, str]] = {code: {} for code in LANGUAGES}
-    blocks = _BLOCK.findall(text)
-    if not blocks:  # pragma: no cover - a broken installation
-        raise RackoError(f"racko's words are missing from {WORDS_FILE}.")
+    blocks: list[tuple[str, str]] = []
+    for path in WORDS_FILES:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as error:  # pragma: no cover - a broken installation
+            raise RackoError(f"racko's words are missing ({path}): {error.strerror}.") from None
+        found = _BLOCK.findall(text)
+        if not found:  # pragma: no cover - a broken installation
+            raise RackoError(f"racko's words are missing from {path}.")
+        blocks.extend(found)
     for room, block in blocks:
         for code, templates in json.loads(block).items():
             twice = loaded.setdefault(code, {}).keys() & templates.keys()

@@ -130,24 +130,14 @@ class Table:
 
     def seat_of_player(self, player_id: str) -> int | None:
         """The seat bound to this player, if any."""
-        for seat, spec in enumerate(self.setup["seats"]):
-            if spec.get("player") == player_id and spec["bot"] is None:
-                return seat
-        return None
+        return seat_of_player(self.setup, player_id)
 
     def open_seat(self) -> int | None:
         """A person's seat nobody has taken yet, or None."""
         return next((seat for seat, spec in enumerate(self.setup["seats"]) if seat_is_free(spec)), None)
 
     def seat_of(self, token: str | None) -> int | None:
-        if not token or not isinstance(token, str) or len(token) > 100:
-            return None
-        digest = _hash(token)
-        for seat, spec in enumerate(self.setup["seats"]):
-            stored = spec.get("token")
-            if stored and hmac.compare_digest(stored, digest):
-                return seat
-        return None
+        return seat_of_token(self.setup, token)
 
     def connected(self, seat: int) -> bool:
         return any(watcher.viewer == seat for watcher in self.watchers)
@@ -928,6 +918,26 @@ def _not_saved_if_refused() -> Iterator[None]:
         raise WebError(
             "not-saved", f"The table's database refused the change ({error}). Nothing was changed; try again."
         ) from None
+
+
+def seat_of_token(setup: dict[str, Any], token: Any) -> int | None:
+    """The seat of a table's set-up whose link holds this token, if any (any process can tell, from the store)."""
+    if not token or not isinstance(token, str) or len(token) > 100:
+        return None
+    digest = _hash(token)
+    for seat, spec in enumerate(setup["seats"]):
+        stored = spec.get("token")
+        if stored and hmac.compare_digest(stored, digest):
+            return seat
+    return None
+
+
+def seat_of_player(setup: dict[str, Any], player_id: str) -> int | None:
+    """The seat of a table's set-up bound to this player, if any."""
+    for seat, spec in enumerate(setup["seats"]):
+        if spec.get("player") == player_id and spec["bot"] is None:
+            return seat
+    return None
 
 
 def seat_is_free(spec: dict[str, Any]) -> bool:

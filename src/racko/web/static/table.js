@@ -652,6 +652,7 @@ function showResult() {
   $("download").hidden = !view.over;
   $("to-lobby").hidden = !view.over;
   $("round-ok").textContent = t(view.over ? "close" : "continue");
+  reviewLink(result);
   if (view.over) {
     $("round-title").textContent = t("game_title", { title: variantTitle(setup.variant, setup.title) });
     $("winner").replaceChildren("★ ", ...tNodes("winner_is", { name: bdi(view.winners) }));
@@ -669,6 +670,16 @@ function showResult() {
   for (const button of [$("again"), $("round-ok")]) button.autofocus = false;
   (view.over && you !== null ? $("again") : $("round-ok")).autofocus = true;
   if (!dialog.open) dialog.showModal();
+}
+
+// The review opens in a tab of its own, so that the table and its connection stay as they are: a seat's moves of the
+// round that ended (its link's token in the fragment, as here), or anyone's of the whole game once it is over.
+function reviewLink(result) {
+  const link = $("review-link");
+  link.hidden = !view.over && you === null;
+  const seat = !view.over && TOKEN ? "#seat=" + encodeURIComponent(TOKEN) : "";
+  link.href = "/t/" + encodeURIComponent(TABLE) + "/review?game=" + game + (view.over ? "" : "&round=" + result.number) + seat;
+  link.textContent = t(view.over ? "review:link-game" : "review:link-round");
 }
 
 // The round's end: every rack revealed, a bar where its order broke, and how each score was counted.

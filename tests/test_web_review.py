@@ -254,12 +254,10 @@ def test_a_game_not_started_says_so(client: TestClient) -> None:
 # --- a review's progress, and a table that keeps playing meanwhile ------------------------------------------------
 
 
-def test_progress_is_reported_and_a_table_keeps_answering_moves_while_a_review_runs(
-    game: tuple[Any, list[dict[str, Any]], str],
-) -> None:
-    """At the review's own setting, a whole game takes a while: the page is told how far it is, a second request joins
-    it, and another table's moves are answered meanwhile."""
-    rules, actions, record = game
+def test_progress_is_reported_and_a_table_keeps_answering_moves_while_a_review_runs() -> None:
+    """At the review's own setting, a whole 500-point game takes seconds: the page is told how far it is, a second
+    request joins it, and another table's moves are answered meanwhile."""
+    rules, actions, record = played_game("classic", ["Ann", "Bob"], ["easy", "easy"], seed=3, target=500)
     with TestClient(_app()) as client:
         table = _file(client, rules, actions, finished=record)
         first = _ask(client, table["table"]).json()
@@ -275,7 +273,10 @@ def test_progress_is_reported_and_a_table_keeps_answering_moves_while_a_review_r
         links = _table(client, seats=["me", "person"], names=["Ann", "Bob"])
         to_act = _hub(client).tables[links["table"]].session.to_act
         with client.websocket_connect(f"/ws/{links['table']}") as player:
-            _, now = _hello(player, links["seats"][to_act]["token"])
+            welcome, now = _hello(player, links["seats"][to_act]["token"])
+            if not welcome["joined"]:  # the invited seat sits down first
+                player.send_json({"type": "name", "name": "Bob"})
+                now = _until(player, "state")
             player.send_json({"type": "act", "version": now["version"], "action": {"act": "draw"}})
             moved = _until(player, "state")
             assert moved["version"] == now["version"] + 1 and moved["view"]["held"] is not None

@@ -23,6 +23,7 @@ import multiprocessing
 import os
 import queue
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -61,6 +62,8 @@ KEPT = 32
 """Finished reviews kept in memory, the least recently asked for forgotten first."""
 POLL_SECONDS = 0.5
 """How often the reader of the worker's answers looks whether the worker is still alive."""
+PARENT_SECONDS = 1.0
+"""How often the worker looks whether the server that started it is still alive."""
 
 
 @dataclass
@@ -276,6 +279,7 @@ def _work(orders: Any, answers: Any, niceness: int) -> None:
     """The worker: reviews one order after another, telling its progress and its answer (an error in one line)."""
     with contextlib.suppress(OSError):
         os.nice(niceness)
+    threading.Thread(target=_end_with, args=(os.getppid(),), daemon=True).start()
     while True:
         order = orders.get()
         if order is None:
@@ -292,6 +296,14 @@ def _work(orders: Any, answers: Any, niceness: int) -> None:
             answers.put(("done", key, found))
         except Exception as error:  # any failure is the page's one line, never a traceback; the worker goes on
             answers.put(("failed", key, (str(error).strip().splitlines() or [type(error).__name__])[0][:200]))
+
+
+def _end_with(parent: int) -> None:
+    """End the worker as soon as the server that started it is gone, however it ended (killed, crashed): a worker
+    whose server died would otherwise wait for orders for ever."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_SECONDS)
+    os._exit(0)
 
 
 class Reviews:

@@ -76,6 +76,7 @@ def test_after_a_round_a_player_reviews_their_moves_in_a_tab_of_its_own_and_the_
         assert turns < 400
     review_link = page.locator("#review-link")
     expect(review_link).to_have_text("Review your moves of this round")
+    page.screenshot(path=str(shots / "review-link-at-the-round-s-end.png"))
     with page.context.expect_page() as opened:
         review_link.click()
     review = opened.value

@@ -12,13 +12,12 @@ from pathlib import Path
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from browsing import (
     DESKTOP,
     PHONE,
     file_table,
-    launch,
     link,
     new_table,
     open_page,
@@ -49,26 +48,18 @@ def finished_game(served: tuple[str, Path]) -> str:
     return f"{server}/t/{table['table']}/review?game=1"
 
 
-@pytest.fixture
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = launch(playwright)
-        yield launched
-        launched.close()
-
-
 def _decisions_shown(page: Page) -> None:
     expect(page.locator("#moves .decision").first).to_be_visible(timeout=REVIEW_WAIT_MS)
 
 
 def test_after_a_round_a_player_reviews_their_moves_in_a_tab_of_its_own_and_the_table_plays_on(
-    served: tuple[str, Path], browser: Browser, shots: Path
+    served: tuple[str, Path], chromium: Browser, shots: Path
 ) -> None:
     server, _ = served
     table = new_table(
         server, variant="classic", players=2, seats=["me", "easy"], names=["Ann"], target=100, two_player_rule=False
     )
-    page = open_page(browser, link(server, table, 0))
+    page = open_page(chromium, link(server, table, 0))
     turns = 0
     while (turn := _wait_for_turn_or_round_end([page])) is not None:
         _play_a_turn(turn, deck=40)
@@ -104,12 +95,12 @@ def test_after_a_round_a_player_reviews_their_moves_in_a_tab_of_its_own_and_the_
 
 
 def test_a_whole_game_s_review_shows_its_progress_then_every_player_round_by_round(
-    served: tuple[str, Path], browser: Browser
+    served: tuple[str, Path], chromium: Browser
 ) -> None:
     server, db = served
     rules, actions, record = played_game("classic", ["Ann", "Bob"], ["easy", "easy"], seed=3, target=500)
     table = file_table(db, rules, 3, ["Ann", "Bob"], [None, None], actions, finished=record)
-    page = browser.new_context(**DESKTOP).new_page()
+    page = chromium.new_context(**DESKTOP).new_page()
     page.set_default_timeout(REVIEW_WAIT_MS)
     page.goto(f"{server}/t/{table['table']}/review?game=1")
     expect(page.locator("#review-progress-text")).to_have_text(re.compile(r"Reviewing: [1-9]\d* of \d+ decisions"))
@@ -126,11 +117,11 @@ def test_a_whole_game_s_review_shows_its_progress_then_every_player_round_by_rou
 
 @pytest.mark.parametrize("language", ["en", "nl", "fr"])
 def test_the_review_page_is_axe_clean_works_by_keyboard_and_fits_a_phone(
-    finished_game: str, browser: Browser, shots: Path, language: str
+    finished_game: str, chromium: Browser, shots: Path, language: str
 ) -> None:
     locale = {"en": "en-GB", "nl": "nl-NL", "fr": "fr-FR"}[language]
     for screen, context in (("desktop", DESKTOP), ("phone", PHONE)):
-        page = browser.new_context(**context, locale=locale).new_page()
+        page = chromium.new_context(**context, locale=locale).new_page()
         page.set_default_timeout(REVIEW_WAIT_MS)
         page.goto(finished_game)
         _decisions_shown(page)

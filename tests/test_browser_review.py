@@ -140,3 +140,25 @@ def test_the_review_page_is_axe_clean_works_by_keyboard_and_fits_a_phone(
     page.keyboard.press("Space")
     for decision in page.locator("#moves .decision").all():
         expect(decision).to_have_class(re.compile(r"cls-(inaccuracy|mistake|blunder)"))
+
+
+def test_the_table_s_hint_says_what_racko_hint_says_the_chance_to_win_not_turns(
+    served: tuple[str, Path], chromium: Browser
+) -> None:
+    """The move, why (ending with its chance to win the round), then the next moves each with its chance: the words
+    and the measure of `racko hint` and of the review, not the advisor's turns to Rack-O beside them."""
+    server, _ = served
+    table = new_table(server, variant="classic", players=2, seats=["me", "easy"], names=["Ann"])
+    page = open_page(chromium, link(server, table, 0))
+    expect(page.locator("#prompt")).to_have_attribute("data-situation", "pick")
+    page.locator("#btn-hint").click()
+    status = page.locator("#status")
+    expect(status).to_contain_text("Hint —")
+    expect(status).to_have_text(
+        re.compile(
+            r"^Hint — (Draw|Take \d+ for slot \d+)\. .*wins the round about \d+% of the time "
+            r".*\(\d+% to win the round\)$"
+        )
+    )
+    assert "turns" not in (status.text_content() or "")
+    page.context.close()

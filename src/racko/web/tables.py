@@ -23,7 +23,7 @@ from typing import Any
 
 from racko import bots
 from racko.analysis.evaluate import seat_history
-from racko.analysis.explain import explained_choices
+from racko.analysis.explain import choice_move, explained_choices
 from racko.errors import IllegalActionError, RackoError
 from racko.families import AnyAction, family_of
 from racko.match import Match
@@ -890,7 +890,10 @@ class Hub:
         observation = session.observation(seat)
         seen = seat_history(session.match.round, seat)
         choices = await asyncio.to_thread(explained_choices, observation, seen=seen, names=session.names)
-        return [hint_json(choice) for choice in choices[:HINT_CHOICES]]
+        return [
+            hint_json(choice, choice_move(observation, choice).to_json() if choice.why else None)
+            for choice in choices[:HINT_CHOICES]
+        ]
 
     def record(self, table_id: str, game: int | None = None) -> str | None:
         """A finished game's record (never one in progress: it holds every card)."""

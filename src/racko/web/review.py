@@ -58,8 +58,9 @@ NICENESS = 10
 """How much lower the worker's priority is than the server's: the tables come first."""
 WAITING = 6
 """Reviews under way or waiting at once; one more is refused (503) until one is done."""
-KEPT = 32
-"""Finished reviews kept in memory, the least recently asked for forgotten first."""
+KEPT = 16
+"""Finished reviews kept in memory, the least recently asked for forgotten first (a whole game's is up to about half a
+megabyte of JSON)."""
 POLL_SECONDS = 0.5
 """How often the reader of the worker's answers looks whether the worker is still alive."""
 PARENT_SECONDS = 1.0

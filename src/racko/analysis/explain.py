@@ -474,13 +474,19 @@ def hint_text(
     )
 
 
-def _move_text(observation: AnyObservation, choice: Choice, with_chance: bool = False) -> str:
+def choice_move(observation: AnyObservation, choice: Choice) -> Sentence:
+    """An advisor's choice as a move in words, as ``racko hint`` says it (the card in hand, or the top discard and the
+    slot it goes to)."""
     public = observation.public
     card = (
         observation.held if observation.held is not None else public.discard_pile[-1] if public.discard_pile else None
     )
     slot = SLOT_LABELS.index(choice.values["slot"]) if isinstance(choice.action, TakeDiscard) else None
-    text = move_sentence(choice.action, card, slot).text()
+    return move_sentence(choice.action, card, slot)
+
+
+def _move_text(observation: AnyObservation, choice: Choice, with_chance: bool = False) -> str:
+    text = choice_move(observation, choice).text()
     text = text[:1].upper() + text[1:] + "."
     if with_chance and choice.win_chance is not None:
         text += " " + say("why:chance-short", {"chance": round(100 * choice.win_chance)})

@@ -33,6 +33,7 @@ from racko.web import lobby as lobby_room
 from racko.web import me as me_room
 from racko.web import puzzles as puzzles_room
 from racko.web import ratings as ratings_room
+from racko.web import review as review_room
 from racko.web.frames import read_frame
 from racko.web.http import STATIC, page, player_of
 from racko.web.limits import (
@@ -89,10 +90,12 @@ def create_app(
     idle_seconds: float = IDLE_SECONDS,
     fill_seconds: float = lobby_room.FILL_SECONDS,
     quick_target: int | None = None,
+    review_playouts: int | None = None,
 ) -> Starlette:
     """The server's application over ``store``; ``frames_per_second`` limits each connection (tests that play at a
     machine's speed raise it); ``short_collections``: keep the cycle collector's pauses short (racko.web.memory);
-    ``allow_origins``: the origins of pages served elsewhere that may use this server (``https://example.org``)."""
+    ``allow_origins``: the origins of pages served elsewhere that may use this server (``https://example.org``);
+    ``review_playouts``: a review's play-outs a move (default: the review's own; fewer: quicker, rougher)."""
     hub: Hub
     metrics = Metrics(
         tables=lambda: len(hub.tables), connections=lambda: sum(len(table.watchers) for table in hub.tables.values())
@@ -101,6 +104,7 @@ def create_app(
     allowed = frozenset(origin.rstrip("/") for origin in allow_origins)
     lobby = lobby_room.Lobby(hub, fill_seconds=fill_seconds, quick_target=quick_target)
     ratings = ratings_room.Ratings(store)
+    reviews = review_room.Reviews.with_playouts(review_playouts)
 
     async def game_over(table: Table, record: GameRecord) -> None:
         await asyncio.to_thread(ratings.game_over, table.table_id, table.setup, record)
@@ -249,6 +253,7 @@ def create_app(
         if collector is not None:
             collector.cancel()
         await hub.close()
+        reviews.close()
         log.info("racko serve stopped: every table handed on")
 
     app = Starlette(
@@ -263,6 +268,7 @@ def create_app(
             *ratings_room.routes(ratings, hub.players),
             *learn_room.routes(),
             *puzzles_room.routes(allowed),
+            *review_room.routes(reviews, store, ratings.record, hub.players, allowed),
             Route("/t/{table}", table_page),
             Route("/api/options", options),
             Route("/api/tables", create_table, methods=["POST"]),
@@ -278,6 +284,7 @@ def create_app(
     app.state.hub = hub
     app.state.lobby = lobby
     app.state.ratings = ratings
+    app.state.reviews = reviews
     app.state.metrics = metrics
     return app
 

@@ -70,6 +70,14 @@ def serve_command(
         int | None,
         typer.Option(help="The target score of quick play's tables (default: the variant's own).", min=5),
     ] = None,
+    review_playouts: Annotated[
+        int | None,
+        typer.Option(
+            help="Play-outs a review gives each move at first (default: the review's own, 32, and 160 more for the "
+            "best moves); fewer make the browser's reviews quicker and rougher.",
+            min=1,
+        ),
+    ] = None,
 ) -> None:
     """Play Rack-O in the browser, with friends and computer players: start the server and print its address."""
     import uvicorn
@@ -106,6 +114,7 @@ def serve_command(
             new_tables_per_address=new_tables_per_minute,
             fill_seconds=quick_wait,
             quick_target=quick_target,
+            review_playouts=review_playouts,
         ),
         host=host,
         port=port,

@@ -23,7 +23,7 @@ from typing import Any
 
 from racko import bots
 from racko.analysis.evaluate import seat_history
-from racko.analysis.explain import explained_choices
+from racko.analysis.explain import choice_move, explained_choices
 from racko.errors import IllegalActionError, RackoError
 from racko.families import AnyAction, family_of
 from racko.match import Match
@@ -130,24 +130,14 @@ class Table:
 
     def seat_of_player(self, player_id: str) -> int | None:
         """The seat bound to this player, if any."""
-        for seat, spec in enumerate(self.setup["seats"]):
-            if spec.get("player") == player_id and spec["bot"] is None:
-                return seat
-        return None
+        return seat_of_player(self.setup, player_id)
 
     def open_seat(self) -> int | None:
         """A person's seat nobody has taken yet, or None."""
         return next((seat for seat, spec in enumerate(self.setup["seats"]) if seat_is_free(spec)), None)
 
     def seat_of(self, token: str | None) -> int | None:
-        if not token or not isinstance(token, str) or len(token) > 100:
-            return None
-        digest = _hash(token)
-        for seat, spec in enumerate(self.setup["seats"]):
-            stored = spec.get("token")
-            if stored and hmac.compare_digest(stored, digest):
-                return seat
-        return None
+        return seat_of_token(self.setup, token)
 
     def connected(self, seat: int) -> bool:
         return any(watcher.viewer == seat for watcher in self.watchers)
@@ -900,7 +890,10 @@ class Hub:
         observation = session.observation(seat)
         seen = seat_history(session.match.round, seat)
         choices = await asyncio.to_thread(explained_choices, observation, seen=seen, names=session.names)
-        return [hint_json(choice) for choice in choices[:HINT_CHOICES]]
+        return [
+            hint_json(choice, choice_move(observation, choice).to_json() if choice.why else None)
+            for choice in choices[:HINT_CHOICES]
+        ]
 
     def record(self, table_id: str, game: int | None = None) -> str | None:
         """A finished game's record (never one in progress: it holds every card)."""
@@ -928,6 +921,26 @@ def _not_saved_if_refused() -> Iterator[None]:
         raise WebError(
             "not-saved", f"The table's database refused the change ({error}). Nothing was changed; try again."
         ) from None
+
+
+def seat_of_token(setup: dict[str, Any], token: Any) -> int | None:
+    """The seat of a table's set-up whose link holds this token, if any (any process can tell, from the store)."""
+    if not token or not isinstance(token, str) or len(token) > 100:
+        return None
+    digest = _hash(token)
+    for seat, spec in enumerate(setup["seats"]):
+        stored = spec.get("token")
+        if stored and hmac.compare_digest(stored, digest):
+            return seat
+    return None
+
+
+def seat_of_player(setup: dict[str, Any], player_id: str) -> int | None:
+    """The seat of a table's set-up bound to this player, if any."""
+    for seat, spec in enumerate(setup["seats"]):
+        if spec.get("player") == player_id and spec["bot"] is None:
+            return seat
+    return None
 
 
 def seat_is_free(spec: dict[str, Any]) -> bool:

@@ -58,10 +58,11 @@ def log_entries(events: list[AnyEvent], names: list[str]) -> list[dict[str, Any]
     return entries
 
 
-def hint_json(choice: Choice) -> dict[str, Any]:
+def hint_json(choice: Choice, move: dict[str, Any] | None = None) -> dict[str, Any]:
     """One of the advisor's choices as the page words it: its reason and values, and the English sentence; and why,
     in sentences of the shared words (``why``: key, values, English text), with its chance to win the round
-    (``win_chance``, 0 to 1, or ``None`` where the review measures turns)."""
+    (``win_chance``, 0 to 1, or ``None`` where the review measures turns); ``move``: the move in words as ``racko
+    hint`` says it, where the choice says why."""
     values = {key: card_json(value) if key in CARD_VALUES else value for key, value in choice.values.items()}
     return {
         "reason": choice.reason,
@@ -69,6 +70,7 @@ def hint_json(choice: Choice) -> dict[str, Any]:
         "text": choice.explanation,
         "win_chance": choice.win_chance,
         "why": list(choice.why),
+        "move": move,
     }
 
 

@@ -149,3 +149,9 @@ function gameName(variantName, players) {
   const title = variantTitle(variantName, variantName);
   return players ? t("game_of", { title, players: players + " " + t("players").toLowerCase() }) : t("game_any", { title });
 }
+
+// A finished game's review page: the game's id is TABLE-N (its table, and its number at that table).
+function reviewHref(gameId) {
+  const cut = gameId.lastIndexOf("-");
+  return "/t/" + encodeURIComponent(gameId.slice(0, cut)) + "/review?game=" + encodeURIComponent(gameId.slice(cut + 1));
+}

@@ -69,7 +69,9 @@ function render() {
     record.setAttribute("download", "racko-game.json");
     const replay = element("a", "button", t("replay"));
     replay.href = "/replay/" + encodeURIComponent(game.game);
-    item.append(who, " ", record, " ", replay);
+    const review = element("a", "button", t("review:link"));
+    review.href = reviewHref(game.game);
+    item.append(who, " ", record, " ", replay, " ", review);
     if (me && game.seats.some((seat) => seat.subject === "p:" + me.id)) {
       const again = element("button", "", t("rematch"));
       again.type = "button";

@@ -49,6 +49,7 @@ async function main() {
     return;
   }
   $("replay-title").textContent = t("replay_title", { title: variantTitle(game.variant, game.title) });
+  $("review-link").href = reviewHref(GAME);
   $("step").max = String(game.steps.length - 1);
   $("step").addEventListener("input", () => go(Number($("step").value)));
   $("first").addEventListener("click", () => go(0));

@@ -88,8 +88,15 @@ function receive(frame) {
     else setStatus(WORDS.en["err:" + frame.code] ? t("err:" + frame.code) : frame.message, true);
     if (frame.code === "stale") send({ type: "sync", version });
   } else if (frame.type === "hint") {
-    // The best choice and why (its sentences end with its chance to win), then the next choices.
-    const [best, ...others] = frame.choices.map((choice, index) => describeHint(choice) + (index ? "" : " " + explainHint(choice)));
+    // As racko hint says it: the best move and why (its sentences end with its chance to win), then the next moves
+    // with their chance; a choice without reasons (High-Low, a forced move) in the advisor's own words.
+    const [best, ...others] = frame.choices.map((choice, index) => {
+      if (!choice.move) return describeHint(choice) + (index ? "" : " " + explainHint(choice));
+      const move = explainHint({ why: [choice.move] });
+      const said = move.charAt(0).toUpperCase() + move.slice(1) + ".";
+      if (!index) return said + " " + explainHint(choice);
+      return choice.win_chance === null ? said : said + " " + t("why:chance-short", { chance: Math.round(100 * choice.win_chance) });
+    });
     setStatus(t("hint") + " — " + [best.trim(), ...others].join(" · "), true);
   } else if (frame.type === "presence") {
     presence = frame;
@@ -652,6 +659,7 @@ function showResult() {
   $("download").hidden = !view.over;
   $("to-lobby").hidden = !view.over;
   $("round-ok").textContent = t(view.over ? "close" : "continue");
+  reviewLink(result);
   if (view.over) {
     $("round-title").textContent = t("game_title", { title: variantTitle(setup.variant, setup.title) });
     $("winner").replaceChildren("★ ", ...tNodes("winner_is", { name: bdi(view.winners) }));
@@ -669,6 +677,16 @@ function showResult() {
   for (const button of [$("again"), $("round-ok")]) button.autofocus = false;
   (view.over && you !== null ? $("again") : $("round-ok")).autofocus = true;
   if (!dialog.open) dialog.showModal();
+}
+
+// The review opens in a tab of its own, so that the table and its connection stay as they are: a seat's moves of the
+// round that ended (its link's token in the fragment, as here), or anyone's of the whole game once it is over.
+function reviewLink(result) {
+  const link = $("review-link");
+  link.hidden = !view.over && you === null;
+  const seat = !view.over && TOKEN ? "#seat=" + encodeURIComponent(TOKEN) : "";
+  link.href = "/t/" + encodeURIComponent(TABLE) + "/review?game=" + game + (view.over ? "" : "&round=" + result.number) + seat;
+  link.textContent = t(view.over ? "review:link-game" : "review:link-round");
 }
 
 // The round's end: every rack revealed, a bar where its order broke, and how each score was counted.

@@ -49,7 +49,11 @@ def serving(folder: Path, *options: str) -> Iterator[str]:
     racko = Path(sys.executable).with_name("racko")  # the command the README's set-up installs beside python
     command = [str(racko), "serve", "--port", str(port), "--db", str(folder / "tables.sqlite3"), "--pace", "0.05"]
     command += ["--new-tables-per-minute", "1000"]  # one test module makes more tables a minute than a person does
-    process = subprocess.Popen([*command, *options], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # Its log goes to a file, not a pipe: a pipe nobody reads would stop a server that logs much; and the file
+    # says afterwards why a server ended early.
+    log = folder / "serve.log"
+    with log.open("wb") as written:
+        process = subprocess.Popen([*command, *options], stdout=subprocess.DEVNULL, stderr=written)
     address = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30
@@ -59,12 +63,15 @@ def serving(folder: Path, *options: str) -> Iterator[str]:
                 break
             except OSError:
                 if process.poll() is not None or time.monotonic() > deadline:
-                    raise AssertionError(f"racko serve did not start: {process.stderr.read()!r}") from None
+                    raise AssertionError(f"racko serve did not start: {log.read_text(errors='replace')!r}") from None
                 time.sleep(0.1)
         yield address
     finally:
+        ended = process.poll()
         process.kill()
         process.wait(timeout=10)
+        if ended is not None:  # it ended before the tests did: say how, for the failures that follow
+            sys.stderr.write(f"racko serve at {address} ended early ({ended}): {log.read_text(errors='replace')[-3000:]}\n")
 
 
 def launch(playwright: Playwright) -> Browser:

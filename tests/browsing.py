@@ -71,7 +71,9 @@ def serving(folder: Path, *options: str) -> Iterator[str]:
         process.kill()
         process.wait(timeout=10)
         if ended is not None:  # it ended before the tests did: say how, for the failures that follow
-            sys.stderr.write(f"racko serve at {address} ended early ({ended}): {log.read_text(errors='replace')[-3000:]}\n")
+            sys.stderr.write(
+                f"racko serve at {address} ended early ({ended}): {log.read_text(errors='replace')[-3000:]}\n"
+            )
 
 
 def launch(playwright: Playwright) -> Browser:

@@ -8,10 +8,12 @@ several processes need PostgreSQL (:mod:`racko.web.store.postgres`).
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import json
 import os
 import sqlite3
+import stat
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -63,13 +65,26 @@ Statement = tuple[str, tuple[Any, ...]]
 
 
 def owner_only(path: Path) -> None:
-    """Create ``path`` (if missing) readable and writable by its owner only, and tighten it if it was wider."""
-    descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    """Create ``path`` (if missing) readable and writable by its owner only, and tighten it if it was wider (by its
+    name: see :func:`tighten_without_opening`)."""
+    if os.path.islink(path):  # as O_NOFOLLOW refuses it
+        raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), str(path))
+    if os.path.lexists(path):
+        tighten_without_opening(path)
+        return
+    os.close(os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600))
+
+
+def tighten_without_opening(path: Path) -> None:
+    """Make an existing regular file at ``path`` its owner's only, by its name: never by opening it, since closing any
+    descriptor of a file drops every POSIX lock this process holds on it, and SQLite's lock on the ``-shm`` file is what
+    keeps another process from taking it for its first user and truncating it under this one's mapping (SIGBUS)."""
     try:
-        if os.fstat(descriptor).st_mode & 0o077:
-            os.fchmod(descriptor, 0o600)
-    finally:
-        os.close(descriptor)
+        found = os.lstat(path)
+    except FileNotFoundError:
+        return
+    if stat.S_ISREG(found.st_mode) and found.st_mode & 0o077:
+        os.chmod(path, 0o600)
 
 
 class SqliteTables:
@@ -110,9 +125,7 @@ class SqliteTables:
             raise
         if not in_memory:
             for companion in ("-wal", "-shm"):  # SQLite gives them the database's own mode; an older file may be wider
-                extra = self.path.with_name(self.path.name + companion)
-                if extra.exists():
-                    owner_only(extra)
+                tighten_without_opening(self.path.with_name(self.path.name + companion))
         self._using = threading.Lock()
         """Held while the connection is used (a commit in the worker thread, a read in the event loop)."""
         self._reader: sqlite3.Connection | None = None

@@ -8,6 +8,8 @@ import os
 import re
 import sqlite3
 import stat
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -159,6 +161,46 @@ def test_the_sqlite_file_and_its_companions_are_readable_by_their_owner_only(tmp
     os.chmod(path, 0o644)  # a file an older racko made wider is tightened when it is opened
     SqliteTables(path).close()
     assert _mode(path) == 0o600
+
+
+def test_another_process_opening_the_file_never_pulls_the_shared_memory_from_under_a_server(tmp_path: Path) -> None:
+    """A server's store keeps its lock on the ``-shm`` file: a test (or a tool) that opens the same database from
+    another process must not take it for the first user and truncate the memory the server has mapped (which
+    killed the server with SIGBUS while its own set-up dropped that lock)."""
+    path = tmp_path / "tables.sqlite3"
+    server = subprocess.Popen(
+        [sys.executable, "-c", SERVER_HOLDING_THE_FILE, str(path)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert server.stdout is not None and server.stdin is not None
+        assert server.stdout.readline().strip() == "ready"
+        for _ in range(40):  # another process opens the database, reads and goes, as the browser tests' do
+            other = SqliteTables(path)
+            assert other.load("nobody") is None
+            other.close()
+        server.stdin.write("go on\n")
+        server.stdin.flush()
+        assert server.stdout.readline().strip() == "alive"
+        assert server.wait(timeout=30) == 0
+    finally:
+        server.kill()
+        server.wait()
+
+
+SERVER_HOLDING_THE_FILE = """
+import sys, threading
+from racko.web.store.sqlite import SqliteTables
+store = SqliteTables(sys.argv[1], grouped=True, exclusive=True)
+assert store.load("nobody") is None
+told = threading.Event()
+threading.Thread(target=lambda: (sys.stdin.readline(), told.set()), daemon=True).start()
+print("ready", flush=True)
+while not told.is_set():  # busy as a server is, while the other process comes and goes
+    assert store.load("nobody") is None
+print("alive", flush=True)
+store.close()
+"""
 
 
 def test_a_second_server_on_one_sqlite_file_is_refused_with_the_reason(tmp_path: Path) -> None:

@@ -39,16 +39,15 @@ from racko.analysis.explain import Sentence, move_sentence, why
 from racko.analysis.review import Decision, Review, SeatReview, class_bounds, review
 from racko.analysis.review import Progress as ReviewProgress
 from racko.errors import RackoError
-from racko.families import family_of
 from racko.match import Match
 from racko.observation import Observation
 from racko.play.text import record_names
 from racko.record import GameRecord, replay
-from racko.rules import Rules, variant
+from racko.rules import variant
 from racko.web.http import Refused, json_body, page, player_of
 from racko.web.players import Players
 from racko.web.store import DamagedTableError, TableStore
-from racko.web.tables import seat_of_player, seat_of_token
+from racko.web.tables import replay_stored, seat_of_player, seat_of_token
 
 SEED = 0
 """Every review's seed: the same game gets the same review, whoever asks and whenever."""
@@ -135,7 +134,7 @@ def what_to_review(
             raise Refused(410, "This game's record is damaged: it cannot be reviewed.") from None
         return Asked(table_id, number, True, you, record, None, _rounds(round_number, len(record.rounds)))
     assert stored is not None
-    match, names = _replayed(stored.setup, list(stored.actions))
+    match, names = _replayed(table_id, stored.setup, list(stored.actions))
     record = GameRecord.of(match, players=tuple(names))
     if match.over:  # over, its record not filed yet
         return Asked(table_id, number, True, you, record, None, _rounds(round_number, len(record.rounds)))
@@ -165,16 +164,11 @@ def _rounds(round_number: int | None, count: int) -> tuple[int, ...]:
     return (round_number,)
 
 
-def _replayed(setup: dict[str, Any], actions: list[dict[str, Any]]) -> tuple[Match, list[str]]:
-    """The table's game from its stored set-up and journal (as the table itself is opened)."""
+def _replayed(table_id: str, setup: dict[str, Any], actions: list[dict[str, Any]]) -> tuple[Match, list[str]]:
+    """The table's game from its stored set-up and journal, as the table itself is opened, with its seats' names."""
     try:
-        rules = Rules.from_dict(setup["rules"])
-        match = Match(rules, seed=setup["seed"])
-        family = family_of(rules)
-        for raw in actions:
-            match.apply(family.action_from_json(raw))
-        return match, [str(spec["name"]) for spec in setup["seats"]]
-    except (RackoError, KeyError, TypeError, ValueError):
+        return replay_stored(table_id, setup, actions), [str(spec["name"]) for spec in setup["seats"]]
+    except (DamagedTableError, KeyError, TypeError):
         raise Refused(410, "This table's saved game is damaged: it cannot be reviewed.") from None
 
 

@@ -297,19 +297,11 @@ class Hub:
 
     def _open(self, table_id: str, setup: dict[str, Any], actions: list[dict[str, Any]]) -> Table:
         """The table replayed from its set-up and journal; :class:`DamagedTableError` if they are not a game."""
+        match = replay_stored(table_id, setup, actions)
         try:
-            rules = Rules.from_dict(setup["rules"])
-            match = Match(rules, seed=setup["seed"])
             seats = [SeatSpec(spec["name"], spec["bot"]) for spec in setup["seats"]]
         except (RackoError, KeyError, TypeError, ValueError) as error:
             raise DamagedTableError(table_id, f"its set-up is not a game ({_said(error)})") from None
-        family = family_of(rules)
-        for number, raw in enumerate(actions, start=1):
-            try:
-                match.apply(family.action_from_json(raw))
-            except (RackoError, KeyError, TypeError, ValueError) as error:
-                reason = f"action {number} of its journal is refused: {_said(error)}"
-                raise DamagedTableError(table_id, reason) from None
         try:
             store = JournalStore(self.store, table_id, len(actions))
             session = PlaySession(match, seats, store, bot_seed=setup["seed"])
@@ -921,6 +913,24 @@ def _not_saved_if_refused() -> Iterator[None]:
         raise WebError(
             "not-saved", f"The table's database refused the change ({error}). Nothing was changed; try again."
         ) from None
+
+
+def replay_stored(table_id: str, setup: dict[str, Any], actions: list[dict[str, Any]]) -> Match:
+    """A stored table's game replayed from its set-up and journal; :class:`DamagedTableError` with the reason if they
+    are not a game."""
+    try:
+        rules = Rules.from_dict(setup["rules"])
+        match = Match(rules, seed=setup["seed"])
+    except (RackoError, KeyError, TypeError, ValueError) as error:
+        raise DamagedTableError(table_id, f"its set-up is not a game ({_said(error)})") from None
+    family = family_of(rules)
+    for number, raw in enumerate(actions, start=1):
+        try:
+            match.apply(family.action_from_json(raw))
+        except (RackoError, KeyError, TypeError, ValueError) as error:
+            reason = f"action {number} of its journal is refused: {_said(error)}"
+            raise DamagedTableError(table_id, reason) from None
+    return match
 
 
 def seat_of_token(setup: dict[str, Any], token: Any) -> int | None:

@@ -136,7 +136,9 @@ def test_several_processes_on_postgresql_are_measured_through_the_proxy() -> Non
     )
     assert (figures["processes"], figures["through_proxy"], figures["database"]) == (2, True, "postgresql")
     assert figures["actions"] >= 10 and figures["errors"] == 0, figures["error_codes"]
-    assert figures["proxy_cpu"] is not None and figures["proxy_cpu"] > 0
+    # HAProxy relaying some twenty actions a second may use less than one clock tick (10 ms) in two seconds: the
+    # figure is measured (not None) but may read 0.0; the database always does work enough to show.
+    assert figures["proxy_cpu"] is not None and figures["proxy_cpu"] >= 0
     assert figures["database_cpu"] is not None and figures["database_cpu"] > 0
     assert _gone(pid)
 

@@ -102,11 +102,28 @@ def test_a_whole_game_s_review_shows_its_progress_then_every_player_round_by_rou
     table = file_table(db, rules, 3, ["Ann", "Bob"], [None, None], actions, finished=record)
     page = chromium.new_context(**DESKTOP).new_page()
     page.set_default_timeout(REVIEW_WAIT_MS)
+    # Every text the progress shows, and every text its live region tells a screen reader, in order.
+    page.add_init_script(
+        """document.addEventListener("DOMContentLoaded", () => {
+          window.progressTexts = { shown: [], said: [] };
+          for (const [key, id] of [["shown", "review-progress-text"], ["said", "review-progress-said"]]) {
+            const node = document.getElementById(id);
+            new MutationObserver(() => window.progressTexts[key].push(node.textContent))
+              .observe(node, { childList: true, characterData: true, subtree: true });
+          }
+        });"""
+    )
     page.goto(f"{server}/t/{table['table']}/review?game=1")
     expect(page.locator("#review-progress-text")).to_have_text(re.compile(r"Reviewing: [1-9]\d* of \d+ decisions"))
     bar = page.locator("#review-bar")
     assert 0 < float(bar.evaluate("bar => bar.value")) < float(bar.evaluate("bar => bar.max"))
     _decisions_shown(page)
+    texts = page.evaluate("window.progressTexts")
+    # The live region speaks at the start, at each quarter and on a change of state, not at each of the many polls.
+    assert 1 <= len(texts["said"]) <= 6 and set(texts["said"]) <= set(texts["shown"]), texts
+    counts = [re.fullmatch(r"Reviewing: (\d+) of (\d+) decisions", said) for said in texts["said"]]
+    quarters = [4 * int(found[1]) // int(found[2]) for found in counts if found]
+    assert quarters == sorted(set(quarters)), texts  # one telling a quarter, however many polls it took
     expect(page.locator("#summary li")).to_have_count(2)
     expect(page.locator("#chart-box svg polyline")).to_have_count(2)
     rounds = page.locator("#round-choice option")

@@ -16,6 +16,7 @@ const COSTLY = new Set(["inaccuracy", "mistake", "blunder"]);
 const SYMBOLS = { best: "★", good: "✓", inaccuracy: "?!", mistake: "?", blunder: "??" };
 const ERRORS = { 403: "review:err-forbidden", 404: "review:err-missing", 409: "review:err-not-ended", 503: "review:err-busy" };
 let answer = null, progress = null, failure = null, shownRound = null;
+let saidStep = null; // the last progress step told to a screen reader (renderProgress)
 
 function wholeNumber(text) {
   const number = Number(text);
@@ -101,14 +102,23 @@ function renderProgress() {
     const scope = ROUND ? t("review:scope-round", { n: ROUND }) : t("review:scope-game");
     $("review-scope").textContent = scope + " · " + t(progress.over ? "review:everyone" : "review:own");
   }
+  let text, step;
   if (progress.state === "running" && progress.total > 0) {
     bar.max = progress.total;
     bar.value = progress.done;
-    $("review-progress-text").textContent = t("review:progress", { done: progress.done, total: progress.total });
+    text = t("review:progress", { done: progress.done, total: progress.total });
+    step = "q" + Math.floor((4 * progress.done) / progress.total);
   } else {
     bar.max = 1;
     bar.value = 0;
-    $("review-progress-text").textContent = progress.ahead ? t("review:waiting", { ahead: progress.ahead }) : t("review:starting");
+    text = progress.ahead ? t("review:waiting", { ahead: progress.ahead }) : t("review:starting");
+    step = text;
+  }
+  $("review-progress-text").textContent = text;
+  // A screen reader hears the progress at each quarter and when the state changes, not at every poll.
+  if (step !== saidStep) {
+    saidStep = step;
+    $("review-progress-said").textContent = text;
   }
 }
 

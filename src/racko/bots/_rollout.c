@@ -22,11 +22,12 @@ typedef struct {
     double power;  /* on P / m */
     double edge;   /* factor for a gap at an end of the rack */
     int weighs_draw; /* takes the discard only when it beats the average draw, as hard does */
+    double **gap_tables; /* per pool 0 .. deck_size, gap_table's lookups (NULL until met); NULL: none */
 } World;
 
 /* the world of a hard-like opponent in a 2-player round: the plain gap model, one other seat */
 static World plain_world(int deck_size, int needs_run) {
-    World w = {deck_size, needs_run, 1, 0.0, 1.0, 1.0, 0};
+    World w = {deck_size, needs_run, 1, 0.0, 1.0, 1.0, 0, NULL};
     return w;
 }
 
@@ -58,6 +59,39 @@ static double gap_draws(const World *w, int open_slots, int fits, int pool, int 
     return (double)open_slots >= slacked ? (double)open_slots : slacked;
 }
 
+/* gap_draws of every (at_edge, open_slots, fits) for one pool, at [(at_edge * (RACK + 1) + open_slots) * (pool + 1)
+   + fits]: made by gap_draws itself the first time the pool is met and kept for the kernel call, so that a lookup
+   gives the very same value without a division (the costs' hot spot); NULL when there are no tables. */
+static const double *gap_table(const World *w, int pool) {
+    if (!w->gap_tables || pool < 0 || pool > w->deck_size) return NULL;
+    double *table = w->gap_tables[pool];
+    if (table) return table;
+    table = malloc(sizeof(double) * 2 * (RACK + 1) * (size_t)(pool + 1));
+    if (!table) return NULL;
+    for (int at_edge = 0; at_edge < 2; at_edge++)
+        for (int open_slots = 0; open_slots <= RACK; open_slots++)
+            for (int fits = 0; fits <= pool; fits++)
+                table[(at_edge * (RACK + 1) + open_slots) * (pool + 1) + fits] =
+                    open_slots ? gap_draws(w, open_slots, fits, pool, at_edge) : 0.0;
+    w->gap_tables[pool] = table;
+    return table;
+}
+
+/* gives w its (empty) tables of gap_draws; 0 with a MemoryError set when out of memory */
+static int open_gap_tables(World *w) {
+    w->gap_tables = calloc((size_t)w->deck_size + 1, sizeof(double *));
+    if (w->gap_tables) return 1;
+    PyErr_NoMemory();
+    return 0;
+}
+
+static void close_gap_tables(World *w) {
+    if (!w->gap_tables) return;
+    for (int pool = 0; pool <= w->deck_size; pool++) free(w->gap_tables[pool]);
+    free(w->gap_tables);
+    w->gap_tables = NULL;
+}
+
 static int is_ordered(const int *rack) {
     for (int i = 1; i < RACK; i++)
         if (rack[i] <= rack[i - 1]) return 0;
@@ -81,6 +115,7 @@ static int qualifies(const World *w, const int *rack) {
 static double gap_cost(const World *w, const int *rack, const int *counts) {
     int top = w->deck_size + 1;
     int pool = counts[top];
+    const double *table = gap_table(w, pool);
     int values[RACK + 2];
     double best[RACK + 2];
     values[0] = 0;
@@ -102,7 +137,9 @@ static double gap_cost(const World *w, const int *rack, const int *counts) {
             } else {
                 int fits = below - counts[values[i]];
                 if (fits < open_slots) continue;
-                cost = before + gap_draws(w, open_slots, fits, pool, i == 0 || j == last);
+                int at_edge = i == 0 || j == last;
+                cost = before + (table ? table[(at_edge * (RACK + 1) + open_slots) * (pool + 1) + fits]
+                                       : gap_draws(w, open_slots, fits, pool, at_edge));
             }
             if (cost < cheapest) cheapest = cost;
         }
@@ -292,12 +329,15 @@ static double draw_cost(const World *w, const int *rack, const Table *t, double 
         return total / t->stock_size;
     }
     int pool = counts[w->deck_size + 1];
-    double *gaps = t->gaps;
-    for (int at_edge = 0; at_edge < 2; at_edge++)
-        for (int open_slots = 1; open_slots <= RACK; open_slots++)
-            for (int fits = open_slots; fits <= pool; fits++)
-                gaps[(at_edge * (RACK + 1) + open_slots) * (pool + 1) + fits] =
-                    gap_draws(w, open_slots, fits, pool, at_edge);
+    const double *gaps = gap_table(w, pool);
+    if (!gaps) { /* no tables: this call's own, in the scratch */
+        for (int at_edge = 0; at_edge < 2; at_edge++)
+            for (int open_slots = 1; open_slots <= RACK; open_slots++)
+                for (int fits = open_slots; fits <= pool; fits++)
+                    t->gaps[(at_edge * (RACK + 1) + open_slots) * (pool + 1) + fits] =
+                        gap_draws(w, open_slots, fits, pool, at_edge);
+        gaps = t->gaps;
+    }
     int last = RACK + 1, values[RACK + 2];
     double before[RACK + 2], after[RACK + 2], skipping[RACK + 2];
     values[0] = 0;
@@ -481,13 +521,14 @@ static PyObject *estimate(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "deck size, opponents, rollouts or cap out of range");
         return NULL;
     }
-    World w = {deck_size, needs_run, opponents, slack, power, edge, weighs_draw};
+    World w = {deck_size, needs_run, opponents, slack, power, edge, weighs_draw, NULL};
     int *may_come = NULL, *known = NULL, *rest = NULL, *stock = NULL, *work_stock = NULL, *pile = NULL,
         *counts = NULL, *racks = NULL, *tops = NULL, *draws_first = NULL;
     unsigned char *marks = NULL, *in_known = NULL;
     double *totals = NULL, *denial = NULL, *gaps = NULL;
     PyObject *result = NULL, *candidates = NULL, *denial_seq = NULL;
     Py_ssize_t may_count, known_count, count = 0;
+    if (!open_gap_tables(&w)) goto done;
     if (!read_cards(may_come_obj, deck_size, &may_come, &may_count, "may_come")) goto done;
     if (!read_cards(known_obj, deck_size, &known, &known_count, "known_order")) goto done;
     denial_seq = PySequence_Fast(denial_obj, "denial");
@@ -581,6 +622,7 @@ static PyObject *estimate(PyObject *self, PyObject *args) {
     if (!result) goto done;
     for (Py_ssize_t c = 0; c < count; c++) PyList_SET_ITEM(result, c, PyFloat_FromDouble(totals[c] / rollouts));
 done:
+    close_gap_tables(&w);
     Py_XDECREF(candidates);
     Py_XDECREF(denial_seq);
     free(denial);
@@ -740,6 +782,7 @@ static PyObject *race(PyObject *self, PyObject *args) {
     PyObject *result = NULL, *candidates = NULL;
     Py_ssize_t hidden_count, opponent_count, known_count, pile_count, count = 0;
     size_t deck_cards = (size_t)deck_size + 3;
+    if (!open_gap_tables(&w)) goto done;
     if (!read_ints(hidden_obj, 1, deck_size, &hidden, &hidden_count, "hidden")) goto done;
     if (!read_ints(opponent_obj, 0, deck_size, &opponent, &opponent_count, "opponent")) goto done;
     if (!read_ints(known_obj, 1, deck_size, &known, &known_count, "known_order")) goto done;
@@ -817,6 +860,7 @@ static PyObject *race(PyObject *self, PyObject *args) {
         PyList_SET_ITEM(result, c,
                         Py_BuildValue("(llll)", tally[4 * c], tally[4 * c + 1], tally[4 * c + 2], tally[4 * c + 3]));
 done:
+    close_gap_tables(&w);
     Py_XDECREF(candidates);
     free(hidden);
     free(opponent);
@@ -863,6 +907,7 @@ static PyObject *wants(PyObject *self, PyObject *args) {
     PyObject *result = NULL;
     Py_ssize_t hidden_count, opponent_count, offered_count, unseen_count;
     size_t deck_cards = (size_t)deck_size + 3;
+    if (!open_gap_tables(&w)) goto done;
     if (!read_ints(unseen_obj, 1, deck_size, &unseen, &unseen_count, "unseen")) goto done;
     if (!read_ints(hidden_obj, 1, deck_size, &hidden, &hidden_count, "hidden")) goto done;
     if (!read_ints(opponent_obj, 0, deck_size, &opponent, &opponent_count, "opponent")) goto done;
@@ -926,6 +971,7 @@ static PyObject *wants(PyObject *self, PyObject *args) {
         PyList_SET_ITEM(result, i, Py_BuildValue("(ldl)", takes[card], saved[card], outs[card]));
     }
 done:
+    close_gap_tables(&w);
     free(hidden);
     free(opponent);
     free(offered);
@@ -1030,6 +1076,34 @@ static double turns_loglik(const World *w, const int *rack_now, const Turn *turn
     return total;
 }
 
+/* turns_loglik remembered per rack for one posterior call: a Gibbs sweep weighs again many of the racks the sweeps
+   before it weighed, and a rack's likelihood depends on nothing else */
+#define REMEMBERED 4096 /* a power of two */
+typedef struct {
+    int rack[RACK];
+    int used;
+    double loglik;
+} Remembered;
+
+static double remembered_loglik(Remembered *memo, int *stored, const World *w, const int *rack, const Turn *turns,
+                                int count, const Leaning *lean, int *counts, unsigned char *marks) {
+    uint64_t hash = 0xcbf29ce484222325ULL; /* FNV-1a over the slots */
+    for (int k = 0; k < RACK; k++) hash = (hash ^ (uint64_t)rack[k]) * 0x100000001b3ULL;
+    size_t i = (size_t)(hash ^ (hash >> 32)) & (REMEMBERED - 1);
+    while (memo[i].used) {
+        if (!memcmp(memo[i].rack, rack, sizeof memo[i].rack)) return memo[i].loglik;
+        i = (i + 1) & (REMEMBERED - 1);
+    }
+    double loglik = turns_loglik(w, rack, turns, count, lean, counts, marks);
+    if (*stored < REMEMBERED / 4 * 3) { /* a table kept under three quarters full, so that a search ends soon */
+        memcpy(memo[i].rack, rack, sizeof memo[i].rack);
+        memo[i].loglik = loglik;
+        memo[i].used = 1;
+        (*stored)++;
+    }
+    return loglik;
+}
+
 /* posterior(deck_size, needs_run, hidden, weights, rack, hidden_slots, turns, sweeps, burn, spreads, seed)
    rack: the opponent's rack, known cards and a guess for each of hidden_slots; turns: (offered, took, slot,
    left, held, seen cards), oldest first; spreads: (take, place, margin).
@@ -1056,9 +1130,12 @@ static PyObject *posterior(PyObject *self, PyObject *args) {
     double *weights = NULL, *marginal = NULL, *logs = NULL;
     unsigned char *marks = NULL, *seen = NULL;
     Turn *turns = NULL;
+    Remembered *memo = NULL;
+    int stored = 0;
     PyObject *result = NULL, *turns_seq = NULL;
     Py_ssize_t hidden_count, rack_count, slot_count, turn_count = 0;
     size_t deck_cards = (size_t)deck_size + 3;
+    if (!open_gap_tables(&w)) goto done;
     if (!read_ints(hidden_obj, 1, deck_size, &hidden, &hidden_count, "hidden")) goto done;
     if (!read_ints(rack_obj, 1, deck_size, &rack, &rack_count, "rack")) goto done;
     if (!read_ints(slots_obj, 0, RACK - 1, &slots, &slot_count, "hidden_slots")) goto done;
@@ -1076,7 +1153,8 @@ static PyObject *posterior(PyObject *self, PyObject *args) {
     marks = malloc(deck_cards);
     marginal = calloc(RACK * (size_t)(deck_size + 1), sizeof(double));
     logs = malloc(sizeof(double) * (size_t)(hidden_count + 1));
-    if (!turns || !seen || !counts || !marks || !marginal || !logs) {
+    memo = calloc(REMEMBERED, sizeof(Remembered));
+    if (!turns || !seen || !counts || !marks || !marginal || !logs || !memo) {
         PyErr_NoMemory();
         goto done;
     }
@@ -1121,7 +1199,8 @@ static PyObject *posterior(PyObject *self, PyObject *args) {
                     rack[other] = was;
                 }
                 rack[s] = c;
-                logs[h] = prior + turns_loglik(&w, rack, turns, (int)turn_count, &lean, counts, marks);
+                logs[h] = prior + remembered_loglik(memo, &stored, &w, rack, turns, (int)turn_count, &lean, counts,
+                                                    marks);
                 rack[s] = was;
                 if (other >= 0) rack[other] = c;
                 if (logs[h] > high) high = logs[h];
@@ -1153,6 +1232,7 @@ static PyObject *posterior(PyObject *self, PyObject *args) {
         result = Py_BuildValue("(NN)", rack_out, weights_out);
     }
 done:
+    close_gap_tables(&w);
     Py_XDECREF(turns_seq);
     free(hidden);
     free(rack);
@@ -1164,6 +1244,7 @@ done:
     free(marks);
     free(seen);
     free(turns);
+    free(memo);
     return result;
 }
 

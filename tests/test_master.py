@@ -13,7 +13,8 @@ from racko.bots import _rollout as kernel  # type: ignore[attr-defined]
 from racko.bots import master as master_module
 from racko.bots import rollout
 from racko.bots.expert import SOLITAIRE_GAPS
-from racko.bots.master import MasterBot, Turn, slot_weights
+from racko.bots.guess import Turn, slot_weights
+from racko.bots.master import MasterBot
 from racko.bots.rollout import Candidate, World, estimate
 from racko.families import AnyAction, AnyObservation
 from racko.observation import Observation, Phase, RoundResult

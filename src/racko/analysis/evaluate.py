@@ -6,7 +6,7 @@ card it cannot see.  The machinery is the computer players' (:mod:`racko.bots`);
 - **2 players** (classic, with or without the 2-player rule, and Bonus Rack-O): the chance to win the round,
   from ``master``'s races (the kernel ``racko.bots._rollout.race``).  Each play-out deals the cards this seat has
   not seen into the opponent's hidden slots by ``master``'s slot weights (where a card should sit, from the
-  opponent's cards in view, what left each slot and how long it has played: :func:`racko.bots.master.slot_weights`;
+  opponent's cards in view, what left each slot and how long it has played: :func:`racko.bots.guess.slot_weights`;
   ``master``'s further sharpening by the likelihood of its choices is left out, :data:`GUESS_SWEEPS`), shuffles the
   rest into the stock (a turned-over pile's known order first), then plays both seats, turn about, the way the
   races play them, until one rack goes out.  Every move meets the same sampled racks and stocks, so that their
@@ -35,8 +35,9 @@ from racko.actions import Action, CallRacko, Discard, DrawFromStock, Exchange, T
 from racko.bots.expert import SOLITAIRE_GAPS, TABLE_GAPS, ExpertBot, calls_now, denial_costs, turns_from_draws
 from racko.bots.expert_highlow import GIFT
 from racko.bots.gaps import cards_that_may_come
+from racko.bots.guess import guess_applies, hidden_cards, watched
 from racko.bots.highlow_gaps import DENIAL, HIGHLOW_GAPS, RowValuer, card_in_hand, passing_costs, unseen_cards
-from racko.bots.master import MasterBot, hidden_cards, races_apply, watched
+from racko.bots.master import MasterBot
 from racko.bots.rollout import Candidate, World, estimate, kernel_available
 from racko.errors import RackoError
 from racko.families import CLASSIC, HIGHLOW, AnyAction, AnyObservation, AnyRound, family_of
@@ -133,7 +134,7 @@ def action_json(action: AnyAction) -> dict[str, Any]:
 
 def measure_of(observation: AnyObservation) -> Measure:
     """The measure this seat's decisions are judged by (see the module's description)."""
-    if isinstance(observation, Observation) and races_apply(observation) and kernel_available():
+    if isinstance(observation, Observation) and guess_applies(observation) and kernel_available():
         return "win_chance"
     return "turns"
 
@@ -163,7 +164,7 @@ class Judge:
 
     def see(self, observation: AnyObservation) -> None:
         """Follow the round: read the opponent's last turn, as ``master`` does at each of its picks."""
-        if isinstance(observation, Observation) and races_apply(observation) and _kernel is not None:
+        if isinstance(observation, Observation) and guess_applies(observation) and _kernel is not None:
             self.guesser.watch = watched(self.guesser.watch, observation)
 
     def evaluate(self, observation: AnyObservation, played: AnyAction | None = None) -> Evaluation:

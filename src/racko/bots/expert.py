@@ -46,6 +46,7 @@ from racko.bots.base import Bot, register
 from racko.bots.bucket import bucket_slot
 from racko.bots.expert_highlow import highlow_action
 from racko.bots.gaps import GapModel, RackValuer, cards_that_may_come, counts_below
+from racko.bots.guess import MASK, Watch, guess_applies, hidden_cards, kernel, slot_weights, watched
 from racko.bots.rollout import Candidate, World, estimate
 from racko.errors import RackoError
 from racko.families import AnyAction, AnyObservation
@@ -112,10 +113,33 @@ class ExpertBot(Bot):
     (``hard``'s rule, several times slower) rather than whenever it helps (``medium``'s)."""
     waits: ClassVar[bool] = True
     """Whether it may wait for a longer run in Bonus Rack-O (off: it calls as soon as it may)."""
+    samples: ClassVar[int] = 32
+    """2 players: opponent racks sampled to price the cards handed on (:meth:`denial`)."""
+    saved_weight: ClassVar[float] = 1.0
+    """2 players: what a draw saved by the opponent costs this seat, in draws."""
+    going_out: ClassVar[float] = 10.0
+    """2 players: what handing the opponent the card that takes it out costs, in draws."""
+    sweeps: ClassVar[int] = 8
+    """2 players: Gibbs sweeps over the guess of the opponent's hidden slots per decision (0: the slot weights
+    alone)."""
+    turns_weighed: ClassVar[int] = 8
+    """2 players: the opponent's last turns whose likelihood weighs a guess."""
+    leaning: ClassVar[tuple[float, float, float]] = (2.0, 1.0, 0.5)
+    """How the opponent is taken to play, in draws of the gap model: the spread of its choice to take the discard
+    (a logistic in how much it lowers the cost, less the margin, the third value), and of where it puts a card (a
+    softmax over the slots' costs)."""
+    prior_share: ClassVar[float] = 0.1
+    """The share of the slot weights in the weights the samples are dealt by (the rest: the Gibbs sweeps')."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.watch: Watch | None = None
+        self._guessed: tuple[object, list[float]] | None = None
 
     def act(self, observation: AnyObservation) -> AnyAction:
         if isinstance(observation, HighLowObservation):
             return highlow_action(observation)
+        self.follow(observation)
         seat = observation.seat
         public = observation.public
         rules = public.rules
@@ -245,9 +269,110 @@ class ExpertBot(Bot):
         rollouts = self.advice_rollouts if every_move else self.rollouts
         return estimate(world, candidates, rollouts, self.rng.getrandbits(63), self.cap)
 
+    def follow(self, observation: AnyObservation) -> None:
+        """With 2 players, read the opponent's turn since this seat's last pick (for :meth:`guess_weights`); reading
+        the same observation twice changes nothing."""
+        if kernel is not None and guess_applies(observation) and self.sweeps:
+            assert isinstance(observation, Observation)
+            self.watch = watched(self.watch, observation)
+
     def denial(self, observation: Observation) -> tuple[float, ...]:
-        """Per card (index 0 unused): the draws it costs to hand it to the next player (see :func:`denial_costs`)."""
-        return denial_costs(observation, self.deny)
+        """Per card (index 0 unused): the draws it costs to hand it to the next player.  With 2 players, from sampled
+        racks of the opponent (:meth:`guess_weights`): the draws the card saves it, and :attr:`going_out` draws times
+        the chance it goes out with it; else, and without the compiled kernel, :func:`denial_costs`."""
+        if kernel is None or not guess_applies(observation) or self.samples < 1:
+            return denial_costs(observation, self.deny)
+        public = observation.public
+        size = public.rules.deck_size
+        seat = observation.seat
+        receiver = (seat + 1) % public.rules.players
+        hidden = hidden_cards(observation)
+        receiving = [card or 0 for card in public.known[receiver]]
+        mine_unseen = [card for card, shown in zip(observation.rack, public.known[seat], strict=True) if shown is None]
+        tallies = kernel.wants(
+            size,
+            public.rules.two_player_rule,
+            hidden,
+            self.guess_weights(observation, hidden),
+            receiving,
+            range(1, size + 1),
+            mine_unseen,
+            self.samples,
+            self.rng.getrandbits(63) & MASK,
+        )
+        costs = [0.0]
+        for _takes, saved, outs in tallies:
+            costs.append((self.saved_weight * saved + self.going_out * outs) / self.samples)
+        return tuple(costs)
+
+    def guess_weights(self, observation: Observation, hidden: list[int]) -> list[float]:
+        """Per slot of the opponent's rack, per card: the weights its hidden slots are dealt by (see
+        :func:`slot_weights`); sharpened by what the opponent was seen doing (:attr:`sweeps`), once per turn."""
+        public = observation.public
+        opponent_seat = 1 - observation.seat
+        watch = self.watch
+        if kernel is None or not self.sweeps or watch is None or not watch.turns:
+            return slot_weights(observation, hidden, opponent_seat)
+        key = (public.round_number, public.turns, public.discard_pile, public.left, public.known)
+        if self._guessed is not None and self._guessed[0] == key:
+            return self._guessed[1]  # the denial and the races of one decision, and often its pick and placement
+        prior = slot_weights(observation, hidden, opponent_seat)
+        size = public.rules.deck_size
+        known = public.known[opponent_seat]
+        slots = [slot for slot in range(RACK_SIZE) if known[slot] is None]
+        if not slots or len(hidden) < len(slots):
+            return prior
+        guess, shares = kernel.posterior(
+            size,
+            public.rules.two_player_rule,
+            hidden,
+            prior,
+            self._carried_guess(watch, known, slots, hidden, prior, size),
+            slots,
+            watch.turns[-self.turns_weighed :],
+            self.sweeps,
+            0,
+            self.leaning,
+            self.rng.getrandbits(63) & MASK,
+        )
+        watch.guess = guess
+        weights = list(prior)
+        for slot in slots:
+            row = slot * (size + 1)
+            total = sum(prior[row + card] for card in hidden) or 1.0
+            for card in hidden:
+                weights[row + card] = (1 - self.prior_share) * shares[row + card] + self.prior_share * (
+                    prior[row + card] / total
+                )
+        self._guessed = (key, weights)
+        return weights
+
+    def _carried_guess(
+        self,
+        watch: Watch,
+        known: tuple[int | None, ...],
+        slots: list[int],
+        hidden: list[int],
+        prior: list[float],
+        size: int,
+    ) -> list[int]:
+        """The sampler's rack from the last decision, with the known cards in place and a fresh draw by the slot
+        weights for each hidden slot whose card is no longer a hidden card (or is another slot's)."""
+        guess = [card if card is not None else 0 for card in known]
+        unseen = set(hidden)
+        used: set[int] = set()
+        for slot in slots:
+            card = watch.guess[slot] if watch.guess is not None else 0
+            if card in unseen and card not in used:
+                guess[slot] = card
+                used.add(card)
+        for slot in slots:
+            if guess[slot] == 0:
+                free = [card for card in hidden if card not in used]
+                row = slot * (size + 1)
+                guess[slot] = self.rng.choices(free, [prior[row + card] + 1e-12 for card in free])[0]
+                used.add(guess[slot])
+        return guess
 
     def valuer(self, observation: Observation, may_come: list[int]) -> RackValuer:
         """The gap model that ranks the candidates, with the cards that may come."""

@@ -65,26 +65,19 @@ from __future__ import annotations
 
 import math
 import statistics
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import ClassVar
 
 from racko.actions import Action, Discard, DrawFromStock, Exchange, TakeDiscard
 from racko.bots.base import register
 from racko.bots.expert import ExpertBot, Rating
-from racko.bots.gaps import cards_that_may_come
+from racko.bots.guess import MASK, guess_applies, hidden_cards
+from racko.bots.guess import kernel as _kernel
 from racko.bots.rollout import Candidate, World, estimate, kernel_available
 from racko.families import AnyAction, AnyObservation
 from racko.highlow import HighLowObservation
 from racko.observation import Observation, Phase
-from racko.rules import RACK_SIZE
 from racko.scoring import qualifies_for_racko
-
-try:  # the compiled kernel; absent when the package was installed without a C compiler
-    from racko.bots import _rollout as _kernel  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - depends on the build
-    _kernel = None
-
-MASK = (1 << 64) - 1
 
 
 @register
@@ -106,12 +99,6 @@ class MasterBot(ExpertBot):
     """Exchanges of the card in hand that are raced (``expert``'s best), besides discarding it."""
     race_moves: ClassVar[bool] = True
     """Whether moves are checked by races at all (off: ``expert``'s one-ply search with the sampled denial)."""
-    samples: ClassVar[int] = 32
-    """Opponent racks sampled to price the cards handed on (:meth:`denial`)."""
-    saved_weight: ClassVar[float] = 1.0
-    """What a draw saved by the opponent costs this seat, in draws."""
-    going_out: ClassVar[float] = 10.0
-    """What handing the opponent the card that takes it out costs, in draws."""
     weighs_draw: ClassVar[bool] = True
     """Alone: the seat in the play-outs takes the discard only when that beats the average draw (``hard``'s rule)."""
     batch: ClassVar[int] = 16
@@ -122,30 +109,13 @@ class MasterBot(ExpertBot):
     """Alone: play-outs per candidate at most."""
     drop_margin: ClassVar[float] = 2.5
     """Alone: standard errors by which a candidate must trail the leader in the same play-outs to be dropped."""
-    sweeps: ClassVar[int] = 8
-    """Gibbs sweeps over the guess of the opponent's hidden slots per decision (0: the slot weights alone)."""
-    turns_weighed: ClassVar[int] = 8
-    """The opponent's last turns whose likelihood weighs a guess."""
-    leaning: ClassVar[tuple[float, float, float]] = (2.0, 1.0, 0.5)
-    """How the opponent is taken to play, in draws of the gap model: the spread of its choice to take the discard
-    (a logistic in how much it lowers the cost, less the margin, the third value), and of where it puts a card (a
-    softmax over the slots' costs)."""
-    prior_share: ClassVar[float] = 0.1
-    """The share of the slot weights in the weights the samples are dealt by (the rest: the Gibbs sweeps')."""
-
-    def __init__(self, seed: int | None = None) -> None:
-        super().__init__(seed)
-        self.watch: Watch | None = None
-        self._guessed: tuple[object, list[float]] | None = None
 
     def act(self, observation: AnyObservation) -> AnyAction:
-        if _kernel is not None and races_apply(observation) and self.sweeps:
-            assert isinstance(observation, Observation)
-            self.watch = watched(self.watch, observation)
+        self.follow(observation)
         if (
             _kernel is None
             or isinstance(observation, HighLowObservation)
-            or not races_apply(observation)
+            or not guess_applies(observation)
             or observation.public.phase not in (Phase.PICK, Phase.PLACE)
             or qualifies_for_racko(observation.rack, observation.public.rules)
         ):
@@ -193,103 +163,6 @@ class MasterBot(ExpertBot):
             if index == leader or statistics.fmean(differences) <= self.drop_margin * spread:
                 kept.append(index)
         return kept
-
-    def denial(self, observation: Observation) -> tuple[float, ...]:
-        """Per card: the draws it costs to hand it to the next player, from sampled racks of that player, else
-        ``expert``'s."""
-        if _kernel is None or not races_apply(observation) or self.samples < 1:
-            return super().denial(observation)
-        public = observation.public
-        size = public.rules.deck_size
-        seat = observation.seat
-        receiver = (seat + 1) % public.rules.players
-        hidden = hidden_cards(observation)
-        receiving = [card or 0 for card in public.known[receiver]]
-        mine_unseen = [card for card, shown in zip(observation.rack, public.known[seat], strict=True) if shown is None]
-        tallies = _kernel.wants(
-            size,
-            public.rules.two_player_rule,
-            hidden,
-            self.guess_weights(observation, hidden),
-            receiving,
-            range(1, size + 1),
-            mine_unseen,
-            self.samples,
-            self.rng.getrandbits(63) & MASK,
-        )
-        costs = [0.0]
-        for _takes, saved, outs in tallies:
-            costs.append((self.saved_weight * saved + self.going_out * outs) / self.samples)
-        return tuple(costs)
-
-    def guess_weights(self, observation: Observation, hidden: list[int]) -> list[float]:
-        """Per slot of the opponent's rack, per card: the weights its hidden slots are dealt by (see
-        :func:`slot_weights`); sharpened by what the opponent was seen doing (:attr:`sweeps`), once per turn."""
-        public = observation.public
-        opponent_seat = 1 - observation.seat
-        watch = self.watch
-        if _kernel is None or not self.sweeps or watch is None or not watch.turns:
-            return slot_weights(observation, hidden, opponent_seat)
-        key = (public.round_number, public.turns, public.discard_pile, public.left, public.known)
-        if self._guessed is not None and self._guessed[0] == key:
-            return self._guessed[1]  # the denial and the races of one decision, and often its pick and placement
-        prior = slot_weights(observation, hidden, opponent_seat)
-        size = public.rules.deck_size
-        known = public.known[opponent_seat]
-        slots = [slot for slot in range(RACK_SIZE) if known[slot] is None]
-        if not slots or len(hidden) < len(slots):
-            return prior
-        guess, shares = _kernel.posterior(
-            size,
-            public.rules.two_player_rule,
-            hidden,
-            prior,
-            self._carried_guess(watch, known, slots, hidden, prior, size),
-            slots,
-            watch.turns[-self.turns_weighed :],
-            self.sweeps,
-            0,
-            self.leaning,
-            self.rng.getrandbits(63) & MASK,
-        )
-        watch.guess = guess
-        weights = list(prior)
-        for slot in slots:
-            row = slot * (size + 1)
-            total = sum(prior[row + card] for card in hidden) or 1.0
-            for card in hidden:
-                weights[row + card] = (1 - self.prior_share) * shares[row + card] + self.prior_share * (
-                    prior[row + card] / total
-                )
-        self._guessed = (key, weights)
-        return weights
-
-    def _carried_guess(
-        self,
-        watch: Watch,
-        known: tuple[int | None, ...],
-        slots: list[int],
-        hidden: list[int],
-        prior: list[float],
-        size: int,
-    ) -> list[int]:
-        """The sampler's rack from the last decision, with the known cards in place and a fresh draw by the slot
-        weights for each hidden slot whose card is no longer a hidden card (or is another slot's)."""
-        guess = [card if card is not None else 0 for card in known]
-        unseen = set(hidden)
-        used: set[int] = set()
-        for slot in slots:
-            card = watch.guess[slot] if watch.guess is not None else 0
-            if card in unseen and card not in used:
-                guess[slot] = card
-                used.add(card)
-        for slot in slots:
-            if guess[slot] == 0:
-                free = [card for card in hidden if card not in used]
-                row = slot * (size + 1)
-                guess[slot] = self.rng.choices(free, [prior[row + card] + 1e-12 for card in free])[0]
-                used.add(guess[slot])
-        return guess
 
     def race_choice(self, observation: Observation, ratings: list[Rating]) -> Action:
         """``expert``'s best move, unless a raced alternative clearly wins more races."""
@@ -354,154 +227,6 @@ class MasterBot(ExpertBot):
                 assert held is not None
                 result.append((action, rack, held, False))
         return result
-
-
-def races_apply(observation: AnyObservation) -> bool:
-    """Whether the races and the sampled racks model the round: classic 2-player play, with or without the 2-player
-    rule (the kernels then ask for a run of three as well), and Bonus Rack-O, where the first rack to qualify
-    usually calls at once (the races count it as out; whether to call or wait stays ``expert``'s decision).
-
-    Not with 3 or 4 players: the sampled denial of the next player was measured level with ``expert``'s there
-    (docs/STRENGTH.md), and the races play out two seats only.
-    """
-    if not isinstance(observation, Observation):
-        return False
-    rules = observation.public.rules
-    return rules.players == 2 and not rules.partners
-
-
-def hidden_cards(observation: Observation) -> list[int]:
-    """The cards whose place this seat does not know: those that may come, less a turned-over stock's known order."""
-    known_order = set(observation.public.known_stock_order)
-    return [card for card in cards_that_may_come(observation) if card not in known_order]
-
-
-Turn = tuple[int, int, int, int, int, list[int]]
-"""One turn of the opponent as the kernel reads it: (the discard it was offered or 0, whether it took it, the slot
-that changed or -1, the card that left it or 0, the card it held when that is public or 0, the cards it saw face
-up)."""
-
-
-@dataclass
-class Watch:
-    """What this seat saw the opponent do in the current round, read between its own turns."""
-
-    round_number: int
-    turns_seen: int = -1
-    """The round's turn count at this seat's last pick (-1: none yet)."""
-    lefts: tuple[int, ...] = (0,) * RACK_SIZE
-    """How many cards had left each of the opponent's slots then."""
-    turns: list[Turn] = field(default_factory=list)
-    """The opponent's turns read since the last gap in what this seat could follow, oldest first."""
-    guess: list[int] | None = None
-    """The sampler's rack after the last decision (the opponent's known cards and a guess for each hidden slot)."""
-
-
-def watched(watch: Watch | None, observation: Observation) -> Watch:
-    """``watch`` brought up to ``observation`` (2 players): at each of this seat's picks, the opponent's turn since
-    the last one is read and added.  A new round starts a new watch; a turn that cannot be read (the discard pile
-    was turned over, or this seat did not see the turn before) starts the list of turns again."""
-    public = observation.public
-    opponent_seat = 1 - observation.seat
-    if watch is None or watch.round_number != public.round_number or public.turns < watch.turns_seen:
-        watch = Watch(public.round_number)
-    if public.phase is not Phase.PICK or watch.turns_seen == public.turns:
-        return watch
-    lefts = tuple(len(cards) for cards in public.left[opponent_seat])
-    follows = watch.turns_seen < 0 or public.turns == watch.turns_seen + 2
-    turn = read_turn(observation, watch.lefts) if follows and public.turns > 0 else None
-    if turn is None:
-        watch.turns = []
-    else:
-        watch.turns.append(turn)
-    watch.lefts = lefts
-    watch.turns_seen = public.turns
-    return watch
-
-
-def read_turn(observation: Observation, lefts_before: tuple[int, ...]) -> Turn | None:
-    """The opponent's turn just played, from this seat's view at its pick and how many cards had left each of the
-    opponent's slots before it; ``None`` when the view does not tell (a turned-over pile, or more than one change).
-
-    The opponent took the top discard when the slot that changed now holds a known card; otherwise it drew, and the
-    card it was offered lies under its discard.  When no slot changed, it threw away the card it drew.
-    """
-    public = observation.public
-    if public.turned_over_pile is not None:
-        return None
-    opponent_seat = 1 - observation.seat
-    pile = public.discard_pile
-    mine = {card for card in public.known[observation.seat] if card is not None}
-    lefts = [len(cards) for cards in public.left[opponent_seat]]
-    changed = [slot for slot in range(RACK_SIZE) if lefts[slot] != lefts_before[slot]]
-    if not changed:
-        if len(pile) < 2:
-            return None
-        return (pile[-2], 0, -1, 0, pile[-1], sorted({*pile[:-1], *mine}))
-    if len(changed) != 1 or lefts[changed[0]] != lefts_before[changed[0]] + 1:
-        return None
-    slot = changed[0]
-    left = public.left[opponent_seat][slot][-1]
-    taken = public.known[opponent_seat][slot]
-    if taken is not None:
-        return (taken, 1, slot, left, taken, sorted({*pile[:-1], taken, *mine}))
-    if len(pile) < 2:
-        return None
-    return (pile[-2], 0, slot, left, 0, sorted({*pile[:-1], *mine}))
-
-
-def turns_taken(observation: Observation, seat: int) -> int:
-    """The turns ``seat`` has played in this round (the player after the dealer plays first)."""
-    public = observation.public
-    players = public.rules.players
-    position = (seat - public.dealer - 1) % players
-    return max(0, (public.turns - position + players - 1) // players)
-
-
-DRAWN_SPREAD = 1.0
-"""The spread of a card drawn blind and kept, in slot widths around where it fits between its known neighbours."""
-DEALT_SETTLING = 0.12
-"""Per opponent turn, how much more a dealt card that was never replaced is taken to fit where it sits."""
-DEALT_SETTLED = 0.8
-"""At most that much."""
-
-
-def slot_weights(observation: Observation, hidden: list[int], opponent_seat: int) -> list[float]:
-    """Per slot of ``opponent_seat``'s rack, per card (``deck_size + 1`` each, card 0 unused): how likely the card is
-    to be in that slot, up to a factor.  Only the hidden slots' rows are read."""
-    public = observation.public
-    size = public.rules.deck_size
-    known = public.known[opponent_seat]
-    left = public.left[opponent_seat]
-    settled = min(DEALT_SETTLED, DEALT_SETTLING * turns_taken(observation, opponent_seat))
-    weights = [0.0] * (RACK_SIZE * (size + 1))
-    for slot in range(RACK_SIZE):
-        if known[slot] is not None:
-            continue
-        below_slot, below = -1, 0
-        for other in range(slot - 1, -1, -1):
-            card = known[other]
-            if card is not None:
-                below_slot, below = other, card
-                break
-        above_slot, above = RACK_SIZE, size + 1
-        for other in range(slot + 1, RACK_SIZE):
-            card = known[other]
-            if card is not None:
-                above_slot, above = other, card
-                break
-        width = (above - below) / (above_slot - below_slot)
-        if width <= 0:  # known neighbours out of order: no guidance from them
-            below_slot, below, above_slot, above = -1, 0, RACK_SIZE, size + 1
-            width = (size + 1) / (RACK_SIZE + 1)
-        centre = below + width * (slot - below_slot)
-        spread = max(1.0, DRAWN_SPREAD * width)
-        fits = 1.0 if left[slot] else settled
-        row = slot * (size + 1)
-        for card in hidden:
-            fit = math.exp(-0.5 * ((card - centre) / spread) ** 2)
-            weights[row + card] = (1 - fits) + fits * fit
-    return weights
 
 
 def _placed(rack: tuple[int, ...], slot: int, card: int) -> tuple[int, ...]:

@@ -7,12 +7,20 @@ How it chooses, all from its own observation:
   cost of the rack it leaves (:mod:`racko.bots.gaps`, with :data:`TABLE_GAPS`, tuned
   against ``hard``), plus the denial cost of the card it discards; a blind draw by the
   average over the cards that may come of the best thing to do with each.
-- **Denial**: a card it discards goes to the next player.  It estimates what that
-  player wants from what it has seen of that rack: a slot it has not yet changed
-  probably still wants a card of that slot's share of the deck (card ``c`` of ``N``
-  belongs near slot ``10 (c - 1) / N``); a slot it has already changed probably
-  does not.  Each discard costs its chance of being wanted times :attr:`ExpertBot.deny`
-  draws.  Going out costs nothing: the round ends.
+- **Denial**: a card it discards goes to the next player.  With 2 players (classic, with
+  or without the 2-player rule, and Bonus Rack-O) it guesses the opponent's hidden rack
+  (:mod:`racko.bots.guess`): each hidden slot weighted by where its card should sit, the
+  guess sharpened by a Gibbs sampler that weighs it by how likely a ``hard``-like player
+  was to play the turns this seat watched (the C kernel's ``posterior``,
+  :attr:`ExpertBot.sweeps` sweeps a decision).  Every card is offered to
+  :attr:`ExpertBot.samples` racks dealt by that guess (the kernel's ``wants``): handing
+  it on costs the draws it saves the opponent, plus :attr:`ExpertBot.going_out` draws
+  times the chance that it goes out with it.  With more players, in Partners and
+  without the compiled kernel it estimates what the next player wants from what it has
+  seen of that rack: a slot it has not yet changed probably still wants a card of that
+  slot's share of the deck (card ``c`` of ``N`` belongs near slot ``10 (c - 1) / N``); a
+  slot it has already changed probably does not.  Each discard costs its chance of being
+  wanted times :attr:`ExpertBot.deny` draws.  Going out costs nothing: the round ends.
 - **Alone (solitaire): rollouts** (:mod:`racko.bots.rollout`).  The best few moves by
   the gap model (:data:`SOLITAIRE_GAPS`) are each played out to a Rack-O many times,
   with the cards that may come in fresh random orders (the same orders for every

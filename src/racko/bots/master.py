@@ -1,33 +1,11 @@
-"""``master``: ``expert`` with a guess of the opponent's hidden rack, used to price the cards it hands on and to
-check its best moves by racing both seats of a 2-player round to the end.
+"""``master``: ``expert``, which prices the cards it hands on from a guess of the opponent's hidden rack
+(:mod:`racko.bots.guess`), with its best moves checked by racing both seats of a 2-player round to the end.
 
 In a 2-player round (classic rules, with or without the 2-player rule's run of three;
 and Bonus Rack-O, where the first rack to qualify usually calls at once) the winner is
-whoever goes out first.  From its own observation:
+whoever goes out first.  From its own observation, besides ``expert``'s one-ply search
+with the sampled denial:
 
-- **The opponent's rack, sampled.**  A slot filled from the discard pile holds a
-  card everyone saw; the other slots hold cards this seat has not seen.  Each
-  sample deals those slots cards it has not seen, each slot weighted by where
-  the card should sit (:func:`slot_weights`): a card drawn blind and kept sits
-  where it fits between its known neighbours; a dealt card that was never replaced
-  may be anything at first, and more and more probably fits as turns go by
-  without it being replaced.
-- **What the opponent did**, to sharpen that guess (:class:`Watch`, the C kernel
-  ``racko.bots._rollout.posterior``): between its own turns this seat reads the
-  opponent's last turn from the public view (the discard it was offered, whether it
-  took it, which slot changed and what left it, the card it threw away).  A guess of
-  the whole hidden rack fixes the rack the opponent held before each of those turns,
-  so each guess can be weighed by how likely a ``hard``-like player was to play as it
-  did (it takes a discard that lowers its rack's cost, puts a card where the cost is
-  lowest; both softened, :attr:`MasterBot.leaning`).  A Gibbs sampler carried from turn
-  to turn redraws each hidden slot from slot weight x that likelihood
-  (:attr:`MasterBot.sweeps` sweeps a decision); the share of each card in each slot over
-  the sweeps, mixed with the slot weights, is what the samples below are dealt by.
-- **Sampled denial** (the C kernel ``racko.bots._rollout.wants``): every card is
-  offered to each sampled rack played by a ``hard``-like opponent; handing a card on
-  costs the draws it saves the opponent, plus :attr:`MasterBot.going_out` draws times
-  the chance that it goes out with it.  This replaces ``expert``'s fixed denial cost
-  in ``expert``'s one-ply search (:meth:`MasterBot.denial`).
 - **Races** (the C kernel ``racko.bots._rollout.race``): ``expert``'s best move and
   a few alternatives are played out from sampled racks; the rest of the unseen
   cards make the stock, in a random order (the known order first after a turned

@@ -191,7 +191,8 @@ def _highlow_choice(observation: HighLowObservation) -> Choice:
 def advice(observation: Observation, seed: int = 0) -> tuple[Choice, ...]:
     """Every legal choice for this seat, best first, judged from its own observation by the advisor.
 
-    The advisor's play-outs (solitaire) are seeded, so the same position always gets the same advice.
+    The advisor's play-outs (solitaire) and sampled racks of the opponent (2 players) are seeded, so the same
+    position always gets the same advice.
     """
     rated = ExpertBot(seed=seed).rate(observation, every_move=True)
     return tuple(Choice(rating.action, rating.turns, *_reason(observation, rating)) for rating in rated)

@@ -318,6 +318,41 @@ def test_expert_prices_a_discard_by_what_the_next_player_has_shown_it_wants() ->
     assert denial_costs(solo.observation(0), weight=1.0) == ()  # alone, nobody gains
 
 
+def test_with_two_players_expert_prices_a_discard_by_racks_sampled_from_its_guess_and_with_more_by_the_fixed_rule() -> (
+    None
+):
+    from racko.bots.expert import ExpertBot, denial_costs
+
+    for players in (2, 3):
+        round_ = racko.Round.deal(racko.variant("classic").rules(players, two_player_rule=False), seed=5)
+        first = round_.to_act
+        assert first is not None
+        round_.apply(racko.TakeDiscard(first))
+        round_.apply(racko.Exchange(first, 9))
+        while round_.to_act is not None and (round_.to_act + 1) % players != first:
+            seat = round_.to_act  # the seats between play a card each, so that the next seat hands on to `first`
+            round_.apply(racko.DrawFromStock(seat))
+            round_.apply(racko.Discard(seat))
+        seat = round_.to_act
+        assert seat is not None
+        view = round_.observation(seat)
+        costs = ExpertBot(seed=1).denial(view)
+        if players == 3:
+            assert costs == denial_costs(view, ExpertBot.deny)  # the guess models one opponent only
+            continue
+        assert costs == ExpertBot(seed=1).denial(view)  # a seed fixes the sampled racks
+        assert costs != ExpertBot(seed=2).denial(view) and costs != denial_costs(view, ExpertBot.deny)
+        assert len(costs) == 41 and min(costs) >= 0
+        assert view.public.known[first][9] == 1  # the first player put the dealt discard, a 1, into its last slot
+        mine = set(view.rack)
+        high = [card for card in range(37, 41) if card not in mine]
+        middle = [card for card in range(11, 31) if card not in mine]
+        fixed = denial_costs(view, ExpertBot.deny)
+        assert all(fixed[card] < fixed[20] for card in high)  # the fixed rule takes that slot as settled
+        # the sampled racks know a 1 in the last slot still wants a high card there
+        assert sum(costs[card] for card in high) / len(high) > 1.5 * sum(costs[card] for card in middle) / len(middle)
+
+
 def test_expert_rates_every_move_at_a_table_and_its_choice_is_the_best_rated() -> None:
     rules = racko.variant("classic").rules(3)
     round_ = racko.Round.deal(rules, seed=9)

@@ -127,7 +127,7 @@ def test_master_makes_its_own_moves_under_the_two_player_rule_and_in_bonus_racko
             else:
                 differing += move != expert_move
         assert all(result.winner is not None and not result.capped for result in results)
-        assert differing > 0  # the sampled denial and the races are used here too
+        assert differing > 0  # the races are used here too
 
 
 def test_a_sampled_opponent_takes_the_card_that_takes_it_out_and_not_one_it_cannot_use() -> None:

@@ -235,6 +235,32 @@ def test_a_player_moves_to_another_device_and_can_be_forgotten(
     expect(laptop.page.locator("#name-form")).to_be_visible()
 
 
+def test_the_players_page_takes_no_press_before_it_knows_the_player_and_every_press_after(
+    server: str, chromium: Browser, people: list[Person]
+) -> None:
+    person = Person(chromium)
+    people.append(person)
+    page = person.page
+    page.goto(server + "/")
+    _pick_name(page, "Gus")
+    held: list[Any] = []  # the page's questions "who am I?", answered only when the test says so
+    page.route("**/api/me", lambda route: held.append(route) if route.request.method == "GET" else route.continue_())
+    page.goto(server + "/me", wait_until="domcontentloaded")
+    for button in ("#transfer", "#forget", "#save", "#name"):  # a press now would be lost: nothing listens yet
+        expect(page.locator(button)).to_be_disabled()
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the page never asked who the player is"
+    for route in held:
+        route.continue_()
+    page.unroute("**/api/me")
+    page.locator("#transfer").click()  # waits until the page listens, then works
+    expect(page.locator("#transfer-link")).to_have_value(re.compile(r"/me/claim#code="))
+    expect(page.locator("#name")).to_have_value("Gus")
+
+
 @pytest.mark.parametrize("language", ["en", "nl", "fr"])
 def test_the_people_s_pages_have_no_serious_accessibility_problem_in_any_language(
     server: str, chromium: Browser, people: list[Person], language: str

@@ -43,6 +43,8 @@ async function main() {
     $("status").textContent = t("forgotten");
     location.assign("/");
   });
+  // Disabled in the page until here, so that a press while the player is still being read is not lost.
+  for (const id of ["name", "save", "transfer", "forget"]) $(id).disabled = false;
   renderHidden();
 }
 

@@ -21,7 +21,7 @@ from racko.families import AnyObservation
 from racko.observation import Observation
 from racko.tools import arena
 from racko.tools.arena import ArenaReport, run_arena, run_solo, wilson_interval
-from racko.tools.arena_commands import time_left
+from racko.tools.arena_commands import logged_progress, time_left
 
 ARENA_KEYS = {"results", "variant", "players", "mode", "deals", "capped", "seed", "seconds", "backend"}
 RESULT_KEYS = {"bot", "wins", "played", "win_rate", "ci95", "mean_score", "mean_turns", "decision_ms"}
@@ -224,6 +224,21 @@ def test_the_time_left_is_the_average_pace_so_far() -> None:
     assert time_left(30.0, 25, 100) == "ETA: 1:30"  # 25 parts in 30 s: 75 more take 90 s
     assert time_left(3600.0, 1, 3) == "ETA: 2:00:00"
     assert time_left(12.0, 100, 100) == "ETA: 0:00"
+
+
+def test_a_run_into_a_log_says_now_and_then_how_far_it_is_and_a_short_run_says_nothing() -> None:
+    lines: list[str] = []
+    update = logged_progress("Rounds", lines.append, every=0.0)
+    for done in (0, 1, 4):
+        update(done, 4)
+    assert lines[0] == "racko: rounds 0 of 4 done in 0:00, ETA: estimating"
+    assert lines[1].startswith("racko: rounds 1 of 4 done in 0:00, ETA: ")
+    assert len(lines) == 2  # not at the end: the result follows
+    quiet: list[str] = []
+    update = logged_progress("Rounds", quiet.append)  # a line a minute at most
+    for done in range(5):
+        update(done, 4)
+    assert quiet == []
 
 
 # --- The commands ---------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -47,9 +48,32 @@ def time_left(elapsed: float, done: int, total: int) -> str:
     return f"ETA: {hours}:{minutes:02}:{seconds:02}" if hours else f"ETA: {minutes}:{seconds:02}"
 
 
+LOGGED_EVERY = 60.0
+"""Seconds between two progress lines when stderr is not a terminal (a long run under nohup, into a log file)."""
+
+
+def logged_progress(what: str, write: Callable[[str], None], every: float = LOGGED_EVERY) -> arena.Progress:
+    """Progress for a log: one line through ``write`` at most every ``every`` seconds, with the parts done and the
+    time to go; nothing for a run shorter than that, and no line at the end (the result follows)."""
+    started = last = time.monotonic()
+
+    def update(done: int, total: int) -> None:
+        nonlocal last
+        now = time.monotonic()
+        if now - last < every or done >= total:
+            return
+        last = now
+        minutes, seconds = divmod(round(now - started), 60)
+        left = time_left(now - started, done, total)
+        write(f"racko: {what.lower()} {done} of {total} done in {minutes}:{seconds:02}, {left}")
+
+    return update
+
+
 @contextmanager
 def _progress(what: str) -> Iterator[arena.Progress | None]:
-    """A Rich progress bar with an ETA on stderr, or ``None`` when stderr is not a terminal."""
+    """A Rich progress bar with an ETA on stderr, or, when stderr is not a terminal, a line now and then
+    (:func:`logged_progress`)."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn
     from rich.text import Text
@@ -63,7 +87,7 @@ def _progress(what: str) -> Iterator[arena.Progress | None]:
 
     console = Console(stderr=True)
     if not console.is_terminal:
-        yield None
+        yield logged_progress(what, lambda line: typer.echo(line, err=True))
         return
     # No refresh thread (auto_refresh off): worker processes are forked while the bar is shown.
     with Progress(

@@ -63,9 +63,9 @@ class MasterBot(ExpertBot):
     name = "master"
     level = 5
     description = (
-        "expert that guesses the opponent's hidden rack from what it took, kept and was seen doing, keeps from it "
-        "the cards it would take and races its best moves (2 players): against hard about 58 % of rounds, with the "
-        "2-player rule or without it; alone, about 9.1 turns to Rack-O (expert 9.3)."
+        "expert that races its best moves to the end from guesses of the opponent's hidden rack (2 players): "
+        "against hard about 58 % of rounds, with the 2-player rule or without it; alone, about 9.1 turns to Rack-O "
+        "(expert 9.3)."
     )
     races: ClassVar[int] = 200
     """Play-outs per candidate."""

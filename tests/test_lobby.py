@@ -482,7 +482,8 @@ def test_a_player_opening_a_seat_link_is_bound_to_that_seat(client: TestClient) 
         ws.send_json({"type": "hello", "token": token, "version": 0})
         assert _until(ws, "welcome")["you"] == 1
         ws.send_json({"type": "name", "name": "Bobby"})
-        _until(ws, "state")
+        # the state sent with the welcome may come first: wait for the one that has the name
+        assert any(_until(ws, "state")["view"]["names"][1] == "Bobby" for _ in range(5))
     assert [
         (line["table"], line["seat"], line["names"]) for line in _get(client, "/api/me/tables", bob).json()["seats"]
     ] == [(made["table"], 1, ["Ann", "Bobby"])]

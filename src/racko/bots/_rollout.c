@@ -59,20 +59,26 @@ static double gap_draws(const World *w, int open_slots, int fits, int pool, int 
     return (double)open_slots >= slacked ? (double)open_slots : slacked;
 }
 
-/* gap_draws of every (at_edge, open_slots, fits) for one pool, at [(at_edge * (RACK + 1) + open_slots) * (pool + 1)
-   + fits]: made by gap_draws itself the first time the pool is met and kept for the kernel call, so that a lookup
-   gives the very same value without a division (the costs' hot spot); NULL when there are no tables. */
+/* gap_draws of every (at_edge, open_slots, fits) for one pool into table (2 * (RACK + 1) * (pool + 1) values), at
+   [(at_edge * (RACK + 1) + open_slots) * (pool + 1) + fits]: made by gap_draws itself, so that a lookup gives the
+   very same value without a division (the costs' hot spot) */
+static void fill_gap_table(const World *w, int pool, double *table) {
+    for (int at_edge = 0; at_edge < 2; at_edge++)
+        for (int open_slots = 0; open_slots <= RACK; open_slots++)
+            for (int fits = 0; fits <= pool; fits++)
+                table[(at_edge * (RACK + 1) + open_slots) * (pool + 1) + fits] =
+                    open_slots ? gap_draws(w, open_slots, fits, pool, at_edge) : 0.0;
+}
+
+/* the table of fill_gap_table for this pool, made the first time the pool is met and kept for the kernel call;
+   NULL when there are no tables */
 static const double *gap_table(const World *w, int pool) {
     if (!w->gap_tables || pool < 0 || pool > w->deck_size) return NULL;
     double *table = w->gap_tables[pool];
     if (table) return table;
     table = malloc(sizeof(double) * 2 * (RACK + 1) * (size_t)(pool + 1));
     if (!table) return NULL;
-    for (int at_edge = 0; at_edge < 2; at_edge++)
-        for (int open_slots = 0; open_slots <= RACK; open_slots++)
-            for (int fits = 0; fits <= pool; fits++)
-                table[(at_edge * (RACK + 1) + open_slots) * (pool + 1) + fits] =
-                    open_slots ? gap_draws(w, open_slots, fits, pool, at_edge) : 0.0;
+    fill_gap_table(w, pool, table);
     w->gap_tables[pool] = table;
     return table;
 }
@@ -331,11 +337,7 @@ static double draw_cost(const World *w, const int *rack, const Table *t, double 
     int pool = counts[w->deck_size + 1];
     const double *gaps = gap_table(w, pool);
     if (!gaps) { /* no tables: this call's own, in the scratch */
-        for (int at_edge = 0; at_edge < 2; at_edge++)
-            for (int open_slots = 1; open_slots <= RACK; open_slots++)
-                for (int fits = open_slots; fits <= pool; fits++)
-                    t->gaps[(at_edge * (RACK + 1) + open_slots) * (pool + 1) + fits] =
-                        gap_draws(w, open_slots, fits, pool, at_edge);
+        fill_gap_table(w, pool, t->gaps);
         gaps = t->gaps;
     }
     int last = RACK + 1, values[RACK + 2];

@@ -42,10 +42,14 @@ def time_left(elapsed: float, done: int, total: int) -> str:
         return "ETA: estimating"
     if done >= total:
         return "ETA: 0:00"
-    seconds = round(elapsed * (total - done) / done)
-    minutes, seconds = divmod(seconds, 60)
+    return "ETA: " + clock(elapsed * (total - done) / done)
+
+
+def clock(seconds: float) -> str:
+    """A duration as a clock shows it: m:ss, or h:mm:ss from an hour."""
+    minutes, whole = divmod(round(seconds), 60)
     hours, minutes = divmod(minutes, 60)
-    return f"ETA: {hours}:{minutes:02}:{seconds:02}" if hours else f"ETA: {minutes}:{seconds:02}"
+    return f"{hours}:{minutes:02}:{whole:02}" if hours else f"{minutes}:{whole:02}"
 
 
 LOGGED_EVERY = 60.0
@@ -63,9 +67,8 @@ def logged_progress(what: str, write: Callable[[str], None], every: float = LOGG
         if now - last < every or done >= total:
             return
         last = now
-        minutes, seconds = divmod(round(now - started), 60)
         left = time_left(now - started, done, total)
-        write(f"racko: {what.lower()} {done} of {total} done in {minutes}:{seconds:02}, {left}")
+        write(f"racko: {what.lower()} {done} of {total} done in {clock(now - started)}, {left}")
 
     return update
 

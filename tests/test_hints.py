@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -12,14 +13,17 @@ from typer.testing import CliRunner
 
 import racko
 from racko import bots
-from racko.actions import DrawFromStock, Exchange, Wait
-from racko.analysis.explain import explained_choices, hint_text, order_chain
+from racko.actions import DrawFromStock, Exchange, TakeDiscard, Wait
+from racko.analysis.evaluate import MoveValue
+from racko.analysis.explain import explained_choices, hint_text, order_chain, why
 from racko.analysis.review import review
 from racko.analysis.words import LANGUAGES, placeholders, say, words
 from racko.bots.runner import play_match
 from racko.cli import app
+from racko.families import AnyObservation
 from racko.match import Match
-from racko.play.session import SeatSpec
+from racko.observation import Observation
+from racko.play.session import SAVE_KEY, SeatSpec
 from racko.record import GameRecord, replay
 from racko.round import arrange_deck
 from racko.rules import variant
@@ -78,10 +82,16 @@ def test_racko_hint_says_why_with_the_chance_to_win(issue_record: Path) -> None:
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     best = next(index for index, line in enumerate(lines) if line.startswith("Best: Put 30 in slot"))
-    why = lines[best + 1 : best + 8]
-    assert any("fits there" in line or "out of order" in line for line in why), why
+    why = lines[best + 1 : best + 10]
+    # Why it is best comes first: its chance, and how far ahead of the next move (issue 37).
+    assert re.fullmatch(
+        r"From what you can see, this move wins the round about \d+% of the time \(320 play-outs\): "
+        r"no other move wins more often\.",
+        why[0],
+    ), why
+    assert re.fullmatch(r"The next best move wins about \d+%: .*\.", why[1]), why
+    assert any("fits" in line or "out of order" in line for line in why), why
     assert any(re.search(r"are in order and stay in place\.$", line) for line in why), why
-    assert any(re.search(r"wins the round about \d+% of the time \(\d+ play-outs\)\.$", line) for line in why), why
     assert sum(line.startswith("  or: Put 30 in slot") for line in lines) == 2
 
 
@@ -197,3 +207,96 @@ def test_the_hint_and_the_review_never_put_the_issue_s_30_into_slot_5_or_10() ->
     graded = review(record, seats=[0], seed=0, reveal=True).to_json()["seats"][0]["decisions"]
     into_slot_5 = next(decision for decision in graded if decision["played"].get("slot") == 5)
     assert into_slot_5["class"] != "best" and into_slot_5["best"]["slot"] not in (5, 10), into_slot_5
+
+
+# --- issue 37: every sentence of a hint true ------------------------------------------------------------------------
+
+
+def placing_position(rack: list[int], top: int, drawn: int | None = None, target: int = 1) -> Match:
+    """Seat 0 to play with ``rack``, ``top`` on the pile, and ``drawn`` in hand if given (the 2-player rule)."""
+    rest = [card for card in range(1, 41) if card not in (*rack, top, drawn)]
+    other = [rest[index] for index in (5, 0, 9, 2, 14, 1, 7, 3, 11, 4)]  # out of order: no Rack-O from the deal
+    stock = [card for card in rest if card not in other]
+    if drawn is not None:
+        stock = [drawn, *stock]
+    deck = arrange_deck([rack, other], dealer=1, turned_up=top, stock=stock, deck_size=40)
+    match = Match(variant("classic").rules(2, target=target), first_dealer=1, decks=[deck])
+    if drawn is not None:
+        match.apply(DrawFromStock(0))
+    return match
+
+
+def texts(observation: AnyObservation, action: Exchange | TakeDiscard, slot: int) -> list[str]:
+    """What a move says, without its worth (the sentences about the rack alone)."""
+    assert isinstance(observation, Observation)
+    return [sentence.text() for sentence in why(observation, action, MoveValue(action, 0.0, slot))]
+
+
+def test_a_run_is_within_reach_only_through_cards_that_may_come_beside_it() -> None:
+    """(a) 13 and 14 in slots 5 and 10, 12 and 15 in the player's own rack: nothing goes below slot 5, and 12 and
+    15 cannot come, so no sentence offers them."""
+    match = placing_position([13, 14, 12, 20, 22, 25, 15, 30, 35, 38], top=40, drawn=17)
+    observation = match.observation(0)
+    for slot in (2, 3, 4, 5):  # the pair stays where it is
+        said = texts(observation, Exchange(0, slot), slot)
+        assert not any("13 and 14 sit side by side" in text for text in said), said
+        assert not any(re.search(r"\b(12|15) (or \d+ )?beside them", text) for text in said), said
+    # A pair that may grow says which card may come, and on the open side only.
+    match = placing_position([13, 14, 2, 20, 22, 25, 16, 30, 35, 38], top=40, drawn=17)
+    said = texts(match.observation(0), Exchange(0, 2), 2)
+    assert (
+        "13 and 14 sit side by side: 15 beside them would make the run of three a Rack-O needs with two players."
+        in said
+    )
+
+
+def test_a_slot_whose_card_was_in_order_is_not_said_to_need_one() -> None:
+    """(b) 15 in slot 20 is in order between 13 and 19: taking 17 there does not fill a slot that needed a card."""
+    match = placing_position([4, 5, 13, 15, 19, 20, 25, 11, 36, 39], top=17)
+    said = texts(match.observation(0), TakeDiscard(0), 3)
+    assert not any(text.startswith("Slot 20 needs a card") for text in said), said
+    assert said[0] == "17 takes the place of 15 in slot 20, which was in the order you keep too.", said
+
+
+def test_a_move_that_goes_out_is_the_best_and_says_so_not_what_it_scores_if_somebody_else_goes_out() -> None:
+    """(c) and (d) 38 in slot 50 completes the rack: the hint's best move, a certain win, explained as one."""
+    match = placing_position([2, 6, 10, 14, 18, 22, 23, 24, 30, 5], top=40, drawn=38)
+    best, *others = explained_choices(match.observation(0), names=["you", "bot"])
+    assert best.action == Exchange(0, 9), best
+    said = [sentence["text"] for sentence in best.why]
+    assert said == ["It completes your rack: Rack-O at once, and the round is yours."], said
+    assert not any(
+        "if somebody else goes out first" in s["text"] for other in others for s in other.why if "50" in s["text"]
+    )
+
+
+@pytest.fixture(scope="module")
+def finished_round(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A one-round record that went out at action 2, with no next round recorded (a racko play save)."""
+    match = placing_position([2, 6, 10, 14, 18, 22, 23, 24, 30, 5], top=40, drawn=38, target=500)
+    match.apply(Exchange(0, 9))
+    assert match.rounds[0].over and not match.over
+    record = GameRecord.of(match, players=("Ann", "easy"))
+    seats = [{"name": "Ann"}, {"name": "easy", "bot": "easy"}]
+    record = dataclasses.replace(record, rounds=record.rounds[:1], extra={SAVE_KEY: {"seats": seats}})
+    path = tmp_path_factory.mktemp("finished") / "round.json"
+    record.save(path)
+    return path
+
+
+def test_racko_hint_on_a_round_over_with_no_next_round_advises_its_last_decision(finished_round: Path) -> None:
+    result = runner.invoke(app, ["hint", str(finished_round)])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == (
+        "The round is over after action 2, and the record holds no next round: here is the advice for its last "
+        "decision."
+    ), lines
+    assert lines[1].startswith("After action 1: Ann to play"), lines
+    assert "Best: Put 38 in slot 50." in lines, lines
+
+
+def test_racko_hint_at_a_point_with_nothing_to_advise_says_which_points_have_one(finished_round: Path) -> None:
+    result = runner.invoke(app, ["hint", str(finished_round), "--at", "2"])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.stderr.count("\n") == 1 and "choose --at from 0 to 1" in result.stderr, result.stderr

@@ -4,21 +4,24 @@ from __future__ import annotations
 
 import itertools
 import json
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from racko import bots
-from racko.actions import Exchange
-from racko.analysis.review import CLASSES, review
+from racko.actions import Discard, DrawFromStock, Exchange, TakeDiscard
+from racko.analysis.review import CLASSES, WIN_CHANCE_CLASSES, Decision, accuracy, review
 from racko.bots.runner import play_match
 from racko.cli import app
 from racko.match import Match
 from racko.observation import Phase, PublicView
 from racko.record import GameRecord, replay
-from racko.round import deal_position
+from racko.round import arrange_deck, deal_position
 from racko.rules import RACK_SIZE, variant
 
 runner = CliRunner()
@@ -171,3 +174,51 @@ def test_review_refuses_bad_input_in_one_line(game_file: Path, tmp_path: Path) -
         assert result.exit_code != 0 and result.stderr.startswith("racko: "), result.output
         assert "Traceback" not in result.output and len(result.stderr.strip().splitlines()) == 1
     assert "seat 3" in no_seat.stderr
+
+
+def drew_instead_of_taking_40() -> GameRecord:
+    """The person's first decision: 40 on the pile would fit slot 50 and make the rack nearly whole; they draw (and
+    discard the 29 drawn).  The record of a game in progress, up to there."""
+    rack = [3, 8, 12, 17, 21, 26, 30, 33, 39, 2]
+    rest = [card for card in range(1, 40) if card not in rack]
+    other = [rest[index] for index in (5, 0, 9, 2, 14, 1, 7, 3, 11, 4)]  # out of order: no Rack-O from the deal
+    stock = [card for card in rest if card not in other]
+    random.Random(1).shuffle(stock)
+    deck = arrange_deck([rack, other], dealer=1, turned_up=40, stock=stock, deck_size=40)
+    match = Match(variant("classic").rules(2, target=1), first_dealer=1, decks=[deck])
+    match.apply(DrawFromStock(0))
+    match.apply(Discard(0))
+    return GameRecord.of(match, players=("you", "hard"))
+
+
+def test_a_costly_choice_between_two_moves_is_not_scored_as_worse_than_chance() -> None:
+    """Issue 37: drawing instead of taking 40, the one decision of a save, showed accuracy 0.0 (measured against a
+    move at random, the worse of two moves scored 0 whatever it lost).  Each decision is scored by its own loss."""
+    decision = review(drew_instead_of_taking_40(), seats=[0], reveal=True).seats[0].decisions[0]
+    assert decision.played == DrawFromStock(0) and decision.best == TakeDiscard(0)
+    assert 0.05 < decision.loss < 0.3, decision  # an inaccuracy or a mistake, not a blunder
+    score = accuracy([decision])
+    assert score is not None and 50 < score < 90, score
+    assert score == round(100 * 0.5 ** (decision.loss / WIN_CHANCE_CLASSES.mistake), 1)
+
+
+def graded(loss: float) -> Decision:
+    return Decision(
+        action=1, round=1, seat=0, measure="win_chance", played=DrawFromStock(0), best=TakeDiscard(0),
+        best_slot=9, loss=loss, grade="best", before=0.5, after=0.5 - loss, card=40, replaced=None,
+    )  # fmt: skip
+
+
+@given(st.lists(st.floats(min_value=0.0, max_value=1.0), min_size=1, max_size=30), st.integers(0, 29))
+def test_accuracy_is_100_for_no_loss_and_falls_with_every_loss(losses: list[float], which: int) -> None:
+    decisions = [graded(loss) for loss in losses]
+    score = accuracy(decisions)
+    assert score is not None and 0 <= score <= 100
+    if not any(losses):
+        assert score == 100
+    worse = list(decisions)
+    index = which % len(decisions)
+    worse[index] = graded(losses[index] + 0.1)
+    lower = accuracy(worse)
+    assert lower is not None and lower <= score and lower < 100
+    assert accuracy([]) is None

@@ -20,8 +20,11 @@ card it cannot see.  The machinery is the computer players' (:mod:`racko.bots`);
 
 Where play-outs are used, the moves race in two stages: all legal moves with :data:`FIRST_PLAYOUTS` each, then
 the best few (and the move actually played, when one is asked about) with :data:`MORE_PLAYOUTS` more, on the same
-deals.  The spread of these estimates, and the class boundaries of the review that follow from it, are measured in
-docs/REVIEW.md (``racko review-spread``).
+deals.  A hint shows several moves side by side: it asks for them (``shown``), and every line whose first figure would
+place it among them is raced again too, so that the moves shown all rest on the same play-outs (a line never raced
+again keeps its rough figure, and says so: :attr:`MoveValue.playouts`).  Among moves as good, one that goes out at
+once ranks first.  The spread of these estimates, and the class boundaries of the review that follow from it, are
+measured in docs/REVIEW.md (``racko review-spread``).
 """
 
 from __future__ import annotations
@@ -83,6 +86,9 @@ class MoveValue:
     """In the evaluation's measure (see :data:`Measure`)."""
     slot: int | None = None
     """Taking the top discard: the slot it goes to in the best line found (the next decision says where)."""
+    playouts: int = 0
+    """Play-outs behind this figure: the first stage's alone for a move never raced again (0: a rating without
+    play-outs, or a forced outcome)."""
 
 
 @dataclass(frozen=True)
@@ -153,11 +159,15 @@ class Judge:
     sweeps (:data:`GUESS_SWEEPS`) is sharpened by every turn of the opponent's that the seat watched.
     """
 
-    def __init__(self, seat: int, seed: int = 0, *, first: int = FIRST_PLAYOUTS, more: int = MORE_PLAYOUTS) -> None:
+    def __init__(
+        self, seat: int, seed: int = 0, *, first: int = FIRST_PLAYOUTS, more: int = MORE_PLAYOUTS, shown: int = 1
+    ) -> None:
         self.seat = seat
         self.seed = seed
         self.first = first
         self.more = more
+        self.shown = shown
+        """How many of the best moves must rest on every play-out (a hint shows several side by side)."""
         self.guesser = _Guesser(seed=seed)
         self.decisions = 0
         self._weights: tuple[tuple[int, int, tuple[int, ...]], list[float]] | None = None
@@ -199,12 +209,14 @@ class Judge:
         order = sorted(range(len(lines)), key=lambda index: first[index], reverse=higher)
         values = list(first)
         refined: set[int] = set()
+        depths = [self.first] * len(lines)
         second_seed = seed ^ 0x5DEECE66D  # the same deals for every line refined, whenever it is
 
         def refine(chosen: list[int]) -> None:
             more = run([lines[index].candidate for index in chosen], self.more, second_seed)
             for index, value in zip(chosen, more, strict=True):
                 values[index] = (first[index] * self.first + value * self.more) / (self.first + self.more)
+                depths[index] = self.first + self.more
             refined.update(chosen)
 
         refine(_finalists(lines, order, played))
@@ -219,7 +231,20 @@ class Judge:
             if not challengers:
                 break
             refine(challengers[:FINALISTS])
-        moves = _collapse(lines, values, measure)
+        while self.shown > 1:
+            # Every line whose rough figure would rank it among the moves shown is raced again: the moves shown side
+            # by side then rest on the same play-outs, in their true order.
+            ranked = _collapse(lines, values, depths, measure)
+            bar = ranked[min(self.shown, len(ranked)) - 1].value
+            challengers = [
+                index
+                for index in order
+                if index not in refined and (values[index] >= bar if higher else values[index] <= bar)
+            ]
+            if not challengers:
+                break
+            refine(challengers[:FINALISTS])
+        moves = _collapse(lines, values, depths, measure)
         return Evaluation(self.seat, measure, moves, self.first + self.more)
 
     def _races(self, observation: Observation) -> Callable[[list[Candidate], int, int], list[float]]:
@@ -288,28 +313,35 @@ class Line:
     action: Action
     candidate: Candidate
     slot: int | None = None
+    goes_out: bool = False
+    """The rack it leaves qualifies: the round is won at once (or, in Bonus Rack-O, at the call that ends the turn)."""
 
 
 def candidate_lines(observation: Observation, legal: Sequence[Action]) -> list[Line]:
     """Each legal move (a take once per slot the card may go to) as the position it leaves."""
     public = observation.public
+    rules = public.rules
     rack = observation.rack
     lines: list[Line] = []
+
+    def placing(action: Action, slot: int, card: int) -> Line:
+        after = placed(rack, slot, card)
+        return Line(action, Candidate(after, rack[slot]), slot, qualifies_for_racko(after, rules))
+
     for action in legal:
         if isinstance(action, DrawFromStock):
             lines.append(Line(action, Candidate(rack, public.discard_top or 0, draws_first=True)))
         elif isinstance(action, TakeDiscard):
             top = public.discard_pile[-1]
-            for slot in range(RACK_SIZE):
-                lines.append(Line(action, Candidate(placed(rack, slot, top), rack[slot]), slot))
+            lines.extend(placing(action, slot, top) for slot in range(RACK_SIZE))
         elif isinstance(action, Exchange):
             held = observation.held
             assert held is not None
-            lines.append(Line(action, Candidate(placed(rack, action.slot, held), rack[action.slot]), action.slot))
+            lines.append(placing(action, action.slot, held))
         elif isinstance(action, Discard):
             held = observation.held
             assert held is not None
-            lines.append(Line(action, Candidate(rack, held)))
+            lines.append(Line(action, Candidate(rack, held), goes_out=qualifies_for_racko(rack, rules)))
         # Calling, and waiting, are judged apart (_call_or_play_on).
     return lines
 
@@ -328,17 +360,23 @@ def _finalists(lines: Sequence[Line], order: Sequence[int], played: AnyAction | 
     return kept
 
 
-def _collapse(lines: Sequence[Line], values: Sequence[float], measure: Measure) -> tuple[MoveValue, ...]:
-    """One value per move, best first: a take is worth its best slot."""
-    best: dict[Action, MoveValue] = {}
+def _collapse(
+    lines: Sequence[Line], values: Sequence[float], depths: Sequence[int], measure: Measure
+) -> tuple[MoveValue, ...]:
+    """One value per move, best first: a take is worth its best slot.  Among moves as good, one that goes out at
+    once comes first (its win is certain; the others' figures only round to it)."""
+    best: dict[Action, tuple[MoveValue, bool]] = {}
     higher = measure == "win_chance"
-    for line, value in zip(lines, values, strict=True):
+
+    def rank(value: float, goes_out: bool) -> tuple[float, bool]:
+        return (-value if higher else value, not goes_out)
+
+    for line, value, depth in zip(lines, values, depths, strict=True):
         known = best.get(line.action)
-        if known is None or (value > known.value if higher else value < known.value):
-            best[line.action] = MoveValue(
-                line.action, value, line.slot if isinstance(line.action, TakeDiscard) else None
-            )
-    return tuple(sorted(best.values(), key=lambda move: -move.value if higher else move.value))
+        if known is None or rank(value, line.goes_out) < rank(known[0].value, known[1]):
+            slot = line.slot if isinstance(line.action, TakeDiscard) else None
+            best[line.action] = (MoveValue(line.action, value, slot, depth), line.goes_out)
+    return tuple(move for move, _ in sorted(best.values(), key=lambda found: rank(found[0].value, found[1])))
 
 
 def _call_or_play_on(observation: Observation, measure: Measure, legal: list[Action]) -> Evaluation:
@@ -420,11 +458,12 @@ def evaluate(
     seed: int = 0,
     first: int = FIRST_PLAYOUTS,
     more: int = MORE_PLAYOUTS,
+    shown: int = 1,
 ) -> Evaluation:
     """Every legal move of the seat to act, best first, judged from its own view.  ``seen`` are its earlier
     observations of the round, oldest first (they sharpen the guess of the opponent's rack); the same ``seed``
-    gives the same figures."""
-    judge = Judge(observation.seat, seed, first=first, more=more)
+    gives the same figures.  ``shown``: how many of the best moves must rest on every play-out (a hint's)."""
+    judge = Judge(observation.seat, seed, first=first, more=more, shown=shown)
     for earlier in seen:
         judge.see(earlier)
     return judge.evaluate(observation, played)

@@ -26,12 +26,14 @@ from racko.highlow import SWAP, WILD, HighLowObservation, Replace, SwapCards
 from racko.observation import Observation
 from racko.play.hint import Choice, advice, choices_for
 from racko.rules import POINTS_PER_CARD, RACK_SIZE, SLOT_LABELS
-from racko.scoring import longest_run, ordered_prefix
+from racko.scoring import longest_run, ordered_prefix, qualifies_for_racko
 
 LISTS = ("cards",)
 """Values that are lists of cards, said as "4, 14, 24"."""
 MOST_ROOM_SENTENCES = 2
 """Open stretches of the rack named after a move, the largest first."""
+COMPLETES = ("why:goes-out", "why:may-call")
+"""The sentences of a move that completes the rack: the round is won at once, or at the call that ends the turn."""
 
 
 @dataclass(frozen=True)
@@ -134,6 +136,18 @@ def stretches(rack: Sequence[int], chain: Sequence[int], deck_size: int) -> list
 # --- Why a move -------------------------------------------------------------------------------------------------
 
 
+@dataclass
+class Reasons:
+    """A move's sentences in two heaps: what it achieves or keeps, then what it costs.  Every one is a fact of the
+    position from the seat's own view; those against the move always come after those for it."""
+
+    achieves: list[Sentence] = dataclasses.field(default_factory=list)
+    costs: list[Sentence] = dataclasses.field(default_factory=list)
+
+    def sentences(self) -> list[Sentence]:
+        return [*self.achieves, *self.costs]
+
+
 def why(
     observation: Observation,
     action: AnyAction,
@@ -141,75 +155,120 @@ def why(
     evaluation: Evaluation | None = None,
     names: Sequence[str] | None = None,
 ) -> list[Sentence]:
-    """The sentences that explain ``action`` from this seat's view (classic family)."""
+    """The sentences that explain ``action`` from this seat's view (classic family).  With its worth measured
+    (``move`` and ``evaluation``), the best move says first what it wins and by how much, then what it achieves, then
+    what it costs; another move ends with its worth and how far it is behind."""
     rack = observation.rack
     may_come = cards_that_may_come(observation)
-    sentences: list[Sentence] = []
+    reasons = Reasons()
     if isinstance(action, CallRacko):
-        sentences.append(Sentence("why:call", {}))
+        reasons.achieves.append(Sentence("why:call", {}))
     elif isinstance(action, Wait):
-        sentences.append(Sentence("why:wait", {"run": longest_run(rack)}))
+        reasons.achieves.append(Sentence("why:wait", {"run": longest_run(rack)}))
     else:
-        sentences += _placement_sentences(observation, action, move, may_come, names)
-    if evaluation is not None and move is not None:
-        sentences += _worth_sentences(evaluation, move)
-    return sentences
+        reasons = _placement_reasons(observation, action, move, may_come, names)
+    if evaluation is None or move is None:
+        return reasons.sentences()
+    if move.action == evaluation.best.action:
+        if reasons.achieves and reasons.achieves[0].key in COMPLETES:
+            return reasons.sentences()  # a certain win: no estimate to quote
+        return [*_best_worth(evaluation, move), *reasons.sentences()]
+    return [*reasons.sentences(), *_worth_sentences(evaluation, move)]
 
 
-def _placement_sentences(
+def _placement_reasons(
     observation: Observation,
     action: AnyAction,
     move: MoveValue | None,
     may_come: list[int],
     names: Sequence[str] | None,
-) -> list[Sentence]:
+) -> Reasons:
     public = observation.public
     rules = public.rules
     size = rules.deck_size
     rack = observation.rack
     before_chain = order_chain(rack, may_come, size)
-    sentences: list[Sentence] = []
+    reasons = Reasons()
     card: int | None = None
     slot: int | None = None
-    handed: int | None = None
     if isinstance(action, Exchange):
         card, slot = observation.held, action.slot
     elif isinstance(action, TakeDiscard):
         card = public.discard_top
         slot = move.slot if move is not None else None
-    elif isinstance(action, Discard):
-        handed = observation.held
     if card is not None and slot is not None:
-        handed = rack[slot]
-        after = placed(rack, slot, card)
-        after_chain = order_chain(after, may_come, size)
-        if slot not in after_chain:
-            # As many cards in order with the new card among them: the move keeps that order.
-            with_card = order_chain(after, may_come, size, keep=slot)
-            if slot in with_card and len(with_card) >= len(after_chain):
-                after_chain = with_card
-        sentences += _fits(after, after_chain, slot, card, size, may_come)
-        if slot in before_chain and slot not in after_chain:
-            sentences.append(Sentence("why:gives-up-kept", {"out": handed, "slot": SLOT_LABELS[slot]}))
-        sentences += _order(after, after_chain, slot, size)
-        sentences += _start(rack, after)
-        sentences += _run(rules.two_player_rule, rack, after, size)
-        sentences += _room(after, after_chain, slot, size, may_come)
-    elif isinstance(action, DrawFromStock):
-        sentences += _draw(rack, before_chain, public.discard_top, size, may_come)
-        sentences += _order(rack, before_chain, None, size)
+        return _placing(observation, card, slot, before_chain, may_come, names)
+    if isinstance(action, DrawFromStock):
+        reasons.achieves += _draw(observation, before_chain, may_come)
+        reasons.achieves += _order(rack, before_chain, None)
     elif isinstance(action, Discard):
         held = observation.held
         assert held is not None
+        if qualifies_for_racko(rack, rules):
+            reasons.achieves.append(Sentence("why:may-call", {}))
+            return reasons
         fitting = [s for s in stretches(rack, before_chain, size) if s.low < held < s.high]
         if fitting:
-            sentences.append(Sentence("why:discard-fits" + _one(fitting[0]), {"held": held, **_labels(fitting[0])}))
+            values = {"held": held, **_labels(fitting[0])}
+            reasons.achieves.append(Sentence("why:discard-fits" + _one(fitting[0]), values))
         else:
-            sentences.append(Sentence("why:discard-nowhere", {"held": held}))
-        sentences += _order(rack, before_chain, None, size)
-    if handed is not None:
-        sentences += _gives(observation, handed, names)
-    return sentences
+            reasons.achieves.append(Sentence("why:discard-nowhere", {"held": held}))
+        reasons.achieves += _order(rack, before_chain, None)
+        reasons.costs += _gives(observation, held, names)
+    return reasons
+
+
+def _placing(
+    observation: Observation,
+    card: int,
+    slot: int,
+    before_chain: list[int],
+    may_come: list[int],
+    names: Sequence[str] | None,
+) -> Reasons:
+    """``card`` into ``slot`` (an exchange, or the top discard taken there)."""
+    public = observation.public
+    rules = public.rules
+    size = rules.deck_size
+    rack = observation.rack
+    handed = rack[slot]
+    after = placed(rack, slot, card)
+    reasons = Reasons()
+    if qualifies_for_racko(after, rules):
+        # The round is won here (or at the call that ends this turn): nothing else about the rack matters.
+        reasons.achieves.append(Sentence("why:goes-out" if rules.auto_racko else "why:may-call", {}))
+        return reasons
+    after_chain = order_chain(after, may_come, size)
+    if slot not in after_chain:
+        # As many cards in order with the new card among them: the move keeps that order.
+        with_card = order_chain(after, may_come, size, keep=slot)
+        if slot in with_card and len(with_card) >= len(after_chain):
+            after_chain = with_card
+    if slot in after_chain:
+        reasons.achieves += _fits(rack, before_chain, after, after_chain, slot, card, size)
+    else:
+        reasons.costs.append(Sentence("why:out-of-order", {"card": card, "slot": SLOT_LABELS[slot]}))
+    if slot in before_chain and slot not in after_chain:
+        reasons.costs.append(Sentence("why:gives-up-kept", {"out": handed, "slot": SLOT_LABELS[slot]}))
+    dropped = [kept for kept in before_chain if kept != slot and kept not in after_chain]
+    if len(dropped) == 1:
+        reasons.costs.append(
+            Sentence("why:drops-kept-one", {"card": rack[dropped[0]], "slot": SLOT_LABELS[dropped[0]]})
+        )
+    elif dropped:
+        reasons.costs.append(Sentence("why:drops-kept", {"cards": [rack[kept] for kept in dropped]}))
+    run = _run(rules.two_player_rule, rack, before_chain, after, after_chain, may_come, size)
+    reasons.achieves += run.achieves
+    if rules.players > 1:  # alone, nobody else goes out
+        start = _start(rack, after)
+        reasons.achieves += start.achieves
+        reasons.costs += start.costs
+    reasons.achieves += _order(after, after_chain, slot)
+    reasons.achieves += _room(after, after_chain, size, may_come)
+    reasons.costs += run.costs
+    reasons.achieves += _keeps_from_next(observation, card, names)
+    reasons.costs += _gives(observation, handed, names)
+    return reasons
 
 
 def _one(stretch: Stretch) -> str:
@@ -222,57 +281,114 @@ def _labels(stretch: Stretch) -> dict[str, Any]:
 
 
 def _fits(
-    after: tuple[int, ...], chain: list[int], slot: int, card: int, size: int, may_come: list[int]
+    rack: tuple[int, ...],
+    before_chain: list[int],
+    after: tuple[int, ...],
+    after_chain: list[int],
+    slot: int,
+    card: int,
+    size: int,
 ) -> list[Sentence]:
-    """Where the card goes: the open stretch it fills, as it was before it came."""
-    if slot not in chain:
-        return [Sentence("why:out-of-order", {"card": card, "slot": SLOT_LABELS[slot]})]
-    rest = [kept for kept in chain if kept != slot]
-    for stretch in stretches(after, rest, size):
-        if stretch.first <= slot <= stretch.last:
+    """Where the card goes, in order: the open stretch it fills, as it was before it came; a card that replaces one
+    already in order says so; a card that fits only an order rebuilt around it names its neighbours in that order."""
+    if slot in before_chain:
+        return [Sentence("why:replaces-kept", {"card": card, "out": rack[slot], "slot": SLOT_LABELS[slot]})]
+    for stretch in stretches(rack, before_chain, size):
+        if stretch.first <= slot <= stretch.last and stretch.low < card < stretch.high:
             values = {**stretch.values(size), "card": card}
             return [Sentence("why:fits-" + stretch.shape(size), values)]
-    return []  # pragma: no cover - the slot is in the chain, so a stretch holds it
+    lower = [after[kept] for kept in after_chain if kept < slot]
+    higher = [after[kept] for kept in after_chain if kept > slot]
+    values = {"card": card, "slot": SLOT_LABELS[slot]}
+    if lower and higher:
+        return [Sentence("why:fits-new-between", {**values, "low": lower[-1], "high": higher[0]})]
+    if higher:
+        return [Sentence("why:fits-new-below", {**values, "high": higher[0]})]
+    if lower:
+        return [Sentence("why:fits-new-above", {**values, "low": lower[-1]})]
+    return []
 
 
-def _order(rack: tuple[int, ...], chain: list[int], placed_slot: int | None, size: int) -> list[Sentence]:
+def _order(rack: tuple[int, ...], chain: list[int], placed_slot: int | None) -> list[Sentence]:
     kept = [rack[slot] for slot in chain if slot != placed_slot]
     if len(kept) < 2:
         return []
     return [Sentence("why:in-order", {"cards": kept, "count": len(kept)})]
 
 
-def _start(before: tuple[int, ...], after: tuple[int, ...]) -> list[Sentence]:
+def _start(before: tuple[int, ...], after: tuple[int, ...]) -> Reasons:
     """The start in order from slot 5, what the rack scores if somebody else goes out: grown or broken."""
     was, now = ordered_prefix(before), ordered_prefix(after)
+    reasons = Reasons()
     if now > was and now >= 2:
-        return [Sentence("why:start-grows", {"upto": SLOT_LABELS[now - 1], "points": POINTS_PER_CARD * now})]
-    if now < was and was >= 2:
-        return [Sentence("why:start-breaks", {"upto": SLOT_LABELS[was - 1], "points": POINTS_PER_CARD * now})]
-    return []
+        reasons.achieves.append(
+            Sentence("why:start-grows", {"upto": SLOT_LABELS[now - 1], "points": POINTS_PER_CARD * now})
+        )
+    elif now < was and was >= 2:
+        reasons.costs.append(
+            Sentence("why:start-breaks", {"upto": SLOT_LABELS[was - 1], "points": POINTS_PER_CARD * now})
+        )
+    return reasons
 
 
-def _run(needed: bool, before: tuple[int, ...], after: tuple[int, ...], size: int) -> list[Sentence]:
-    """Under the 2-player rule: the run of three a Rack-O needs."""
+def _run(
+    needed: bool,
+    before: tuple[int, ...],
+    before_chain: list[int],
+    after: tuple[int, ...],
+    after_chain: list[int],
+    may_come: list[int],
+    size: int,
+) -> Reasons:
+    """Under the 2-player rule: the run of three a Rack-O needs, made, within reach or broken up.  A pair is within
+    reach only through a card that may still come (not in the rack, not seen on the pile or in another rack) and that
+    fits the order beside it; a pair against slot 5 or slot 50 can grow on one side only."""
+    reasons = Reasons()
     if not needed:
-        return []
+        return reasons
     run_after = _run_cards(after, 3)
-    if run_after and not _run_cards(before, 3):
-        return [Sentence("why:run-made", {"cards": run_after})]
     if run_after:
-        return []
-    pairs_before, pairs_after = _pairs(before), _pairs(after)
-    lost = [pair for pair in pairs_before if pair not in pairs_after]
-    if lost and not pairs_after:
-        low, high = lost[0]
-        return [Sentence("why:run-lost", {"low": low, "high": high})]
-    if pairs_after:
-        low, high = pairs_after[0]
-        wanted = [card for card in (low - 1, high + 1) if 1 <= card <= size]
+        if not _run_cards(before, 3):
+            reasons.achieves.append(Sentence("why:run-made", {"cards": run_after}))
+        return reasons
+    growing = _growing_pairs(after, after_chain, may_come, size)
+    if growing:
+        (low, high), wanted = growing[0]
         if len(wanted) == 2:
-            return [Sentence("why:run-near", {"low": low, "high": high, "below": wanted[0], "above": wanted[1]})]
-        return [Sentence("why:run-near-one", {"low": low, "high": high, "wanted": wanted[0]})]
-    return [Sentence("why:run-none", {})]
+            values = {"low": low, "high": high, "below": wanted[0], "above": wanted[1]}
+            reasons.achieves.append(Sentence("why:run-near", values))
+        else:
+            reasons.achieves.append(Sentence("why:run-near-one", {"low": low, "high": high, "wanted": wanted[0]}))
+    else:
+        reasons.achieves.append(Sentence("why:run-none", {}))
+    broken = [pair for pair, _ in _growing_pairs(before, before_chain, may_come, size) if pair not in _pairs(after)]
+    if broken:
+        low, high = broken[0]
+        reasons.costs.append(Sentence("why:run-lost", {"low": low, "high": high}))
+    return reasons
+
+
+def _growing_pairs(
+    rack: Sequence[int], chain: Sequence[int], may_come: Iterable[int], size: int
+) -> list[tuple[tuple[int, int], list[int]]]:
+    """The pairs side by side in the kept order that a third card may still make a run, each with those cards."""
+    coming = set(may_come)
+    kept = set(chain)
+    found = []
+    for index in range(len(rack) - 1):
+        low, high = rack[index], rack[index + 1]
+        if high != low + 1 or index not in kept or index + 1 not in kept:
+            continue
+        wanted = []
+        below = index - 1  # the slot left of the pair: the card there must stay above the kept cards before it
+        if below >= 0 and low - 1 in coming and all(rack[k] < low - 1 for k in chain if k < below):
+            wanted.append(low - 1)
+        above = index + 2  # the slot right of the pair: the card there must stay below the kept cards after it
+        if above < len(rack) and high + 1 in coming and all(rack[k] > high + 1 for k in chain if k > above):
+            wanted.append(high + 1)
+        if wanted:
+            found.append(((low, high), wanted))
+    return found
 
 
 def _run_cards(rack: Sequence[int], length: int) -> list[int]:
@@ -290,7 +406,7 @@ def _pairs(rack: Sequence[int]) -> list[tuple[int, int]]:
     return [(a, b) for a, b in itertools.pairwise(rack) if b == a + 1]
 
 
-def _room(after: tuple[int, ...], chain: list[int], slot: int | None, size: int, may_come: list[int]) -> list[Sentence]:
+def _room(after: tuple[int, ...], chain: list[int], size: int, may_come: list[int]) -> list[Sentence]:
     """The open stretches left, the largest first: how many cards each still needs, and how many may come."""
     found = sorted(stretches(after, chain, size), key=lambda stretch: -stretch.size)
     sentences = []
@@ -303,59 +419,128 @@ def _room(after: tuple[int, ...], chain: list[int], slot: int | None, size: int,
     return sentences
 
 
-def _draw(rack: tuple[int, ...], chain: list[int], top: int | None, size: int, may_come: list[int]) -> list[Sentence]:
+def _draw(observation: Observation, chain: list[int], may_come: list[int]) -> list[Sentence]:
+    """Drawing: what the top discard would have done, how many of the cards that may come fit an open slot, and the
+    stock's next card where everyone saw it turned over."""
+    public = observation.public
+    size = public.rules.deck_size
+    rack = observation.rack
+    top = public.discard_top
     open_stretches = stretches(rack, chain, size)
     fitting = sum(1 for card in may_come if any(s.low < card < s.high for s in open_stretches))
     values = {"fit": fitting, "may": len(may_come)}
+    sentences = []
+    upcoming = public.next_stock_card
+    if upcoming is not None:
+        sentences.append(Sentence("why:draw-next", {"upcoming": upcoming}))
     if top is not None:
         where = [s for s in open_stretches if s.low < top < s.high]
         if where:
-            return [Sentence("why:draw-over-take" + _one(where[0]), {"top": top, **_labels(where[0]), **values})]
-        return [Sentence("why:draw", {"top": top, **values})]
-    return [Sentence("why:draw-empty", values)]
+            sentences.append(
+                Sentence("why:draw-over-take" + _one(where[0]), {"top": top, **_labels(where[0]), **values})
+            )
+        else:
+            sentences.append(Sentence("why:draw", {"top": top, **values}))
+    else:
+        sentences.append(Sentence("why:draw-empty", values))
+    return sentences
 
 
-def _gives(observation: Observation, card: int, names: Sequence[str] | None) -> list[Sentence]:
-    """What the card handed on may do for the next player: a card it took from the pile near this one suggests it
+def _wanted_by_next(observation: Observation, card: int) -> tuple[int, int] | None:
+    """The next player (of the other side) and a card it took from the pile near ``card``, if any: it probably
     collects cards there."""
     public = observation.public
     rules = public.rules
     following = (observation.seat + 1) % rules.players
     if following == observation.seat or rules.side_of(following) == rules.side_of(observation.seat):
-        return []
+        return None
     near = max(2, rules.deck_size // 10)
     taken = [known for known in public.known[following] if known is not None and abs(known - card) <= near]
     if not taken:
+        return None
+    return following, min(taken, key=lambda known: abs(known - card))
+
+
+def _naming(key: str, values: dict[str, Any], player: int, names: Sequence[str] | None) -> Sentence:
+    """A sentence about another player: by name where the names are known, else as "the next player"."""
+    values = {**values, "player": player}
+    if names is not None:
+        return Sentence(key, {**values, "name": names[player]})
+    return Sentence(key + "-next", values)
+
+
+def _gives(observation: Observation, card: int, names: Sequence[str] | None) -> list[Sentence]:
+    """What the card handed on may do for the next player: a card it took from the pile near this one suggests it
+    collects cards there."""
+    wanted = _wanted_by_next(observation, card)
+    if wanted is None:
         return []
-    closest = min(taken, key=lambda known: abs(known - card))
-    name = names[following] if names is not None else None
-    values: dict[str, Any] = {"out": card, "taken": closest, "player": following}
-    if name is not None:
-        values["name"] = name
-        return [Sentence("why:gives-wanted", values)]
-    return [Sentence("why:gives-wanted-next", values)]
+    following, taken = wanted
+    return [_naming("why:gives-wanted", {"out": card, "taken": taken}, following, names)]
 
 
-def _worth_sentences(evaluation: Evaluation, move: MoveValue) -> list[Sentence]:
-    """The move's worth as the review measures it, and how far it is behind the best move: a difference within the
-    noise of the estimate (the review's bound of a good move) is said to be one."""
+def _keeps_from_next(observation: Observation, card: int, names: Sequence[str] | None) -> list[Sentence]:
+    """Placing a card the next player probably collects keeps it from them (the other choice would put it on the
+    pile: discarding it, or leaving the top discard there)."""
+    wanted = _wanted_by_next(observation, card)
+    if wanted is None:
+        return []
+    following, taken = wanted
+    return [_naming("why:denies", {"card": card, "taken": taken}, following, names)]
+
+
+def _best_worth(evaluation: Evaluation, move: MoveValue) -> list[Sentence]:
+    """Why the best move is best, first: its worth, no other move's better, and how far ahead of the next move
+    measured as deeply it is (within the noise of the estimate, it says so)."""
     chances = evaluation.measure == "win_chance"
     if chances and not evaluation.playouts:
         return []  # calling or playing on in Bonus: expert's plan, not an estimate to quote (see evaluate.py)
+    if chances:
+        sentences = [Sentence("why:best", {"chance": round(100 * move.value), "playouts": move.playouts})]
+    else:
+        sentences = [Sentence("why:best-turns", {"turns": round(move.value, 1), "playouts": move.playouts})]
+    following = next(
+        (other for other in evaluation.moves if other.action != move.action and other.playouts == move.playouts), None
+    )
+    if following is None:
+        return sentences
+    close = evaluation.difference(move.value, following.value) <= class_bounds(evaluation.measure).good
+    values: dict[str, Any]
+    if chances:
+        values = {"second": round(100 * following.value), "points": _gap(evaluation, move, following)}
+        sentences.append(Sentence("why:best-close" if close else "why:best-ahead", values))
+    else:
+        values = {"second": round(following.value, 1), "turns": _gap(evaluation, move, following)}
+        sentences.append(Sentence("why:best-close-turns" if close else "why:best-ahead-turns", values))
+    return sentences
+
+
+def _gap(evaluation: Evaluation, better: MoveValue, worse: MoveValue) -> float:
+    """How far apart two moves are, as the difference of the figures the sentences show (so that "91%" and "82%"
+    are said to be 9 points apart, not the 8 of the unrounded figures)."""
+    if evaluation.measure == "win_chance":
+        return round(100 * better.value) - round(100 * worse.value)
+    return round(abs(round(worse.value, 1) - round(better.value, 1)), 1)
+
+
+def _worth_sentences(evaluation: Evaluation, move: MoveValue) -> list[Sentence]:
+    """Another move's worth as the review measures it (on the play-outs it had), and how far it is behind the best
+    move: a difference within the noise of the estimate (the review's bound of a good move) is said to be one."""
+    chances = evaluation.measure == "win_chance"
+    if chances and not evaluation.playouts:
+        return []
     sentences = []
     if chances:
-        sentences.append(Sentence("why:chance", {"chance": round(100 * move.value), "playouts": evaluation.playouts}))
+        sentences.append(Sentence("why:chance", {"chance": round(100 * move.value), "playouts": move.playouts}))
     else:
         sentences.append(Sentence("why:turns", {"turns": round(move.value, 1)}))
-    if move.action == evaluation.best.action:
-        return sentences
     loss = evaluation.loss(move.action)
     if loss <= class_bounds(evaluation.measure).good:
         sentences.append(Sentence("why:close", {}))
     elif chances:
-        sentences.append(Sentence("why:behind", {"points": round(100 * loss)}))
+        sentences.append(Sentence("why:behind", {"points": _gap(evaluation, evaluation.best, move)}))
     else:
-        sentences.append(Sentence("why:behind-turns", {"turns": round(loss, 1)}))
+        sentences.append(Sentence("why:behind-turns", {"turns": _gap(evaluation, evaluation.best, move)}))
     return sentences
 
 
@@ -390,6 +575,8 @@ HINT_FIRST = 32
 """Play-outs per legal move in a hint's first stage: a hint is one decision, so it affords more than a review."""
 HINT_MORE = 288
 """Play-outs more for each of a hint's finalists."""
+HINT_SHOWN = 3
+"""Choices a hint shows (the table's, the terminal's, ``racko hint``'s default): each measured with every play-out."""
 
 
 def explained_choices(
@@ -398,13 +585,18 @@ def explained_choices(
     seen: Iterable[AnyObservation] = (),
     names: Sequence[str] | None = None,
     seed: int = 0,
+    count: int = HINT_SHOWN,
 ) -> tuple[Choice, ...]:
     """The advisor's choices for the seat to act, best first by the review's measure, each with its chance to win
     (2 players) and the sentences that say why (:attr:`Choice.why`), judged from the seat's own view.  ``seen`` are
     the seat's earlier observations of the round (see :func:`racko.analysis.evaluate.evaluate`); ``names`` name the
-    players in the sentences.  The same position gets the same answer, kept for a while: a hint asked again (a
-    second press of ``?``, another window of the same seat) costs no play-outs."""
-    return _explained(observation, tuple(seen), None if names is None else tuple(names), seed)
+    players in the sentences.
+
+    Only the choices measured with every play-out are given, at least ``count`` of them (or every legal move, where
+    there are fewer): a move left at its first, rough figure is never ranked beside them.  The same position gets the
+    same answer, kept for a while: a hint asked again (a second press of ``?``, another window of the same seat)
+    costs no play-outs."""
+    return _explained(observation, tuple(seen), None if names is None else tuple(names), seed, count)
 
 
 HINTS_KEPT = 256
@@ -413,15 +605,16 @@ HINTS_KEPT = 256
 
 @functools.lru_cache(maxsize=HINTS_KEPT)
 def _explained(
-    observation: AnyObservation, seen: tuple[AnyObservation, ...], names: tuple[str, ...] | None, seed: int
+    observation: AnyObservation, seen: tuple[AnyObservation, ...], names: tuple[str, ...] | None, seed: int, count: int
 ) -> tuple[Choice, ...]:
     legal = observation.legal_actions()
     if isinstance(observation, HighLowObservation) or len(legal) < 2:
         return tuple(choices_for(observation))
-    evaluation = evaluate(observation, seen=seen, seed=seed, first=HINT_FIRST, more=HINT_MORE)
+    evaluation = evaluate(observation, seen=seen, seed=seed, first=HINT_FIRST, more=HINT_MORE, shown=count)
     rated = {choice.action: choice for choice in advice(observation, seed=seed)}
+    measured = itertools.takewhile(lambda move: move.playouts == evaluation.playouts, evaluation.moves)
     chosen = []
-    for move in evaluation.moves:
+    for move in measured:
         choice = rated[move.action]
         if isinstance(move.action, TakeDiscard) and move.slot is not None:
             choice = dataclasses.replace(choice, values={**choice.values, "slot": SLOT_LABELS[move.slot]})
@@ -462,7 +655,7 @@ def hint_text(
     ``count - 1`` choices, each with its chance to win where the review measures one (``choices``: those of
     :func:`explained_choices` when they are at hand)."""
     if choices is None:
-        choices = explained_choices(observation, seen=seen, names=names)
+        choices = explained_choices(observation, seen=seen, names=names, count=count)
     choices = choices[:count]
     best, *others = choices
     if not best.why:  # High-Low, or a forced move: the advisor's own sentence

@@ -14,13 +14,16 @@ Classes follow from the loss (how much worse the move played is than the best, i
 The spread is measured (``racko review-spread``, docs/REVIEW.md): the standard deviation of a move's loss between
 reviews of the same decisions with different seeds.
 
-A player's accuracy (0 to 100) over a round or a game is ``100 * (1 - lost / at random)``: the loss of the moves
-played, against the loss of moves chosen at random among the legal ones in the same positions (so 100 is the best
-move every time, 0 no better than chance).
+A player's accuracy (0 to 100) over a round or a game is the mean of its decisions' accuracies, each
+``100 * 0.5 ** (loss / mistake bound)``: 100 for the best move, halved by a loss at the bound between a mistake and a
+blunder (0.20 of win chance, 2 turns), a quarter at twice that.  Each decision is scored by its own loss alone: a
+decision between two moves that played the worse one, by a little, loses a little (measured against moves chosen at
+random, as before, such a decision scored 0 whatever its loss).
 """
 
 from __future__ import annotations
 
+import math
 import random
 import statistics
 import threading
@@ -98,8 +101,6 @@ class Decision:
     """The best move's worth: the position's worth before the decision, played well."""
     after: float
     """The worth of the move played."""
-    at_random: float
-    """The mean loss of a legal move chosen at random here (what accuracy is measured against)."""
     card: int | None
     """The card the decision is about: the one held when placing, the top discard when picking."""
     replaced: int | None
@@ -118,15 +119,17 @@ class Decision:
         }
 
 
+def decision_accuracy(decision: Decision) -> float:
+    """One decision's accuracy, 0 to 100: 100 for no loss, halved by a loss at the bound between a mistake and a
+    blunder (the measure's own bound, so that win chance and turns read alike)."""
+    return 100 * math.pow(0.5, decision.loss / class_bounds(decision.measure).mistake)
+
+
 def accuracy(decisions: Sequence[Decision]) -> float | None:
-    """``100 * (1 - lost / at random)`` over the decisions, from 0 to 100 (``None`` without decisions)."""
+    """The mean of the decisions' accuracies (:func:`decision_accuracy`), 0 to 100 (``None`` without decisions)."""
     if not decisions:
         return None
-    random_loss = sum(decision.at_random for decision in decisions)
-    if random_loss <= 0:
-        return 100.0
-    lost = sum(decision.loss for decision in decisions)
-    return round(max(0.0, min(100.0, 100 * (1 - lost / random_loss))), 1)
+    return round(statistics.fmean(decision_accuracy(decision) for decision in decisions), 1)
 
 
 @dataclass(frozen=True)
@@ -310,7 +313,6 @@ def _grade(judge: Judge, round_number: int, turn: _Turn) -> Decision:
     best = evaluation.best
     loss = evaluation.loss(turn.action)
     is_best = played.action == best.action or loss == 0.0
-    at_random = statistics.fmean(evaluation.difference(best.value, move.value) for move in evaluation.moves)
     observation = turn.observation
     card: int | None = None
     replaced: int | None = None
@@ -332,7 +334,6 @@ def _grade(judge: Judge, round_number: int, turn: _Turn) -> Decision:
         grade=class_bounds(evaluation.measure).of(loss, is_best),
         before=best.value,
         after=played.value,
-        at_random=at_random,
         card=card,
         replaced=replaced,
     )

@@ -91,7 +91,8 @@ class Hint:
     choices: tuple[Choice, ...]
     """The legal choices the advisor rates, best first (every one in the classic family; its own in High-Low)."""
     note: str | None = None
-    """Why the position is not the one asked for (a finished game is advised at its last move)."""
+    """Why the position is not the one asked for (a record that ends with its game or its round over is advised at
+    its last decision)."""
 
     def to_json(self, count: int | None = None) -> dict[str, Any]:
         family = family_of(self.observation.rules)
@@ -113,27 +114,33 @@ class Hint:
 
 
 def hint_for(record: GameRecord, at: int | None = None, *, reveal: bool = False) -> Hint:
-    """Advice for the seat to act after the ``at``-th action (default: after the last one; in a finished game,
-    before its last move).
+    """Advice for the seat to act after the ``at``-th action (default: after the last one; where the record ends
+    with its game or its round over, and so with nothing to decide, its last decision).
 
     The record of a game in progress holds every hidden card, so unless ``reveal`` is set, only a seat that is a
     player's own may be advised: in a save of ``racko play`` with one person at the table, that person's seat.
     """
     total = record.action_count
     final = replay(record)
+    # A record may end where nobody is to act: its game over, or its last round over with no next round recorded.
+    ended = final.over or len(final.rounds) > len(record.rounds)
+    last = _last_decision(record, total) if ended else total
     note = None
     position = total if at is None else at
-    if at is None and final.over and total:
-        position = total - 1
-        note = f"The game is over after action {total}: here is the advice for its last move."
+    if at is None and ended and total:
+        position = last
+        what = "game is over" if final.over else "round is over"
+        unrecorded = "" if final.over else ", and the record holds no next round"
+        note = f"The {what} after action {total}{unrecorded}: here is the advice for its last decision."
     if not 0 <= position <= total:
-        raise RackoError(f"The record has {total} actions: choose --at from 0 to {total}.")
+        raise RackoError(f"The record has {total} actions: choose --at from 0 to {last}.")
     match = replay(record, stop_after=position)
     seat = match.to_act
-    if seat is None:
-        raise RackoError("The game is over at that point: there is no move to advise.")
-    if len(match.rounds) > len(record.rounds):
-        raise RackoError(f"After action {position} the round is over, and the record holds no next round.")
+    if seat is None or len(match.rounds) > len(record.rounds):
+        over = "game is over" if match.over else "round is over, and the record holds no next round"
+        raise RackoError(
+            f"After action {position} the {over}: there is no move to advise; choose --at from 0 to {last}."
+        )
     if not reveal and not final.over:
         _check_own_seat(record, seat)
     observation = match.observation(seat)
@@ -145,6 +152,17 @@ def hint_for(record: GameRecord, at: int | None = None, *, reveal: bool = False)
             "turn ends by itself (racko play and the browser move on at once). Choose another --at."
         )
     return Hint(position, seat, observation, choices_for(observation), note)
+
+
+def _last_decision(record: GameRecord, total: int) -> int:
+    """The last position of a record where the seat to act had more than one move (the last action's, unless that
+    was forced)."""
+    for position in range(total - 1, -1, -1):
+        match = replay(record, stop_after=position)
+        seat = match.to_act
+        if seat is not None and len(match.observation(seat).legal_actions()) > 1:
+            return position
+    return max(0, total - 1)
 
 
 def own_seat(record: GameRecord) -> int | None:

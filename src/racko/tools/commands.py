@@ -139,7 +139,10 @@ def hint_command(
     file: Annotated[Path, typer.Argument(help="A game record (JSON).", show_default=False)],
     at: Annotated[
         int | None,
-        typer.Option(help="The position after this many actions (default: the last one; a finished game's last move)."),
+        typer.Option(
+            help="The position after this many actions (default: the last one; where the game or the round is over, "
+            "its last decision)."
+        ),
     ] = None,
     count: Annotated[int, typer.Option(min=1, help="How many choices to show (also with --json).")] = 3,
     reveal: Annotated[
@@ -159,7 +162,7 @@ def hint_command(
         advice = hint_for(record, at, reveal=reveal)
         names = record_names(record.players, record.rules.players)
         seen = seat_history(replay(record, stop_after=advice.at).round, advice.seat)
-        choices = explained_choices(advice.observation, seen=seen, names=names)
+        choices = explained_choices(advice.observation, seen=seen, names=names, count=count)
         advice = dataclasses.replace(advice, choices=choices)
     except RackoError as error:
         typer.echo(f"racko: {file}: {error}", err=True)

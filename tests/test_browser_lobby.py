@@ -31,8 +31,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 class Person:
     """A person with a browser of their own (cookies, storage): their page, and the frames it received."""
 
-    def __init__(self, browser: Browser, **context: Any) -> None:
-        self.context = browser.new_context(reduced_motion="reduce", **context)
+    def __init__(self, browser: Browser, address: str | None = None, **context: Any) -> None:
+        """``address``: the network address the person comes from, as a proxy in front of the server would say it
+        (the server, on 127.0.0.1, believes its own machine); each stranger has one of their own."""
+        headers = {"X-Forwarded-For": address} if address else {}
+        self.context = browser.new_context(reduced_motion="reduce", extra_http_headers=headers, **context)
         self.page = self.context.new_page()
         self.page.set_default_timeout(WAIT_MS)
         self.states: list[dict[str, Any]] = []
@@ -117,7 +120,9 @@ def _play_to_the_end(players: list[Person]) -> None:
 def test_two_strangers_meet_by_quick_play_play_a_rated_game_and_a_third_watches(
     server: str, chromium: Browser, people: list[Person], shots: Path
 ) -> None:
-    ann, bob, cy = Person(chromium), Person(chromium, **PHONE), Person(chromium, locale="nl-NL")
+    ann = Person(chromium, "203.0.113.10")
+    bob = Person(chromium, "198.51.100.20", **PHONE)
+    cy = Person(chromium, "192.0.2.30", locale="nl-NL")
     people += [ann, bob, cy]
     for person in people:
         person.page.goto(server + "/")
@@ -148,6 +153,7 @@ def test_two_strangers_meet_by_quick_play_play_a_rated_game_and_a_third_watches(
     table = ann.page.url.rsplit("/", 1)[1]
     assert bob.page.url.endswith("/t/" + table)
     expect(ann.page.locator("#name-dialog")).not_to_be_visible()  # the lobby's name: no question at the table
+    expect(ann.page.locator("#game-mode")).to_have_text("Rated game")
 
     watch = cy.page.locator("#playing-list li", has_text="Ann").get_by_role("link")
     expect(watch).to_be_visible()
@@ -235,6 +241,51 @@ def test_a_player_moves_to_another_device_and_can_be_forgotten(
     expect(laptop.page.locator("#name-form")).to_be_visible()
 
 
+def test_one_person_in_two_browsers_plays_a_casual_game_and_the_table_says_why(
+    server: str, chromium: Browser, people: list[Person], shots: Path
+) -> None:
+    first, second = Person(chromium, "203.0.113.40"), Person(chromium, "203.0.113.40", locale="fr-FR")
+    people += [first, second]
+    for person, name in ((first, "Ivo"), (second, "Jorinde")):
+        person.page.goto(server + "/")
+        _pick_name(person.page, name)
+    form = {"variant": "classic", "players": 2, "seats": ["me", "person"], "public": True, "rated": True}
+    made = first.context.request.post(server + "/api/tables", data=form).json()
+    first.page.goto(server + "/t/" + made["table"])
+    expect(first.page.locator("#game-mode")).to_have_text("Rated game")
+    second.page.goto(server + "/")
+    second.page.locator("#open-list li", has_text="Ivo").get_by_role("button").click()
+    expect(second.page).to_have_url(re.compile(r"/t/[\w-]+$"))
+    expect(second.page.locator("#game-mode")).to_contain_text("deux places jouent depuis une même adresse réseau")
+    expect(first.page.locator("#game-mode")).to_have_text(
+        "Casual game: two seats play from one network address, and such games are not rated."
+    )
+    first.page.screenshot(path=str(shots / "casual-one-address.png"))
+
+
+def test_a_forgotten_player_s_seat_is_named_in_each_page_s_language(
+    server: str, chromium: Browser, people: list[Person]
+) -> None:
+    leaving, staying = Person(chromium, "203.0.113.50"), Person(chromium, "198.51.100.50", locale="nl-NL")
+    people += [leaving, staying]
+    for person, name in ((leaving, "Kees"), (staying, "Lotte")):
+        person.page.goto(server + "/")
+        _pick_name(person.page, name)
+    form = {"variant": "classic", "players": 2, "seats": ["me", "person"], "public": True}
+    made = leaving.context.request.post(server + "/api/tables", data=form).json()
+    staying.page.goto(server + "/")
+    staying.page.locator("#open-list li", has_text="Kees").get_by_role("button").click()
+    expect(staying.page.locator("#people-panel")).to_contain_text("Kees")
+    leaving.page.goto(server + "/me")
+    leaving.page.once("dialog", lambda dialog: dialog.accept())
+    leaving.page.locator("#forget").click()
+    expect(leaving.page).to_have_url(server + "/")
+    expect(staying.page.locator("#people-panel")).to_contain_text("een vergeten speler")
+    expect(staying.page.locator("#people-panel")).not_to_contain_text("Kees")
+    staying.page.goto(server + "/t/" + made["table"])  # and after a reload, from the stored table
+    expect(staying.page.locator("#people-panel")).to_contain_text("een vergeten speler")
+
+
 def test_the_players_page_takes_no_press_before_it_knows_the_player_and_every_press_after(
     server: str, chromium: Browser, people: list[Person]
 ) -> None:
@@ -273,7 +324,8 @@ def test_the_people_s_pages_have_no_serious_accessibility_problem_in_any_languag
     page.goto(server + "/")
     expect(page.locator("html")).to_have_attribute("lang", language)
     problems["lobby, no name"] = serious_problems(page, axe)
-    _pick_name(page, "Eve")
+    name = {"en": "Eve", "nl": "Femke", "fr": "Gaëlle"}[language]  # all at once online: three names
+    _pick_name(page, name)
     page.locator("#quick-go").click()
     expect(page.locator("#queues li")).to_have_count(1)
     problems["lobby, waiting"] = serious_problems(page, axe)
@@ -283,7 +335,7 @@ def test_the_people_s_pages_have_no_serious_accessibility_problem_in_any_languag
         problems[path] = serious_problems(page, axe)
     page.goto(server + "/")
     page.locator("#you a").first.click()
-    expect(page.locator("#player-title")).to_have_text("Eve")
+    expect(page.locator("#player-title")).to_have_text(name)
     problems["player"] = serious_problems(page, axe)
     assert {name: found for name, found in problems.items() if found} == {}
 

@@ -6,9 +6,7 @@ refused with the reason and change nothing."""
 from __future__ import annotations
 
 import json
-import random
 import sqlite3
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,26 +14,28 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from people import (
+    app_in_process,
+    eventually,
+    finished_games,
+    get_as,
+    lobby_until,
+    person,
+    play_to_the_end,
+    quick,
+    until,
+)
 from racko.web import players as players_module
 from racko.web.app import create_app
-from racko.web.loadtest import sorting_move
-from racko.web.lobby import LINE_KEYS, lobby_change
+from racko.web.lobby import lobby_change
 from racko.web.players import COOKIE, key_hash
 from racko.web.store import SqliteTables
 from racko.web.store.postgres import PostgresTables
 
 
-def _app(path: Path | str = ":memory:", **options: Any) -> Any:
-    options.setdefault("frames_per_second", 10000.0)
-    options.setdefault("new_tables_per_address", 10**6)
-    options.setdefault("fill_seconds", 0.3)
-    options.setdefault("quick_target", 25)  # a game of a round or two
-    return create_app(SqliteTables(path), pace=0.0, **options)
-
-
 @pytest.fixture
 def client() -> Iterator[TestClient]:
-    with TestClient(_app()) as test_client:
+    with TestClient(app_in_process()) as test_client:
         yield test_client
 
 
@@ -53,116 +53,12 @@ def any_client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestC
         yield test_client
 
 
-def _person(client: TestClient, name: str) -> dict[str, str]:
-    """A new person picks a name; the headers that carry their cookie (the client's own jar stays empty, so that
-    each request is one person's)."""
-    answer = client.post("/api/me", json={"name": name})
-    assert answer.status_code == 200, answer.text
-    key = answer.cookies.get(COOKIE)
-    client.cookies.clear()
-    assert key
-    return {"Cookie": f"{COOKIE}={key}"}
-
-
-def _get(client: TestClient, path: str, who: dict[str, str] | None = None) -> Any:
-    answer = client.get(path, headers=who or {})
-    client.cookies.clear()
-    return answer
-
-
-_LOBBIES: dict[int, dict[str, Any]] = {}
-"""Each lobby socket's whole lobby, as its frames built it (a whole ``lobby`` first, then ``lobby-change`` frames)."""
-
-
-def _read(ws: Any) -> dict[str, Any]:
-    """The next frame; a lobby's change comes back as the whole lobby it makes (as the page keeps it)."""
-    frame: dict[str, Any] = ws.receive_json()
-    if frame["type"] == "lobby":
-        _LOBBIES[id(ws)] = frame
-    elif frame["type"] == "lobby-change":
-        view = _LOBBIES[id(ws)]
-        for name, key in LINE_KEYS.items():
-            put = {line[key]: line for line in frame[name]["put"]}
-            kept = [line for line in view[name] if line[key] not in frame[name]["drop"] and line[key] not in put]
-            view[name] = kept + list(put.values())
-        view.update(online_count=frame["online_count"], queues=frame["queues"])
-        frame = dict(view)
-    return frame
-
-
-def _until(ws: Any, kind: str, limit: int = 200) -> dict[str, Any]:
-    for _ in range(limit):
-        frame = _read(ws)
-        if frame["type"] == kind:
-            return dict(frame)
-    raise AssertionError(f"no {kind} frame")
-
-
-def _lobby_until(ws: Any, kind: str, wanted: Any) -> dict[str, Any]:
-    """The first ``kind`` frame (the lobby's lines, or one's queues) for which ``wanted(frame)`` holds: the lobby
-    looks at the database again a moment after each change."""
-    for _ in range(100):
-        frame = _until(ws, kind)
-        if wanted(frame):
-            return frame
-    raise AssertionError(f"no {kind} frame as wanted")
-
-
-def _eventually(look: Any) -> Any:
-    """What ``look()`` gives once it is something (a game's end is passed on a moment after its last state)."""
-    for _ in range(100):
-        found = look()
-        if found:
-            return found
-        time.sleep(0.05)
-    raise AssertionError("never")
-
-
-def _quick(ws: Any, **wish: Any) -> None:
-    ws.send_json({"type": "quick", "variant": "classic", "players": 2, "rated": True, "two_player_rule": False, **wish})
-
-
-def _finished_games(client: TestClient, player_id: str) -> dict[str, Any] | None:
-    """A player's page once it lists a finished game."""
-    page: dict[str, Any] = _get(client, f"/api/players/{player_id}").json()
-    return page if page.get("games") else None
-
-
-def _play_to_the_end(sockets: list[Any]) -> dict[str, Any]:
-    """Every person at the table plays (a card to the slot its value belongs to) until the game is over; the last
-    state.  A socket behind the others reads on; the seat to act acts on the newest state."""
-    rng = random.Random(3)
-    states = []
-    for ws in sockets:
-        ws.send_json({"type": "hello", "token": None, "version": 0})
-        assert _until(ws, "welcome")["you"] is not None  # the cookie opened the seat: no link needed
-        states.append(_until(ws, "state"))
-    for _ in range(5000):
-        newest = max(state["version"] for state in states)
-        behind = [index for index, state in enumerate(states) if state["version"] < newest]
-        if behind:
-            states[behind[0]] = _until(sockets[behind[0]], "state")
-            continue
-        view = states[0]["view"]
-        if view["over"]:
-            return states[0]
-        acting = [index for index, state in enumerate(states) if state["view"]["legal"]]
-        if not acting:
-            states[0] = _until(sockets[0], "state")
-            continue
-        mine = states[acting[0]]["view"]
-        legal = [{key: value for key, value in action.items() if key != "seat"} for action in mine["legal"]]
-        sockets[acting[0]].send_json({"type": "act", "version": newest, "action": sorting_move(mine, legal, 40, rng)})
-        states[acting[0]] = _until(sockets[acting[0]], "state")
-    raise AssertionError("the game did not end")
-
-
 # --- a player who stays ----------------------------------------------------------------------------------------
 
 
 def test_a_player_key_is_a_long_random_cookie_kept_only_hashed(tmp_path: Path) -> None:
     path = tmp_path / "tables.sqlite"
-    with TestClient(_app(path), base_url="https://racko.test") as client:
+    with TestClient(app_in_process(path), base_url="https://racko.test") as client:
         answer = client.post("/api/me", json={"name": "Ann <b>"})
         assert answer.status_code == 200
         cookie = answer.headers["set-cookie"]
@@ -171,8 +67,8 @@ def test_a_player_key_is_a_long_random_cookie_kept_only_hashed(tmp_path: Path) -
         assert len(key) >= 22  # at least 128 bits in URL-safe base64
         assert answer.json()["name"] == "Ann <b>"  # plain text: the page shows it as text
         client.cookies.clear()
-        assert _get(client, "/api/me", {"Cookie": f"{COOKIE}={key}"}).json()["name"] == "Ann <b>"
-        assert _get(client, "/api/me", {"Cookie": f"{COOKIE}=not-a-key"}).json() == {"id": None, "name": None}
+        assert get_as(client, "/api/me", {"Cookie": f"{COOKIE}={key}"}).json()["name"] == "Ann <b>"
+        assert get_as(client, "/api/me", {"Cookie": f"{COOKIE}=not-a-key"}).json() == {"id": None, "name": None}
     with sqlite3.connect(path) as database:
         stored = [row[0] for row in database.execute("SELECT key_hash FROM racko_player_keys")]
         dump = "\n".join(database.iterdump())
@@ -180,29 +76,29 @@ def test_a_player_key_is_a_long_random_cookie_kept_only_hashed(tmp_path: Path) -
 
 
 def test_a_name_must_be_some_text_and_a_refused_name_changes_nothing(client: TestClient) -> None:
-    ann = _person(client, "Ann")
+    ann = person(client, "Ann")
     for bad in ("", "   ", 7, None, "\u202e\u202e"):
         answer = client.post("/api/me", json={"name": bad}, headers=ann)
         client.cookies.clear()
         assert answer.status_code == 400 and "name" in answer.json()["error"].lower()
-    assert _get(client, "/api/me", ann).json()["name"] == "Ann"
+    assert get_as(client, "/api/me", ann).json()["name"] == "Ann"
     assert client.post("/api/me", json={"name": "Annie"}, headers=ann).json()["name"] == "Annie"
     client.cookies.clear()
-    assert _get(client, "/api/me", ann).json()["name"] == "Annie"
+    assert get_as(client, "/api/me", ann).json()["name"] == "Annie"
 
 
 def test_a_transfer_link_moves_the_player_once_and_not_after_ten_minutes(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    ann = _person(client, "Ann")
-    me = _get(client, "/api/me", ann).json()
+    ann = person(client, "Ann")
+    me = get_as(client, "/api/me", ann).json()
     code = client.post("/api/me/transfer", json={}, headers=ann).json()["code"]
     client.cookies.clear()
     claimed = client.post("/api/me/claim", json={"code": code})
     assert claimed.status_code == 200 and claimed.json() == me
     other_device = {"Cookie": f"{COOKIE}={claimed.cookies[COOKIE]}"}
     client.cookies.clear()
-    assert _get(client, "/api/me", other_device).json() == me
+    assert get_as(client, "/api/me", other_device).json() == me
     again = client.post("/api/me/claim", json={"code": code})
     client.cookies.clear()
     assert again.status_code == 400 and "used already" in again.json()["error"]
@@ -221,30 +117,28 @@ def test_two_strangers_meet_by_quick_play_play_a_rated_game_and_their_ratings_an
     any_client: TestClient,
 ) -> None:
     client = any_client
-    ann, bob, cy = _person(client, "Ann"), _person(client, "Bob"), _person(client, "Cy")
-    ann_id = _get(client, "/api/me", ann).json()["id"]
-    bob_id = _get(client, "/api/me", bob).json()["id"]
+    ann, bob, cy = person(client, "Ann"), person(client, "Bob"), person(client, "Cy")
+    ann_id = get_as(client, "/api/me", ann).json()["id"]
+    bob_id = get_as(client, "/api/me", bob).json()["id"]
     with (
         client.websocket_connect("/ws/lobby", headers=ann) as ann_lobby,
         client.websocket_connect("/ws/lobby", headers=bob) as bob_lobby,
         client.websocket_connect("/ws/lobby", headers=cy) as cy_lobby,
     ):
-        _until(cy_lobby, "lobby")
-        _quick(ann_lobby)
-        queued = _lobby_until(ann_lobby, "queued", lambda frame: frame["queues"])
+        until(cy_lobby, "lobby")
+        quick(ann_lobby)
+        queued = lobby_until(ann_lobby, "queued", lambda frame: frame["queues"])
         assert queued["queues"][0]["waiting"] == 1 and queued["queues"][0]["players"] == 2
-        _quick(bob_lobby, players="any")  # any number of players: a 2-player game fits
-        seated = [_until(ann_lobby, "seated"), _until(bob_lobby, "seated")]
+        quick(bob_lobby, players="any")  # any number of players: a 2-player game fits
+        seated = [until(ann_lobby, "seated"), until(bob_lobby, "seated")]
         assert seated[0]["table"] == seated[1]["table"] and {s["seat"] for s in seated} == {0, 1}
         table = seated[0]["table"]
-        watched = _lobby_until(
-            cy_lobby, "lobby", lambda frame: any(line["table"] == table for line in frame["playing"])
-        )
+        watched = lobby_until(cy_lobby, "lobby", lambda frame: any(line["table"] == table for line in frame["playing"]))
         line = next(line for line in watched["playing"] if line["table"] == table)
         assert line["rated"] and sorted(seat["name"] for seat in line["seats"]) == ["Ann", "Bob"]
         assert "rack" not in str(line) and "stock" not in str(line)
 
-        mine = _get(client, "/api/me/tables", ann).json()["seats"]
+        mine = get_as(client, "/api/me/tables", ann).json()["seats"]
         assert [(line["table"], line["seat"], line["variant"]) for line in mine] == [
             (table, seated[0]["seat"], "classic")
         ]
@@ -254,12 +148,12 @@ def test_two_strangers_meet_by_quick_play_play_a_rated_game_and_their_ratings_an
             client.websocket_connect(f"/ws/{table}", headers=order[0][1]) as first,
             client.websocket_connect(f"/ws/{table}", headers=order[1][1]) as second,
         ):
-            last = _play_to_the_end([first, second])
+            last = play_to_the_end([first, second])
         assert last["view"]["over"] and last["view"]["winners"]
-        _lobby_until(cy_lobby, "lobby", lambda frame: all(line["table"] != table for line in frame["playing"]))
+        lobby_until(cy_lobby, "lobby", lambda frame: all(line["table"] != table for line in frame["playing"]))
 
-    pages = {who: _eventually(lambda who=who: _finished_games(client, who)) for who in (ann_id, bob_id)}
-    assert _get(client, "/api/me/tables", ann).json()["seats"] == []  # a finished game leaves one's tables
+    pages = {who: eventually(lambda who=who: finished_games(client, who)) for who in (ann_id, bob_id)}
+    assert get_as(client, "/api/me/tables", ann).json()["seats"] == []  # a finished game leaves one's tables
     for page in pages.values():
         assert page["ratings"]["classic"]["games"] == 1
         assert len(page["history"]["classic"]) == 1
@@ -269,33 +163,33 @@ def test_two_strangers_meet_by_quick_play_play_a_rated_game_and_their_ratings_an
     loser = next(seat for seat in pages[ann_id]["games"][0]["seats"] if seat["place"] == 2)
     ratings = {who: pages[who]["ratings"]["classic"]["rating"] for who in pages}
     assert ratings[winner["subject"][2:]] > ratings[loser["subject"][2:]]
-    board = _get(client, "/api/ratings/classic").json()["lines"]
+    board = get_as(client, "/api/ratings/classic").json()["lines"]
     assert {"Ann", "Bob"} <= {line["name"] for line in board}
     assert any(line["subject"].startswith("bot:") for line in board)  # the computer levels, calibrated
 
     game = pages[ann_id]["games"][0]["game"]
-    record = _get(client, f"/api/games/{game}/record")
+    record = get_as(client, f"/api/games/{game}/record")
     assert record.status_code == 200 and '"actions"' in record.text
-    steps = _get(client, f"/api/games/{game}/replay").json()["steps"]
+    steps = get_as(client, f"/api/games/{game}/replay").json()["steps"]
     assert len(steps) > 10 and all(len(step["racks"]) == 2 for step in steps)
     for page_path in ("/", "/ratings", f"/p/{ann_id}", f"/replay/{game}", "/me"):
-        assert _get(client, page_path).status_code == 200
+        assert get_as(client, page_path).status_code == 200
     stats = pages[ann_id]["stats"]
     assert stats["total"]["games"] == 1 and stats["by_opponent"] == {"people only": stats["total"]}
     assert stats["total"]["won"] == (winner["subject"] == f"p:{ann_id}") and stats["total"]["rounds"] >= 1
 
     # A rematch: the same people, their seats bound to them; the other is told in the lobby; asked twice, one table.
     with client.websocket_connect("/ws/lobby", headers=ann) as ann_lobby:
-        _until(ann_lobby, "lobby")
+        until(ann_lobby, "lobby")
         again = client.post(f"/api/games/{game}/rematch", json={}, headers=bob)
         client.cookies.clear()
         assert again.status_code == 200 and again.json()["guests"] == []
-        invited = _until(ann_lobby, "invited")
+        invited = until(ann_lobby, "invited")
         assert invited["by"] == "Bob" and invited["table"] == again.json()["table"]
     twice = client.post(f"/api/games/{game}/rematch", json={}, headers=ann)
     client.cookies.clear()
     assert twice.json()["table"] == again.json()["table"]
-    assert [line["table"] for line in _get(client, "/api/me/tables", ann).json()["seats"]] == [again.json()["table"]]
+    assert [line["table"] for line in get_as(client, "/api/me/tables", ann).json()["seats"]] == [again.json()["table"]]
     stranger = client.post(f"/api/games/{game}/rematch", json={}, headers=cy)
     client.cookies.clear()
     assert stranger.status_code == 403 and "played" in stranger.json()["error"]
@@ -304,77 +198,77 @@ def test_two_strangers_meet_by_quick_play_play_a_rated_game_and_their_ratings_an
 
 
 def test_a_casual_game_is_in_the_histories_but_moves_no_rating(client: TestClient) -> None:
-    ann, bob = _person(client, "Ann"), _person(client, "Bob")
-    ann_id = _get(client, "/api/me", ann).json()["id"]
+    ann, bob = person(client, "Ann"), person(client, "Bob")
+    ann_id = get_as(client, "/api/me", ann).json()["id"]
     with (
         client.websocket_connect("/ws/lobby", headers=ann) as ann_lobby,
         client.websocket_connect("/ws/lobby", headers=bob) as bob_lobby,
     ):
-        _quick(ann_lobby, rated=False)
-        _quick(bob_lobby, rated=True)  # a rated game is another wish: nobody is seated
-        _quick(bob_lobby, rated=False)
-        table = _until(ann_lobby, "seated")["table"]
-        assert _until(bob_lobby, "seated")["table"] == table
+        quick(ann_lobby, rated=False)
+        quick(bob_lobby, rated=True)  # a rated game is another wish: nobody is seated
+        quick(bob_lobby, rated=False)
+        table = until(ann_lobby, "seated")["table"]
+        assert until(bob_lobby, "seated")["table"] == table
         with (
             client.websocket_connect(f"/ws/{table}", headers=ann) as one,
             client.websocket_connect(f"/ws/{table}", headers=bob) as other,
         ):
-            _play_to_the_end([one, other])
-    page = _eventually(lambda: _finished_games(client, ann_id))
+            play_to_the_end([one, other])
+    page = eventually(lambda: finished_games(client, ann_id))
     assert page["ratings"] == {} and [game["rated"] for game in page["games"]] == [False]
 
 
 def test_after_the_wait_the_empty_seats_are_filled_with_computer_players(client: TestClient) -> None:
-    ann = _person(client, "Ann")
+    ann = person(client, "Ann")
     with client.websocket_connect("/ws/lobby", headers=ann) as lobby:
-        _quick(lobby, players=3, rated=True)
+        quick(lobby, players=3, rated=True)
         fill = {"type": "fill", "variant": "classic", "players": 3, "rated": True, "two_player_rule": False}
         lobby.send_json({**fill, "bot": "easy"})
-        assert _until(lobby, "error")["code"] == "too-soon"
-        queued = _until(lobby, "queued")
+        assert until(lobby, "error")["code"] == "too-soon"
+        queued = until(lobby, "queued")
         while not (queued["queues"] and queued["queues"][0]["can_fill"]):
-            queued = _until(lobby, "queued")
+            queued = until(lobby, "queued")
         lobby.send_json({**fill, "bot": "grandmaster"})
-        assert "Choose a computer player" in _until(lobby, "error")["message"]
+        assert "Choose a computer player" in until(lobby, "error")["message"]
         lobby.send_json({**fill, "bot": "easy"})
-        table = _until(lobby, "seated")["table"]
+        table = until(lobby, "seated")["table"]
     with client.websocket_connect(f"/ws/{table}", headers=ann) as ws:
         ws.send_json({"type": "hello", "token": None, "version": 0})
-        welcome = _until(ws, "welcome")
+        welcome = until(ws, "welcome")
         assert welcome["you"] == 0
-        state = _until(ws, "state")
+        state = until(ws, "state")
         assert state["view"]["bots"] == [None, "easy", "easy"]
 
 
 def test_quick_play_limits_and_bad_wishes_are_refused_with_the_reason(client: TestClient) -> None:
-    ann = _person(client, "Ann")
+    ann = person(client, "Ann")
     with client.websocket_connect("/ws/lobby") as nobody:
-        _until(nobody, "lobby")
-        _quick(nobody)
-        assert _until(nobody, "error")["code"] == "no-player"
+        until(nobody, "lobby")
+        quick(nobody)
+        assert until(nobody, "error")["code"] == "no-player"
     with client.websocket_connect("/ws/lobby", headers=ann) as lobby:
         for wish in ({"variant": "chess"}, {"players": 7}, {"players": True}):
-            _quick(lobby, **wish)
-            error = _until(lobby, "error")
+            quick(lobby, **wish)
+            error = until(lobby, "error")
             assert error["code"] == "bad-frame" and error["message"]
         for players in (2, 3, 4):
-            _quick(lobby, players=players)
-        _quick(lobby, players="any")
-        assert _until(lobby, "error")["code"] == "too-many"
-        queued = _lobby_until(lobby, "queued", lambda frame: len(frame["queues"]) == 3)
+            quick(lobby, players=players)
+        quick(lobby, players="any")
+        assert until(lobby, "error")["code"] == "too-many"
+        queued = lobby_until(lobby, "queued", lambda frame: len(frame["queues"]) == 3)
         assert sorted(queue["players"] for queue in queued["queues"]) == [2, 3, 4]
         lobby.send_json({"type": "cancel"})
-        assert _until(lobby, "queued")["queues"] == []
+        assert until(lobby, "queued")["queues"] == []
 
 
 def test_leaving_the_lobby_stops_waiting(client: TestClient) -> None:
-    ann, bob = _person(client, "Ann"), _person(client, "Bob")
+    ann, bob = person(client, "Ann"), person(client, "Bob")
     with client.websocket_connect("/ws/lobby", headers=ann) as lobby:
-        _quick(lobby)
-        _until(lobby, "queued")
+        quick(lobby)
+        until(lobby, "queued")
     with client.websocket_connect("/ws/lobby", headers=bob) as lobby:
-        _quick(lobby)
-        queued = _lobby_until(lobby, "queued", lambda frame: frame["queues"])
+        quick(lobby)
+        queued = lobby_until(lobby, "queued", lambda frame: frame["queues"])
         assert queued["queues"][0]["waiting"] == 1  # Bob alone: Ann left and is not seated in her absence
 
 
@@ -404,7 +298,7 @@ def test_a_change_of_the_lobby_carries_only_the_lines_that_changed() -> None:
 
 
 def test_a_public_table_is_listed_and_a_player_takes_its_seat_from_the_lobby(client: TestClient) -> None:
-    ann, bob, cy = _person(client, "Ann"), _person(client, "Bob"), _person(client, "Cy")
+    ann, bob, cy = person(client, "Ann"), person(client, "Bob"), person(client, "Cy")
     made = client.post(
         "/api/tables",
         json={"variant": "classic", "players": 3, "seats": ["me", "person", "person"], "public": True},
@@ -416,7 +310,7 @@ def test_a_public_table_is_listed_and_a_player_takes_its_seat_from_the_lobby(cli
     ).json()
     client.cookies.clear()
     with client.websocket_connect("/ws/lobby", headers=cy) as lobby:
-        listed = _lobby_until(lobby, "lobby", lambda frame: frame["open"])
+        listed = lobby_until(lobby, "lobby", lambda frame: frame["open"])
         tables = [line["table"] for line in listed["open"]]
         assert made["table"] in tables and private["table"] not in tables
         line = next(line for line in listed["open"] if line["table"] == made["table"])
@@ -430,7 +324,7 @@ def test_a_public_table_is_listed_and_a_player_takes_its_seat_from_the_lobby(cli
         refused = client.post(f"/api/tables/{private['table']}/join", json={}, headers=bob)
         client.cookies.clear()
         assert refused.status_code == 409 and "invitation" in refused.json()["error"]
-        _lobby_until(
+        lobby_until(
             lobby,
             "lobby",
             lambda frame: [line["open_seats"] for line in frame["open"] if line["table"] == made["table"]] == [1],
@@ -442,8 +336,8 @@ def test_a_public_table_is_listed_and_a_player_takes_its_seat_from_the_lobby(cli
 
 
 def test_hiding_a_name_hides_it_in_ones_own_view_only(client: TestClient) -> None:
-    ann, bob = _person(client, "Ann"), _person(client, "Bob")
-    bob_id = _get(client, "/api/me", bob).json()["id"]
+    ann, bob = person(client, "Ann"), person(client, "Bob")
+    bob_id = get_as(client, "/api/me", bob).json()["id"]
     assert client.post("/api/me/hide", json={"player": bob_id}, headers=ann).json() == {"hidden": [bob_id]}
     client.cookies.clear()
     with (
@@ -454,25 +348,25 @@ def test_hiding_a_name_hides_it_in_ones_own_view_only(client: TestClient) -> Non
         def bob_online(frame: dict[str, Any]) -> bool:
             return any(person["id"] == bob_id for person in frame["online"])
 
-        ann_view = {person["id"]: person["name"] for person in _lobby_until(ann_lobby, "lobby", bob_online)["online"]}
-        bob_view = {person["id"]: person["name"] for person in _lobby_until(bob_lobby, "lobby", bob_online)["online"]}
+        ann_view = {person["id"]: person["name"] for person in lobby_until(ann_lobby, "lobby", bob_online)["online"]}
+        bob_view = {person["id"]: person["name"] for person in lobby_until(bob_lobby, "lobby", bob_online)["online"]}
     assert ann_view[bob_id] is None and bob_view[bob_id] == "Bob"
     assert client.post("/api/me/hide", json={"player": ""}, headers=ann).status_code == 400
     client.cookies.clear()
 
 
 def test_forgetting_a_player_takes_their_name_history_and_key(client: TestClient) -> None:
-    ann = _person(client, "Ann")
-    ann_id = _get(client, "/api/me", ann).json()["id"]
+    ann = person(client, "Ann")
+    ann_id = get_as(client, "/api/me", ann).json()["id"]
     forgotten = client.request("DELETE", "/api/me", json={}, headers=ann)
     client.cookies.clear()
     assert forgotten.status_code == 200 and COOKIE in forgotten.headers["set-cookie"]
-    assert _get(client, "/api/me", ann).json() == {"id": None, "name": None}
-    assert _get(client, f"/api/players/{ann_id}").status_code == 404
+    assert get_as(client, "/api/me", ann).json() == {"id": None, "name": None}
+    assert get_as(client, f"/api/players/{ann_id}").status_code == 404
 
 
 def test_a_player_opening_a_seat_link_is_bound_to_that_seat(client: TestClient) -> None:
-    ann, bob = _person(client, "Ann"), _person(client, "Bob")
+    ann, bob = person(client, "Ann"), person(client, "Bob")
     made = client.post(
         "/api/tables", json={"variant": "classic", "players": 2, "seats": ["me", "person"], "rated": True}, headers=ann
     ).json()
@@ -480,17 +374,17 @@ def test_a_player_opening_a_seat_link_is_bound_to_that_seat(client: TestClient) 
     token = next(seat["token"] for seat in made["seats"] if seat["seat"] == 1)
     with client.websocket_connect(f"/ws/{made['table']}", headers=bob) as ws:
         ws.send_json({"type": "hello", "token": token, "version": 0})
-        assert _until(ws, "welcome")["you"] == 1
+        assert until(ws, "welcome")["you"] == 1
         ws.send_json({"type": "name", "name": "Bobby"})
         # the state sent with the welcome may come first: wait for the one that has the name
-        assert any(_until(ws, "state")["view"]["names"][1] == "Bobby" for _ in range(5))
+        assert any(until(ws, "state")["view"]["names"][1] == "Bobby" for _ in range(5))
     assert [
-        (line["table"], line["seat"], line["names"]) for line in _get(client, "/api/me/tables", bob).json()["seats"]
+        (line["table"], line["seat"], line["names"]) for line in get_as(client, "/api/me/tables", bob).json()["seats"]
     ] == [(made["table"], 1, ["Ann", "Bobby"])]
-    assert [line["names"] for line in _get(client, "/api/me/tables", ann).json()["seats"]] == [["Ann", "Bobby"]]
+    assert [line["names"] for line in get_as(client, "/api/me/tables", ann).json()["seats"]] == [["Ann", "Bobby"]]
     with client.websocket_connect(f"/ws/{made['table']}", headers=bob) as ws:  # no link needed any more
         ws.send_json({"type": "hello", "token": None, "version": 0})
-        assert _until(ws, "welcome")["you"] == 1
+        assert until(ws, "welcome")["you"] == 1
 
 
 # --- the operator ---------------------------------------------------------------------------------------------
@@ -503,27 +397,27 @@ def test_the_operator_lists_renames_and_removes_players_beside_a_running_server(
 
     path = tmp_path / "tables.sqlite3"
     runner = CliRunner()
-    with TestClient(_app(path)) as client:
-        ann = _person(client, "Ann")
-        ann_id = _get(client, "/api/me", ann).json()["id"]
+    with TestClient(app_in_process(path)) as client:
+        ann = person(client, "Ann")
+        ann_id = get_as(client, "/api/me", ann).json()["id"]
         listed = runner.invoke(cli, ["admin", "list", "--db", str(path), "--json"])
         assert listed.exit_code == 0, listed.output
         assert [player["name"] for player in json.loads(listed.stdout)["players"]] == ["Ann"]
         renamed = runner.invoke(cli, ["admin", "rename", ann_id, "Annie", "--db", str(path)])
         assert renamed.exit_code == 0 and "Annie" in renamed.output
-        assert _get(client, "/api/me", ann).json()["name"] == "Annie"
+        assert get_as(client, "/api/me", ann).json()["name"] == "Annie"
         assert runner.invoke(cli, ["admin", "rename", ann_id, "   ", "--db", str(path)]).exit_code == 2
         assert runner.invoke(cli, ["admin", "rename", "nobody", "Bo", "--db", str(path)]).exit_code == 1
         removed = runner.invoke(cli, ["admin", "remove", ann_id, "--db", str(path)])
         assert removed.exit_code == 0, removed.output
-        assert _get(client, "/api/me", ann).json() == {"id": None, "name": None}
+        assert get_as(client, "/api/me", ann).json() == {"id": None, "name": None}
         assert runner.invoke(cli, ["admin", "remove", ann_id, "--db", str(path)]).exit_code == 1
     missing = runner.invoke(cli, ["admin", "list", "--db", "postgresql://nobody@127.0.0.1:1/none"])
     assert missing.exit_code == 2 and "Traceback" not in missing.output
 
 
 def test_new_players_from_one_address_are_limited_as_new_tables_are() -> None:
-    with TestClient(_app(new_tables_per_address=2)) as client:
+    with TestClient(app_in_process(new_tables_per_address=2)) as client:
         codes = []
         for number in range(3):
             codes.append(client.post("/api/me", json={"name": f"P{number}"}).status_code)
@@ -533,7 +427,7 @@ def test_new_players_from_one_address_are_limited_as_new_tables_are() -> None:
 
 
 def test_a_damaged_lobby_line_is_left_out_and_the_lobby_goes_on(client: TestClient) -> None:
-    ann = _person(client, "Ann")
+    ann = person(client, "Ann")
     form = {"variant": "classic", "players": 2, "seats": ["me", "person"], "public": True}
     damaged = client.post("/api/tables", json=form, headers=ann).json()["table"]
     client.cookies.clear()
@@ -542,5 +436,5 @@ def test_a_damaged_lobby_line_is_left_out_and_the_lobby_goes_on(client: TestClie
     whole = client.post("/api/tables", json=form, headers=ann).json()["table"]
     client.cookies.clear()
     with client.websocket_connect("/ws/lobby", headers=ann) as lobby:
-        listed = _lobby_until(lobby, "lobby", lambda frame: frame["open"])
+        listed = lobby_until(lobby, "lobby", lambda frame: frame["open"])
         assert [line["table"] for line in listed["open"]] == [whole]

@@ -118,9 +118,10 @@ def test_stale_versions_wrong_turns_and_spectators_are_refused_and_change_nothin
         _, state = _hello(ws, actor)
         _hello(other, waiting)
         _hello(spectator, None)
-        for socket in (ws, other):
-            socket.send_json({"type": "name", "name": "Pat"})
-            _until(socket, "state")
+        for socket, name in ((ws, "Pat"), (other, "Sam")):
+            socket.send_json({"type": "name", "name": name})
+            while name not in _until(socket, "state")["view"]["names"]:
+                pass
         before = table.session.record().to_json()
         version = state["version"]
         refusals = [

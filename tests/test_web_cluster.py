@@ -320,9 +320,13 @@ def test_quick_play_through_the_proxy_meets_in_one_process_and_each_seat_opens_w
     async def meet() -> list[dict[str, Any]]:
         wish = {"type": "quick", "variant": "classic", "players": 2, "rated": True, "two_player_rule": False}
         seated = []
-        sockets = [
-            await connect(f"{base}/ws/lobby", additional_headers={"Cookie": f"racko_player={key}"}, proxy=None)
-            for key in keys
+        sockets = [  # two strangers, each from an address of their own (a rated game never seats one address twice)
+            await connect(
+                f"{base}/ws/lobby",
+                additional_headers={"Cookie": f"racko_player={key}", "X-Forwarded-For": f"203.0.113.{number}"},
+                proxy=None,
+            )
+            for number, key in enumerate(keys, start=1)
         ]
         try:
             for ws in sockets:

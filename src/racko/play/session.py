@@ -247,6 +247,29 @@ class PlaySession:
         self.store = None
 
 
+def renamed(text: str, seat: int, name: str) -> str:
+    """A game record's text (as :meth:`PlaySession.record` keeps it) with ``name`` for the seat, in the record's list
+    of players and in the seats it was played from; a text that is no record comes back as it was."""
+    try:
+        record = GameRecord.loads(text)
+    except RackoError:
+        return text
+    players = list(record.players) if record.players is not None else None
+    if players is not None and 0 <= seat < len(players):
+        players[seat] = name
+    extra = dict(record.extra)
+    played = extra.get(SAVE_KEY)
+    if isinstance(played, dict) and isinstance(played.get("seats"), list) and 0 <= seat < len(played["seats"]):
+        seats = [dict(spec) if isinstance(spec, dict) else spec for spec in played["seats"]]
+        if isinstance(seats[seat], dict):
+            seats[seat]["name"] = name
+        extra[SAVE_KEY] = {**played, "seats": seats}
+    changed = GameRecord(
+        record.rules, record.rounds, record.first_dealer, record.seed, tuple(players) if players else None, extra
+    )
+    return changed.dumps() if changed != record else text
+
+
 def _where(error: OSError) -> str:
     return f" to {error.filename}" if error.filename else ""
 

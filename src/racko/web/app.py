@@ -35,7 +35,7 @@ from racko.web import puzzles as puzzles_room
 from racko.web import ratings as ratings_room
 from racko.web import review as review_room
 from racko.web.frames import read_frame
-from racko.web.http import STATIC, page, player_of
+from racko.web.http import STATIC, client_address, page, player_of
 from racko.web.limits import (
     ALL_ADDRESSES,
     BODY_LIMIT,
@@ -91,20 +91,36 @@ def create_app(
     fill_seconds: float = lobby_room.FILL_SECONDS,
     quick_target: int | None = None,
     review_playouts: int | None = None,
+    rate_shared_addresses: bool = False,
 ) -> Starlette:
     """The server's application over ``store``; ``frames_per_second`` limits each connection (tests that play at a
     machine's speed raise it); ``short_collections``: keep the cycle collector's pauses short (racko.web.memory);
     ``allow_origins``: the origins of pages served elsewhere that may use this server (``https://example.org``);
-    ``review_playouts``: a review's play-outs a move (default: the review's own; fewer: quicker, rougher)."""
+    ``review_playouts``: a review's play-outs a move (default: the review's own; fewer: quicker, rougher);
+    ``rate_shared_addresses``: rate games whose seats play from one network address (racko.web.addresses)."""
     hub: Hub
     metrics = Metrics(
         tables=lambda: len(hub.tables), connections=lambda: sum(len(table.watchers) for table in hub.tables.values())
     )
-    hub = Hub(store, pace=pace, away_seconds=away_seconds, idle_seconds=idle_seconds, metrics=metrics)
+    hub = Hub(
+        store,
+        pace=pace,
+        away_seconds=away_seconds,
+        idle_seconds=idle_seconds,
+        metrics=metrics,
+        rate_shared_addresses=rate_shared_addresses,
+    )
     allowed = frozenset(origin.rstrip("/") for origin in allow_origins)
     lobby = lobby_room.Lobby(hub, fill_seconds=fill_seconds, quick_target=quick_target)
     ratings = ratings_room.Ratings(store)
     reviews = review_room.Reviews.with_playouts(review_playouts)
+
+    async def forgotten(player_id: str) -> None:
+        """A player was forgotten: out of quick play, out of the reviews kept here, and every table this process
+        plays rewritten before the page is told (the other processes' within a second)."""
+        lobby.forget(player_id)
+        reviews.forget_done()
+        await hub.forget_seats()
 
     async def game_over(table: Table, record: GameRecord) -> None:
         await asyncio.to_thread(ratings.game_over, table.table_id, table.setup, record)
@@ -157,7 +173,8 @@ def create_app(
             form = json.loads(body)
             if not isinstance(form, dict):
                 raise WebError("bad-form", "The table's settings are a JSON object.")
-            links = await hub.create(form, await _maker(request, hub, form))
+            maker = await _maker(request, hub, form)
+            links = await hub.create(form, maker, [address if player is not None else None for player in maker or []])
         except (ValueError, RecursionError):
             return JSONResponse({"error": "The settings are not JSON."}, status_code=400)
         except WebError as error:
@@ -217,7 +234,10 @@ def create_app(
         player = await player_of(websocket, hub.players)
         if token is None:  # a player's own seat opens without its link
             seat = table.seat_of_player(player.id) if player is not None else None
-        watcher = Watcher(seat, websocket.send_json, close=lambda code: websocket.close(code=code))
+        network = None
+        if seat is not None and table.setup.get("rated"):  # one person in two browsers may not rate themselves
+            network = await asyncio.to_thread(hub.marks.mark, client_address(websocket))
+        watcher = Watcher(seat, websocket.send_json, close=lambda code: websocket.close(code=code), network=network)
         bucket = Bucket(frames_per_second)
         try:
             # Joining is inside the try: a client gone before its welcome arrives is still taken off the table.
@@ -264,6 +284,7 @@ def create_app(
                 hub.players,
                 allowed,
                 CreationLimit(new_tables_per_address, new_tables_in_all or ALL_ADDRESSES * new_tables_per_address),
+                forgotten,
             ),
             *ratings_room.routes(ratings, hub.players),
             *learn_room.routes(),
@@ -323,7 +344,7 @@ async def _handle(
     if kind == "act":
         await hub.act(table, seat, frame.get("version"), frame.get("action"))
     elif kind == "name":
-        await hub.name(table, seat, frame.get("name"), player)
+        await hub.name(table, seat, frame.get("name"), player, client_address(websocket))
     elif kind == "hint":
         choices = await hub.hint(table, seat)
         await _send_quietly(websocket, {"type": "hint", "choices": choices})

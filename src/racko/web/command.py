@@ -78,6 +78,14 @@ def serve_command(
             min=1,
         ),
     ] = None,
+    rate_shared_addresses: Annotated[
+        bool,
+        typer.Option(
+            "--rate-shared-addresses",
+            help="Rate games between people who play from one network address (a school or a club behind one "
+            "address); by default such a game is casual, so that nobody rates themselves with two browsers.",
+        ),
+    ] = False,
 ) -> None:
     """Play Rack-O in the browser, with friends and computer players: start the server and print its address."""
     import uvicorn
@@ -115,6 +123,7 @@ def serve_command(
             fill_seconds=quick_wait,
             quick_target=quick_target,
             review_playouts=review_playouts,
+            rate_shared_addresses=rate_shared_addresses,
         ),
         host=host,
         port=port,

@@ -97,6 +97,11 @@ async def required_player(request: Request, players: Players) -> Player:
     return player
 
 
+def client_address(connection: HTTPConnection) -> str | None:
+    """The address a request or socket comes from (behind the proxy: the one it forwarded, as uvicorn reads it)."""
+    return connection.client.host if connection.client is not None else None
+
+
 def keep_player(response: Response, request: Request, key: str | None) -> Response:
     """Set (or, with None, clear) the player's cookie: HttpOnly, SameSite=Lax, Secure over https."""
     if key is None:

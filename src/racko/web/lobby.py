@@ -10,8 +10,8 @@ already at :data:`MAX_TABLES` tables whose game is not over.
 **The lobby's lines** come from the database (``racko_listings``, which the process playing each public table keeps
 up to date), so that the lobby shows every process's tables; it looks again at once when this process changed one,
 and every :data:`POLL_SECONDS` for the others.  Who is online: the players seen in the last
-:data:`ONLINE_SECONDS`.  Each connection gets the lobby as it changes, with the names its player hid shown as
-"a player".
+:data:`~racko.web.players.ONLINE_SECONDS`.  Each connection gets the lobby as it changes, with the names its player
+hid shown as "a player".
 
 Behind a proxy every ``/ws/lobby`` connection hashes to one process (the id is ``lobby``), which therefore holds
 every queue; should it stop, the next process the proxy picks takes over, and the people waiting queue again.
@@ -38,9 +38,9 @@ from racko.play.text import record_names
 from racko.record import GameRecord
 from racko.rules import VARIANTS, variant
 from racko.web.frames import read_frame
-from racko.web.http import Refused, json_body, page, player_of, required_player
+from racko.web.http import Refused, client_address, json_body, page, player_of, required_player
 from racko.web.limits import Bucket, origin_allowed
-from racko.web.players import Player, Players, subject_of
+from racko.web.players import ONLINE_SECONDS, Player, Players, subject_of
 from racko.web.store.base import Rows
 from racko.web.tables import Hub, WebError
 
@@ -51,7 +51,6 @@ MAX_TABLES = 5
 POLL_SECONDS = 1.0
 COALESCE_SECONDS = 0.02
 """Changes that come together are sent together: a burst of them is one lobby frame."""
-ONLINE_SECONDS = 120.0
 LISTED = 50
 """Lines of each list the lobby shows."""
 
@@ -81,6 +80,10 @@ class Waiting:
     player: Player
     key: QueueKey
     since: float = field(default_factory=time.monotonic)
+    address: str | None = None
+    """Where the player asked from: a rated game never seats two people of one network address together."""
+    network: str | None = None
+    """That address's mark (racko.web.addresses), compared with the others waiting."""
 
 
 @dataclass(eq=False)
@@ -89,6 +92,8 @@ class LobbyConnection:
     send_text: Callable[[str], Awaitable[None]]
     hidden: set[str] = field(default_factory=set)
     """The players whose names this person hid (read when the connection opens)."""
+    address: str | None = None
+    """The client address the connection comes from."""
 
     async def send(self, frame: dict[str, Any]) -> None:
         """A frame to this connection; one that is gone is left to close on its own."""
@@ -139,7 +144,7 @@ class Lobby:
         if kind in ("quick", "cancel", "fill") and player is None:
             raise WebError("no-player", "Pick a name first: quick play seats players.")
         if kind == "quick" and player is not None:
-            await self.quick(player, _queue_key(frame))
+            await self.quick(player, _queue_key(frame), connection.address)
         elif kind == "cancel" and player is not None:
             key = _queue_key(frame) if frame.get("variant") is not None else None
             self.waiting = [w for w in self.waiting if not (w.player.id == player.id and key in (None, w.key))]
@@ -151,7 +156,7 @@ class Lobby:
 
     # --- quick play -----------------------------------------------------------------------------------
 
-    async def quick(self, player: Player, key: QueueKey) -> None:
+    async def quick(self, player: Player, key: QueueKey, address: str | None = None) -> None:
         mine = [w for w in self.waiting if w.player.id == player.id]
         if any(w.key == key for w in mine):
             return  # waiting already
@@ -159,9 +164,28 @@ class Lobby:
             raise WebError("too-many", f"You can wait for at most {MAX_QUEUES} kinds of game at once.")
         if await asyncio.to_thread(self.players.unfinished, player.id) >= MAX_TABLES:
             raise WebError("too-many", f"You are at {MAX_TABLES} unfinished tables already: finish one first.")
-        self.waiting.append(Waiting(player, key))
+        network = await asyncio.to_thread(self.hub.marks.mark, address) if key.rated else None
+        self.waiting.append(Waiting(player, key, address=address, network=network))
         if not await self._match(key):
             await self._queues_changed(player)
+
+    def _company(self, first: list[Waiting], key: QueueKey, players: int) -> list[Waiting]:
+        """``first``, then the people waiting longest for a game that fits, until there are ``players``: each person
+        once, and in a rated game nobody from a network address one of them plays from (one person in two
+        browsers could otherwise rate themselves), unless the operator rates those."""
+        chosen = list(first)
+        separate = key.rated and not self.hub.rate_shared_addresses
+        for waiting in sorted(self.waiting, key=lambda w: w.since):
+            if len(chosen) >= players:
+                break
+            if not (waiting.key.fits(key, players) and waiting.key.players in (players, None)):
+                continue
+            if any(other.player.id == waiting.player.id for other in chosen):
+                continue
+            if separate and waiting.network is not None and any(o.network == waiting.network for o in chosen):
+                continue
+            chosen.append(waiting)
+        return chosen
 
     async def _match(self, key: QueueKey) -> bool:
         """Seat together the people waiting for a game that enough of them want, with the one who just asked;
@@ -169,13 +193,9 @@ class Lobby:
         for players in VARIANTS[key.variant].player_counts:
             if key.players not in (players, None):
                 continue
-            fitting = [w for w in self.waiting if w.key.fits(key, players) and w.key.players in (players, None)]
-            chosen: list[Waiting] = []
-            for waiting in sorted(fitting, key=lambda w: w.since):  # oldest first, each person once
-                if all(other.player.id != waiting.player.id for other in chosen):
-                    chosen.append(waiting)
+            chosen = self._company([], key, players)
             if len(chosen) >= players:
-                await self._seat(key, players, [w.player for w in chosen[:players]], [])
+                await self._seat(key, players, chosen, [])
                 return True
         return False
 
@@ -191,15 +211,27 @@ class Lobby:
         if bot not in levels:
             raise WebError("bad-frame", f"Choose a computer player: {', '.join(levels)}.")
         players = key.players or min(VARIANTS[key.variant].player_counts)
-        company = [waiting.player]
-        for other in sorted(self.waiting, key=lambda w: w.since):
-            fits = other.key.fits(key, players) and other.key.players in (players, None)
-            if fits and len(company) < players and all(p.id != other.player.id for p in company):
-                company.append(other.player)
+        company = self._company([waiting], key, players)
         await self._seat(key, players, company, [str(bot)] * (players - len(company)))
 
-    async def _seat(self, key: QueueKey, players: int, people: list[Player], bots: list[str]) -> None:
-        """Make the table (people first, then computer players), take everyone seated out of every queue, tell them."""
+    def forget(self, player_id: str) -> None:
+        """A player was forgotten: out of every queue, and their lobby connections are a guest's from now on."""
+        self.waiting = [w for w in self.waiting if w.player.id != player_id]
+        for connection in self.connections:
+            if connection.player is not None and connection.player.id == player_id:
+                connection.player = None
+        self._changed.set()
+
+    async def _seat(self, key: QueueKey, players: int, company: list[Waiting], bots: list[str]) -> None:
+        """Make the table (people first, then computer players), take everyone seated out of every queue, tell them.
+        A player forgotten meanwhile (perhaps through another process) is not seated: the others wait on."""
+        known = await asyncio.to_thread(self.players.existing, [w.player.id for w in company])
+        forgotten = {w.player.id for w in company} - known
+        if forgotten:
+            self.waiting = [w for w in self.waiting if w.player.id not in forgotten]
+            self._changed.set()
+            return
+        people = [w.player for w in company]
         variant_name = key.variant
         form: dict[str, Any] = {
             "variant": variant_name,
@@ -217,7 +249,7 @@ class Lobby:
         taken = [w for w in self.waiting if w.player.id in seated]
         self.waiting = [w for w in self.waiting if w.player.id not in seated]
         try:
-            links = await self.hub.create(form, list(people))
+            links = await self.hub.create(form, list(people), [w.address for w in company])
         except Exception:
             self.waiting = taken + self.waiting  # back in their queues, first in line
             raise
@@ -254,7 +286,7 @@ class Lobby:
 
     # --- rematches -----------------------------------------------------------------------------------
 
-    async def rematch(self, player: Player, game_id: str) -> dict[str, Any]:
+    async def rematch(self, player: Player, game_id: str, address: str | None = None) -> dict[str, Any]:
         """A new table for the people and computer levels of a finished game, asked for by one who played it: the
         same rules and seats, rated if it was, each player's seat bound to them (it opens from their lobby, where
         they are told); a guest's seat gets a link.  The same table again if asked again (in this process)."""
@@ -292,7 +324,8 @@ class Lobby:
             "rated": rated,
         }
         try:
-            links = await self.hub.create(form, seated)
+            asked_from = [address if other is not None and other.id == player.id else None for other in seated]
+            links = await self.hub.create(form, seated, asked_from)
         except WebError as error:
             raise Refused(400, str(error)) from None
         guests = [
@@ -474,7 +507,9 @@ def routes(lobby: Lobby, allowed: frozenset[str], frames_per_second: float) -> l
             await websocket.close(code=4403)
             return
         await websocket.accept()
-        connection = LobbyConnection(await player_of(websocket, lobby.players), websocket.send_text)
+        connection = LobbyConnection(
+            await player_of(websocket, lobby.players), websocket.send_text, address=client_address(websocket)
+        )
         bucket = Bucket(frames_per_second)
         try:
             await lobby.join(connection)
@@ -498,7 +533,7 @@ def routes(lobby: Lobby, allowed: frozenset[str], frames_per_second: float) -> l
             player = await required_player(request, lobby.players)
             try:
                 table = await hub.reach(request.path_params["table"])
-                seat = await hub.take_seat(table, player)
+                seat = await hub.take_seat(table, player, client_address(request))
             except WebError as error:
                 raise Refused(404 if error.code == "no-table" else 409, str(error)) from None
             return JSONResponse({"table": table.table_id, "seat": seat})
@@ -509,7 +544,7 @@ def routes(lobby: Lobby, allowed: frozenset[str], frames_per_second: float) -> l
         try:
             await json_body(request, allowed)
             player = await required_player(request, lobby.players)
-            return JSONResponse(await lobby.rematch(player, request.path_params["game"][:80]))
+            return JSONResponse(await lobby.rematch(player, request.path_params["game"][:80], client_address(request)))
         except Refused as refusal:
             return refusal.response()
 

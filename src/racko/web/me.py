@@ -4,18 +4,53 @@ player's name, and forgetting everything (docs/PROTOCOL.md lists them)."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from racko.web.http import Refused, json_body, keep_player, page, player_of, required_player
+from racko.web.http import Refused, json_body, keep_player, page, player_of, refused, required_player
 from racko.web.limits import CreationLimit
-from racko.web.players import TRANSFER_SECONDS, Players, clean_name
+from racko.web.names import computer_level_like, names_in_play, posing_as, reserved_like
+from racko.web.players import TRANSFER_SECONDS, Player, Players, clean_name
 
 
-def routes(players: Players, allowed: frozenset[str], creation: CreationLimit) -> list[BaseRoute]:
-    """A player's own routes; ``creation`` limits new players from one address (as new tables are)."""
+def routes(
+    players: Players,
+    allowed: frozenset[str],
+    creation: CreationLimit,
+    forgotten: Callable[[str], Awaitable[None]] | None = None,
+) -> list[BaseRoute]:
+    """A player's own routes; ``creation`` limits new players from one address (as new tables are), and transfer
+    codes tried from one address as much (a limit of its own, with the same numbers); ``forgotten`` is told the id
+    of a player just forgotten, and answers once what this process keeps of them is gone too."""
+    claims = CreationLimit(creation.per_address, round(creation.everyone.burst))
+
+    def look_alike(name: str, player: Player | None) -> tuple[str, str] | None:
+        """Whom a name would be taken for, and why it is refused: ``name-reserved`` (a computer player, a forgotten
+        player) or ``name-taken`` (a player online or rated now, but for the one choosing it: they may keep their
+        own name, in another case too); None if the name is free.  Blocks (the database, and keying every name in
+        play): the route calls it in a worker thread."""
+        reserved = reserved_like(name)
+        if reserved is not None:
+            return "name-reserved", reserved
+        like = posing_as(name, names_in_play(players.store, player.id if player else None))
+        return None if like is None else ("name-taken", like)
+
+    async def posing(name: str, player: Player | None) -> Response | None:
+        """The refusal (409) of a name that poses as another (:func:`look_alike`), or None."""
+        found = await asyncio.to_thread(look_alike, name, player)
+        if found is None:
+            return None
+        code, like = found
+        if code == "name-taken":
+            error = f"“{name}” looks like “{like}”, a name someone plays under now: choose another."
+        elif computer_level_like(name) is not None:
+            error = f"“{name}” looks like the computer player {like}: choose another name."
+        else:
+            error = f"“{name}” looks like “{like}”, as the pages call a forgotten player: choose another name."
+        return JSONResponse({"error": error, "code": code, "like": like}, status_code=409)
 
     async def me_page(request: Request) -> Response:
         return page("me.html")
@@ -31,17 +66,25 @@ def routes(players: Players, allowed: frozenset[str], creation: CreationLimit) -
             data = await json_body(request, allowed)
             player = await player_of(request, players)
             if request.method == "DELETE":
-                if player is not None:
-                    await asyncio.to_thread(players.forget, player.id)
+                if player is not None and await asyncio.to_thread(players.forget, player.id) and forgotten:
+                    await forgotten(player.id)
                 return keep_player(JSONResponse({"id": None, "name": None}), request, None)
             name = clean_name(data.get("name"))
             if name is None:
                 raise Refused(400, "A name is some text, such as Ann.")
             if player is not None:
+                posed = await posing(name, player)
+                if posed is not None:
+                    return posed
                 await asyncio.to_thread(players.rename, player.id, name)
                 return JSONResponse({"id": player.id, "name": name})
+            # the limit first: each refused name is a try too, and the names of the people in play are no list to
+            # read out at any pace
             if not creation.allows(request.client.host if request.client is not None else "?"):
                 raise Refused(429, "Too many new players at once: wait a minute, then try again.")
+            posed = await posing(name, None)
+            if posed is not None:
+                return posed
             made, key = await asyncio.to_thread(players.create, name)
             return keep_player(JSONResponse(made.to_json()), request, key)
         except Refused as refusal:
@@ -59,6 +102,8 @@ def routes(players: Players, allowed: frozenset[str], creation: CreationLimit) -
     async def claim(request: Request) -> Response:
         try:
             data = await json_body(request, allowed)
+            if not claims.allows(request.client.host if request.client is not None else "?"):
+                return refused(429, "Too many tries at once: wait a minute, then try again.", **{"Retry-After": "60"})
             code = data.get("code")
             claimed = await asyncio.to_thread(players.claim, code) if isinstance(code, str) else None
             if claimed is None:

@@ -4,8 +4,8 @@ On the first visit a person picks a name; the server makes a player (a public id
 bits, which only the person's browser holds (an HttpOnly, SameSite=Lax cookie, Secure over https) and which the
 database keeps hashed.  A "use on another device" code moves the identity: one use, ten minutes, and the other
 device gets a key of its own.  Seats a player takes are bound to them, so their seat opens without its link.
-Forgetting a player removes their name, keys, seats, ratings and the history that names them; the games other
-people played with them stay, with the seat called "a forgotten player".
+Forgetting a player removes them from every copy the server keeps (:meth:`Players.forget`); the games other people
+played with them stay, with the seat called "a forgotten player" (docs/PRIVACY.md says what is kept and why).
 
 Every method here blocks on the database: the routes call them in a worker thread.
 """
@@ -20,6 +20,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
+from racko.play.session import renamed
 from racko.play.text import plain_name
 from racko.web.store import TableStore
 from racko.web.store.base import Rows
@@ -31,9 +32,14 @@ TRANSFER_SECONDS = 600.0
 """How long a "use on another device" code works (once)."""
 NAME_LENGTH = 24
 FORGOTTEN = "a forgotten player"
+"""The name of a forgotten player's seat, wherever one was kept (the pages say it in their own language)."""
+FORGOTTEN_SUBJECT = "forgotten"
+"""How the histories name a forgotten player's seat."""
 COOKIE_DAYS = 400
 SEEN_EVERY = 60.0
-"""Seconds between two notes that a player was seen (the lobby counts those seen within two minutes online)."""
+"""Seconds between two notes that a player was seen."""
+ONLINE_SECONDS = 120.0
+"""A player seen this recently is online (the lobby lists them; a new name may not look like theirs)."""
 
 
 def key_hash(key: str) -> str:
@@ -116,19 +122,60 @@ class Players:
         )
 
     def forget(self, player_id: str) -> bool:
-        """Remove the player: name, keys, seats, ratings, rating history; in finished games their seat becomes a
-        forgotten player's.  False if there is no such player."""
+        """Remove the player from everything the server keeps, in one transaction: name, keys, transfer codes,
+        ratings, rating history, the names others hid; in the games they finished their seat becomes
+        :data:`FORGOTTEN` (the moves and scores stay: they are the other players' games too), and every table they
+        were seated at gets a note naming the seat (not the player), which the process playing that table carries
+        out within a second (:meth:`racko.web.tables.Hub.forget_seats`: its set-up, the game on, the games filed
+        there, the lobby's line, the other players' lists).  False if there is no such player."""
         subject = subject_of(player_id)
 
         def work(rows: Rows) -> bool:
-            gone = rows("DELETE FROM racko_players WHERE id = ? RETURNING id", (player_id,))
+            seats = rows("SELECT table_id, seat FROM racko_seats WHERE player_id = ?", (player_id,))
+            games = rows("SELECT game_id, seat FROM racko_game_seats WHERE subject = ?", (subject,))
+            gone = rows("DELETE FROM racko_players WHERE id = ? RETURNING id", (player_id,))  # keys, seats: cascade
+            if not gone:
+                return False
             rows("DELETE FROM racko_ratings WHERE subject = ?", (subject,))
             rows("DELETE FROM racko_rating_history WHERE subject = ?", (subject,))
             rows("DELETE FROM racko_hidden WHERE hidden_id = ?", (player_id,))
-            rows("UPDATE racko_game_seats SET subject = 'forgotten' WHERE subject = ?", (subject,))
-            return bool(gone)
+            rows("UPDATE racko_game_seats SET subject = ? WHERE subject = ?", (FORGOTTEN_SUBJECT, subject))
+            for game_id, seat in games:
+                for (text,) in rows("SELECT record FROM racko_games WHERE id = ?", (game_id,)):
+                    rows("UPDATE racko_games SET record = ? WHERE id = ?", (renamed(text, seat, FORGOTTEN), game_id))
+            for table_id, seat in seats:
+                rows(
+                    "INSERT INTO racko_forgotten_seats (table_id, seat) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                    (table_id, seat),
+                )
+            return True
 
         return self.store.run(work)
+
+    def seats_to_forget(self) -> list[tuple[str, int]]:
+        """The seats whose player was forgotten and whose table has not been rewritten yet: (table, seat)."""
+        return [
+            (str(table_id), int(seat))
+            for table_id, seat in self.store.read(
+                lambda rows: rows("SELECT table_id, seat FROM racko_forgotten_seats ORDER BY table_id, seat")
+            )
+        ]
+
+    def seat_forgotten(self, table_id: str, seat: int) -> None:
+        """The table of a forgotten seat was rewritten (or is gone): its note goes."""
+        self.store.run(
+            lambda rows: rows("DELETE FROM racko_forgotten_seats WHERE table_id = ? AND seat = ?", (table_id, seat))
+        )
+
+    def existing(self, player_ids: list[str]) -> set[str]:
+        """Which of these players the server still knows (the others were forgotten)."""
+        if not player_ids:
+            return set()
+        marks = ", ".join("?" for _ in player_ids)
+        found = self.store.read(
+            lambda rows: rows(f"SELECT id FROM racko_players WHERE id IN ({marks})", tuple(player_ids))
+        )
+        return {str(player_id) for (player_id,) in found}
 
     def transfer_code(self, player_id: str) -> str:
         """A code that lets one other device become this player, once, within :data:`TRANSFER_SECONDS`."""
@@ -176,7 +223,8 @@ class Players:
 
     def bind(self, table_id: str, seat: int, player_id: str, variant: str, names: list[str]) -> None:
         """The seat is this player's: their browser opens it without the seat's link, and their lobby lists it
-        (the variant and who sits at the table) until its game is over."""
+        (the variant and who sits at the table) until its game is over.  Refused by the database (an exception)
+        if the player is not known (forgotten meanwhile)."""
 
         def work(rows: Rows) -> None:
             rows(
@@ -189,6 +237,21 @@ class Players:
             rows("UPDATE racko_seats SET names = ? WHERE table_id = ?", (json.dumps(names), table_id))
 
         self.store.run(work)
+
+    def unbind(self, table_id: str, seat: int | None = None) -> None:
+        """Undo :meth:`bind` for a seat (or every seat of a table) whose set-up could not be kept."""
+        if seat is None:
+            self.store.run(lambda rows: rows("DELETE FROM racko_seats WHERE table_id = ?", (table_id,)))
+        else:
+            self.store.run(
+                lambda rows: rows("DELETE FROM racko_seats WHERE table_id = ? AND seat = ?", (table_id, seat))
+            )
+
+    def seat_names(self, table_id: str, names: list[str]) -> None:
+        """Who sits at the table now, for the lines its players' lobbies show."""
+        self.store.run(
+            lambda rows: rows("UPDATE racko_seats SET names = ? WHERE table_id = ?", (json.dumps(names), table_id))
+        )
 
     def table_over(self, table_id: str, over: bool) -> None:
         """A table's game ended (its seats leave their players' lobbies), or a next game began there."""

@@ -32,10 +32,11 @@ from racko import bots
 from racko.errors import RackoError
 from racko.match import Match
 from racko.play.library import Stats, count_game
+from racko.play.session import renamed
 from racko.record import GameRecord, replay
 from racko.rules import VARIANTS
 from racko.web.http import page, refused
-from racko.web.players import FORGOTTEN, Players, subject_of
+from racko.web.players import FORGOTTEN, FORGOTTEN_SUBJECT, Players, subject_of
 from racko.web.store import TableStore
 from racko.web.store.base import Rows
 from racko.web.views import replay_steps
@@ -83,11 +84,13 @@ class Ratings:
         if outcome is None:
             return False
         seats = setup["seats"]
-        subjects: list[str | None] = [
-            subject_of(spec["player"]) if spec.get("player") else f"bot:{spec['bot']}" if spec["bot"] else None
+        seated: list[str | None] = [
+            subject_of(spec["player"]) if spec.get("player") else
+            FORGOTTEN_SUBJECT if spec.get("forgotten") else
+            f"bot:{spec['bot']}" if spec["bot"] else None
             for spec in seats
-        ]
-        if all(subject is None or subject.startswith("bot:") for subject in subjects):
+        ]  # fmt: skip
+        if all(subject is None or subject.startswith("bot:") for subject in seated):
             return False  # nobody at the table keeps a history
         rules = record.rules
         totals = match.seat_totals
@@ -96,14 +99,29 @@ class Ratings:
         places = {seat: 1 + sum(other > side_totals[index] for other in side_totals) for index, side in enumerate(sides)
                   for seat in side}  # fmt: skip
         game_id = f"{table_id}-{setup['game']}"
-        rated = bool(setup.get("rated")) and all(subject is not None for subject in subjects)
         now = time.time()
 
         def work(rows: Rows) -> bool:
+            # A player forgotten while the game went on (here or in another process, before the table heard of it)
+            # is a forgotten player's seat: nothing is written for them again, not even their name in the record.
+            players = [subject[2:] for subject in seated if subject is not None and subject.startswith("p:")]
+            marks = ", ".join("?" for _ in players)
+            found = rows(f"SELECT id FROM racko_players WHERE id IN ({marks})", tuple(players)) if players else []
+            known = {row[0] for row in found}
+            subjects = [
+                FORGOTTEN_SUBJECT if subject is not None and subject.startswith("p:") and subject[2:] not in known
+                else subject
+                for subject in seated
+            ]  # fmt: skip
+            text = record.dumps()
+            for seat, subject in enumerate(subjects):
+                if subject == FORGOTTEN_SUBJECT:
+                    text = renamed(text, seat, FORGOTTEN)
+            rated = bool(setup.get("rated")) and all(subject is not None for subject in subjects)
             kept = rows(
                 "INSERT INTO racko_games (id, table_id, variant, rated, finished, record) VALUES (?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (id) DO NOTHING RETURNING id",
-                (game_id, table_id, rules.variant, int(rated), now, record.dumps()),
+                (game_id, table_id, rules.variant, int(rated), now, text),
             )
             if not kept:
                 return False  # passed on already
@@ -123,11 +141,15 @@ class Ratings:
     def _rate(
         self, rows: Rows, variant_name: str, game_id: str, teams: list[list[str]], ranks: list[int], now: float
     ) -> None:
+        """Move the ratings of the sides by their places.  A forgotten player's seat plays at a newcomer's rating
+        and keeps nothing, so that the others' game still counts and nothing names the one forgotten."""
         current = {subject: self._rating(rows, subject, variant_name) for team in teams for subject in team}
         ratings = [[self.model.rating(*current[subject], name=subject) for subject in team] for team in teams]
         updated = self.model.rate(ratings, ranks=[float(rank) for rank in ranks])
         for team, new in zip(teams, updated, strict=True):
             for subject, rating in zip(team, new, strict=True):
+                if subject == FORGOTTEN_SUBJECT:
+                    continue
                 rows(
                     "INSERT INTO racko_ratings (subject, variant, mu, sigma, games) VALUES (?, ?, ?, ?, 1) "
                     "ON CONFLICT (subject, variant) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
@@ -141,6 +163,9 @@ class Ratings:
                 )
 
     def _rating(self, rows: Rows, subject: str, variant_name: str) -> tuple[float, float]:
+        if subject == FORGOTTEN_SUBJECT:
+            default = self.model.rating()
+            return float(default.mu), float(default.sigma)
         found = rows("SELECT mu, sigma FROM racko_ratings WHERE subject = ? AND variant = ?", (subject, variant_name))
         if found:
             return float(found[0][0]), float(found[0][1])
@@ -166,6 +191,7 @@ class Ratings:
         lines = [
             {"subject": subject, "name": name if name is not None else subject[4:], "games": games, **shown(mu, sigma)}
             for subject, mu, sigma, games, name in self.store.read(work)
+            if name is not None or subject.startswith("bot:")  # a player forgotten has no line
         ]
         rated = {line["subject"] for line in lines}
         for level, (mu, sigma) in self.calibrated.get(variant_name, {}).items():
@@ -244,7 +270,7 @@ def _name(subject: str, player: str | None) -> str:
         return subject[4:]
     if subject.startswith("person:"):
         return subject[7:]
-    if subject == "forgotten":
+    if subject == FORGOTTEN_SUBJECT:
         return FORGOTTEN
     return player or FORGOTTEN
 

@@ -357,6 +357,12 @@ class Reviews:
             ahead = list(self.jobs).index(key)
             return {"state": "waiting", "ahead": ahead}
 
+    def forget_done(self) -> None:
+        """Drop the reviews kept: they name the players of their games, and one of them was just forgotten (a review
+        asked again is made again, under the names as they are now)."""
+        with self._lock:
+            self.done.clear()
+
     def _send(self, order: tuple[Any, ...]) -> None:
         if self._process is None or not self._process.is_alive():
             self._start()

@@ -17,7 +17,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,12 +27,14 @@ from racko.analysis.explain import choice_move, explained_choices
 from racko.errors import IllegalActionError, RackoError
 from racko.families import AnyAction, family_of
 from racko.match import Match
-from racko.play.session import PlaySession, SeatSpec, bots_for
+from racko.play.session import PlaySession, SeatSpec, bots_for, renamed
 from racko.play.text import plain_name
 from racko.record import GameRecord
 from racko.rules import Rules, variant
+from racko.web.addresses import MARKS_PER_SEAT, SHARED, AddressMarks, shares_a_network
 from racko.web.metrics import Metrics
-from racko.web.players import Player, Players
+from racko.web.names import posing_as, reserved_like
+from racko.web.players import FORGOTTEN, Player, Players
 from racko.web.store import IDLE_DAYS, UNPLAYED_DAYS, DamagedTableError, TableStore
 from racko.web.views import hint_json, log_entries, table_setup, view_of
 
@@ -101,6 +103,8 @@ class Watcher:
     """Closes the connection with a code (the page reconnects after :data:`MOVED`)."""
     replaced: bool = False
     """The same seat was opened on another connection since: this one is told so and closed."""
+    network: str | None = None
+    """The mark of the network the connection comes from (racko.web.addresses), for a rated table's seats."""
 
 
 @dataclass
@@ -195,6 +199,7 @@ class Hub:
         away_seconds: float = 60.0,
         idle_seconds: float = IDLE_SECONDS,
         metrics: Metrics | None = None,
+        rate_shared_addresses: bool = False,
     ) -> None:
         self.store = store
         self.pace = pace
@@ -214,18 +219,31 @@ class Hub:
         """Tasks a game's end set going (its lobby line, ratings, histories), kept until done."""
         self.game_over_hooks: list[Callable[[Table, GameRecord], Awaitable[None]]] = []
         """Called once when a table's game ends, with its record (ratings and the players' histories)."""
+        self.rate_shared_addresses = rate_shared_addresses
+        """Whether a rated table stays rated when two of its seats play from one network address (a school's)."""
+        self.marks = AddressMarks(store)
+        self._setup_locks: dict[str, asyncio.Lock] = {}
+        """Per table, held while its set-up changes (:meth:`_changing`)."""
+        self._forgetting = asyncio.Lock()
 
     # --- setting tables up ---------------------------------------------------------------------------
 
-    async def create(self, form: dict[str, Any], players: list[Player | None] | None = None) -> dict[str, Any]:
+    async def create(
+        self,
+        form: dict[str, Any],
+        players: list[Player | None] | None = None,
+        addresses: list[str | None] | None = None,
+    ) -> dict[str, Any]:
         """A new table from the start page's form; returns its links (a token per person seat).  ``players``: the
         player sitting in each seat, whose seat is theirs without its link (the maker's own seat, or everybody
-        quick play seated); a seat with a player has joined under the player's name.  A store of one process opens
-        the table here at once; a shared store leaves it to the process its first connection reaches."""
+        quick play seated); a seat with a player has joined under the player's name.  ``addresses``: where each
+        seated person asked from (a rated table notes their networks, racko.web.addresses).  A store of one process
+        opens the table here at once; a shared store leaves it to the process its first connection reaches."""
         rules, seats, tokens = _setup_from_form(form)
         bound = list(players or []) + [None] * (len(seats) - len(players or []))
+        asked_from = list(addresses or []) + [None] * (len(seats) - len(addresses or []))
         table_id = new_id()
-        setup = {
+        setup: dict[str, Any] = {
             "rules": rules.to_dict(),
             "seed": secrets.randbits(32),
             "game": 1,
@@ -242,11 +260,23 @@ class Hub:
                 for index, seat in enumerate(seats)
             ],
         }
-        self.store.create(table_id, setup)
-        await self._commit_now(table_id)
-        for index, player in enumerate(bound):
-            if player is not None and seats[index].bot is None:
+        for index, address in enumerate(asked_from):
+            if address is not None and seats[index].bot is None:
+                setup = self._noted(setup, index, await asyncio.to_thread(self.marks.mark, address))
+        # Each player's seat is noted first: a player forgotten meanwhile is refused here (the row needs the
+        # player's), and one forgotten after it has the seat forgotten too (the note names the seat).
+        seated = [
+            (index, player) for index, player in enumerate(bound) if player is not None and seats[index].bot is None
+        ]
+        try:
+            for index, player in seated:
                 await asyncio.to_thread(self.players.bind, table_id, index, player.id, *_seat_line(setup))
+            self.store.create(table_id, setup)
+            await self._commit_now(table_id)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(self.players.unbind, table_id)
+            raise
         await self._list(table_id, setup, None)
         if self.metrics is not None:
             self.metrics.tables_created.inc()
@@ -426,6 +456,7 @@ class Hub:
                     log.warning("table %s lost: another process took it over", table_id)
                     await self.drop(table, "lost")
             await self._hand_on_idle()
+            await self.forget_seats()
             if time.monotonic() - swept >= SWEEP_SECONDS:
                 swept = time.monotonic()
                 await self.sweep()
@@ -440,6 +471,60 @@ class Hub:
         if count:
             log.info("%d tables nobody needed any more were forgotten", count)
         return count
+
+    async def forget_seats(self) -> None:
+        """Carry out the notes "this seat is a forgotten player's now" that forgetting a player left
+        (:meth:`Players.forget`: "Forget me", ``racko admin remove``) at the tables this process plays or may claim
+        now: the seat's name becomes :data:`FORGOTTEN` in the set-up, the game on, the finished games filed at the
+        table, the lobby's line and the players' lists; a table another process holds is left to it.  Called at
+        every turn of :meth:`keep` (so within a second in any process) and at once by the process that forgot."""
+        async with self._forgetting:
+            try:
+                notes = await asyncio.to_thread(self.players.seats_to_forget)
+            except Exception as error:  # the database is away a moment: the next turn tries again
+                log.warning("could not read the seats to forget: %s", _said(error))
+                return
+            for table_id, seat in notes:
+                table = self.tables.get(table_id)
+                if table is None:
+                    if table_id in self.set_aside:
+                        continue  # its set-up cannot be read back: the note waits (the operator was told why)
+                    if await asyncio.to_thread(self.store.claim, table_id) is not None:
+                        continue  # another process plays it and carries the note out
+                    table = self.tables.get(table_id) or self._load(table_id)
+                    if table is None:
+                        if table_id not in self.set_aside:  # no such table any more: nothing to forget there
+                            await asyncio.to_thread(self.players.seat_forgotten, table_id, seat)
+                        continue
+                try:
+                    await self._forget_seat(table, seat)
+                except Exception as error:  # kept for the next turn; every other note goes on
+                    log.warning("table %s: a forgotten seat could not be rewritten: %s", table_id, _said(error))
+
+    async def _forget_seat(self, table: Table, seat: int) -> None:
+        async with self._changing(table) as table:
+            seats = list(table.setup["seats"])
+            if 0 <= seat < len(seats):
+                spec = seats[seat]
+                seats[seat] = {**spec, "name": FORGOTTEN, "player": None, "forgotten": True, "networks": []}
+                await self._keep_setup(table, {**table.setup, "seats": seats})
+                session_seats = list(table.session.seats)
+                session_seats[seat] = SeatSpec(FORGOTTEN, session_seats[seat].bot)
+                table.session.seats = tuple(session_seats)
+                filed = await asyncio.to_thread(self.store.records, table.table_id)
+                rewritten = {}
+                for number, text in enumerate(filed):
+                    if (new := renamed(text, seat, FORGOTTEN)) != text:
+                        rewritten[number] = new
+                if rewritten:
+                    with _not_saved_if_refused():
+                        self.store.rewrite_records(table.table_id, rewritten)
+                        await self._commit_now(table.table_id)
+                await asyncio.to_thread(self.players.seat_names, table.table_id, _seat_line(table.setup)[1])
+            await asyncio.to_thread(self.players.seat_forgotten, table.table_id, seat)
+        await self.broadcast(table)
+        await self._tell_presence(table)
+        await self._list(table.table_id, table.setup, table.session)
 
     async def _hand_on_idle(self) -> None:
         now = time.monotonic()
@@ -503,6 +588,8 @@ class Hub:
         await self.bring(table, watcher)
         await self._tell_presence(table)
         self.wake_bots(table)
+        if watcher.network is not None and table.setup.get("rated"):
+            await self.note_network(table, watcher.viewer, watcher.network)
 
     async def leave(self, table: Table, watcher: Watcher) -> None:
         if watcher in table.watchers:
@@ -566,6 +653,8 @@ class Hub:
             "spectators": sum(w.viewer is None for w in table.watchers),
             "to_act": table.session.to_act,
             "turn_for": round(table.note_turn(), 1),
+            "rated": bool(table.setup.get("rated")),
+            "casual_because": table.setup.get("casual_because"),
         }
 
     async def _tell_presence(self, table: Table) -> None:
@@ -745,17 +834,43 @@ class Hub:
                     self.wake_bots(fresh, RETRY_SECONDS)
                 return
 
-    async def _keep_setup(self, table: Table, seat: int, **changes: Any) -> None:
-        """Change a seat's set-up: in the database first, then here; a database that refuses changes nothing."""
-        seats = list(table.setup["seats"])
-        seats[seat] = {**seats[seat], **changes}
-        setup = {**table.setup, "seats": seats}
+    @contextlib.asynccontextmanager
+    async def _changing(self, table: Table) -> AsyncIterator[Table]:
+        """Hold the table's set-up for one change (who sits where, their names, a seat handed over, the next game):
+        changes of one table's set-up take turns, so that two people joining or naming themselves at once both
+        keep theirs.  Yields the table as it is once it is this change's turn (it may have been opened again
+        meanwhile).  Only the process holding a table's lease writes its set-up (racko.web.store), so this orders
+        them in every process."""
+        lock = self._setup_locks.setdefault(table.table_id, asyncio.Lock())
+        async with lock:
+            yield self.tables.get(table.table_id, table)
+
+    async def _keep_setup(self, table: Table, setup: dict[str, Any]) -> None:
+        """A changed set-up (made while :meth:`_changing` holds the table): in the database first, then here; a
+        database that refuses changes nothing."""
         with _not_saved_if_refused():
             self.store.update_setup(table.table_id, setup)
             await self._commit_now(table.table_id)
         table.setup = setup
 
-    async def name(self, table: Table, seat: int | None, name: Any, player: Player | None = None) -> None:
+    def _noted(self, setup: dict[str, Any], seat: int, mark: str | None) -> dict[str, Any]:
+        """The set-up with ``mark`` (a network, racko.web.addresses) noted for a person's seat of a rated table; the
+        game becomes casual when two seats share a network and the operator does not rate them (the same set-up
+        if nothing changes)."""
+        spec = setup["seats"][seat]
+        marks = spec.get("networks") or []
+        if mark is None or not setup.get("rated") or spec["bot"] is not None or mark in marks:
+            return setup
+        seats = list(setup["seats"])
+        seats[seat] = {**spec, "networks": [*marks, mark][-MARKS_PER_SEAT:]}
+        changed = {**setup, "seats": seats}
+        if not self.rate_shared_addresses and shares_a_network(seats):
+            changed.update(rated=False, casual_because=SHARED)
+        return changed
+
+    async def name(
+        self, table: Table, seat: int | None, name: Any, player: Player | None = None, address: str | None = None
+    ) -> None:
         """A person opening a seat's link names themselves; a player (the lobby's cookie) is bound to the seat, so
         that it opens without its link and the game goes into their history (and rating), unless they have a seat
         at this table already (one browser playing two seats)."""
@@ -764,40 +879,80 @@ class Hub:
         if not isinstance(name, str) or not name.strip():
             raise WebError("bad-name", "A name is some text, such as Ann.")
         clean = plain_name(name)[:NAME_LENGTH].strip() or "Player"
-        free = table.setup["seats"][seat].get("player") is None
-        bound = player if player is not None and free and table.seat_of_player(player.id) is None else None
-        await self._seat_person(table, seat, clean, bound)
+        mark = await asyncio.to_thread(self.marks.mark, address)
+        async with self._changing(table) as table:
+            if reserved_like(clean) is not None:
+                raise WebError("name-reserved", f"“{clean}” looks like a computer player's name: choose another.")
+            others = [
+                spec["name"] for other, spec in enumerate(table.setup["seats"]) if other != seat and spec["joined"]
+            ]
+            if posing_as(clean, others) is not None:
+                raise WebError("name-taken", f"Somebody at this table is called like “{clean}”: choose another name.")
+            free = table.setup["seats"][seat].get("player") is None
+            bound = player if player is not None and free and table.seat_of_player(player.id) is None else None
+            await self._seat_person(table, seat, clean, bound, mark)
 
-    async def _seat_person(self, table: Table, seat: int, name: str, player: Player | None = None) -> None:
-        """A person sits down at a seat under a name (a player's seat is theirs from then on)."""
-        changes: dict[str, Any] = {"name": name, "joined": True}
+    async def _seat_person(
+        self, table: Table, seat: int, name: str, player: Player | None = None, mark: str | None = None
+    ) -> None:
+        """A person sits down at a seat under a name (a player's seat is theirs from then on); the caller holds
+        :meth:`_changing`."""
+        seats = list(table.setup["seats"])
+        seats[seat] = {**seats[seat], "name": name, "joined": True}
         if player is not None:
-            changes["player"] = player.id
-        await self._keep_setup(table, seat, **changes)
-        if player is not None:
-            await asyncio.to_thread(self.players.bind, table.table_id, seat, player.id, *_seat_line(table.setup))
-        seats = list(table.session.seats)
-        seats[seat] = SeatSpec(name, seats[seat].bot)
-        table.session.seats = tuple(seats)
+            seats[seat]["player"] = player.id
+        setup = self._noted({**table.setup, "seats": seats}, seat, mark)
+        if player is not None:  # noted first: a player forgotten meanwhile is refused, and a later forgetting
+            # finds the seat (as a new table's are, in :meth:`create`)
+            await asyncio.to_thread(self.players.bind, table.table_id, seat, player.id, *_seat_line(setup))
+        try:
+            await self._keep_setup(table, setup)
+        except WebError:
+            if player is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.to_thread(self.players.unbind, table.table_id, seat)
+            raise
+        await asyncio.to_thread(self.players.seat_names, table.table_id, _seat_line(setup)[1])
+        session_seats = list(table.session.seats)
+        session_seats[seat] = SeatSpec(name, session_seats[seat].bot)
+        table.session.seats = tuple(session_seats)
         await self.broadcast(table)
         await self._tell_presence(table)
         await self._list(table.table_id, table.setup, table.session)
 
-    async def take_seat(self, table: Table, player: Player) -> int:
+    async def take_seat(self, table: Table, player: Player, address: str | None = None) -> int:
         """A player takes a seat nobody has taken yet at a table listed in the lobby; the seat (theirs already if
         they sit there)."""
-        mine = table.seat_of_player(player.id)
-        if mine is not None:
-            return mine
-        if not table.setup.get("public"):
-            raise WebError("not-public", "This table is by invitation only: ask for a seat's link.")
-        if table.session.match.over:
-            raise WebError("over", "The game is over.")
-        seat = table.open_seat()
-        if seat is None:
-            raise WebError("full", "Every seat at this table is taken.")
-        await self._seat_person(table, seat, player.name, player)
-        return seat
+        mark = await asyncio.to_thread(self.marks.mark, address)
+        async with self._changing(table) as table:
+            mine = table.seat_of_player(player.id)
+            if mine is not None:
+                return mine
+            if not table.setup.get("public"):
+                raise WebError("not-public", "This table is by invitation only: ask for a seat's link.")
+            if table.session.match.over:
+                raise WebError("over", "The game is over.")
+            seat = table.open_seat()
+            if seat is None:
+                raise WebError("full", "Every seat at this table is taken.")
+            await self._seat_person(table, seat, player.name, player, mark)
+            return seat
+
+    async def note_network(self, table: Table, seat: int | None, mark: str | None) -> None:
+        """A seat's person connected from a network: noted at a rated table (which may become casual)."""
+        if seat is None or mark is None:
+            return
+        if self._noted(table.setup, seat, mark) is table.setup:
+            return  # nothing new: no lock, no write (the common case, at every connection)
+        async with self._changing(table) as table:
+            setup = self._noted(table.setup, seat, mark)
+            if setup is table.setup:
+                return
+            casual = setup.get("rated") != table.setup.get("rated")
+            await self._keep_setup(table, setup)
+        if casual:
+            await self._tell_presence(table)
+            await self._list(table.table_id, table.setup, table.session)
 
     async def hand_over(self, table: Table, seat: int | None, other: Any, bot_name: Any) -> None:
         """A seated person hands the seat of a person who has been away long enough to a computer player."""
@@ -818,9 +973,14 @@ class Hub:
             raise WebError(
                 "bad-frame", f"Choose a computer player: {', '.join(bots_for(table.session.rules.variant))}."
             )
-        await self._keep_setup(table, other, bot=chosen, token=None)
-        table.session.hand_to_bot(other, chosen)
-        table.away_since.pop(other, None)
+        async with self._changing(table) as table:
+            if table.session.seats[other].bot is not None:
+                raise WebError("bad-frame", "A computer player sits there already.")
+            seats = list(table.setup["seats"])
+            seats[other] = {**seats[other], "bot": chosen, "token": None}
+            await self._keep_setup(table, {**table.setup, "seats": seats})
+            table.session.hand_to_bot(other, chosen)
+            table.away_since.pop(other, None)
         await self.broadcast(table)
         await self._tell_presence(table)
         self.wake_bots(table)
@@ -834,19 +994,22 @@ class Hub:
         if not session.match.over:
             raise WebError("not-over", "The game is not over yet.")
         game = table.setup["game"]
-        with contextlib.suppress(OSError):  # the finished game's record may still be on its way to the database
-            await self._commit_now(table.table_id)
-        filed = self.store.records(table.table_id)
-        # Filed when it ended, unless that failed; the record filed then is passed on as it was, since the store
-        # files a text it does not hold yet, and the record's text changes with a name changed after the game.
-        record = filed[game - 1] if len(filed) >= game else session.record().dumps()
-        setup = {**table.setup, "seed": secrets.randbits(32), "game": game + 1}
-        with _not_saved_if_refused():
-            self.store.restart(table.table_id, setup, record)
-            await self._commit_now(table.table_id)
-        watchers = table.watchers
-        fresh = self._open(table.table_id, setup, [])
-        fresh.watchers = watchers
+        async with self._changing(table) as table:
+            if table.setup["game"] != game:
+                return  # the next game began meanwhile (both players asked at once)
+            with contextlib.suppress(OSError):  # the finished game's record may still be on its way to the database
+                await self._commit_now(table.table_id)
+            filed = self.store.records(table.table_id)
+            # Filed when it ended, unless that failed; the record filed then is passed on as it was, since the store
+            # files a text it does not hold yet, and the record's text changes with a name changed after the game.
+            record = filed[game - 1] if len(filed) >= game else table.session.record().dumps()
+            setup = {**table.setup, "seed": secrets.randbits(32), "game": game + 1}
+            with _not_saved_if_refused():
+                self.store.restart(table.table_id, setup, record)
+                await self._commit_now(table.table_id)
+            watchers = table.watchers
+            fresh = self._open(table.table_id, setup, [])
+            fresh.watchers = watchers
         for watcher in watchers:
             watcher.version = 0
             with contextlib.suppress(Exception):

@@ -167,6 +167,10 @@ Object.assign(WORDS.en, {
   rack_of: "Rack of {name}", row_of: "Row of {name}", in_hand: "in hand: {card}", watch_instead: "Watch this table instead",
   take_back: "Play here", bad_link: "This link is not a seat at this table",
   bad_link_text: "The link may be cut short, or belong to another table or an earlier game. Ask for your link again, or watch the table without playing.",
+  forgotten_player: "a forgotten player", rated_game: "Rated game", casual_game: "Casual game",
+  casual_shared: "Casual game: two seats play from one network address, and such games are not rated.",
+  "err:name-reserved": "That name looks like a computer player's or a forgotten player's: choose another.",
+  "err:name-taken": "Somebody at this table goes by a name like that: choose another.",
   no_table: "There is no such table", no_table_text: "The link may be cut short, or the table was forgotten after 30 days without play.",
   damaged: "This table cannot be opened", damaged_text: "Its saved game is damaged, so it cannot be played on. The server's operator has been told why; every other table plays as usual.",
   replaced: "This seat was opened in another window",
@@ -240,6 +244,10 @@ Object.assign(WORDS.nl, {
   rack_of: "Rek van {name}", row_of: "Rij van {name}", in_hand: "in de hand: {card}", watch_instead: "Deze tafel bekijken",
   take_back: "Hier spelen", bad_link: "Deze link is geen plaats aan deze tafel",
   bad_link_text: "De link is misschien afgebroken, of hoort bij een andere tafel of een vorig spel. Vraag je link opnieuw, of kijk mee zonder te spelen.",
+  forgotten_player: "een vergeten speler", rated_game: "Spel met rating", casual_game: "Vrij spel",
+  casual_shared: "Vrij spel: twee plaatsen spelen vanaf één netwerkadres, en zulke spellen tellen niet voor de rating.",
+  "err:name-reserved": "Die naam lijkt op die van een computerspeler of een vergeten speler: kies een andere.",
+  "err:name-taken": "Iemand aan deze tafel heet al zo of bijna zo: kies een andere naam.",
   no_table: "Deze tafel bestaat niet", no_table_text: "De link is misschien afgebroken, of de tafel is vergeten na 30 dagen zonder spel.",
   damaged: "Deze tafel kan niet geopend worden", damaged_text: "Het bewaarde spel is beschadigd, dus er kan niet verder op gespeeld worden. De beheerder van de server weet waarom; alle andere tafels spelen gewoon.",
   replaced: "Deze plaats is in een ander venster geopend",
@@ -313,6 +321,10 @@ Object.assign(WORDS.fr, {
   rack_of: "Support de {name}", row_of: "Rangée de {name}", in_hand: "en main : {card}", watch_instead: "Regarder cette table",
   take_back: "Jouer ici", bad_link: "Ce lien n’est pas une place à cette table",
   bad_link_text: "Le lien est peut-être coupé, ou appartient à une autre table ou à une partie précédente. Redemandez votre lien, ou regardez la table sans jouer.",
+  forgotten_player: "un joueur oublié", rated_game: "Partie classée", casual_game: "Partie amicale",
+  casual_shared: "Partie amicale : deux places jouent depuis une même adresse réseau, et ces parties ne sont pas classées.",
+  "err:name-reserved": "Ce nom ressemble à celui d’un joueur ordinateur ou d’un joueur oublié : choisissez-en un autre.",
+  "err:name-taken": "Quelqu’un à cette table porte déjà ce nom ou presque : choisissez-en un autre.",
   no_table: "Cette table n’existe pas", no_table_text: "Le lien est peut-être coupé, ou la table a été oubliée après 30 jours sans jeu.",
   damaged: "Cette table ne peut pas être ouverte", damaged_text: "Sa partie enregistrée est abîmée : on ne peut plus y jouer. L’administrateur du serveur sait pourquoi ; toutes les autres tables jouent normalement.",
   replaced: "Cette place a été ouverte dans une autre fenêtre",
@@ -368,10 +380,19 @@ function keysHelp(setup) {
   return t("keys_intro", { keys: [...keys, t("key:hint")].join(", ") });
 }
 
+// What the server calls a forgotten player's seat (racko.web.players.FORGOTTEN): nobody may take that name, so the
+// page can say it in its own language.
+const FORGOTTEN_NAME = "a forgotten player";
+
+// A seat's name as the page says it: a forgotten player's in the page's language, any other as it is.
+function shownName(name) {
+  return name === FORGOTTEN_NAME ? t("forgotten_player") : name;
+}
+
 // A name as the page shows it: isolated, so that a right-to-left name never reorders the text around it.
 function bdi(text) {
   const element = document.createElement("bdi");
-  element.textContent = text;
+  element.textContent = shownName(text);
   return element;
 }
 

@@ -208,14 +208,22 @@ function quickPlayers() {
 }
 
 async function main() {
+  // Why a name was refused is said under the name's form (and read out), in the page's language.
+  const nameProblem = element("p", "problem");
+  nameProblem.id = "name-problem";
+  nameProblem.setAttribute("role", "alert");
+  $("name-form").after(nameProblem);
+  $("name").setAttribute("aria-describedby", nameProblem.id);
   // The forms answer from the first moment: a person may type before the options have arrived.
   $("name-form").addEventListener("submit", async (event) => {
     event.preventDefault();
+    const typed = $("name").value;
     try {
-      me = await api("/api/me", { method: "POST", body: JSON.stringify({ name: $("name").value }) });
+      me = await api("/api/me", { method: "POST", body: JSON.stringify({ name: typed }) });
+      nameProblem.textContent = "";
       renderWho(); renderMine(); whoAmI();
       reconnect();
-    } catch (error) { $("problem").textContent = t("err_generic", { message: error.message }); }
+    } catch (error) { nameProblem.replaceChildren(...nameRefusal(error, typed)); $("name").focus(); }
   });
   $("quick-form").addEventListener("submit", (event) => {
     event.preventDefault();

@@ -25,10 +25,11 @@ async function main() {
   $("name").value = me.name;
   $("rename-form").addEventListener("submit", async (event) => {
     event.preventDefault();
+    const typed = $("name").value;
     try {
-      me = await api("/api/me", { method: "POST", body: JSON.stringify({ name: $("name").value }) });
+      me = await api("/api/me", { method: "POST", body: JSON.stringify({ name: typed }) });
       $("status").textContent = t("saved");
-    } catch (error) { $("status").textContent = t("err_generic", { message: error.message }); }
+    } catch (error) { $("status").replaceChildren(...nameRefusal(error, typed)); }
   });
   $("transfer").addEventListener("click", async () => {
     const data = await api("/api/me/transfer", { method: "POST", body: "{}" });

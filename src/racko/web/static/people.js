@@ -39,6 +39,9 @@ Object.assign(WORDS.en, {
   replay_title: "{title}: the game again, move by move", step_of: "Move {n} of {total}", previous: "Back",
   next: "Forward", play_replay: "Play", pause: "Pause", first: "Start", last: "End", to_act_now: "to act",
   invited: "{name} asks for a rematch.", not_found: "There is no such page.",
+  name_taken: "“{name}” looks too much like “{like}”, who plays here now: choose another name.",
+  name_reserved: "“{name}” looks like the computer player {like}: choose another name.",
+  name_reserved_forgotten: "“{name}” looks like “{forgotten}”, as the pages call a forgotten player: choose another name.",
 });
 Object.assign(WORDS.nl, {
   online_heading: "Online",
@@ -78,6 +81,9 @@ Object.assign(WORDS.nl, {
   replay_title: "{title}: het spel nog eens, zet voor zet", step_of: "Zet {n} van {total}", previous: "Terug",
   next: "Verder", play_replay: "Afspelen", pause: "Pauze", first: "Begin", last: "Einde", to_act_now: "aan de beurt",
   invited: "{name} vraagt om revanche.", not_found: "Deze pagina bestaat niet.",
+  name_taken: "“{name}” lijkt te veel op “{like}”, die hier nu speelt: kies een andere naam.",
+  name_reserved: "“{name}” lijkt op de computerspeler {like}: kies een andere naam.",
+  name_reserved_forgotten: "“{name}” lijkt op “{forgotten}”, zoals de pagina’s een vergeten speler noemen: kies een andere naam.",
 });
 Object.assign(WORDS.fr, {
   online_heading: "En ligne",
@@ -117,6 +123,9 @@ Object.assign(WORDS.fr, {
   replay_title: "{title} : la partie coup par coup", step_of: "Coup {n} sur {total}", previous: "Reculer",
   next: "Avancer", play_replay: "Lire", pause: "Pause", first: "Début", last: "Fin", to_act_now: "à jouer",
   invited: "{name} demande une revanche.", not_found: "Cette page n’existe pas.",
+  name_taken: "« {name} » ressemble trop à « {like} », qui joue ici en ce moment : choisissez un autre nom.",
+  name_reserved: "« {name} » ressemble au joueur ordinateur {like} : choisissez un autre nom.",
+  name_reserved_forgotten: "« {name} » ressemble à « {forgotten} », le nom que les pages donnent à un joueur oublié : choisissez un autre nom.",
 });
 
 // What every page of people shares: the header's links, who you are, and JSON calls that say what went wrong.
@@ -124,8 +133,22 @@ async function api(path, options) {
   const init = Object.assign({ headers: { "Content-Type": "application/json" } }, options || {});
   const answer = await fetch(path, init);
   const data = await answer.json().catch(() => ({}));
-  if (!answer.ok) throw new Error(data.error || String(answer.status));
+  // what went wrong, for people (the server's English) and for the page (its status, code and details)
+  if (!answer.ok) throw Object.assign(new Error(data.error || String(answer.status)), { status: answer.status, code: data.code, like: data.like });
   return data;
+}
+
+// Why a name was refused, in the page's language (from the server's code, the names as text in their <bdi>): it
+// looks like the name of someone playing now, of a computer player or of a forgotten player.  Anything else keeps
+// the server's words.
+function nameRefusal(error, typed) {
+  const name = bdi(typed.trim()), like = bdi(error.like || "");
+  if (error.code === "name-taken") return tNodes("name_taken", { name, like });
+  if (error.code === "name-reserved") {
+    const forgotten = Object.values(WORDS).some((words) => words.forgotten_player === error.like);
+    return forgotten ? tNodes("name_reserved_forgotten", { name, forgotten: t("forgotten_player") }) : tNodes("name_reserved", { name, like });
+  }
+  return [t("err_generic", { message: error.message })];
 }
 
 async function whoAmI() {

@@ -85,7 +85,10 @@ function receive(frame) {
     pending = false;
     if (frame.code === "bad-token" || frame.code === "no-table" || frame.code === "damaged") stop(frame.code);
     else if (frame.code === "elsewhere") node = String(frame.node);
-    else setStatus(WORDS.en["err:" + frame.code] ? t("err:" + frame.code) : frame.message, true);
+    else if (frame.code === "name-taken" || frame.code === "name-reserved") {
+      $("name-problem").textContent = t("err:" + frame.code);
+      askName();
+    } else setStatus(WORDS.en["err:" + frame.code] ? t("err:" + frame.code) : frame.message, true);
     if (frame.code === "stale") send({ type: "sync", version });
   } else if (frame.type === "hint") {
     // As racko hint says it: the best move and why (its sentences end with its chance to win), then the next moves
@@ -101,6 +104,8 @@ function receive(frame) {
   } else if (frame.type === "presence") {
     presence = frame;
     if (view && frame.to_act === view.to_act && typeof frame.turn_for === "number") turnStart = performance.now() - frame.turn_for * 1000;
+    // Whether the game counts for the ratings, and why not when it was meant to (two seats of one address).
+    $("game-mode").textContent = t(frame.casual_because === "shared-address" ? "casual_shared" : frame.rated ? "rated_game" : "casual_game");
     renderPeople();
     tick();
   } else if (frame.type === "reaction") {
@@ -124,6 +129,7 @@ function receiveState(frame) {
   logEntries.push(...frame.log);
   version = frame.version;
   view = frame.view;
+  view.names = view.names.map(shownName);
   pending = false;
   if (statusAt !== null && version > statusAt) setStatus("");
   startClock();
@@ -201,6 +207,7 @@ function askName() {
   const dialog = $("name-dialog");
   $("name-form").onsubmit = () => {
     const name = $("name-input").value.trim();
+    $("name-problem").textContent = "";
     if (name) send({ type: "name", name });
   };
   $("name-input").addEventListener("input", () => { $("name-input").dataset.typed = "yes"; }, { once: true });

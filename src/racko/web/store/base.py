@@ -27,10 +27,10 @@ server process alone never does).  PostgreSQL: ``full`` waits for the server's W
 commits, never corrupt them)."""
 
 SCHEMA_NAME = "racko-tables"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """Kept in the database's own meta table: a database of another schema (or a newer version) is refused.  Version 2
 added the meta table (SQLite; PostgreSQL began at 2), version 3 the players, their games and ratings, and the lobby's
-listings (:data:`PEOPLE_SCHEMA`)."""
+listings (:data:`PEOPLE_SCHEMA`), version 4 the seats to forget (and :data:`PEOPLE_CLEANUP` on the way up)."""
 
 PEOPLE_SCHEMA = """
 CREATE TABLE IF NOT EXISTS racko_players (
@@ -106,9 +106,29 @@ CREATE TABLE IF NOT EXISTS racko_hidden (
     hidden_id TEXT NOT NULL,
     PRIMARY KEY (player_id, hidden_id)
 );
+CREATE TABLE IF NOT EXISTS racko_forgotten_seats (
+    table_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    PRIMARY KEY (table_id, seat)
+);
 """
-"""What the lobby and the players' pages keep (version 3), in SQL both databases speak; ``{REAL}`` is a double.
-A subject is ``p:ID`` for a player or ``bot:LEVEL`` for a computer level."""
+"""What the lobby and the players' pages keep (version 4), in SQL both databases speak; ``{REAL}`` is a double.
+A subject is ``p:ID`` for a player, ``bot:LEVEL`` for a computer level, ``forgotten`` for a forgotten player's
+seat, ``person:NAME`` for a guest's.  ``racko_forgotten_seats``: a seat whose player was forgotten, until the process
+playing its table has rewritten it (it names no player)."""
+
+PEOPLE_CLEANUP = (
+    "DELETE FROM racko_ratings WHERE subject LIKE 'p:%' AND substr(subject, 3) NOT IN (SELECT id FROM racko_players)",
+    "DELETE FROM racko_rating_history WHERE subject LIKE 'p:%' "
+    "AND substr(subject, 3) NOT IN (SELECT id FROM racko_players)",
+    "UPDATE racko_game_seats SET subject = 'forgotten' WHERE subject LIKE 'p:%' "
+    "AND substr(subject, 3) NOT IN (SELECT id FROM racko_players)",
+)
+"""Run when a database comes up from an older version: ratings and histories written for players forgotten
+before (a game that ended after its player was forgotten wrote them again, before version 4)."""
+
+KEPT_BY_TABLE = ("racko_listings", "racko_seats", "racko_forgotten_seats")
+"""The people's rows that belong to a table: forgotten with it (the sweep)."""
 
 
 class Rows(Protocol):
@@ -204,6 +224,10 @@ class TableStore(Protocol):
 
     def finish(self, table_id: str, record: str) -> None:
         """File the finished game's record; the table stays, to be shown and played again."""
+
+    def rewrite_records(self, table_id: str, texts: dict[int, str]) -> None:
+        """Replace finished games' records filed at the table, by their number (from 0, in the order
+        :meth:`records` lists them): a forgotten player's name taken out of them."""
 
     def load(self, table_id: str) -> StoredTable | None:
         """The table, or ``None`` if there is none; raises :class:`DamagedTableError` for rows it cannot read."""

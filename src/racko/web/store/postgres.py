@@ -28,6 +28,8 @@ from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from racko.web.store.base import (
+    KEPT_BY_TABLE,
+    PEOPLE_CLEANUP,
     PEOPLE_SCHEMA,
     SCHEMA_NAME,
     SCHEMA_VERSION,
@@ -241,6 +243,8 @@ class PostgresTables:
         for statement in PEOPLE_SCHEMA.format(REAL="DOUBLE PRECISION").split(";"):
             if statement.strip():
                 connection.execute(statement.encode())
+        for statement in PEOPLE_CLEANUP:
+            connection.execute(statement.encode())
         connection.execute(
             "INSERT INTO racko_meta (key, value) VALUES ('version', %s) ON CONFLICT (key) DO UPDATE SET value = "
             "EXCLUDED.value",
@@ -411,6 +415,15 @@ class PostgresTables:
         values = {"setup": json.dumps(setup), "record": record}
         self._writes.put(table_id, self._fenced(table_id, ", setup = %(setup)s, finished = FALSE", after, values))
 
+    def rewrite_records(self, table_id: str, texts: dict[int, str]) -> None:
+        after = (
+            ", rewritten AS (UPDATE racko_records AS filed SET record = new.text FROM fence, "
+            "unnest(%(numbers)s::integer[], %(texts)s::text[]) AS new(number, text) "
+            "WHERE filed.table_id = fence.id AND filed.number = new.number)"
+        )
+        values = {"numbers": list(texts), "texts": list(texts.values())}
+        self._writes.put(table_id, self._fenced(table_id, "", after, values))
+
     # --- reads ----------------------------------------------------------------------------------------------------
 
     def load(self, table_id: str) -> StoredTable | None:
@@ -452,7 +465,7 @@ class PostgresTables:
                 "AND NOT EXISTS (SELECT 1 FROM racko_records WHERE table_id = id)))",
                 (now - idle_seconds, now - unplayed_seconds),
             )
-            for kept_by_table in ("racko_listings", "racko_seats"):  # the lobby's lines and seats of those tables
+            for kept_by_table in KEPT_BY_TABLE:
                 connection.execute(
                     f"DELETE FROM {kept_by_table} WHERE table_id NOT IN (SELECT id FROM racko_tables)".encode()
                 )

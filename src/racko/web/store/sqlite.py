@@ -21,6 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from racko.web.store.base import (
+    KEPT_BY_TABLE,
+    PEOPLE_CLEANUP,
     PEOPLE_SCHEMA,
     SCHEMA_NAME,
     SCHEMA_VERSION,
@@ -202,6 +204,8 @@ class SqliteTables:
             for statement in (_TABLES + _META + PEOPLE_SCHEMA.format(REAL="REAL")).split(";"):
                 if statement.strip():
                     self._db.execute(statement)
+            for statement in PEOPLE_CLEANUP:
+                self._db.execute(statement)
             self._db.executemany(
                 "INSERT OR REPLACE INTO racko_meta (key, value) VALUES (?, ?)",
                 [("schema", SCHEMA_NAME), ("version", str(SCHEMA_VERSION))],
@@ -337,6 +341,15 @@ class SqliteTables:
             ),
         )
 
+    def rewrite_records(self, table_id: str, texts: dict[int, str]) -> None:
+        self._write(
+            table_id,
+            *(
+                ("UPDATE records SET record = ? WHERE table_id = ? AND number = ?", (text, table_id, number))
+                for number, text in texts.items()
+            ),
+        )
+
     def load(self, table_id: str) -> StoredTable | None:
         with self._using:
             row = self._db.execute(
@@ -373,7 +386,7 @@ class SqliteTables:
                 "AND NOT EXISTS (SELECT 1 FROM records WHERE table_id = id))",
                 (now - idle_seconds, now - unplayed_seconds),
             )
-            for kept_by_table in ("racko_listings", "racko_seats"):  # the lobby's lines and seats of those tables
+            for kept_by_table in KEPT_BY_TABLE:
                 self._db.execute(f"DELETE FROM {kept_by_table} WHERE table_id NOT IN (SELECT id FROM tables)")
         return cursor.rowcount
 

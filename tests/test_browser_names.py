@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from browsing import WAIT_MS, serving
+from browsing import WAIT_MS, link, new_table, serving, sit_down
 
 
 @pytest.fixture(scope="module")
@@ -112,3 +112,31 @@ def test_a_look_alike_name_is_refused_in_french_in_the_lobby_and_on_the_player_s
     )
     other.screenshot(path=str(shots / "name-reserved-fr.png"), full_page=True)
     assert "Zazie" in _names(folder) and "zoé" not in _names(folder) and "hard (computer)" not in _names(folder)
+
+
+def test_a_seat_s_name_that_looks_like_another_seat_s_is_refused_at_the_table_and_asked_again(
+    server: str, chromium: Browser, contexts: list[BrowserContext], folder: Path
+) -> None:
+    table = new_table(server, variant="classic", players=3, seats=["person", "person", "person"])
+    first = _person(chromium, contexts, "en-GB")
+    first.goto(link(server, table, 0))
+    sit_down(first, "Bram")
+    second = _person(chromium, contexts, "nl-NL")
+    second.goto(link(server, table, 1))
+    second.locator("#name-input").fill("BRAM")
+    second.locator("#name-input").press("Enter")
+    expect(second.locator("#name-problem")).to_have_text(
+        "Iemand aan deze tafel heet al zo of bijna zo: kies een andere naam."
+    )
+    expect(second.locator("#name-dialog")).to_be_visible()  # asked again, nothing kept
+    second.locator("#name-input").fill("hard (computer)")
+    second.locator("#name-input").press("Enter")
+    expect(second.locator("#name-problem")).to_contain_text("computerspeler")
+    sit_down(second, "Bea")
+    expect(first.locator("#people-panel")).to_contain_text("Bea")
+    third = _person(chromium, contexts, "fr-FR")
+    third.goto(link(server, table, 2))
+    second.close()
+    third.locator("#name-input").fill("Βеа")  # Greek B, Cyrillic e
+    third.locator("#name-input").press("Enter")
+    expect(third.locator("#name-problem")).to_contain_text("porte déjà ce nom")

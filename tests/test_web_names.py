@@ -246,3 +246,10 @@ def test_transfer_codes_from_one_address_are_limited_as_new_players_are() -> Non
         code = _post(client, "/api/me/transfer", {}, ann).json()["code"]
         claimed = _post(client, "/api/me/claim", {"code": code})
         assert claimed.status_code == 200 and claimed.json()["name"] == "Ann"
+
+
+def test_a_capital_that_looks_like_another_letter_counts_as_that_letter_whatever_the_case() -> None:
+    assert posing_as("lan", ["Ian"]) == "Ian"  # a capital I for an l
+    assert posing_as("\u0392\u0435a", ["Bea"]) == "Bea"  # Greek capital beta, Cyrillic e: their small letters differ
+    assert posing_as("IAN", ["ian"]) == "ian" and posing_as("UN JOUEUR OUBLIÉ", []) == "un joueur oublié"
+    assert posing_as("Ivan", ["Evan", "Iris"]) is None

@@ -57,14 +57,31 @@ def skeleton(text: str) -> str:
     return unicodedata.normalize("NFD", replaced)
 
 
+def _prepared(name: str) -> str:
+    """The name folded by NFKC, without :data:`INVISIBLE` characters, its runs of white space made one space."""
+    return WHITESPACE.sub(" ", unicodedata.normalize("NFKC", name).translate(INVISIBLE)).strip()
+
+
 @functools.lru_cache(maxsize=65536)
+def name_keys(name: str) -> tuple[str, str]:
+    """What a name looks like, twice: two names with one of these keys (in the same place) are taken for each other.
+
+    Case and the confusables table do not commute, so one key cannot catch both: the first is the skeleton of the
+    name folded by case ("ANN" is "ann", "Аnn" with a Cyrillic А is "ann" too); the second folds the case of the
+    name's skeleton, so that a capital that looks like another letter counts as that letter ("Ian" is "lan", Greek
+    "Βеа" is "Bea").  Each is folded by case once more after its skeleton, since the table's prototype of "0" is
+    "O" while "o" stays itself."""
+    prepared = _prepared(name)
+    return skeleton(skeleton(prepared.casefold()).casefold()), skeleton(skeleton(prepared).casefold())
+
+
 def name_key(name: str) -> str:
-    """What a name looks like: two names with one key are taken for each other.  The skeleton of the name folded by
-    NFKC and case, without :data:`INVISIBLE` characters, its runs of white space made one space; folded by case once
-    more, since the table's prototype of "0" is "O" while "o" stays itself."""
-    folded = unicodedata.normalize("NFKC", name).casefold().translate(INVISIBLE)
-    folded = WHITESPACE.sub(" ", folded).strip()
-    return unicodedata.normalize("NFD", skeleton(folded).casefold())
+    """The first of :func:`name_keys` (the skeleton of the name folded by case)."""
+    return name_keys(name)[0]
+
+
+def _alike(one: tuple[str, str], other: tuple[str, str]) -> bool:
+    return one[0] == other[0] or one[1] == other[1]
 
 
 def _letters_and_digits(key: str) -> str:
@@ -77,13 +94,18 @@ def _computer_words() -> tuple[str, ...]:
     return tuple(sorted((_letters_and_digits(name_key(word)) for word in COMPUTER_WORDS), key=len, reverse=True))
 
 
-def _undecorated(name: str) -> str:
-    """The key of a name without what people add to a computer level's name to pose as it: everything but letters
+def _undecorated(name: str) -> tuple[str, str]:
+    """The keys of a name without what people add to a computer level's name to pose as it: everything but letters
     and digits, digits at the end, and the words of :data:`COMPUTER_WORDS` at either end.  The digits go before the
     name is keyed, where a digit is still a digit (the table makes "1" an "l" and "0" an "o", and "Experto" is a
     word)."""
-    folded = unicodedata.normalize("NFKC", name).casefold()
-    bare = _letters_and_digits(name_key(TRAILING_DIGITS.sub("", _letters_and_digits(folded))))
+    folded = _letters_and_digits(unicodedata.normalize("NFKC", name))
+    keys = name_keys(TRAILING_DIGITS.sub("", folded))
+    return _stripped(_letters_and_digits(keys[0])), _stripped(_letters_and_digits(keys[1]))
+
+
+def _stripped(bare: str) -> str:
+    """A bare key without the computer words at either end and digits at its end, as often as they come."""
     while True:
         before = bare
         bare = TRAILING_DIGITS.sub("", bare)
@@ -100,34 +122,34 @@ def _undecorated(name: str) -> str:
 
 @functools.cache
 def _reserved() -> tuple[dict[str, str], dict[str, str]]:
-    """The computer levels' names and the forgotten player's, by the (bare) key a name is compared with."""
-    levels = {_undecorated(level): level for level in bots.available()}
-    forgotten = {_letters_and_digits(name_key(words)): words for words in FORGOTTEN_WORDS.values()}
+    """The computer levels' names and the forgotten player's, by every (bare) key a name is compared with."""
+    levels = {key: level for level in bots.available() for key in _undecorated(level)}
+    forgotten = {_letters_and_digits(key): words for words in FORGOTTEN_WORDS.values() for key in name_keys(words)}
     return levels, forgotten
 
 
 def computer_level_like(name: str) -> str | None:
     """The computer level ``name`` poses as, decorated or not ("hard (computer)" is hard), or None."""
     levels, _ = _reserved()
-    bare = _undecorated(name)
-    return levels.get(bare) if bare else None
+    return next((levels[bare] for bare in _undecorated(name) if bare and bare in levels), None)
 
 
 def reserved_like(name: str) -> str | None:
     """The reserved name ``name`` poses as: a computer level's, or what the pages call a forgotten player (in any
     of their languages); None if it poses as neither."""
     _, forgotten = _reserved()
-    return computer_level_like(name) or forgotten.get(_letters_and_digits(name_key(name)))
+    found = (forgotten.get(_letters_and_digits(key)) for key in name_keys(name))
+    return computer_level_like(name) or next((words for words in found if words is not None), None)
 
 
 def posing_as(name: str, others: Iterable[str]) -> str | None:
     """The name ``name`` would be taken for: the reserved name it poses as (:func:`reserved_like`), else the first
-    of ``others`` with its key; None if the name is free."""
+    of ``others`` alike (:func:`name_keys`); None if the name is free."""
     reserved = reserved_like(name)
     if reserved is not None:
         return reserved
-    key = name_key(name)
-    return next((other for other in others if name_key(other) == key), None)
+    keys = name_keys(name)
+    return next((other for other in others if _alike(name_keys(other), keys)), None)
 
 
 def names_in_play(store: TableStore, except_player: str | None) -> list[str]:

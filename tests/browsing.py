@@ -23,9 +23,9 @@ from racko.families import family_of
 from racko.match import Match
 from racko.play.session import PlaySession, SeatSpec
 from racko.rules import variant
-from racko.web.pagebench import CHROMIUM, CHROMIUM_ARGS
+from racko.tools.bench.page import CHROMIUM, CHROMIUM_ARGS
 from racko.web.store import SqliteTables
-from racko.web.tables import _hash
+from racko.web.table import token_hash
 
 WAIT_MS = 15000
 PHONE = {"viewport": {"width": 375, "height": 667}, "is_mobile": True, "has_touch": True}
@@ -159,7 +159,7 @@ def file_table(
         "seed": seed,
         "game": 1,
         "seats": [
-            {"name": name, "bot": bot, "token": _hash(token) if token else None, "joined": True}
+            {"name": name, "bot": bot, "token": token_hash(token) if token else None, "joined": True}
             for name, bot, token in zip(names, bots, tokens, strict=True)
         ],
     }

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Browser, sync_playwright
 
 from browsing import launch
-from racko.web.cluster import TemporaryPostgres
+from racko.tools.bench.processes import TemporaryPostgres
 
 _databases = itertools.count(1)
 

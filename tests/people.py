@@ -12,8 +12,8 @@ from typing import Any
 import anyio
 from starlette.testclient import TestClient
 
+from racko.tools.bench.server import sorting_move
 from racko.web.app import create_app
-from racko.web.loadtest import sorting_move
 from racko.web.lobby import LINE_KEYS
 from racko.web.players import COOKIE
 from racko.web.store import SqliteTables

@@ -295,7 +295,7 @@ def test_the_gymnasium_vector_env_steps_within_its_spaces() -> None:
 
 
 def test_bench_batch_prints_its_figures_and_refuses_other_benchmarks_options() -> None:
-    result = runner.invoke(app, ["bench", "--batch", "--rounds", "20000", "--batches", "2", "--json"])
+    result = runner.invoke(app, ["bench", "batch", "--rounds", "20000", "--batches", "2", "--json"])
     assert result.exit_code == 0, result.output
     figures = json.loads(result.output)
     assert set(figures) == {
@@ -305,14 +305,14 @@ def test_bench_batch_prints_its_figures_and_refuses_other_benchmarks_options() -
     }  # fmt: skip
     assert figures["benchmark"] == "classic-2p-batch" and figures["rounds"] == 20000 and figures["gap_rounds"] == 200
     assert 15 < figures["mean_turns"] < 30 and figures["capped"] == 0 and figures["turns_per_second"] > 0
-    human = runner.invoke(app, ["bench", "--batch", "--rounds", "2000", "--threads", "1"])
+    human = runner.invoke(app, ["bench", "batch", "--rounds", "2000", "--threads", "1"])
     assert human.exit_code == 0 and "turns/s" in human.output and "1 thread" in human.output
     for arguments in (
-        ["--batch", "--server"],
-        ["--batch", "--tables", "3"],
-        ["--threads", "1"],
-        ["--server", "--threads", "1"],
+        ["batch", "server"],
+        ["batch", "--tables", "3"],
+        ["engine", "--threads", "1"],
+        ["server", "--threads", "1"],
     ):
         refused = runner.invoke(app, ["bench", *arguments])
-        assert refused.exit_code == 2 and refused.output.startswith("racko: ")
-    assert runner.invoke(app, ["bench", "--batch", "--threads", "99"]).exit_code == 2
+        assert refused.exit_code == 2 and refused.output.startswith("Usage: racko bench ")
+    assert runner.invoke(app, ["bench", "batch", "--threads", "99"]).exit_code == 2

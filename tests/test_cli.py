@@ -256,7 +256,7 @@ def test_an_action_kind_that_is_a_list_is_refused_without_a_traceback(tmp_path: 
 
 
 def test_bench_json_prints_the_figures() -> None:
-    result = run("bench", "--rounds", "200", "--batches", "2", "--json")
+    result = run("bench", "engine", "--rounds", "200", "--batches", "2", "--json")
     assert result.exit_code == 0, result.output
     figures = json.loads(result.stdout)
     assert set(figures) == BENCH_KEYS
@@ -271,14 +271,21 @@ def test_bench_json_prints_the_figures() -> None:
 
 
 def test_bench_human_output() -> None:
-    result = run("bench", "--rounds", "20", "--batches", "2")
+    result = run("bench", "engine", "--rounds", "20", "--batches", "2")
     assert result.exit_code == 0, result.output
     assert "rounds/s" in result.output
     assert "median of 2 batches" in result.output
 
 
 def test_bench_refuses_zero_rounds() -> None:
-    assert_clean_failure(run("bench", "--rounds", "0"))
+    assert_clean_failure(run("bench", "engine", "--rounds", "0"))
+
+
+def test_bare_bench_lists_the_benchmarks_and_succeeds() -> None:
+    result = run("bench")
+    assert result.exit_code == 0, result.output
+    for name in ("engine", "batch", "server", "page", "review"):
+        assert re.search(rf"^. {name} ", result.output, re.MULTILINE), result.output
 
 
 # --- demo ------------------------------------------------------------------------------------
@@ -463,9 +470,9 @@ def test_version() -> None:
 
 
 def test_bench_plays_exactly_the_rounds_asked_for() -> None:
-    figures = json.loads(run("bench", "--rounds", "3", "--batches", "5", "--json").output)
+    figures = json.loads(run("bench", "engine", "--rounds", "3", "--batches", "5", "--json").output)
     assert figures["rounds"] == 3 and len(figures["batch_rates"]) == 3
-    figures = json.loads(run("bench", "--rounds", "7", "--batches", "2", "--json").output)
+    figures = json.loads(run("bench", "engine", "--rounds", "7", "--batches", "2", "--json").output)
     assert figures["rounds"] == 7
 
 

@@ -20,7 +20,7 @@ import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
-from racko.web.cluster import HOST, ServeProcess, free_port
+from racko.tools.bench.processes import HOST, ServeProcess, free_port
 
 DEPLOY = Path(__file__).resolve().parents[1] / "deploy"
 

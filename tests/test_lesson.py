@@ -4,8 +4,6 @@ through with piped input in each language."""
 
 from __future__ import annotations
 
-import json
-import re
 import signal
 import subprocess
 import sys
@@ -25,9 +23,10 @@ from racko.analysis.lesson import (
     LessonError,
     placement_reason,
 )
-from racko.analysis.words import LANGUAGES, WORDS_FOLDER, placeholders, say, words
+from racko.analysis.words import LANGUAGES, placeholders, room_words, say, words
 from racko.cli import app
 from racko.rules import SLOT_LABELS
+from racko.web.core import room_words_of
 
 RIGHT = [step.accepts for step in STEPS[:-1]]
 EVERY_ANSWER = ["next", "draw", "take", "discard", "racko", "wait", *(f"slot:{slot}" for slot in range(10))]
@@ -109,24 +108,26 @@ def test_placement_reasons_name_the_neighbour_that_breaks_the_order() -> None:
 
 
 def test_every_word_of_the_lesson_exists_in_every_language_with_the_same_values() -> None:
-    block = re.search(
-        r"// lesson-words:begin\n(.*?)\n// lesson-words:end", (WORDS_FOLDER / "lesson-words.js").read_text(), re.DOTALL
-    )
-    assert block is not None
-    lesson_words = json.loads(block.group(1))
-    assert set(lesson_words) == set(LANGUAGES)
+    # The lesson's words as the analysis holds them (analysis/words/lesson.json), and the /learn page's own.
+    lesson_words = room_words("lesson")
+    page_words = room_words_of("learn")
+    assert set(lesson_words) == set(page_words) == set(LANGUAGES)
     keys = set(lesson_words["en"])
-    assert all(key.startswith("lesson:") for key in keys)
+    assert all(key.startswith("lesson:") for key in keys | set(page_words["en"]))
+    assert not keys & set(page_words["en"])
     for code in LANGUAGES:
         assert set(lesson_words[code]) == keys, code
+        assert set(page_words[code]) == set(page_words["en"]), code
         for key in keys:
             assert placeholders(lesson_words[code][key]) == placeholders(lesson_words["en"][key]), (code, key)
+        for key in page_words["en"]:
+            assert placeholders(page_words[code][key]) == placeholders(page_words["en"][key]), (code, key)
     for step in STEPS:
         parts = ["title", "text"] + ([] if step.kind == "end" else ["right", *step.wrong.values()])
         for part in parts:
             assert f"lesson:{step.name}:{part}" in keys, (step.name, part)
-    assert words()["nl"]["lesson:title"] != words()["en"]["lesson:title"]
-    assert say("lesson:title", lang="fr") == words()["fr"]["lesson:title"]
+    assert words()["nl"]["lesson:rack:title"] != words()["en"]["lesson:rack:title"]
+    assert say("lesson:rack:title", lang="fr") == words()["fr"]["lesson:rack:title"]
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -25,10 +25,10 @@ from people import (
     quick,
     until,
 )
-from racko.web import players as players_module
 from racko.web.app import create_app
 from racko.web.lobby import lobby_change
 from racko.web.players import COOKIE, key_hash
+from racko.web.players import identity as players_module
 from racko.web.store import SqliteTables
 from racko.web.store.postgres import PostgresTables
 

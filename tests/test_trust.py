@@ -17,7 +17,7 @@ from starlette.testclient import TestClient
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from people import eventually, finished_games, get_as, lobby_until, person, play_to_the_end, quick, until
-from racko.web.app import create_app
+from racko.web.app import create_app, schema_parts
 from racko.web.players import FORGOTTEN
 from racko.web.store import SqliteTables
 from racko.web.store.postgres import PostgresTables
@@ -202,7 +202,9 @@ def test_ratings_kept_for_a_player_forgotten_before_are_dropped_and_never_shown(
     """A database written before: a forgotten player's rating was written again at their game's end (the board then
     showed a cut id as a player).  Opened now, those rows are gone; the board never shows a player it cannot name."""
     path = tmp_path / "tables.sqlite3"
-    SqliteTables(path).close()
+    made = SqliteTables(path)
+    made.prepare(schema_parts())  # the rooms' tables, as the server made them
+    made.close()
     with sqlite3.connect(path) as database:
         database.execute("UPDATE racko_meta SET value = '3' WHERE key = 'version'")
         database.execute("INSERT INTO racko_ratings VALUES ('p:gone-player1', 'classic', 30.0, 5.0, 3)")

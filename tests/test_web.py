@@ -18,9 +18,9 @@ from starlette.websockets import WebSocketDisconnect
 from helpers import CLASSIC_ONLY_BOT, register_classic_only_bot
 from racko.highlow import HighLowObservation
 from racko.web.app import create_app
-from racko.web.frames import FRAME_LIMIT
+from racko.web.core import FRAME_LIMIT, room_words_of
 from racko.web.store import SqliteTables
-from racko.web.tables import Hub, Table, Watcher
+from racko.web.table import Hub, Table, Watcher
 
 
 def _app(path: Path | str = ":memory:", **options: Any) -> Any:
@@ -337,21 +337,16 @@ def test_every_frame_of_a_whole_game_is_what_its_seat_may_know(variant: str, pla
 # --- the page's words --------------------------------------------------------------------------------------------
 
 
-def _word_blocks() -> dict[str, str]:
-    """i18n.js's log and report words per language (the ``Object.assign(WORDS.xx, {...})`` blocks)."""
-    source = (Path(__file__).resolve().parents[1] / "src/racko/web/static/i18n.js").read_text(encoding="utf-8")
-    return dict(re.findall(r"Object\.assign\(WORDS\.(\w+), \{(.*?)\n\}\);", source, flags=re.S))
+def _table_words() -> dict[str, dict[str, str]]:
+    """The table room's words (``src/racko/web/table/words.json``): the table's, the start page's, the log's."""
+    return room_words_of("table")
 
 
 def test_every_word_of_the_page_is_there_in_every_language() -> None:
-    source = (Path(__file__).resolve().parents[1] / "src/racko/web/static/i18n.js").read_text(encoding="utf-8")
-    pair = re.compile(r'(?:"([^"]+)"|(\w+))\s*:\s*"(?:[^"\\]|\\.)*"')
-    keys: dict[str, set[str]] = {}
-    for language in ("en", "nl", "fr"):
-        base = re.search(rf"\n  {language}: \{{(.*?)\n  \}},", source, flags=re.S)
-        assert base is not None, language
-        text = base.group(1) + _word_blocks()[language]
-        keys[language] = {quoted or bare for quoted, bare in pair.findall(text)}
+    rooms = ["core", "table", "lobby", "players", "ratings", "review", "puzzles", "learn"]
+    keys = {
+        language: {key for room in rooms for key in room_words_of(room)[language]} for language in ("en", "nl", "fr")
+    }
     assert len(keys["en"]) > 100
     assert keys["nl"] == keys["en"], keys["en"] ^ keys["nl"]
     assert keys["fr"] == keys["en"], keys["en"] ^ keys["fr"]
@@ -367,11 +362,11 @@ def test_every_event_the_engine_logs_is_worded_in_every_language_of_the_page() -
         for cls in vars(module).values()
         if isinstance(cls, type) and isinstance(getattr(cls, "kind", None), str)
     }
-    blocks = _word_blocks()
-    assert set(blocks) == {"en", "nl", "fr"}
+    table = _table_words()
+    assert set(table) == {"en", "nl", "fr"}
     keys = {
-        language: set(re.findall(r'"((?:ev|exp|rules|hint|after|variant):[^"]+)"', block))
-        for language, block in blocks.items()
+        language: {key for key in words if re.match(r"(?:ev|exp|rules|hint|after|variant):", key)}
+        for language, words in table.items()
     }
     assert keys["en"] == keys["nl"] == keys["fr"], "every language has the same log, report and rules words"
     for kind in kinds:
@@ -379,7 +374,7 @@ def test_every_event_the_engine_logs_is_worded_in_every_language_of_the_page() -
     from racko.rules import VARIANTS
 
     assert {key for key in keys["en"] if key.startswith("variant:")} == {f"variant:{name}" for name in VARIANTS}
-    english = dict(re.findall(r'"(variant:[^"]+)": "([^"]+)"', _word_blocks()["en"]))
+    english = _table_words()["en"]
     assert all(english[f"variant:{name}"] == cls.description for name, cls in VARIANTS.items())  # as the engine says
 
 
@@ -411,7 +406,7 @@ def test_a_seat_whose_person_stays_away_is_handed_to_a_computer_player_after_the
 def test_a_hint_names_its_reason_in_words_every_language_of_the_page_has() -> None:
     from racko.play.hint import OUTLOOKS, REASONS
 
-    keys = set(re.findall(r'"((?:hint|after):[^"]+)"', _word_blocks()["en"]))
+    keys = {key for key in _table_words()["en"] if key.startswith(("hint:", "after:"))}
     assert keys == {f"hint:{reason}" for reason in REASONS} | {f"after:{outlook}" for outlook in OUTLOOKS}
     with TestClient(_app()) as client:
         links = _table(client, seats=["me", "easy"])

@@ -1,5 +1,6 @@
-"""``racko bench --server`` as a real process (a few seconds, a handful of tables), and the group commit it measures:
-a move is told only once committed, and a move the database refuses is forgotten."""
+"""``racko bench server`` as a real process (a few seconds, a handful of tables), the browser review's timing of a
+short game, and the group commit the server benchmark measures: a move is told only once committed, and a move the
+database refuses is forgotten."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from racko.cli import app
 from racko.families import family_of
 from racko.match import Match
 from racko.rules import Rules
+from racko.tools.bench.review import browser_review_bench
 from racko.web.app import create_app
 from racko.web.store import SqliteTables
 from test_web import _until
@@ -76,7 +78,7 @@ def _bench(*args: str) -> tuple[dict[str, Any], int]:
     """Run the command in its own process; its figures and the server's process id."""
     code = "import sys; sys.argv[0] = 'racko'; from racko.cli import main; main()"
     run = subprocess.run(
-        [sys.executable, "-c", code, "bench", "--server", "--json", *args],
+        [sys.executable, "-c", code, "bench", "server", "--json", *args],
         capture_output=True,
         text=True,
         timeout=60,
@@ -175,14 +177,25 @@ def test_the_lobby_is_measured_in_its_connections_and_quick_play_in_its_waits() 
 
 def test_server_options_and_engine_options_do_not_mix() -> None:
     runner = CliRunner()
-    assert runner.invoke(app, ["bench", "--tables", "5"]).exit_code == 2
-    assert runner.invoke(app, ["bench", "--server", "--rounds", "5"]).exit_code == 2
-    assert runner.invoke(app, ["bench", "--server", "--sync", "sometimes"]).exit_code == 2
-    several = runner.invoke(app, ["bench", "--server", "--processes", "3"])
+    assert runner.invoke(app, ["bench", "engine", "--tables", "5"]).exit_code == 2
+    assert runner.invoke(app, ["bench", "server", "--rounds", "5"]).exit_code == 2
+    assert runner.invoke(app, ["bench", "server", "--sync", "sometimes"]).exit_code == 2
+    several = runner.invoke(app, ["bench", "server", "--processes", "3"])
     assert several.exit_code == 2 and "--db postgres" in several.output
-    assert runner.invoke(app, ["bench", "--server", "--db", "mysql://x"]).exit_code == 2
-    assert runner.invoke(app, ["bench", "--lobbies", "5"]).exit_code == 2
-    assert runner.invoke(app, ["bench", "--server", "--find-max", "--quick", "5"]).exit_code == 2
+    assert runner.invoke(app, ["bench", "server", "--db", "mysql://x"]).exit_code == 2
+    assert runner.invoke(app, ["bench", "engine", "--lobbies", "5"]).exit_code == 2
+    assert runner.invoke(app, ["bench", "server", "--find-max", "--quick", "5"]).exit_code == 2
+
+
+def test_the_browser_review_is_timed_on_a_game_played_at_a_real_server() -> None:
+    figures = browser_review_bench(target=100, review_playouts=2)  # two rounds or so, each move judged roughly
+    assert set(figures) == {
+        "benchmark", "round_seconds", "round_decisions", "game_seconds", "game_rounds", "game_decisions",
+        "load_average",
+    }  # fmt: skip
+    assert figures["benchmark"] == "review-in-the-browser" and figures["game_rounds"] >= 2
+    assert 0 < figures["round_decisions"] < figures["game_decisions"]  # one seat's first round; every seat's game
+    assert figures["round_seconds"] > 0 and figures["game_seconds"] > 0
 
 
 # --- the group commit ------------------------------------------------------------------------------------------

@@ -28,9 +28,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from browsing import launch
-from racko.web.cluster import Proxy, ServeProcess
-from racko.web.loadtest import sorting_move
-from racko.web.proxy import Backend
+from racko.tools.bench.processes import Proxy, ServeProcess
+from racko.tools.bench.server import sorting_move
 
 NODES = ("r1", "r2", "r3")
 TABLES = 9
@@ -53,7 +52,7 @@ def cluster(postgres_url: str, tmp_path: Path) -> Iterator[tuple[list[ServeProce
     try:
         for server in servers:
             server.start()
-        proxy = Proxy(tmp_path, [Backend(s.node, f"127.0.0.1:{s.port}") for s in servers], check_seconds=0.5)
+        proxy = Proxy(tmp_path, servers, check_seconds=0.5)
         proxy.start()
         yield servers, proxy
     finally:

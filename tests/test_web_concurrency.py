@@ -15,8 +15,7 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
 from browsing import serving
-from racko.web.cluster import Proxy, ServeProcess
-from racko.web.proxy import Backend
+from racko.tools.bench.processes import Proxy, ServeProcess
 
 ROUNDS = 50
 JOINERS = ("Jade", "Kofi", "Lars")
@@ -111,7 +110,7 @@ def two_processes(postgres_url: str, tmp_path: Path) -> Iterator[Proxy]:
     try:
         for server in servers:
             server.start()
-        proxy = Proxy(tmp_path, [Backend(s.node, f"127.0.0.1:{s.port}") for s in servers], check_seconds=0.5)
+        proxy = Proxy(tmp_path, servers, check_seconds=0.5)
         proxy.start()
         yield proxy
     finally:

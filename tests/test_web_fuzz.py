@@ -25,9 +25,9 @@ from starlette.testclient import TestClient
 from racko import bots
 from racko.families import family_of
 from racko.web.app import create_app
-from racko.web.frames import FRAME_LIMIT
+from racko.web.core import FRAME_LIMIT
 from racko.web.store import SqliteTables
-from racko.web.tables import Hub
+from racko.web.table import Hub
 
 SEED = 20261125
 FRAMES = 10_000

@@ -22,8 +22,8 @@ from starlette.testclient import TestClient
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
+from racko.tools.bench.processes import HOST, ServeProcess
 from racko.web.app import create_app
-from racko.web.cluster import HOST, ServeProcess
 from racko.web.store import SqliteTables
 
 FORM = {"variant": "classic", "players": 2, "seats": ["me", "easy"], "names": ["Ann"]}
@@ -226,7 +226,7 @@ def test_pages_of_other_sites_may_neither_make_tables_nor_open_a_table_s_socket(
 
 def test_every_response_says_nosniff(serve: Any) -> None:
     server = serve()
-    for path in ("/", "/t/abc", "/static/table.js", "/api/options", "/nowhere", "/healthz", "/metrics"):
+    for path in ("/", "/t/abc", "/static/table/table.js", "/api/options", "/nowhere", "/healthz", "/metrics"):
         answer = httpx.get(server.url + path, trust_env=False, timeout=30)
         assert answer.headers["X-Content-Type-Options"] == "nosniff", path
 

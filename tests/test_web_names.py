@@ -14,8 +14,8 @@ from starlette.testclient import TestClient
 
 from racko import bots
 from racko.web.app import create_app
-from racko.web.names import FORGOTTEN_WORDS, name_key, names_in_play, posing_as, reserved_like
 from racko.web.players import COOKIE, FORGOTTEN
+from racko.web.players.names import FORGOTTEN_WORDS, name_key, posing_as, reserved_like
 from racko.web.store import SqliteTables
 from racko.web.store.postgres import PostgresTables
 
@@ -213,9 +213,9 @@ def test_a_rated_player_holds_their_name_while_away_and_one_neither_online_nor_r
     _rate(client, ann_id)
     _away(client, ann_id)
     _away(client, cy_id)
-    store = client.app.state.hub.store  # type: ignore[attr-defined]
-    assert names_in_play(store, None) == ["Ann"]
-    assert names_in_play(store, ann_id) == []
+    players, ratings = client.app.state.hub.players, client.app.state.ratings  # type: ignore[attr-defined]
+    assert players.online_names(None) == [] and ratings.rated_names(None) == ["Ann"]
+    assert ratings.rated_names(ann_id) == []
     refused = _post(client, "/api/me", {"name": "ann"})
     assert refused.status_code == 409 and refused.json()["like"] == "Ann"
     _person(client, "CY")  # Cy is away and has no rating: the name is free again

@@ -18,7 +18,7 @@ from racko.families import family_of
 from racko.match import Match
 from racko.record import GameRecord, replay
 from racko.web.store import TableStore
-from racko.web.tables import _hash
+from racko.web.table import token_hash
 from test_web import _app, _hello, _hub, _table, _until
 
 PLUMBING_PLAYOUTS = 2
@@ -53,7 +53,7 @@ def _file(client: TestClient, rules: Any, actions: list[dict[str, Any]], finishe
         "seed": 5,
         "game": 1,
         "seats": [
-            {"name": name, "bot": None, "token": _hash(token), "joined": True}
+            {"name": name, "bot": None, "token": token_hash(token), "joined": True}
             for name, token in zip(["Ann", "Bob"], tokens, strict=True)
         ],
     }

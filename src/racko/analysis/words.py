@@ -1,13 +1,11 @@
-"""The words of the review, the hints that explain themselves, the lesson and the puzzles, in English, Dutch and
+"""The words of the hints that explain themselves, the review, the lesson and the puzzles, in English, Dutch and
 French: one set of sentence templates that the browser and the terminal share.
 
-They live where the browser loads its words, in blocks of their own (plain JSON between two marker lines,
-``// <room>-words:begin`` and ``// <room>-words:end``, one block a room): the analysis's and the review's at the end
-of the package's ``web/static/i18n.js``, which every page loads, the lesson's and the puzzles' in files of their own
-beside it, which only their pages load.  They are read from those files here: the page and the terminal say the
-same sentences from the same keys.  (A file read, not an import: this room stays below the web
-server.)  A template names its values in braces (``{card}``), filled in one pass as the page's ``t()`` does, so that
-a value that looks like ``{card}`` is never filled in itself.
+They are data of this package, one JSON file a room in ``analysis/words/`` (``hints``, ``review``, ``lesson``,
+``puzzles``), each ``{"en": {key: template}, "nl": {...}, "fr": {...}}`` with the same keys in every language.  The
+web server puts the rooms a page needs into that page (``racko.web.http.page_text``), so the page and the terminal
+say the same sentences from the same keys.  A template names its values in braces (``{card}``), filled in one pass
+as the page's ``t()`` does, so that a value that looks like ``{card}`` is never filled in itself.
 """
 
 from __future__ import annotations
@@ -15,37 +13,48 @@ from __future__ import annotations
 import json
 import re
 from functools import cache
-from pathlib import Path
+from importlib import resources
 from typing import Any
 
-import racko
 from racko.errors import RackoError
 
 LANGUAGES = ("en", "nl", "fr")
-WORDS_FOLDER = Path(racko.__file__).parent / "web" / "static"
-WORDS_FILES = tuple(WORDS_FOLDER / name for name in ("i18n.js", "lesson-words.js", "puzzles-words.js"))
-# One block a room; its name is repeated in its end line, so that two blocks can never be read as one.
-_BLOCK = re.compile(r"^// ([a-z]+)-words:begin$(.*?)^// \1-words:end$", re.MULTILINE | re.DOTALL)
+ROOMS = ("hints", "review", "lesson", "puzzles")
+"""The analysis's rooms of words: ``analysis/words/<room>.json``."""
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
 @cache
+def room_words(room: str) -> dict[str, dict[str, str]]:
+    """One room's templates by language, then key, as its file holds them."""
+    if room not in ROOMS:
+        raise RackoError(f"The analysis has no words of {room!r}: choose one of {', '.join(ROOMS)}.")
+    where = f"racko/analysis/words/{room}.json"
+    try:
+        text = resources.files("racko.analysis").joinpath("words", f"{room}.json").read_text(encoding="utf-8")
+    except OSError as error:  # pragma: no cover - a broken installation
+        raise RackoError(f"racko's words are missing ({where}): {error.strerror}.") from None
+    return checked_words(json.loads(text), where)
+
+
+def checked_words(data: Any, where: str) -> dict[str, dict[str, str]]:
+    """``data`` as words (``{language: {key: template}}`` with text only); raises, naming ``where``, otherwise."""
+    if not isinstance(data, dict) or set(data) != set(LANGUAGES):
+        raise RackoError(f"{where} must hold the words of {', '.join(LANGUAGES)}.")
+    for templates in data.values():
+        if not isinstance(templates, dict) or not all(isinstance(text, str) for text in templates.values()):
+            raise RackoError(f"{where} must hold a template of text for each key.")
+    checked: dict[str, dict[str, str]] = data
+    return checked
+
+
+@cache
 def words() -> dict[str, dict[str, str]]:
-    """Every template by language, then key."""
+    """Every template of the analysis's rooms by language, then key."""
     loaded: dict[str, dict[str, str]] = {code: {} for code in LANGUAGES}
-    blocks: list[tuple[str, str]] = []
-    for path in WORDS_FILES:
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as error:  # pragma: no cover - a broken installation
-            raise RackoError(f"racko's words are missing ({path}): {error.strerror}.") from None
-        found = _BLOCK.findall(text)
-        if not found:  # pragma: no cover - a broken installation
-            raise RackoError(f"racko's words are missing from {path}.")
-        blocks.extend(found)
-    for room, block in blocks:
-        for code, templates in json.loads(block).items():
-            twice = loaded.setdefault(code, {}).keys() & templates.keys()
+    for room in ROOMS:
+        for code, templates in room_words(room).items():
+            twice = loaded[code].keys() & templates.keys()
             if twice:  # pragma: no cover - caught by the tests before a release
                 raise RackoError(f"The {room} words say {sorted(twice)[0]!r} a second time.")
             loaded[code].update(templates)

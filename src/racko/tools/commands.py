@@ -7,24 +7,19 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import statistics
-import time
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from racko import bots
 from racko.analysis.evaluate import seat_history
 from racko.analysis.explain import explained_choices, hint_text
-from racko.bots.runner import play_round
 from racko.errors import RackoError
 from racko.highlow import HighLowObservation
 from racko.play.hint import ADVISOR, hint_for
 from racko.play.library import data_dir, finished_games, game_stats, stats_lines
 from racko.play.text import card_words, rack_lines, record_names, row_line, side_names
 from racko.record import GameRecord, replay
-from racko.round import Round
 from racko.rules import VARIANTS, variant
 
 
@@ -78,61 +73,6 @@ def replay_command(
         typer.echo(f"Winner: {sides[outcome.winner]}.")
     else:
         typer.echo("The game is not finished.")
-
-
-ENGINE_PANEL = "Without --server (the rules engine)"
-Rounds = Annotated[int, typer.Option(min=1, help="Rounds to play.", rich_help_panel=ENGINE_PANEL)]
-Batches = Annotated[
-    int,
-    typer.Option(
-        min=1, help="Time the rounds in this many batches and report the median.", rich_help_panel=ENGINE_PANEL
-    ),
-]
-
-
-def bench_command(
-    rounds: Rounds = 10_000,
-    seed: Annotated[int, typer.Option(help="Seed of the first round.")] = 0,
-    batches: Batches = 5,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
-) -> None:
-    """Rules-engine speed: 2-player classic rounds (40 cards, 2-player rule off), bucket vs bucket, on one core."""
-    rules = variant("classic").rules(2, two_player_rule=False, turn_cap=10_000)
-    players = [bots.create("easy", seed=1), bots.create("easy", seed=2)]
-    batches = min(batches, rounds)  # exactly ``rounds`` rounds, in batches that differ by one round at most
-    sizes = [rounds // batches + (1 if batch < rounds % batches else 0) for batch in range(batches)]
-    rates = []
-    turns = capped = played = 0
-    started = time.perf_counter()
-    for size in sizes:
-        batch_start = time.perf_counter()
-        for number in range(seed + played, seed + played + size):
-            result = play_round(Round.deal(rules, seed=number, dealer=number % 2), players)
-            turns += result.turns
-            capped += result.capped
-        rates.append(size / (time.perf_counter() - batch_start))
-        played += size
-    elapsed = time.perf_counter() - started
-    rate = statistics.median(rates)
-    if as_json:
-        typer.echo(
-            json.dumps(
-                {
-                    "benchmark": "classic-2p-bucket",
-                    "rounds": played,
-                    "seconds": round(elapsed, 3),
-                    "rounds_per_second": round(rate, 1),
-                    "batch_rates": [round(r, 1) for r in rates],
-                    "mean_turns": round(turns / played, 2),
-                    "capped": capped,
-                }
-            )
-        )
-        return
-    typer.echo(f"2-player classic, bucket vs bucket: {rate:,.0f} rounds/s")
-    typer.echo(
-        f"({played:,} rounds in {elapsed:.1f} s, median of {batches} batches; {turns / played:.1f} turns a round)"
-    )
 
 
 def hint_command(
@@ -211,8 +151,8 @@ def stats_command(
 
 
 def register(app: typer.Typer) -> None:
-    """Add ``replay``, ``hint``, ``stats`` and ``variants`` to the ``racko`` app (``bench`` is added by the
-    ``racko`` command itself, which also measures the web server with ``--server``)."""
+    """Add ``replay``, ``hint``, ``stats`` and ``variants`` to the ``racko`` app (``bench`` is the bench room's,
+    racko.tools.bench)."""
     app.command("stats")(stats_command)
     app.command("replay")(replay_command)
     app.command("hint")(hint_command)

@@ -352,6 +352,6 @@ def spread_command(
 
 
 def register(app: typer.Typer) -> None:
-    """Add ``review`` to the ``racko`` app (its benchmark is ``racko bench --review``)."""
+    """Add ``review`` to the ``racko`` app (its benchmark is ``racko bench review``)."""
     app.command("review")(review_command)
     app.command("review-spread", hidden=False)(spread_command)

@@ -1,4 +1,5 @@
-"""``racko serve``: start the web server on this machine; ``racko bench --server``: measure one under load."""
+"""``racko serve``: start the web server on this machine; ``racko proxy-config``: HAProxy in front of several;
+``racko admin``: the operator's commands over the server's store."""
 
 from __future__ import annotations
 
@@ -12,10 +13,10 @@ from urllib.parse import urlsplit
 import typer
 
 from racko.play.library import data_dir
-from racko.web.limits import NEW_TABLES_PER_ADDRESS
+from racko.web.core import NEW_TABLES_PER_ADDRESS
 from racko.web.lobby import FILL_SECONDS
-from racko.web.logs import LOG_FORMATS
-from racko.web.store.base import SYNC_LEVELS
+from racko.web.ops import LOG_FORMATS
+from racko.web.store import SYNC_LEVELS
 
 
 def serve_command(
@@ -91,7 +92,7 @@ def serve_command(
     import uvicorn
 
     from racko.web.app import create_app
-    from racko.web.logs import configure_logging
+    from racko.web.ops import configure_logging
 
     if sync not in SYNC_LEVELS:
         typer.echo(f"racko: --sync is {' or '.join(SYNC_LEVELS)}, not {sync!r}.", err=True)
@@ -146,14 +147,22 @@ def proxy_config_command(
     connections: Annotated[
         int, typer.Option(min=100, help="Client connections HAProxy takes at once (it needs twice as many files).")
     ] = 4000,
+    check_seconds: Annotated[
+        float,
+        typer.Option(
+            min=0.1,
+            max=60,
+            help="Seconds between HAProxy's health checks of each process (a stopped one is passed over after two).",
+        ),
+    ] = 1.0,
 ) -> None:
     """Print the HAProxy configuration that sends every request about a table to one of several racko serve
     processes sharing a PostgreSQL database (docs/DEPLOY.md)."""
-    from racko.web.proxy import haproxy_config, parse_backend
+    from racko.web.ops import haproxy_config, parse_backend
 
     try:
         backends = [parse_backend(text) for text in server]
-        typer.echo(haproxy_config(backends, listen, connections=connections), nl=False)
+        typer.echo(haproxy_config(backends, listen, check_seconds=check_seconds, connections=connections), nl=False)
     except ValueError as error:
         typer.echo(f"racko: {error}.", err=True)
         raise typer.Exit(2) from None
@@ -162,256 +171,6 @@ def proxy_config_command(
 def _is_origin(text: str) -> bool:
     parts = urlsplit(text.rstrip("/"))
     return parts.scheme in ("http", "https") and bool(parts.netloc) and not parts.path and not parts.query
-
-
-SERVER_PANEL = "With --server (a racko serve process under simulated people)"
-Tables = Annotated[
-    int, typer.Option(min=1, max=5000, help="Tables, two person seats each.", rich_help_panel=SERVER_PANEL)
-]
-Interval = Annotated[
-    float,
-    typer.Option(
-        min=0.05, help="Seconds between two actions at a table (±50 % at random).", rich_help_panel=SERVER_PANEL
-    ),
-]
-Seconds = Annotated[
-    float, typer.Option(min=1, max=3600, help="Seconds measured, after the warm-up.", rich_help_panel=SERVER_PANEL)
-]
-Warmup = Annotated[
-    float, typer.Option(min=0, max=600, help="Seconds played before measuring.", rich_help_panel=SERVER_PANEL)
-]
-FindMax = Annotated[
-    bool,
-    typer.Option(
-        "--find-max",
-        help="Raise the rate of actions step by step until p99 passes the limit; print the highest that did not.",
-        rich_help_panel=SERVER_PANEL,
-    ),
-]
-StartRate = Annotated[
-    float,
-    typer.Option(min=1, help="--find-max: actions per second offered at the first step.", rich_help_panel=SERVER_PANEL),
-]
-StepSeconds = Annotated[
-    float,
-    typer.Option(min=1, max=600, help="--find-max: seconds measured at each step.", rich_help_panel=SERVER_PANEL),
-]
-MaxSteps = Annotated[
-    int, typer.Option(min=1, max=40, help="--find-max: at most this many steps.", rich_help_panel=SERVER_PANEL)
-]
-LimitMs = Annotated[
-    float,
-    typer.Option(
-        "--p99-ms",
-        min=1,
-        help="The p99 latency (ms) an action may take to reach every seat.",
-        rich_help_panel=SERVER_PANEL,
-    ),
-]
-Sync = Annotated[str, typer.Option(help="The server's --sync: full or normal.", rich_help_panel=SERVER_PANEL)]
-Players = Annotated[
-    str,
-    typer.Option(
-        help="sorting: people who keep cards near their slots (rounds end as usual); random: any legal move.",
-        rich_help_panel=SERVER_PANEL,
-    ),
-]
-DbDir = Annotated[
-    Path | None,
-    typer.Option(
-        help="Folder for the server's temporary database (default: the system's temporary folder).",
-        rich_help_panel=SERVER_PANEL,
-    ),
-]
-Processes = Annotated[
-    int,
-    typer.Option(
-        min=1,
-        max=16,
-        help="Server processes, behind HAProxy when more than one (needs --db postgres).",
-        rich_help_panel=SERVER_PANEL,
-    ),
-]
-ThroughProxy = Annotated[
-    bool,
-    typer.Option("--proxy", help="Through HAProxy even with one process.", rich_help_panel=SERVER_PANEL),
-]
-BenchDb = Annotated[
-    str,
-    typer.Option(
-        help="sqlite (a temporary file), postgres (a PostgreSQL server started for the run, Debian's postgresql), "
-        "or a postgresql:// URL.",
-        rich_help_panel=SERVER_PANEL,
-    ),
-]
-
-Lobbies = Annotated[
-    int,
-    typer.Option(
-        min=0,
-        max=5000,
-        help="Lobby connections open while measuring; the tables are then public, and a public table made each "
-        "second is timed to every lobby connection.",
-        rich_help_panel=SERVER_PANEL,
-    ),
-]
-Quick = Annotated[
-    int,
-    typer.Option(
-        min=0,
-        max=20000,
-        help="People arriving over the measured stretch who press quick play (classic, 2 players): their waits.",
-        rich_help_panel=SERVER_PANEL,
-    ),
-]
-
-
-def server_bench_command(
-    tables: Tables = 1000,
-    interval: Interval = 2.0,
-    seconds: Seconds = 60.0,
-    warmup: Warmup = 5.0,
-    find_max: FindMax = False,
-    start_rate: StartRate = 100.0,
-    step_seconds: StepSeconds = 10.0,
-    max_steps: MaxSteps = 14,
-    limit_ms: LimitMs = 50.0,
-    sync: Sync = "full",
-    players: Players = "sorting",
-    db_dir: DbDir = None,
-    processes: Processes = 1,
-    proxy: ThroughProxy = False,
-    db: BenchDb = "sqlite",
-    lobbies: Lobbies = 0,
-    quick: Quick = 0,
-    seed: int = 0,
-    as_json: bool = False,
-) -> None:
-    """Load a `racko serve` process (started here, on 127.0.0.1) with simulated people and print what it carried."""
-    from racko.web.loadtest import PLAYERS, BenchSettings, server_bench
-
-    if sync not in SYNC_LEVELS:
-        typer.echo(f"racko: --sync is {' or '.join(SYNC_LEVELS)}, not {sync!r}.", err=True)
-        raise typer.Exit(2)
-    if players not in PLAYERS:
-        typer.echo(f"racko: --players is {' or '.join(PLAYERS)}, not {players!r}.", err=True)
-        raise typer.Exit(2)
-    if db not in ("sqlite", "postgres") and not db.startswith(("postgresql://", "postgres://")):
-        typer.echo(f"racko: --db is sqlite, postgres or a postgresql:// URL, not {db!r}.", err=True)
-        raise typer.Exit(2)
-    if processes > 1 and db == "sqlite":
-        typer.echo("racko: several server processes share a PostgreSQL database: add --db postgres.", err=True)
-        raise typer.Exit(2)
-    if find_max and (lobbies or quick):
-        typer.echo("racko: --lobbies and --quick are measured at a steady pace, not with --find-max.", err=True)
-        raise typer.Exit(2)
-    settings = BenchSettings(
-        tables=tables,
-        interval=interval,
-        seconds=seconds,
-        warmup=warmup,
-        find_max=find_max,
-        start_rate=start_rate,
-        step_seconds=step_seconds,
-        max_steps=max_steps,
-        limit_ms=limit_ms,
-        sync=sync,
-        players=players,
-        seed=seed,
-        db_dir=db_dir,
-        processes=processes,
-        proxy=proxy,
-        db=db,
-        lobbies=lobbies,
-        quick=quick,
-    )
-
-    def say(line: str) -> None:
-        typer.echo(f"racko bench: {line}", err=True)
-
-    try:
-        figures = server_bench(settings, say)
-    except KeyboardInterrupt:
-        typer.echo("racko: stopped; the server was stopped too.", err=True)
-        raise typer.Exit(130) from None
-    except (OSError, RuntimeError) as error:
-        typer.echo(f"racko: the server benchmark failed: {error}", err=True)
-        raise typer.Exit(1) from None
-    if as_json:
-        typer.echo(json.dumps(figures))
-        return
-    for line in server_bench_lines(figures):
-        typer.echo(line)
-
-
-def server_bench_lines(figures: dict[str, Any]) -> list[str]:
-    """The figures in words."""
-
-    def mb(kb: int | None) -> str:
-        return "?" if kb is None else f"{kb / 1024:,.1f} MB"
-
-    def share(value: float | None) -> str:
-        return "?" if value is None else f"{value:.0%}"
-
-    processes = figures["processes"]
-    servers = "one server process" if processes == 1 else f"{processes} server processes"
-    proxy = " behind HAProxy" if figures["through_proxy"] else ""
-    lines = [
-        f"{figures['tables']:,} tables, 2 person seats each, {servers}{proxy} on {figures['database']} (sync "
-        f"{figures['sync']}; {figures['cores']} cores, shared with the load; load average "
-        f"{figures['load_average_before']} before, {figures['load_average_after']} after)."
-    ]
-    limit = figures["p99_limit_ms"]
-    if figures["benchmark"] == "server-pace":
-        lines += [
-            f"An action every {figures['interval']} s a table: {figures['actions']:,} actions in "
-            f"{figures['seconds']:g} s, {figures['actions_per_second']:,.1f}/s "
-            f"(offered {figures['offered_per_second']:,.1f}/s).",
-            f"From an action to the last seat's state: p50 {figures['p50_ms']} ms, p90 {figures['p90_ms']} ms, "
-            f"p99 {figures['p99_ms']} ms, max {figures['max_ms']} ms "
-            f"(p99 within {limit:g} ms: {'yes' if figures['met'] else 'no'}).",
-            f"CPU: servers {share(figures['server_cpu'])} of a core, proxy {share(figures['proxy_cpu'])}, "
-            f"database {share(figures['database_cpu'])}, load {share(figures['client_cpu'])}.",
-        ]
-    else:
-        for step in figures["steps"]:
-            lines.append(
-                f"  offered {step['offered_per_second']:>8,.0f}/s  played {step['actions_per_second']:>8,.1f}/s  "
-                f"p50 {step['p50_ms']:>7} ms  p99 {step['p99_ms']:>8} ms  servers' CPU {share(step['server_cpu'])}  "
-                f"load CPU {share(step['client_cpu'])}  {'passed' if step['passed'] else 'failed'}"
-            )
-        best = figures["max_actions_per_second"]
-        lines.append(
-            f"Most actions a second with p99 within {limit:g} ms: "
-            + (
-                f"{best:,.1f} (p99 {figures['p99_at_max_ms']} ms)."
-                if best is not None
-                else "none (the first step failed)."
-            )
-        )
-    lines.append(
-        f"Server memory: {mb(figures['server_rss_before_kb'])} before the tables, "
-        f"{mb(figures['server_rss_open_kb'])} with them open ({figures['memory_per_table_kb']} KB a table), "
-        f"{mb(figures['server_rss_after_kb'])} at the end."
-    )
-    if figures.get("lobby_connections"):
-        lines.append(
-            f"The lobby in {figures['lobby_connections']:,} connections: a new public table reached each of them "
-            f"in p50 {figures['lobby_update_p50_ms']} ms, p99 {figures['lobby_update_p99_ms']} ms, max "
-            f"{figures['lobby_update_max_ms']} ms ({figures['lobby_probes']} tables; missed "
-            f"{figures['lobby_updates_missed']})."
-        )
-    if figures.get("quick_people"):
-        lines.append(
-            f"Quick play: {figures['quick_people']:,} people arriving over the stretch, {figures['quick_seated']:,} "
-            f"seated, waiting p50 {figures['quick_wait_p50_ms']} ms, p99 {figures['quick_wait_p99_ms']} ms, max "
-            f"{figures['quick_wait_max_ms']} ms; not seated {figures['quick_unseated']}"
-            + (f"; errors {figures['quick_errors']}" if figures["quick_errors"] else "")
-            + "."
-        )
-    errors = figures["error_codes"]
-    lines.append("Errors: " + (", ".join(f"{code} {count}" for code, count in errors.items()) if errors else "none."))
-    return lines
 
 
 # --- racko admin: the operator's commands over the server's store -------------------------------------------------
@@ -452,6 +211,16 @@ def _admin_store(db: str | None) -> Any:
     return store_or_exit(db, "cannot open the store", node="admin", exclusive=False)
 
 
+def _players(store: Any) -> Any:
+    """The players room over the server's store, wired as the server wires it (forgetting a player reaches every
+    room that keeps something of them), its rooms' tables made first where missing."""
+    from racko.web.app import people, schema_parts
+
+    store.prepare(schema_parts())
+    players, _ = people(store)
+    return players
+
+
 @admin_app.command("list")
 def admin_list(
     db: Annotated[str | None, typer.Option(help=DB_HELP)] = None,
@@ -462,11 +231,10 @@ def admin_list(
     import time
 
     from racko.play.text import plain_name
-    from racko.web.players import Players
 
     store = _admin_store(db)
     try:
-        everyone = Players(store).everyone(limit)
+        everyone = _players(store).everyone(limit)
     finally:
         store.close()
     if as_json:
@@ -509,11 +277,9 @@ def admin_remove(
 
 def _change_player(db: str | None, player: str, change: Any) -> None:
     """``change(players)`` on the server's store; exit 1 with the reason if there is no such player."""
-    from racko.web.players import Players
-
     store = _admin_store(db)
     try:
-        done = change(Players(store))
+        done = change(_players(store))
     finally:
         store.close()
     if not done:
@@ -532,7 +298,7 @@ def admin_calibrate(
     """Rate the computer levels against each other, the ratings racko serve starts them from.
 
     OpenSkill, each round ranked by its scores, so that the levels' ratings mean something before they meet people
-    (racko ships the result as web/data/bot_ratings.json)."""
+    (racko ships the result as web/ratings/data/bot_ratings.json)."""
     from racko.web.ratings import calibrate
 
     result = calibrate(rounds, seed, say=lambda line: typer.echo(line, err=True))

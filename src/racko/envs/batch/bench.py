@@ -1,4 +1,4 @@
-"""``racko bench --batch``: the batch simulator's speed in turns per second, shuffling and dealing included."""
+"""``racko bench batch``: the batch simulator's speed in turns per second, shuffling and dealing included."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ turn cap."""
 
 @dataclass(frozen=True)
 class BatchBench:
-    """The figures of ``racko bench --batch`` (its ``--json`` keys)."""
+    """The figures of ``racko bench batch`` (its ``--json`` keys)."""
 
     benchmark: str
     rounds: int
@@ -91,7 +91,7 @@ def run_batch_bench(rounds: int, batches: int, seed: int, threads: int | None) -
 
 
 def batch_bench_lines(figures: BatchBench, as_json: bool) -> list[str]:
-    """What ``racko bench --batch`` prints."""
+    """What ``racko bench batch`` prints."""
     if as_json:
         return [json.dumps(asdict(figures))]
     return [

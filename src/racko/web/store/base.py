@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -29,106 +29,40 @@ commits, never corrupt them)."""
 SCHEMA_NAME = "racko-tables"
 SCHEMA_VERSION = 4
 """Kept in the database's own meta table: a database of another schema (or a newer version) is refused.  Version 2
-added the meta table (SQLite; PostgreSQL began at 2), version 3 the players, their games and ratings, and the lobby's
-listings (:data:`PEOPLE_SCHEMA`), version 4 the seats to forget (and :data:`PEOPLE_CLEANUP` on the way up)."""
+added the meta table (SQLite; PostgreSQL began at 2), version 3 the rooms' tables (players, their games and
+ratings, the lobby's listings), version 4 the seats to forget.  A database of an older version is brought up by
+:meth:`TableStore.prepare` (the rooms' :class:`SchemaPart` upgrades), which then writes this version."""
 
-PEOPLE_SCHEMA = """
-CREATE TABLE IF NOT EXISTS racko_players (
-    id TEXT PRIMARY KEY,
-    name TEXT NOT NULL,
-    created {REAL} NOT NULL,
-    seen {REAL} NOT NULL
-);
-CREATE TABLE IF NOT EXISTS racko_player_keys (
-    key_hash TEXT PRIMARY KEY,
-    player_id TEXT NOT NULL REFERENCES racko_players(id) ON DELETE CASCADE,
-    created {REAL} NOT NULL
-);
-CREATE TABLE IF NOT EXISTS racko_transfers (
-    code_hash TEXT PRIMARY KEY,
-    player_id TEXT NOT NULL REFERENCES racko_players(id) ON DELETE CASCADE,
-    expires {REAL} NOT NULL
-);
-CREATE TABLE IF NOT EXISTS racko_seats (
-    table_id TEXT NOT NULL,
-    seat INTEGER NOT NULL,
-    player_id TEXT NOT NULL REFERENCES racko_players(id) ON DELETE CASCADE,
-    since {REAL} NOT NULL,
-    variant TEXT NOT NULL,
-    names TEXT NOT NULL,
-    over INTEGER NOT NULL,
-    PRIMARY KEY (table_id, seat)
-);
-CREATE INDEX IF NOT EXISTS racko_seats_player ON racko_seats (player_id);
-CREATE TABLE IF NOT EXISTS racko_listings (
-    table_id TEXT PRIMARY KEY,
-    listing TEXT NOT NULL,
-    open_seats INTEGER NOT NULL,
-    over INTEGER NOT NULL,
-    updated {REAL} NOT NULL
-);
-CREATE TABLE IF NOT EXISTS racko_games (
-    id TEXT PRIMARY KEY,
-    table_id TEXT NOT NULL,
-    variant TEXT NOT NULL,
-    rated INTEGER NOT NULL,
-    finished {REAL} NOT NULL,
-    record TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS racko_game_seats (
-    game_id TEXT NOT NULL REFERENCES racko_games(id) ON DELETE CASCADE,
-    seat INTEGER NOT NULL,
-    subject TEXT NOT NULL,
-    place INTEGER NOT NULL,
-    total INTEGER NOT NULL,
-    PRIMARY KEY (game_id, seat)
-);
-CREATE INDEX IF NOT EXISTS racko_game_seats_subject ON racko_game_seats (subject);
-CREATE TABLE IF NOT EXISTS racko_ratings (
-    subject TEXT NOT NULL,
-    variant TEXT NOT NULL,
-    mu {REAL} NOT NULL,
-    sigma {REAL} NOT NULL,
-    games INTEGER NOT NULL,
-    PRIMARY KEY (subject, variant)
-);
-CREATE TABLE IF NOT EXISTS racko_rating_history (
-    subject TEXT NOT NULL,
-    variant TEXT NOT NULL,
-    game_id TEXT NOT NULL,
-    mu {REAL} NOT NULL,
-    sigma {REAL} NOT NULL,
-    at {REAL} NOT NULL,
-    PRIMARY KEY (subject, variant, game_id)
-);
-CREATE TABLE IF NOT EXISTS racko_hidden (
-    player_id TEXT NOT NULL REFERENCES racko_players(id) ON DELETE CASCADE,
-    hidden_id TEXT NOT NULL,
-    PRIMARY KEY (player_id, hidden_id)
-);
-CREATE TABLE IF NOT EXISTS racko_forgotten_seats (
-    table_id TEXT NOT NULL,
-    seat INTEGER NOT NULL,
-    PRIMARY KEY (table_id, seat)
-);
-"""
-"""What the lobby and the players' pages keep (version 4), in SQL both databases speak; ``{REAL}`` is a double.
-A subject is ``p:ID`` for a player, ``bot:LEVEL`` for a computer level, ``forgotten`` for a forgotten player's
-seat, ``person:NAME`` for a guest's.  ``racko_forgotten_seats``: a seat whose player was forgotten, until the process
-playing its table has rewritten it (it names no player)."""
 
-PEOPLE_CLEANUP = (
-    "DELETE FROM racko_ratings WHERE subject LIKE 'p:%' AND substr(subject, 3) NOT IN (SELECT id FROM racko_players)",
-    "DELETE FROM racko_rating_history WHERE subject LIKE 'p:%' "
-    "AND substr(subject, 3) NOT IN (SELECT id FROM racko_players)",
-    "UPDATE racko_game_seats SET subject = 'forgotten' WHERE subject LIKE 'p:%' "
-    "AND substr(subject, 3) NOT IN (SELECT id FROM racko_players)",
-)
-"""Run when a database comes up from an older version: ratings and histories written for players forgotten
-before (a game that ended after its player was forgotten wrote them again, before version 4)."""
+@dataclass(frozen=True)
+class SchemaPart:
+    """A room's own tables in the store: made where missing (SQL both databases speak; ``{REAL}`` is a double), what
+    becomes of their rows when an older database is brought up, and which of them keep rows per table."""
 
-KEPT_BY_TABLE = ("racko_listings", "racko_seats", "racko_forgotten_seats")
-"""The people's rows that belong to a table: forgotten with it (the sweep)."""
+    room: str
+    tables: str
+    upgrades: tuple[tuple[int, str], ...] = ()
+    """``(version, statement)``: run once, when a database older than that version is brought up."""
+    kept_by_table: tuple[str, ...] = ()
+    """Its tables whose rows belong to one table (by a ``table_id`` column): forgotten with their table."""
+
+
+def schema_work(parts: Sequence[SchemaPart], real: str, found: int) -> Callable[[Rows], None]:
+    """The transaction that makes the rooms' tables, runs the upgrades a database of version ``found`` needs, and
+    writes this version (each store runs it its own way)."""
+
+    def work(rows: Rows) -> None:
+        for part in parts:
+            for statement in part.tables.format(REAL=real).split(";"):
+                if statement.strip():
+                    rows(statement)
+        for part in parts:
+            for version, statement in part.upgrades:
+                if found < version:
+                    rows(statement)
+        rows("UPDATE racko_meta SET value = ? WHERE key = 'version'", (str(SCHEMA_VERSION),))
+
+    return work
 
 
 class Rows(Protocol):
@@ -253,6 +187,10 @@ class TableStore(Protocol):
 
     def release(self, table_id: str) -> None:
         """Stop playing the table (its writes are committed first): any process may claim it now."""
+
+    def prepare(self, parts: Sequence[SchemaPart]) -> None:
+        """Make the rooms' tables where missing and bring an older database's rows up to this version (blocking:
+        once, before the server serves); the sweep then forgets the rows they keep per table with their table."""
 
     def run(self, work: Callable[[Rows], T]) -> T:
         """Run ``work`` in one transaction (blocking: call it in a worker thread); all of it is kept or none."""

@@ -19,7 +19,7 @@ import re
 import secrets
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,20 +28,19 @@ from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from racko.web.store.base import (
-    KEPT_BY_TABLE,
-    PEOPLE_CLEANUP,
-    PEOPLE_SCHEMA,
     SCHEMA_NAME,
     SCHEMA_VERSION,
     SYNC_LEVELS,
     ForeignDatabaseError,
     Holder,
     Rows,
+    SchemaPart,
     StoredTable,
     StoreError,
     T,
     WriteQueue,
     actions_from_texts,
+    schema_work,
     setup_from_text,
 )
 
@@ -167,6 +166,9 @@ class PostgresTables:
         """The owner this process writes into the tables it claims: its node name and this run's own mark, so that
         a restarted process never takes its predecessor's leases for its own."""
         self.lease_seconds = lease_seconds
+        self.found_version = SCHEMA_VERSION
+        """The schema version the database had when opened (what :meth:`prepare` brings up)."""
+        self._kept_by_table: tuple[str, ...] = ()
         try:
             conninfo = make_conninfo(url, connect_timeout=int(CONNECT_SECONDS), application_name=f"racko {node}")
             with psycopg.connect(conninfo) as probe:  # says why it cannot connect, where a pool only times out
@@ -223,8 +225,7 @@ class PostgresTables:
                         f"{self.describe()} was written by a newer racko (schema version {meta.get('version')}; this "
                         f"one knows {SCHEMA_VERSION}): upgrade racko to serve it."
                     )
-                if int(meta.get("version", "0")) < SCHEMA_VERSION:
-                    self._make_people_schema(connection)
+                self.found_version = int(meta.get("version", "2"))
                 return
             if present:
                 raise ForeignDatabaseError(
@@ -234,22 +235,11 @@ class PostgresTables:
             for statement in _SCHEMA.split(";"):
                 if statement.strip():
                     connection.execute(statement.encode())
-            connection.execute("INSERT INTO racko_meta (key, value) VALUES ('schema', %s)", (SCHEMA_NAME,))
-            self._make_people_schema(connection)
-
-    @staticmethod
-    def _make_people_schema(connection: psycopg.Connection[Any]) -> None:
-        """The tables of version 3 (those there already stay as they are), and the version."""
-        for statement in PEOPLE_SCHEMA.format(REAL="DOUBLE PRECISION").split(";"):
-            if statement.strip():
-                connection.execute(statement.encode())
-        for statement in PEOPLE_CLEANUP:
-            connection.execute(statement.encode())
-        connection.execute(
-            "INSERT INTO racko_meta (key, value) VALUES ('version', %s) ON CONFLICT (key) DO UPDATE SET value = "
-            "EXCLUDED.value",
-            (str(SCHEMA_VERSION),),
-        )
+            connection.execute(
+                "INSERT INTO racko_meta (key, value) VALUES ('schema', %s), ('version', %s)",
+                (SCHEMA_NAME, str(SCHEMA_VERSION)),
+            )
+            self.found_version = SCHEMA_VERSION
 
     # --- writes: queued on the event loop, committed together in a worker thread ---------------------------------
 
@@ -465,7 +455,7 @@ class PostgresTables:
                 "AND NOT EXISTS (SELECT 1 FROM racko_records WHERE table_id = id)))",
                 (now - idle_seconds, now - unplayed_seconds),
             )
-            for kept_by_table in KEPT_BY_TABLE:
+            for kept_by_table in self._kept_by_table:
                 connection.execute(
                     f"DELETE FROM {kept_by_table} WHERE table_id NOT IN (SELECT id FROM racko_tables)".encode()
                 )
@@ -556,6 +546,17 @@ class PostgresTables:
                 "UPDATE racko_tables SET owner = NULL WHERE id = %s AND owner = %s AND epoch = %s",
                 (table_id, self.owner, epoch),
             )
+
+    def prepare(self, parts: Sequence[SchemaPart]) -> None:
+        made = schema_work(parts, "DOUBLE PRECISION", self.found_version)
+
+        def work(rows: Rows) -> None:
+            rows("SELECT pg_advisory_xact_lock(?)", (_SCHEMA_LOCK,))  # one process at a time makes them
+            made(rows)
+
+        self.run(work)
+        self.found_version = SCHEMA_VERSION
+        self._kept_by_table = tuple(table for part in parts for table in part.kept_by_table)
 
     def run(self, work: Callable[[Rows], T]) -> T:
         with self._pool.connection() as connection, connection.transaction():

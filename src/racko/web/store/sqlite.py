@@ -16,25 +16,24 @@ import sqlite3
 import stat
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from racko.web.store.base import (
-    KEPT_BY_TABLE,
-    PEOPLE_CLEANUP,
-    PEOPLE_SCHEMA,
     SCHEMA_NAME,
     SCHEMA_VERSION,
     SYNC_LEVELS,
     ForeignDatabaseError,
     Holder,
     Rows,
+    SchemaPart,
     StoredTable,
     StoreError,
     T,
     WriteQueue,
     actions_from_texts,
+    schema_work,
     setup_from_text,
 )
 
@@ -110,6 +109,9 @@ class SqliteTables:
         self.path = Path(path)
         self.node = node
         self._lock_descriptor: int | None = None
+        self.found_version = SCHEMA_VERSION
+        """The schema version the database had when opened (what :meth:`prepare` brings up)."""
+        self._kept_by_table: tuple[str, ...] = ()
         in_memory = str(path) == ":memory:"
         if not in_memory:
             self._prepare_file(exclusive)
@@ -187,28 +189,29 @@ class SqliteTables:
                     f"{self.path} was written by a newer racko (schema version {version}; this one knows "
                     f"{SCHEMA_VERSION}): upgrade racko to serve it."
                 )
+            self.found_version = version
             if version < SCHEMA_VERSION:
-                self._make_schema()
+                self._make_schema(version)
             return
         if names and not self._is_first_version(names):
             listed = ", ".join(sorted(names)[:8])
             raise ForeignDatabaseError(
                 f"{self.path} holds other tables ({listed}), not racko's: give racko serve a file of its own."
             )
-        self._make_schema()
+        self.found_version = 1 if names else SCHEMA_VERSION  # version 1 had no meta table
+        self._make_schema(self.found_version)
 
-    def _make_schema(self) -> None:
-        """Every table of this version (those there already stay as they are), and the version."""
+    def _make_schema(self, version: int) -> None:
+        """The journal's tables where missing, and the meta table saying ``version`` (the rooms' tables, and this
+        version, come with :meth:`prepare`)."""
         with self._db:
             self._db.execute("BEGIN IMMEDIATE")
-            for statement in (_TABLES + _META + PEOPLE_SCHEMA.format(REAL="REAL")).split(";"):
+            for statement in (_TABLES + _META).split(";"):
                 if statement.strip():
                     self._db.execute(statement)
-            for statement in PEOPLE_CLEANUP:
-                self._db.execute(statement)
             self._db.executemany(
-                "INSERT OR REPLACE INTO racko_meta (key, value) VALUES (?, ?)",
-                [("schema", SCHEMA_NAME), ("version", str(SCHEMA_VERSION))],
+                "INSERT OR IGNORE INTO racko_meta (key, value) VALUES (?, ?)",
+                [("schema", SCHEMA_NAME), ("version", str(version))],
             )
 
     def _is_first_version(self, names: set[str]) -> bool:
@@ -386,7 +389,7 @@ class SqliteTables:
                 "AND NOT EXISTS (SELECT 1 FROM records WHERE table_id = id))",
                 (now - idle_seconds, now - unplayed_seconds),
             )
-            for kept_by_table in KEPT_BY_TABLE:
+            for kept_by_table in self._kept_by_table:
                 self._db.execute(f"DELETE FROM {kept_by_table} WHERE table_id NOT IN (SELECT id FROM tables)")
         return cursor.rowcount
 
@@ -399,6 +402,11 @@ class SqliteTables:
 
     def release(self, table_id: str) -> None:
         return None
+
+    def prepare(self, parts: Sequence[SchemaPart]) -> None:
+        self.run(schema_work(parts, "REAL", self.found_version))
+        self.found_version = SCHEMA_VERSION
+        self._kept_by_table = tuple(table for part in parts for table in part.kept_by_table)
 
     def run(self, work: Callable[[Rows], T]) -> T:
         with self._using, self._db:  # one transaction, after the group commit's (the connection is shared)

@@ -1,0 +1,250 @@
+"""``racko bench``: one subcommand per benchmark, each with its own options (docs/BENCHMARKS.md).
+
+``engine`` the rules engine, ``batch`` the batch simulator, ``server`` the web server under load, ``page`` the table
+page in Chromium, ``review`` a game's review (``--browser``: as the browser asks a real server for it).  Added to
+the main app by :func:`register`.  Every error is one ``racko: ...`` line on stderr.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from racko.errors import RackoError
+from racko.tools.bench.engine import engine_bench, engine_bench_lines
+
+BATCH_ROUNDS = 4_000_000
+"""``racko bench batch`` plays this many rounds unless ``--rounds`` says otherwise."""
+
+BatchRunner = Callable[[int, int, int, int | None, bool], None]
+"""Runs the batch simulator's benchmark and prints its figures: ``(rounds, batches, seed, threads, as_json)``.  The
+simulator is the ``envs`` front end's, which the tools may not import: the command above both hands it in."""
+
+Seed = Annotated[int, typer.Option(help="Seed of the first round.")]
+AsJson = Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")]
+Batches = Annotated[int, typer.Option(min=1, help="Time the rounds in this many batches and report the median.")]
+
+
+def engine_command(
+    rounds: Annotated[int, typer.Option(min=1, help="Rounds to play.")] = 10_000,
+    batches: Batches = 5,
+    seed: Seed = 0,
+    as_json: AsJson = False,
+) -> None:
+    """The rules engine: 2-player classic rounds (40 cards, 2-player rule off), bucket vs bucket, on one core."""
+    figures = engine_bench(rounds, seed, batches)
+    for line in [json.dumps(figures)] if as_json else engine_bench_lines(figures):
+        typer.echo(line)
+
+
+def server_command(
+    tables: Annotated[int, typer.Option(min=1, max=5000, help="Tables, two person seats each.")] = 1000,
+    interval: Annotated[
+        float, typer.Option(min=0.05, help="Seconds between two actions at a table (±50 % at random).")
+    ] = 2.0,
+    seconds: Annotated[float, typer.Option(min=1, max=3600, help="Seconds measured, after the warm-up.")] = 60.0,
+    warmup: Annotated[float, typer.Option(min=0, max=600, help="Seconds played before measuring.")] = 5.0,
+    find_max: Annotated[
+        bool,
+        typer.Option(
+            "--find-max",
+            help="Raise the rate of actions step by step until p99 passes the limit; print the highest that did not.",
+        ),
+    ] = False,
+    start_rate: Annotated[
+        float, typer.Option(min=1, help="--find-max: actions per second offered at the first step.")
+    ] = 100.0,
+    step_seconds: Annotated[
+        float, typer.Option(min=1, max=600, help="--find-max: seconds measured at each step.")
+    ] = 10.0,
+    max_steps: Annotated[int, typer.Option(min=1, max=40, help="--find-max: at most this many steps.")] = 14,
+    limit_ms: Annotated[
+        float, typer.Option("--p99-ms", min=1, help="The p99 latency (ms) an action may take to reach every seat.")
+    ] = 50.0,
+    sync: Annotated[str, typer.Option(help="The server's --sync: full or normal.")] = "full",
+    players: Annotated[
+        str,
+        typer.Option(
+            help="sorting: people who keep cards near their slots (rounds end as usual); random: any legal move."
+        ),
+    ] = "sorting",
+    db_dir: Annotated[
+        Path | None,
+        typer.Option(help="Folder for the server's temporary database (default: the system's temporary folder)."),
+    ] = None,
+    processes: Annotated[
+        int,
+        typer.Option(min=1, max=16, help="Server processes, behind HAProxy when more than one (needs --db postgres)."),
+    ] = 1,
+    proxy: Annotated[bool, typer.Option("--proxy", help="Through HAProxy even with one process.")] = False,
+    db: Annotated[
+        str,
+        typer.Option(
+            help="sqlite (a temporary file), postgres (a PostgreSQL server started for the run, Debian's "
+            "postgresql), or a postgresql:// URL."
+        ),
+    ] = "sqlite",
+    lobbies: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            max=5000,
+            help="Lobby connections open while measuring; the tables are then public, and a public table made each "
+            "second is timed to every lobby connection.",
+        ),
+    ] = 0,
+    quick: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            max=20000,
+            help="People arriving over the measured stretch who press quick play (classic, 2 players): their waits.",
+        ),
+    ] = 0,
+    seed: Annotated[int, typer.Option(help="Seed of the simulated people.")] = 0,
+    as_json: AsJson = False,
+) -> None:
+    """The web server under load: a racko serve process (or several behind HAProxy) started here on 127.0.0.1,
+    loaded with simulated people: actions per second, latency to every seat, memory per table."""
+    from racko.tools.bench.server import PLAYERS, SYNC_LEVELS, BenchSettings, server_bench, server_bench_lines
+
+    if sync not in SYNC_LEVELS:
+        typer.echo(f"racko: --sync is {' or '.join(SYNC_LEVELS)}, not {sync!r}.", err=True)
+        raise typer.Exit(2)
+    if players not in PLAYERS:
+        typer.echo(f"racko: --players is {' or '.join(PLAYERS)}, not {players!r}.", err=True)
+        raise typer.Exit(2)
+    if db not in ("sqlite", "postgres") and not db.startswith(("postgresql://", "postgres://")):
+        typer.echo(f"racko: --db is sqlite, postgres or a postgresql:// URL, not {db!r}.", err=True)
+        raise typer.Exit(2)
+    if processes > 1 and db == "sqlite":
+        typer.echo("racko: several server processes share a PostgreSQL database: add --db postgres.", err=True)
+        raise typer.Exit(2)
+    if find_max and (lobbies or quick):
+        typer.echo("racko: --lobbies and --quick are measured at a steady pace, not with --find-max.", err=True)
+        raise typer.Exit(2)
+    settings = BenchSettings(
+        tables=tables,
+        interval=interval,
+        seconds=seconds,
+        warmup=warmup,
+        find_max=find_max,
+        start_rate=start_rate,
+        step_seconds=step_seconds,
+        max_steps=max_steps,
+        limit_ms=limit_ms,
+        sync=sync,
+        players=players,
+        seed=seed,
+        db_dir=db_dir,
+        processes=processes,
+        proxy=proxy,
+        db=db,
+        lobbies=lobbies,
+        quick=quick,
+    )
+
+    def say(line: str) -> None:
+        typer.echo(f"racko bench: {line}", err=True)
+
+    try:
+        figures = server_bench(settings, say)
+    except KeyboardInterrupt:
+        typer.echo("racko: stopped; the server was stopped too.", err=True)
+        raise typer.Exit(130) from None
+    except (OSError, RuntimeError) as error:
+        typer.echo(f"racko: the server benchmark failed: {error}", err=True)
+        raise typer.Exit(1) from None
+    if as_json:
+        typer.echo(json.dumps(figures))
+        return
+    for line in server_bench_lines(figures):
+        typer.echo(line)
+
+
+def page_command(
+    loads: Annotated[int, typer.Option(min=1, max=1000, help="Page loads, each in a fresh browser context.")] = 20,
+    as_json: AsJson = False,
+) -> None:
+    """The table page: how soon Chromium draws its first state, from a racko serve started here (the test extra and
+    Chromium)."""
+    from racko.tools.bench.page import page_bench, page_bench_lines
+
+    try:
+        figures = page_bench(loads)
+    except RackoError as error:  # no Playwright, no Chromium: what to install
+        typer.echo(f"racko: {error}", err=True)
+        raise typer.Exit(1) from None
+    for line in page_bench_lines(figures, as_json):
+        typer.echo(line)
+
+
+def review_command(
+    browser: Annotated[
+        bool,
+        typer.Option(
+            "--browser",
+            help="Time the browser's review instead: a game played at a racko serve started here, its first round's "
+            "review and the whole game's, asked as the page asks.",
+        ),
+    ] = False,
+    as_json: AsJson = False,
+) -> None:
+    """A game's review: racko review over a whole 500-point 2-player game (hard against hard) on two threads, or
+    with --browser the server's review of a game played at it."""
+    if not browser:
+        from racko.tools.review_commands import review_bench_lines, run_review_bench
+
+        for line in review_bench_lines(run_review_bench(), as_json):
+            typer.echo(line)
+        return
+    from racko.tools.bench.review import browser_review_bench, browser_review_lines
+
+    try:
+        figures = browser_review_bench()
+    except KeyboardInterrupt:
+        typer.echo("racko: stopped; the server was stopped too.", err=True)
+        raise typer.Exit(130) from None
+    except (OSError, RuntimeError) as error:
+        typer.echo(f"racko: the review benchmark failed: {error}", err=True)
+        raise typer.Exit(1) from None
+    for line in browser_review_lines(figures, as_json):
+        typer.echo(line)
+
+
+def _bare_bench(context: typer.Context) -> None:
+    """Speed: the rules engine, the batch simulator, the web server, the table page, a game's review
+    (docs/BENCHMARKS.md)."""
+    if context.invoked_subcommand is None:  # a bare `racko bench` asks which there are: the help, exit 0
+        typer.echo(context.get_help())
+        raise typer.Exit()
+
+
+def register(app: typer.Typer, run_batch: BatchRunner) -> None:
+    """Add ``bench`` and its subcommands to the ``racko`` app; ``run_batch`` runs the batch simulator's benchmark."""
+
+    def batch_command(
+        rounds: Annotated[int, typer.Option(min=1, help="Rounds to play, bucket vs bucket.")] = BATCH_ROUNDS,
+        batches: Batches = 5,
+        threads: Annotated[
+            int | None, typer.Option(min=1, help="Threads (default: one per core).", show_default=False)
+        ] = None,
+        seed: Seed = 0,
+        as_json: AsJson = False,
+    ) -> None:
+        """The batch simulator (the rl extra): turns per second, the same rounds as engine thousands at once, bucket
+        vs bucket and gap vs gap, on every core."""
+        run_batch(rounds, batches, seed, threads, as_json)
+
+    bench = typer.Typer(name="bench", invoke_without_command=True)
+    bench.callback()(_bare_bench)
+    bench.command("engine")(engine_command)
+    bench.command("batch")(batch_command)
+    bench.command("server")(server_command)
+    bench.command("page")(page_command)
+    bench.command("review")(review_command)
+    app.add_typer(bench)

@@ -1,0 +1,78 @@
+"""What every room's routes share: the headers every response has, JSON errors, a request's JSON body read within
+bounds from this server's own pages only, and the address a request or a socket comes from."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from racko.web.core.limits import BODY_LIMIT, TooBig, origin_allowed, read_body
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; style-src 'self'; script-src 'self'; connect-src 'self'; "
+    "img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'",
+    "Referrer-Policy": "no-referrer",
+}
+"""What every page says of itself: where its scripts, styles and connections may come from (this server only)."""
+_EVERY_RESPONSE = [(b"x-content-type-options", b"nosniff")]
+
+
+class HeadersOnEveryResponse:
+    """Adds ``X-Content-Type-Options: nosniff`` to every HTTP response: pages, files, JSON, errors."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *_EVERY_RESPONSE]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def refused(status: int, message: str, **headers: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status, headers=headers or None)
+
+
+class Refused(Exception):
+    """A request refused with a status and a message for people."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+    def response(self) -> JSONResponse:
+        return refused(self.status, str(self))
+
+
+async def json_body(request: Request, allowed: frozenset[str]) -> dict[str, Any]:
+    """The JSON object a page of this server posted; :class:`Refused` for another site's page, a body over the
+    limit (before it is read), or anything that is not a JSON object."""
+    if not origin_allowed(request.headers.get("origin"), request.headers.get("host"), allowed):
+        raise Refused(403, "Only this server's own pages may do that.")
+    try:
+        body = await read_body(request, BODY_LIMIT)
+    except TooBig:
+        raise Refused(413, "That is too long.") from None
+    try:
+        data = json.loads(body) if body else {}
+    except (ValueError, RecursionError):
+        raise Refused(400, "That is not JSON.") from None
+    if not isinstance(data, dict):
+        raise Refused(400, "That is not a JSON object.")
+    return data
+
+
+def client_address(connection: HTTPConnection) -> str | None:
+    """The address a request or socket comes from (behind the proxy: the one it forwarded, as uvicorn reads it)."""
+    return connection.client.host if connection.client is not None else None

@@ -1,0 +1,85 @@
+"""The rooms' pages as they are served: a room's HTML from its ``static/`` folder, with the head, header and words
+the pages share put in, and its files under ``/static/<room>/``."""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from importlib import resources
+from pathlib import Path
+
+from starlette.responses import HTMLResponse, Response
+from starlette.routing import Mount
+from starlette.staticfiles import StaticFiles
+
+from racko.analysis.words import LANGUAGES, checked_words, room_words
+from racko.web.core.http import SECURITY_HEADERS
+
+WEB = Path(__file__).parent.parent
+"""The web package: each room's files are in its folder's ``static/``."""
+
+
+def static_files(room: str) -> Mount:
+    """A room's files (scripts, styles), served under ``/static/<room>/``."""
+    return Mount(f"/static/{room}", StaticFiles(directory=WEB / room / "static"), name=f"static-{room}")
+
+
+HEADER_MARK = re.compile(r"<!--header (\S+)-->")
+WORDS_MARK = re.compile(r"<!--words ([^>]*)-->\n")
+ANALYSIS_ROOM = "analysis:"
+
+
+@functools.cache
+def page_text(room: str, name: str) -> str:
+    """A page of a room's ``static/`` as it is served: ``<!--head-->`` becomes the head the start page, the lobby and
+    the players' pages share (``_head.html``), ``<!--header /PATH-->`` their header (``_header.html``), with the link to
+    PATH marked as the current page, and ``<!--words ROOM ...-->`` the words of those rooms (:func:`words_element`)."""
+    text = (WEB / room / "static" / name).read_text(encoding="utf-8")
+    text = text.replace("<!--head-->\n", _part("_head.html"))
+    mark = HEADER_MARK.search(text)
+    if mark is not None:
+        link = f'href="{mark.group(1)}"'
+        text = text.replace(mark.group(0) + "\n", _part("_header.html").replace(link, link + ' aria-current="page"'))
+    return WORDS_MARK.sub(lambda words: words_element(words.group(1).split()), text)
+
+
+def _part(name: str) -> str:
+    """A shared part of the pages, without its first line (the comment that says what it is)."""
+    return (WEB / "core" / "static" / name).read_text(encoding="utf-8").split("\n", 1)[1]
+
+
+def words_element(rooms: list[str]) -> str:
+    """The words of ``rooms`` as a data block that i18n.js reads when the page starts: JSON that is never run (the
+    page's script-src stays 'self'), in the page itself, so that its words come with no request of their own.  Every
+    ``<`` is escaped, so that no word can end the block."""
+    data = json.dumps(page_words(tuple(rooms)), ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+    return f'<script type="application/json" id="racko-words">{data}</script>\n'
+
+
+def page_words(rooms: tuple[str, ...]) -> dict[str, dict[str, str]]:
+    """The words of ``rooms`` by language, then key: a web room's (``core``, ``table``, ``lobby``, ...) from its
+    ``words.json`` in the package, an analysis room's (``analysis:hints``, ...) from :mod:`racko.analysis.words`.
+    Rooms never share a key: one that two rooms say is refused."""
+    merged: dict[str, dict[str, str]] = {code: {} for code in LANGUAGES}
+    for room in rooms:
+        for code, templates in room_words_of(room).items():
+            twice = merged[code].keys() & templates.keys()
+            if twice:
+                raise ValueError(f"The words of {room} say {sorted(twice)[0]!r} a second time.")
+            merged[code].update(templates)
+    return merged
+
+
+def room_words_of(room: str) -> dict[str, dict[str, str]]:
+    """One room's words by language, then key (see :func:`page_words`)."""
+    if room.startswith(ANALYSIS_ROOM):
+        return room_words(room.removeprefix(ANALYSIS_ROOM))
+    where = f"racko/web/{room}/words.json"
+    text = resources.files("racko.web").joinpath(room, "words.json").read_text(encoding="utf-8")
+    return checked_words(json.loads(text), where)
+
+
+def page(room: str, name: str) -> Response:
+    """A room's page, with the security headers every page has."""
+    return HTMLResponse(page_text(room, name), headers=SECURITY_HEADERS)

@@ -1,0 +1,182 @@
+"use strict";
+// The page's words by language, then key: the rooms' words the server put into the page as data
+// (racko.web.http.page_text), read here once, before anything is said.
+const WORDS = { en: {}, nl: {}, fr: {} };
+for (const [language, words] of Object.entries(JSON.parse(document.getElementById("racko-words").textContent))) {
+  Object.assign(WORDS[language], words);
+}
+
+// The rules of the game being played, in short, in the page's language (the terminal's rules page says the same).
+function rulesParagraphs(setup) {
+  const bonuses = Object.entries(setup.run_bonus).map(([length, points]) => length + ": " + points).join(", ");
+  const values = { title: variantTitle(setup.variant, setup.title), players: setup.players, target: setup.target, racko: setup.racko_score, per: setup.points_per_card, bonuses };
+  const keys = ["rules:intro"];
+  if (setup.family === "highlow") keys.push("rules:hl:play", "rules:hl:out", "rules:hl:score", ...(setup.bonus ? ["rules:hl:bonus"] : []));
+  else {
+    keys.push("rules:play");
+    if (setup.two_player_rule) keys.push("rules:run");
+    if (setup.teams) keys.push("rules:partners");
+    keys.push("rules:score", ...(setup.bonus ? ["rules:bonus"] : []));
+  }
+  return keys.map((key) => t(key, values));
+}
+
+// One of the expert's choices in the page's language (the server sends its reason and what the reason names).
+function describeHint(choice) {
+  if (!WORDS.en["hint:" + choice.reason]) return choice.text;
+  const values = { ...choice.values };
+  for (const key of ["card", "held", "out", "upcoming"]) if (key in values) values[key] = cardWords(values[key]);
+  if (values.outlook) {
+    const turns = Number(values.turns || 0).toLocaleString(LANG, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+    values.after = t("after:" + values.outlook, { turns });
+  }
+  return t("hint:" + choice.reason, values);
+}
+
+// A card as a sentence says it: its number, the Wild or a Swap card (High-Low), or "a card" where it is unseen.
+function cardWords(card) {
+  return card === null || card === undefined ? t("a_card") : card === "W" ? t("the_wild") : card === "S" ? t("a_swap") : String(card);
+}
+
+// A variant's title in the page's language (the server's English title for a variant this page does not know).
+function variantTitle(name, fallback) {
+  return WORDS.en["title:" + name] ? t("title:" + name) : fallback;
+}
+
+// The keys this variant uses, in the page's language: only the verbs its players ever take (classic has no w or k).
+function keysHelp(setup) {
+  const order = ["draw", "take", "exchange", "replace", "swap", "discard", "racko", "wait", "keep"];
+  const keys = order.filter((verb) => setup.verbs.includes(verb)).map((verb) => t("key:" + verb));
+  return t("keys_intro", { keys: [...keys, t("key:hint")].join(", ") });
+}
+
+// What the server calls a forgotten player's seat (racko.web.players.FORGOTTEN): nobody may take that name, so the
+// page can say it in its own language.
+const FORGOTTEN_NAME = "a forgotten player";
+
+// A seat's name as the page says it: a forgotten player's in the page's language, any other as it is.
+function shownName(name) {
+  return name === FORGOTTEN_NAME ? t("forgotten_player") : name;
+}
+
+// A name as the page shows it: isolated, so that a right-to-left name never reorders the text around it.
+function bdi(text) {
+  const element = document.createElement("bdi");
+  element.textContent = shownName(text);
+  return element;
+}
+
+// t() as nodes: a value that is a node (a name in its <bdi>) is put in as it is, everything else as text.
+function tNodes(key, values) {
+  const text = (WORDS[LANG] && WORDS[LANG][key]) || WORDS.en[key] || key;
+  const nodes = [];
+  let last = 0;
+  for (const match of text.matchAll(/\{(\w+)\}/g)) {
+    if (!values || !(match[1] in values)) continue;
+    nodes.push(text.slice(last, match.index));
+    const value = values[match[1]];
+    nodes.push(value instanceof Node ? value : String(value));
+    last = match.index + match[0].length;
+  }
+  nodes.push(text.slice(last));
+  return nodes.filter((node) => node !== "");
+}
+
+// One log entry in the page's language, as nodes (names isolated); an entry of a kind this page does not know keeps
+// the server's English.
+function describeEntry(entry, names, family, slots) {
+  const highlow = family === "highlow";
+  let key = "ev:" + entry.kind;
+  if (highlow && WORDS.en["ev:hl:" + entry.kind]) key = "ev:hl:" + entry.kind;
+  if (entry.kind === "drew" && !highlow && entry.card !== null) key = "ev:drew-seen";
+  if (entry.kind === "refilled" && !highlow) key = "ev:refilled-" + entry.mode;
+  if (entry.kind === "placed" && (entry.removed === null || entry.removed === undefined)) key = "ev:placed-at-deal";
+  if (entry.kind === "round-ended") key = entry.winner !== null ? "ev:round-won" : entry.capped ? "ev:round-capped" : "ev:round-ended";
+  if (!WORDS.en[key]) return [entry.text];
+  const who = entry.kind === "dealt" ? entry.dealer : entry.kind === "round-ended" ? entry.winner : entry.seat;
+  return tNodes(key, {
+    name: who !== null && who !== undefined ? bdi(names[who]) : "",
+    card: cardWords(entry.card), card_in: cardWords(entry.card_in), card_out: cardWords(entry.card_out),
+    removed: cardWords(entry.removed), slot: entry.slot !== undefined ? slots[entry.slot] : "",
+    position: entry.position !== undefined ? entry.position + 1 : "", first: entry.first !== undefined ? entry.first + 1 : "",
+    second: entry.second !== undefined ? entry.second + 1 : "", turns: entry.turns,
+  });
+}
+
+function chooseLanguage() {
+  const kept = localStorage.getItem("racko-lang");
+  if (kept && WORDS[kept]) return kept;
+  for (const wanted of navigator.languages || [navigator.language || "en"]) {
+    const code = String(wanted).slice(0, 2).toLowerCase();
+    if (WORDS[code]) return code;
+  }
+  return "en";
+}
+
+let LANG = chooseLanguage();
+
+function t(key, values) {
+  const text = (WORDS[LANG] && WORDS[LANG][key]) || WORDS.en[key] || key;
+  // One pass, so that a value (a player's name) that looks like "{card}" is never filled in itself.
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (values && name in values ? String(values[name]) : whole));
+}
+
+function translatePage() {
+  document.documentElement.lang = LANG;
+  for (const element of document.querySelectorAll("[data-t]")) element.textContent = t(element.dataset.t);
+  const select = document.getElementById("lang");
+  if (select) select.value = LANG;
+}
+
+function watchLanguage(onChange) {
+  const select = document.getElementById("lang");
+  select.value = LANG;
+  select.addEventListener("change", () => {
+    LANG = select.value;
+    localStorage.setItem("racko-lang", LANG);
+    translatePage();
+    if (onChange) onChange();
+  });
+  translatePage();
+}
+
+// A card's tint along a colour scale by value (blue low, red high): order shows at a glance.  The number is
+// always on the card too, so colour is never the only cue.
+function cardHue(value, highest) {
+  if (typeof value !== "number") return null;
+  return Math.round(220 - 220 * (value - 1) / Math.max(highest - 1, 1));
+}
+
+function makeCard(value, highest, label) {
+  const card = document.createElement("span");
+  card.className = "card";
+  if (value === null || value === undefined) {
+    card.classList.add("back");
+    card.textContent = "?";
+  } else {
+    card.textContent = value === "W" ? "W" : value === "S" ? "S" : String(value);
+    const hue = cardHue(value, highest);
+    if (hue !== null) card.style.setProperty("--hue", hue);
+    else card.classList.add("special");
+  }
+  if (label) {
+    // A picture with its words (slot and card), which screen readers read: a plain span's label they ignore.
+    card.setAttribute("role", "img");
+    card.setAttribute("aria-label", label);
+  }
+  return card;
+}
+
+// Why the advisor's choice is best, in the page's language: the sentences the server sends as keys and values
+// (racko/analysis/explain.py); a list of cards is said as "4, 14, 24".
+function explainHint(choice) {
+  const sentences = Array.isArray(choice.why) ? choice.why : [];
+  return sentences
+    .map((sentence) => {
+      if (!WORDS.en[sentence.key]) return sentence.text;
+      const values = {};
+      for (const [name, value] of Object.entries(sentence.values || {})) values[name] = Array.isArray(value) ? value.join(", ") : value;
+      return t(sentence.key, values);
+    })
+    .join(" ");
+}

@@ -1,0 +1,524 @@
+"""The lobby: quick play, the tables waiting for people, the games to watch, who is online; live, over one socket.
+
+**Quick play.** A player asks for a variant and a number of players (or any number); people waiting for the same
+(and for a rated game or not, the same) are seated together as soon as there are enough of them: the lobby makes
+the table, every seat bound to its player, and tells each of them where to go.  After :data:`FILL_SECONDS` of
+waiting a player may fill the empty seats with computer players of a level they choose (the people waiting with
+them come along).  A player waits in at most :data:`MAX_QUEUES` queues, and quick play (or a rematch) seats nobody
+already at :data:`MAX_TABLES` tables whose game is not over.
+
+**The lobby's lines** come from the database (``racko_listings``, which the process playing each public table keeps
+up to date), so that the lobby shows every process's tables; it looks again at once when this process changed one,
+and every :data:`POLL_SECONDS` for the others.  Who is online: the players seen in the last
+:data:`~racko.web.players.ONLINE_SECONDS`.  Each connection gets the lobby as it changes, with the names its player
+hid shown as "a player".
+
+Behind a proxy every ``/ws/lobby`` connection hashes to one process (the id is ``lobby``), which therefore holds
+every queue; should it stop, the next process the proxy picks takes over, and the people waiting queue again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from racko.errors import RackoError
+from racko.play.session import bots_for
+from racko.play.text import record_names
+from racko.record import GameRecord
+from racko.rules import VARIANTS, Rules, variant
+from racko.web.core import Refused, WebError
+from racko.web.players import Player, Players, online_in, subject_of
+from racko.web.ratings import Ratings
+from racko.web.store import Rows, SchemaPart
+from racko.web.table import Hub, seat_is_free
+
+FILL_SECONDS = 20.0
+"""How long a player waits in a queue before computer players may fill the empty seats."""
+MAX_QUEUES = 3
+MAX_TABLES = 5
+POLL_SECONDS = 1.0
+COALESCE_SECONDS = 0.02
+"""Changes that come together are sent together: a burst of them is one lobby frame."""
+LISTED = 50
+"""Lines of each list the lobby shows."""
+
+
+SCHEMA = SchemaPart(
+    "lobby",
+    """
+CREATE TABLE IF NOT EXISTS racko_listings (
+    table_id TEXT PRIMARY KEY,
+    listing TEXT NOT NULL,
+    open_seats INTEGER NOT NULL,
+    over INTEGER NOT NULL,
+    updated {REAL} NOT NULL
+);
+""",
+    kept_by_table=("racko_listings",),
+)
+"""The lobby's lines: each public table's listing, kept by the process that plays the table, read by every process."""
+
+
+@dataclass(frozen=True)
+class QueueKey:
+    """What a player asks quick play for: a variant, a number of players (None: any), rated or not, and whether a
+    2-player game follows the 2-player rule (a Rack-O needs a run of three: on unless asked otherwise)."""
+
+    variant: str
+    players: int | None
+    rated: bool
+    two_player_rule: bool = True
+
+    def name(self) -> str:
+        rule = "" if self.two_player_rule else ":no-run"
+        return f"{self.variant}:{self.players or 'any'}:{'rated' if self.rated else 'casual'}{rule}"
+
+    def fits(self, other: QueueKey, players: int) -> bool:
+        """Whether this player's wish and ``other``'s make one game of ``players`` players."""
+        rule = players != 2 or self.two_player_rule == other.two_player_rule
+        return self.variant == other.variant and self.rated == other.rated and rule
+
+
+@dataclass
+class Waiting:
+    player: Player
+    key: QueueKey
+    since: float = field(default_factory=time.monotonic)
+    address: str | None = None
+    """Where the player asked from: a rated game never seats two people of one network address together."""
+    network: str | None = None
+    """That address's mark (racko.web.addresses), compared with the others waiting."""
+
+
+@dataclass(eq=False)
+class LobbyConnection:
+    player: Player | None
+    send_text: Callable[[str], Awaitable[None]]
+    hidden: set[str] = field(default_factory=set)
+    """The players whose names this person hid (read when the connection opens)."""
+    address: str | None = None
+    """The client address the connection comes from."""
+
+    async def send(self, frame: dict[str, Any]) -> None:
+        """A frame to this connection; one that is gone is left to close on its own."""
+        with contextlib.suppress(Exception):
+            await self.send_text(json.dumps(frame))
+
+
+class Lobby:
+    """Quick play and the lobby of one process (behind a proxy: the process every lobby connection reaches)."""
+
+    def __init__(
+        self, hub: Hub, ratings: Ratings, *, fill_seconds: float = FILL_SECONDS, quick_target: int | None = None
+    ) -> None:
+        self.hub = hub
+        self.ratings = ratings
+        """The finished games a rematch is asked for."""
+        self.players: Players = hub.players
+        self.fill_seconds = fill_seconds
+        self.quick_target = quick_target
+        """The target score of quick play's tables (None: the variant's own); a test's games end sooner."""
+        self.connections: list[LobbyConnection] = []
+        self.waiting: list[Waiting] = []
+        self.view: dict[str, Any] = {"open": [], "playing": [], "online": [], "online_count": 0}
+        self.rematches: dict[str, dict[str, Any]] = {}
+        """A finished game's rematch table, once asked for (so that a second click, or the other player's, finds
+        it)."""
+        self._changed = asyncio.Event()
+        hub.followers.append(self.table_changed)
+
+    # --- the lines of the public tables -------------------------------------------------------------
+
+    async def table_changed(self, table_id: str, setup: dict[str, Any], over: bool) -> None:
+        """Keep a public table's line in the lobby up to date (in the database, so that every process's lobby sees
+        it), and look again here."""
+        if not setup.get("public"):
+            return
+        seats = setup["seats"]
+        open_seats = sum(1 for spec in seats if seat_is_free(spec))
+        rules = Rules.from_dict(setup["rules"])
+        listing = {
+            "table": table_id,
+            "variant": rules.variant,
+            "players": rules.players,
+            "target": rules.target,
+            "rated": bool(setup.get("rated")),
+            "seats": [
+                {"name": spec["name"] if spec["joined"] or spec["bot"] else None, "bot": spec["bot"]} for spec in seats
+            ],
+            "open_seats": open_seats,
+            "over": over,
+        }
+        text = json.dumps(listing)
+        await asyncio.to_thread(
+            self.players.store.run,
+            lambda rows: rows(
+                "INSERT INTO racko_listings (table_id, listing, open_seats, over, updated) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (table_id) DO UPDATE SET listing = excluded.listing, open_seats = excluded.open_seats, "
+                "over = excluded.over, updated = excluded.updated",
+                (table_id, text, open_seats, int(over), time.time()),
+            ),
+        )
+        self._changed.set()
+
+    # --- connections ----------------------------------------------------------------------------------
+
+    async def join(self, connection: LobbyConnection) -> None:
+        if connection.player is not None:
+            connection.hidden = await asyncio.to_thread(self.players.hidden_by, connection.player.id)
+        self.connections.append(connection)
+        await self._send_lobby(connection)
+        await self._send_queues(connection)
+
+    def leave(self, connection: LobbyConnection) -> None:
+        """A lobby connection closed: a person who has no other lobby open stops waiting (nobody is seated at a
+        table they have left)."""
+        if connection in self.connections:
+            self.connections.remove(connection)
+        player = connection.player
+        if player is not None and not any(c.player is not None and c.player.id == player.id for c in self.connections):
+            self.waiting = [w for w in self.waiting if w.player.id != player.id]
+            self._changed.set()
+
+    async def handle(self, connection: LobbyConnection, frame: dict[str, Any]) -> None:
+        kind = frame["type"]
+        player = connection.player
+        if kind in ("quick", "cancel", "fill") and player is None:
+            raise WebError("no-player", "Pick a name first: quick play seats players.")
+        if kind == "quick" and player is not None:
+            await self.quick(player, _queue_key(frame), connection.address)
+        elif kind == "cancel" and player is not None:
+            key = _queue_key(frame) if frame.get("variant") is not None else None
+            self.waiting = [w for w in self.waiting if not (w.player.id == player.id and key in (None, w.key))]
+            await self._queues_changed(player)
+        elif kind == "fill" and player is not None:
+            await self.fill(player, _queue_key(frame), frame.get("bot"))
+        else:
+            raise WebError("bad-frame", f"Unknown frame type {kind[:30]!r}.")
+
+    # --- quick play -----------------------------------------------------------------------------------
+
+    async def quick(self, player: Player, key: QueueKey, address: str | None = None) -> None:
+        mine = [w for w in self.waiting if w.player.id == player.id]
+        if any(w.key == key for w in mine):
+            return  # waiting already
+        if len(mine) >= MAX_QUEUES:
+            raise WebError("too-many", f"You can wait for at most {MAX_QUEUES} kinds of game at once.")
+        if await asyncio.to_thread(self.players.unfinished, player.id) >= MAX_TABLES:
+            raise WebError("too-many", f"You are at {MAX_TABLES} unfinished tables already: finish one first.")
+        network = await asyncio.to_thread(self.hub.marks.mark, address) if key.rated else None
+        self.waiting.append(Waiting(player, key, address=address, network=network))
+        if not await self._match(key):
+            await self._queues_changed(player)
+
+    def _company(self, first: list[Waiting], key: QueueKey, players: int) -> list[Waiting]:
+        """``first``, then the people waiting longest for a game that fits, until there are ``players``: each person
+        once, and in a rated game nobody from a network address one of them plays from (one person in two
+        browsers could otherwise rate themselves), unless the operator rates those."""
+        chosen = list(first)
+        separate = key.rated and not self.hub.rate_shared_addresses
+        for waiting in sorted(self.waiting, key=lambda w: w.since):
+            if len(chosen) >= players:
+                break
+            if not (waiting.key.fits(key, players) and waiting.key.players in (players, None)):
+                continue
+            if any(other.player.id == waiting.player.id for other in chosen):
+                continue
+            if separate and waiting.network is not None and any(o.network == waiting.network for o in chosen):
+                continue
+            chosen.append(waiting)
+        return chosen
+
+    async def _match(self, key: QueueKey) -> bool:
+        """Seat together the people waiting for a game that enough of them want, with the one who just asked;
+        whether anybody was seated."""
+        for players in VARIANTS[key.variant].player_counts:
+            if key.players not in (players, None):
+                continue
+            chosen = self._company([], key, players)
+            if len(chosen) >= players:
+                await self._seat(key, players, chosen, [])
+                return True
+        return False
+
+    async def fill(self, player: Player, key: QueueKey, bot: Any) -> None:
+        """Fill the empty seats of the player's game with computer players of the ``bot`` level: the people waiting
+        for the same game come along."""
+        waiting = next((w for w in self.waiting if w.player.id == player.id and w.key == key), None)
+        if waiting is None:
+            raise WebError("not-waiting", "You are not waiting for that game.")
+        if time.monotonic() - waiting.since < self.fill_seconds:
+            raise WebError("too-soon", f"Wait {self.fill_seconds:g} seconds for people first.")
+        levels = bots_for(key.variant)
+        if bot not in levels:
+            raise WebError("bad-frame", f"Choose a computer player: {', '.join(levels)}.")
+        players = key.players or min(VARIANTS[key.variant].player_counts)
+        company = self._company([waiting], key, players)
+        await self._seat(key, players, company, [str(bot)] * (players - len(company)))
+
+    def forget(self, player_id: str) -> None:
+        """A player was forgotten: out of every queue, and their lobby connections are a guest's from now on."""
+        self.waiting = [w for w in self.waiting if w.player.id != player_id]
+        for connection in self.connections:
+            if connection.player is not None and connection.player.id == player_id:
+                connection.player = None
+        self._changed.set()
+
+    async def _seat(self, key: QueueKey, players: int, company: list[Waiting], bots: list[str]) -> None:
+        """Make the table (people first, then computer players), take everyone seated out of every queue, tell them.
+        A player forgotten meanwhile (perhaps through another process) is not seated: the others wait on."""
+        known = await asyncio.to_thread(self.players.existing, [w.player.id for w in company])
+        forgotten = {w.player.id for w in company} - known
+        if forgotten:
+            self.waiting = [w for w in self.waiting if w.player.id not in forgotten]
+            self._changed.set()
+            return
+        people = [w.player for w in company]
+        variant_name = key.variant
+        form: dict[str, Any] = {
+            "variant": variant_name,
+            "players": players,
+            "seats": ["person"] * len(people) + bots,
+            "names": [player.name for player in people],
+            "public": True,
+            "rated": key.rated,
+            "two_player_rule": key.two_player_rule,
+        }
+        if self.quick_target is not None:
+            form["target"] = self.quick_target
+        # Out of every queue before the table is made: whoever asks meanwhile is not matched with them again.
+        seated = {player.id for player in people}
+        taken = [w for w in self.waiting if w.player.id in seated]
+        self.waiting = [w for w in self.waiting if w.player.id not in seated]
+        try:
+            links = await self.hub.create(form, list(people), [w.address for w in company])
+        except Exception:
+            self.waiting = taken + self.waiting  # back in their queues, first in line
+            raise
+        for seat, player in enumerate(people):
+            frame = {"type": "seated", "table": links["table"], "seat": seat, "variant": variant_name}
+            for connection in [c for c in self.connections if c.player is not None and c.player.id == player.id]:
+                await connection.send(frame)
+                await self._send_queues(connection)
+        self._changed.set()
+
+    async def _queues_changed(self, player: Player) -> None:
+        for connection in [c for c in self.connections if c.player is not None and c.player.id == player.id]:
+            await self._send_queues(connection)
+        self._changed.set()
+
+    async def _send_queues(self, connection: LobbyConnection) -> None:
+        if connection.player is None:
+            return
+        now = time.monotonic()
+        mine = [
+            {
+                "variant": w.key.variant,
+                "players": w.key.players,
+                "rated": w.key.rated,
+                "two_player_rule": w.key.two_player_rule,
+                "waited": round(now - w.since, 1),
+                "can_fill": now - w.since >= self.fill_seconds,
+                "waiting": sum(1 for other in self.waiting if other.key == w.key),
+            }
+            for w in self.waiting
+            if w.player.id == connection.player.id
+        ]
+        await connection.send({"type": "queued", "queues": mine, "fill_seconds": self.fill_seconds})
+
+    # --- rematches -----------------------------------------------------------------------------------
+
+    async def rematch(self, player: Player, game_id: str, address: str | None = None) -> dict[str, Any]:
+        """A new table for the people and computer levels of a finished game, asked for by one who played it: the
+        same rules and seats, rated if it was, each player's seat bound to them (it opens from their lobby, where
+        they are told); a guest's seat gets a link.  The same table again if asked again (in this process)."""
+        found = await asyncio.to_thread(self.ratings.game_seats, game_id)
+        if found is None:
+            raise Refused(404, "There is no such finished game.")
+        text, rated, subjects = found
+        if subject_of(player.id) not in subjects:
+            raise Refused(403, "Only those who played a game can ask for its rematch.")
+        made = self.rematches.get(game_id)
+        if made is not None:
+            return made
+        if await asyncio.to_thread(self.players.unfinished, player.id) >= MAX_TABLES:
+            raise Refused(409, f"You are at {MAX_TABLES} unfinished tables already: finish one first.")
+        record = GameRecord.loads(text)
+        rules = record.rules
+        names = record_names(record.players, rules.players)
+        seated: list[Player | None] = []
+        seats: list[str] = []
+        for subject in subjects:
+            if subject.startswith("bot:"):
+                seats.append(subject[4:])
+                seated.append(None)
+                continue
+            seats.append("person")  # a player (if not forgotten since) or a guest, who gets a link
+            seated.append(await asyncio.to_thread(self.players.find, subject[2:]) if subject.startswith("p:") else None)
+        form = {
+            "variant": rules.variant,
+            "players": rules.players,
+            "target": rules.target,
+            "refill": rules.refill,
+            "two_player_rule": rules.two_player_rule,
+            "seats": seats,
+            "names": [names[seat] if seated[seat] is None else "" for seat in range(rules.players)],
+            "rated": rated,
+        }
+        try:
+            asked_from = [address if other is not None and other.id == player.id else None for other in seated]
+            links = await self.hub.create(form, seated, asked_from)
+        except WebError as error:
+            raise Refused(400, str(error)) from None
+        guests = [
+            {"seat": index, "token": seat["token"]}
+            for index, seat in enumerate(links["seats"])
+            if seats[index] == "person" and seated[index] is None
+        ]
+        made = {"table": links["table"], "guests": guests}
+        self.rematches[game_id] = made
+        frame = {"type": "invited", "table": links["table"], "by": player.name, "variant": rules.variant}
+        invited = {other.id for other in seated if other is not None and other.id != player.id}
+        for connection in [c for c in self.connections if c.player is not None and c.player.id in invited]:
+            await connection.send(frame)
+        return made
+
+    # --- the lobby's lines ------------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        """For the server's life: look again whenever something changed here, and every second for elsewhere."""
+        waited = 0.0
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), POLL_SECONDS)
+            await asyncio.sleep(COALESCE_SECONDS)
+            self._changed.clear()
+            try:
+                view = await asyncio.to_thread(self.players.store.read, _lobby_rows)
+            except Exception:  # the database is away a moment: the lobby stays as it was
+                continue
+            view["queues"] = self._queue_counts()
+            if view != self.view:
+                change = lobby_change(self.view, view)
+                self.view = view
+                await self._broadcast(change)
+            waited += POLL_SECONDS
+            if waited >= self.fill_seconds / 4:  # the waiting times (and when computer players may fill) go on
+                waited = 0.0
+                for connection in list(self.connections):
+                    if connection.player is not None and any(w.player.id == connection.player.id for w in self.waiting):
+                        await self._send_queues(connection)
+
+    def _queue_counts(self) -> list[dict[str, Any]]:
+        """The games people wait for in quick play, with how many wait for each (no names: a wish is not public)."""
+        counts: dict[QueueKey, int] = {}
+        for waiting in self.waiting:
+            counts[waiting.key] = counts.get(waiting.key, 0) + 1
+        return [
+            {
+                "variant": key.variant,
+                "players": key.players,
+                "rated": key.rated,
+                "two_player_rule": key.two_player_rule,
+                "waiting": count,
+            }
+            for key, count in sorted(counts.items(), key=lambda item: item[0].name())
+        ]
+
+    def _text_for(self, connection: LobbyConnection, frame: dict[str, Any], shared: str) -> str:
+        """A lobby frame for this connection: the shared text, unless it names someone this person hid."""
+        people = frame["online"] if frame["type"] == "lobby" else frame["online"]["put"]
+        if not connection.hidden or not any(person["id"] in connection.hidden for person in people):
+            return shared
+        hidden = [
+            {**person, "name": None} if person["id"] in connection.hidden else person  # "a player", to them only
+            for person in people
+        ]
+        if frame["type"] == "lobby":
+            return json.dumps({**frame, "online": hidden})
+        return json.dumps({**frame, "online": {**frame["online"], "put": hidden}})
+
+    async def _send_lobby(self, connection: LobbyConnection) -> None:
+        """The whole lobby, to a connection that just opened."""
+        frame = {"type": "lobby", **self.view}
+        with contextlib.suppress(Exception):
+            await connection.send_text(self._text_for(connection, frame, json.dumps(frame)))
+
+    async def _broadcast(self, change: dict[str, Any]) -> None:
+        """What changed in the lobby, to every connection at once (encoded once; a slow one holds up nobody)."""
+        shared = json.dumps(change)
+        connections = list(self.connections)
+        await asyncio.gather(
+            *(connection.send_text(self._text_for(connection, change, shared)) for connection in connections),
+            return_exceptions=True,
+        )
+
+
+LINE_KEYS = {"open": "table", "playing": "table", "online": "id"}
+"""The lobby's lists, each with the field that names a line."""
+
+
+def lobby_change(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """The ``lobby-change`` frame from one lobby to the next: per list the lines new or changed (``put``) and the
+    names of those gone (``drop``); the counts whole.  A change is a line or two where the whole lobby is a hundred,
+    to each of hundreds of connections."""
+    change: dict[str, Any] = {"type": "lobby-change"}
+    for name, key in LINE_KEYS.items():
+        old = {line[key]: line for line in before.get(name, [])}
+        new = {line[key]: line for line in after[name]}
+        change[name] = {
+            "put": [line for line in after[name] if old.get(line[key]) != line],
+            "drop": [name_of for name_of in old if name_of not in new],
+        }
+    change["online_count"] = after["online_count"]
+    change["queues"] = after["queues"]
+    return change
+
+
+def _queue_key(frame: dict[str, Any]) -> QueueKey:
+    name = frame.get("variant")
+    try:
+        chosen = variant(str(name))
+    except RackoError:
+        raise WebError("bad-frame", f"There is no variant {str(name)[:30]!r}.") from None
+    players = frame.get("players")
+    if players == "any" or players is None:
+        count = None
+    elif isinstance(players, int) and not isinstance(players, bool) and players in chosen.player_counts:
+        count = players
+    else:
+        counts = ", ".join(str(count) for count in chosen.player_counts)
+        raise WebError("bad-frame", f"{chosen.title} is played by {counts} players, or any of those.")
+    return QueueKey(chosen.name, count, frame.get("rated") is True, frame.get("two_player_rule") is not False)
+
+
+def _listings(rows: Rows, seats: str) -> list[dict[str, Any]]:
+    """The newest lines of the lobby's listings whose seats are as ``seats`` says; a line that is not a listing (a
+    damaged row) is left out, alone: the lobby goes on with the others."""
+    found = []
+    for text, updated in rows(
+        f"SELECT listing, updated FROM racko_listings WHERE over = 0 AND {seats} ORDER BY updated DESC LIMIT ?",
+        (LISTED,),
+    ):
+        try:
+            line = json.loads(text)
+            if isinstance(line, dict) and isinstance(line.get("table"), str):
+                found.append({**line, "since": round(float(updated), 3)})
+        except (ValueError, TypeError):
+            continue
+    return found
+
+
+def _lobby_rows(rows: Rows) -> dict[str, Any]:
+    """The lobby's lines as the database has them: public tables with seats to take, public games being played,
+    the players seen lately."""
+    waiting = _listings(rows, "open_seats > 0")
+    playing = _listings(rows, "open_seats = 0")
+    online, count = online_in(rows, LISTED)
+    return {"open": waiting, "playing": playing, "online": online, "online_count": count}

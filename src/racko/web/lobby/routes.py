@@ -1,0 +1,89 @@
+"""The lobby room's routes: the lobby's page and socket, taking a seat at a table it lists, and a rematch."""
+
+from __future__ import annotations
+
+import contextlib
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from racko.web.core import (
+    Bucket,
+    Refused,
+    WebError,
+    client_address,
+    json_body,
+    origin_allowed,
+    page,
+    read_frame,
+    static_files,
+)
+from racko.web.lobby.lobby import (
+    Lobby,
+    LobbyConnection,
+)
+from racko.web.players import player_of, required_player
+
+
+def routes(lobby: Lobby, allowed: frozenset[str], frames_per_second: float) -> list[BaseRoute]:
+    """The lobby's page, its socket, and taking a seat at a table it lists."""
+    hub = lobby.hub
+
+    async def lobby_page(request: Request) -> Response:
+        return page("lobby", "lobby.html")
+
+    async def lobby_socket(websocket: WebSocket) -> None:
+        if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"), allowed):
+            await websocket.close(code=4403)
+            return
+        await websocket.accept()
+        connection = LobbyConnection(
+            await player_of(websocket, lobby.players), websocket.send_text, address=client_address(websocket)
+        )
+        bucket = Bucket(frames_per_second)
+        try:
+            await lobby.join(connection)
+            while True:
+                try:
+                    frame = await read_frame(websocket)
+                    if not bucket.take():
+                        raise WebError("slow-down", "Too many messages: slow down.")
+                    await lobby.handle(connection, frame)
+                except WebError as error:
+                    with contextlib.suppress(Exception):
+                        await websocket.send_json({"type": "error", "code": error.code, "message": str(error)})
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            lobby.leave(connection)
+
+    async def take_seat(request: Request) -> Response:
+        try:
+            await json_body(request, allowed)
+            player = await required_player(request, lobby.players)
+            try:
+                table = await hub.reach(request.path_params["table"])
+                seat = await hub.take_seat(table, player, client_address(request))
+            except WebError as error:
+                raise Refused(404 if error.code == "no-table" else 409, str(error)) from None
+            return JSONResponse({"table": table.table_id, "seat": seat})
+        except Refused as refusal:
+            return refusal.response()
+
+    async def rematch(request: Request) -> Response:
+        try:
+            await json_body(request, allowed)
+            player = await required_player(request, lobby.players)
+            return JSONResponse(await lobby.rematch(player, request.path_params["game"][:80], client_address(request)))
+        except Refused as refusal:
+            return refusal.response()
+
+    return [
+        Route("/", lobby_page),
+        WebSocketRoute("/ws/lobby", lobby_socket),
+        Route("/api/tables/{table}/join", take_seat, methods=["POST"]),
+        Route("/api/games/{game}/rematch", rematch, methods=["POST"]),
+        static_files("lobby"),
+    ]

@@ -1,0 +1,50 @@
+"""The players room: who a person is (a name, and a key in a cookie: :mod:`.identity`), names that pose as others
+(:mod:`.names`), the networks a rated seat plays from (:mod:`.addresses`), and the player's own routes
+(:mod:`.routes`: naming, another device, hiding a name, forgetting everything)."""
+
+from racko.web.players.addresses import MARKS_PER_SEAT, SHARED, AddressMarks, shares_a_network
+from racko.web.players.identity import (
+    COOKIE,
+    COOKIE_DAYS,
+    FORGOTTEN,
+    FORGOTTEN_SUBJECT,
+    ONLINE_SECONDS,
+    SCHEMA,
+    Player,
+    Players,
+    clean_name,
+    key_hash,
+    names_in,
+    online_in,
+    subject_of,
+)
+from racko.web.players.names import FORGOTTEN_WORDS, posing_as, reserved_like
+from racko.web.players.requests import keep_player, player_of, required_player
+from racko.web.players.routes import routes
+
+__all__ = [
+    "COOKIE",
+    "COOKIE_DAYS",
+    "FORGOTTEN",
+    "FORGOTTEN_SUBJECT",
+    "FORGOTTEN_WORDS",
+    "MARKS_PER_SEAT",
+    "ONLINE_SECONDS",
+    "SCHEMA",
+    "SHARED",
+    "AddressMarks",
+    "Player",
+    "Players",
+    "clean_name",
+    "keep_player",
+    "key_hash",
+    "names_in",
+    "online_in",
+    "player_of",
+    "posing_as",
+    "required_player",
+    "reserved_like",
+    "routes",
+    "shares_a_network",
+    "subject_of",
+]

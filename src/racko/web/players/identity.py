@@ -1,0 +1,381 @@
+"""A player who stays, without an account or an e-mail address: a name, and a random key in a cookie.
+
+On the first visit a person picks a name; the server makes a player (a public id, the name) and a key of 192 random
+bits, which only the person's browser holds (an HttpOnly, SameSite=Lax cookie, Secure over https) and which the
+database keeps hashed.  A "use on another device" code moves the identity: one use, ten minutes, and the other
+device gets a key of its own.  Seats a player takes are bound to them, so their seat opens without its link.
+Forgetting a player removes them from every copy the server keeps (:meth:`Players.forget`); the games other people
+played with them stay, with the seat called "a forgotten player" (docs/PRIVACY.md says what is kept and why).
+
+Every method here blocks on the database: the routes call them in a worker thread.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import time
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from racko.play.text import plain_name
+from racko.web.store import Rows, SchemaPart, TableStore
+
+COOKIE = "racko_player"
+KEY_BYTES = 24
+"""A player's key: 192 random bits."""
+TRANSFER_SECONDS = 600.0
+"""How long a "use on another device" code works (once)."""
+NAME_LENGTH = 24
+FORGOTTEN = "a forgotten player"
+"""The name of a forgotten player's seat, wherever one was kept (the pages say it in their own language)."""
+FORGOTTEN_SUBJECT = "forgotten"
+"""How the histories name a forgotten player's seat."""
+COOKIE_DAYS = 400
+SEEN_EVERY = 60.0
+"""Seconds between two notes that a player was seen."""
+ONLINE_SECONDS = 120.0
+"""A player seen this recently is online (the lobby lists them; a new name may not look like theirs)."""
+
+
+SCHEMA = SchemaPart(
+    "players",
+    """
+CREATE TABLE IF NOT EXISTS racko_players (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    created {REAL} NOT NULL,
+    seen {REAL} NOT NULL
+);
+CREATE TABLE IF NOT EXISTS racko_player_keys (
+    key_hash TEXT PRIMARY KEY,
+    player_id TEXT NOT NULL REFERENCES racko_players(id) ON DELETE CASCADE,
+    created {REAL} NOT NULL
+);
+CREATE TABLE IF NOT EXISTS racko_transfers (
+    code_hash TEXT PRIMARY KEY,
+    player_id TEXT NOT NULL REFERENCES racko_players(id) ON DELETE CASCADE,
+    expires {REAL} NOT NULL
+);
+CREATE TABLE IF NOT EXISTS racko_seats (
+    table_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    player_id TEXT NOT NULL REFERENCES racko_players(id) ON DELETE CASCADE,
+    since {REAL} NOT NULL,
+    variant TEXT NOT NULL,
+    names TEXT NOT NULL,
+    over INTEGER NOT NULL,
+    PRIMARY KEY (table_id, seat)
+);
+CREATE INDEX IF NOT EXISTS racko_seats_player ON racko_seats (player_id);
+CREATE TABLE IF NOT EXISTS racko_hidden (
+    player_id TEXT NOT NULL REFERENCES racko_players(id) ON DELETE CASCADE,
+    hidden_id TEXT NOT NULL,
+    PRIMARY KEY (player_id, hidden_id)
+);
+CREATE TABLE IF NOT EXISTS racko_forgotten_seats (
+    table_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    PRIMARY KEY (table_id, seat)
+);
+""",
+    kept_by_table=("racko_seats", "racko_forgotten_seats"),
+)
+"""The players' tables: who they are, their keys and transfer codes, the seats bound to them (with who sits at those
+tables, for their lobby), the names they hid, and the seats of forgotten players whose table has not been rewritten
+yet (a table and a seat, no player)."""
+
+
+def key_hash(key: str) -> str:
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def clean_name(name: Any) -> str | None:
+    """A name as people see it (plain text, the same filter as everywhere), or None if there is nothing to it."""
+    if not isinstance(name, str) or not name.strip():
+        return None
+    clean = plain_name(name)[:NAME_LENGTH].strip()
+    # a name says something: a letter, a digit or a symbol such as an emoji (not only marks put for hidden characters)
+    if not any(character.isalnum() or unicodedata.category(character) == "So" for character in clean):
+        return None
+    return clean
+
+
+def subject_of(player_id: str) -> str:
+    """How ratings and games name a player (computer levels are ``bot:LEVEL``)."""
+    return "p:" + player_id
+
+
+@dataclass(frozen=True)
+class Player:
+    id: str
+    name: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"id": self.id, "name": self.name}
+
+
+def names_in(rows: Rows, player_ids: list[str]) -> dict[str, str]:
+    """The names of those of these players the server knows, by id, read in the caller's transaction (another
+    room's, which keeps ids and asks the players room for names)."""
+    if not player_ids:
+        return {}
+    marks = ", ".join("?" for _ in player_ids)
+    found = rows(f"SELECT id, name FROM racko_players WHERE id IN ({marks})", tuple(player_ids))
+    return {str(player_id): str(name) for player_id, name in found}
+
+
+def online_in(rows: Rows, limit: int) -> tuple[list[dict[str, str]], int]:
+    """The players seen within :data:`ONLINE_SECONDS`, the most recent first (at most ``limit``), and how many they
+    are, read in the caller's transaction (the lobby's)."""
+    since = time.time() - ONLINE_SECONDS
+    online = [
+        {"id": str(player_id), "name": str(name)}
+        for player_id, name in rows(
+            "SELECT id, name FROM racko_players WHERE seen > ? ORDER BY seen DESC LIMIT ?", (since, limit)
+        )
+    ]
+    return online, int(rows("SELECT count(*) FROM racko_players WHERE seen > ?", (since,))[0][0])
+
+
+class Players:
+    """The players the server knows, kept in its store (SQLite or PostgreSQL, the same SQL)."""
+
+    def __init__(self, store: TableStore) -> None:
+        self.store = store
+        self.forgetting: list[Callable[[Rows, str], None]] = []
+        """What another room does, in the transaction that forgets a player, to forget them too (their id)."""
+
+    def identify(self, key: str | None) -> Player | None:
+        """The player whose key this is (and they were seen now), or None."""
+        if not key or len(key) > 100:
+            return None
+
+        found = self.store.read(
+            lambda rows: rows(
+                "SELECT players.id, players.name, players.seen FROM racko_player_keys AS keys JOIN racko_players "
+                "AS players ON players.id = keys.player_id WHERE keys.key_hash = ?",
+                (key_hash(key),),
+            )
+        )
+        if not found:
+            return None
+        player_id, name, seen = found[0]
+        now = time.time()
+        if now - float(seen) > SEEN_EVERY:  # a write now and then, not one per request
+            self.store.run(lambda rows: rows("UPDATE racko_players SET seen = ? WHERE id = ?", (now, player_id)))
+        return Player(str(player_id), str(name))
+
+    def create(self, name: str) -> tuple[Player, str]:
+        """A new player with this (clean) name; returns them and the key for their browser's cookie."""
+        player = Player(secrets.token_urlsafe(9), name)
+        key = secrets.token_urlsafe(KEY_BYTES)
+        now = time.time()
+
+        def work(rows: Rows) -> None:
+            rows("INSERT INTO racko_players (id, name, created, seen) VALUES (?, ?, ?, ?)", (player.id, name, now, now))
+            rows(
+                "INSERT INTO racko_player_keys (key_hash, player_id, created) VALUES (?, ?, ?)",
+                (key_hash(key), player.id, now),
+            )
+
+        self.store.run(work)
+        return player, key
+
+    def rename(self, player_id: str, name: str) -> bool:
+        """A player's new (clean) name, wherever it shows; False if there is no such player."""
+        return bool(
+            self.store.run(
+                lambda rows: rows("UPDATE racko_players SET name = ? WHERE id = ? RETURNING id", (name, player_id))
+            )
+        )
+
+    def forget(self, player_id: str) -> bool:
+        """Remove the player from everything the server keeps, in one transaction: name, keys, transfer codes, the
+        seats bound to them, the names others hid, and what the other rooms keep of them (:attr:`forgetting`: the
+        ratings room's histories and ratings, where their seat in a finished game becomes :data:`FORGOTTEN`).
+        Every table they were seated at gets a note naming the seat (not the player), which the process playing that
+        table carries out within a second (:meth:`racko.web.table.Hub.forget_seats`: its set-up, the game on, the
+        games filed there, the lobby's line, the other players' lists).  False if there is no such player."""
+
+        def work(rows: Rows) -> bool:
+            seats = rows("SELECT table_id, seat FROM racko_seats WHERE player_id = ?", (player_id,))
+            gone = rows("DELETE FROM racko_players WHERE id = ? RETURNING id", (player_id,))  # keys, seats: cascade
+            if not gone:
+                return False
+            rows("DELETE FROM racko_hidden WHERE hidden_id = ?", (player_id,))
+            for table_id, seat in seats:
+                rows(
+                    "INSERT INTO racko_forgotten_seats (table_id, seat) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                    (table_id, seat),
+                )
+            for forget_there in self.forgetting:
+                forget_there(rows, player_id)
+            return True
+
+        return self.store.run(work)
+
+    def seats_to_forget(self) -> list[tuple[str, int]]:
+        """The seats whose player was forgotten and whose table has not been rewritten yet: (table, seat)."""
+        return [
+            (str(table_id), int(seat))
+            for table_id, seat in self.store.read(
+                lambda rows: rows("SELECT table_id, seat FROM racko_forgotten_seats ORDER BY table_id, seat")
+            )
+        ]
+
+    def seat_forgotten(self, table_id: str, seat: int) -> None:
+        """The table of a forgotten seat was rewritten (or is gone): its note goes."""
+        self.store.run(
+            lambda rows: rows("DELETE FROM racko_forgotten_seats WHERE table_id = ? AND seat = ?", (table_id, seat))
+        )
+
+    def existing(self, player_ids: list[str]) -> set[str]:
+        """Which of these players the server still knows (the others were forgotten)."""
+        return set(self.store.read(lambda rows: names_in(rows, player_ids)))
+
+    def online_names(self, except_player: str | None) -> list[str]:
+        """The names of the players online now, but for ``except_player``'s."""
+        since = time.time() - ONLINE_SECONDS
+        found = self.store.read(
+            lambda rows: rows(
+                "SELECT DISTINCT name FROM racko_players WHERE id <> ? AND seen > ?", (except_player or "", since)
+            )
+        )
+        return [str(name) for (name,) in found]
+
+    def transfer_code(self, player_id: str) -> str:
+        """A code that lets one other device become this player, once, within :data:`TRANSFER_SECONDS`."""
+        code = secrets.token_urlsafe(KEY_BYTES)
+
+        def work(rows: Rows) -> None:
+            rows("DELETE FROM racko_transfers WHERE expires < ?", (time.time(),))
+            rows(
+                "INSERT INTO racko_transfers (code_hash, player_id, expires) VALUES (?, ?, ?)",
+                (key_hash(code), player_id, time.time() + TRANSFER_SECONDS),
+            )
+
+        self.store.run(work)
+        return code
+
+    def claim(self, code: str) -> tuple[Player, str] | None:
+        """This device becomes the player the code was made for (the code is used up); None if it is no code, used
+        or too old."""
+        if not isinstance(code, str) or not code or len(code) > 100:
+            return None
+        key = secrets.token_urlsafe(KEY_BYTES)
+
+        def work(rows: Rows) -> Player | None:
+            found = rows(
+                "DELETE FROM racko_transfers WHERE code_hash = ? AND expires >= ? RETURNING player_id",
+                (key_hash(code), time.time()),
+            )
+            if not found:
+                return None
+            named = rows("SELECT id, name FROM racko_players WHERE id = ?", (found[0][0],))
+            if not named:
+                return None
+            rows(
+                "INSERT INTO racko_player_keys (key_hash, player_id, created) VALUES (?, ?, ?)",
+                (key_hash(key), named[0][0], time.time()),
+            )
+            return Player(str(named[0][0]), str(named[0][1]))
+
+        player = self.store.run(work)
+        return None if player is None else (player, key)
+
+    def find(self, player_id: str) -> Player | None:
+        found = self.store.read(lambda rows: rows("SELECT id, name FROM racko_players WHERE id = ?", (player_id,)))
+        return Player(str(found[0][0]), str(found[0][1])) if found else None
+
+    def bind(self, table_id: str, seat: int, player_id: str, variant: str, names: list[str]) -> None:
+        """The seat is this player's: their browser opens it without the seat's link, and their lobby lists it
+        (the variant and who sits at the table) until its game is over.  Refused by the database (an exception)
+        if the player is not known (forgotten meanwhile)."""
+
+        def work(rows: Rows) -> None:
+            rows(
+                "INSERT INTO racko_seats (table_id, seat, player_id, since, variant, names, over) "
+                "VALUES (?, ?, ?, ?, ?, ?, 0) ON CONFLICT (table_id, seat) DO UPDATE SET player_id = "
+                "excluded.player_id, since = excluded.since, variant = excluded.variant, over = 0",
+                (table_id, seat, player_id, time.time(), variant, json.dumps(names)),
+            )
+            # who sits there, for everybody's line of the table (a name given after they sat down too)
+            rows("UPDATE racko_seats SET names = ? WHERE table_id = ?", (json.dumps(names), table_id))
+
+        self.store.run(work)
+
+    def unbind(self, table_id: str, seat: int | None = None) -> None:
+        """Undo :meth:`bind` for a seat (or every seat of a table) whose set-up could not be kept."""
+        if seat is None:
+            self.store.run(lambda rows: rows("DELETE FROM racko_seats WHERE table_id = ?", (table_id,)))
+        else:
+            self.store.run(
+                lambda rows: rows("DELETE FROM racko_seats WHERE table_id = ? AND seat = ?", (table_id, seat))
+            )
+
+    def seat_names(self, table_id: str, names: list[str]) -> None:
+        """Who sits at the table now, for the lines its players' lobbies show."""
+        self.store.run(
+            lambda rows: rows("UPDATE racko_seats SET names = ? WHERE table_id = ?", (json.dumps(names), table_id))
+        )
+
+    def table_over(self, table_id: str, over: bool) -> None:
+        """A table's game ended (its seats leave their players' lobbies), or a next game began there."""
+        self.store.run(lambda rows: rows("UPDATE racko_seats SET over = ? WHERE table_id = ?", (int(over), table_id)))
+
+    def seats_of(self, player_id: str) -> list[dict[str, Any]]:
+        """The player's seats at tables whose game is not over, newest first: table, seat, variant, names."""
+        return [
+            {"table": str(table_id), "seat": int(seat), "variant": str(variant), "names": json.loads(names)}
+            for table_id, seat, variant, names in self.store.read(
+                lambda rows: rows(
+                    "SELECT table_id, seat, variant, names FROM racko_seats WHERE player_id = ? AND over = 0 "
+                    "ORDER BY since DESC LIMIT 50",
+                    (player_id,),
+                )
+            )
+        ]
+
+    def unfinished(self, player_id: str) -> int:
+        """How many tables the player sits at whose game is not over."""
+        found = self.store.read(
+            lambda rows: rows("SELECT count(*) FROM racko_seats WHERE player_id = ? AND over = 0", (player_id,))
+        )
+        return int(found[0][0])
+
+    def hide(self, player_id: str, other_id: str, hidden: bool) -> None:
+        """Whether ``player_id`` sees ``other_id``'s name (hidden: "a player" in their own view, no one else's)."""
+
+        def work(rows: Rows) -> None:
+            if hidden:
+                rows(
+                    "INSERT INTO racko_hidden (player_id, hidden_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                    (player_id, other_id),
+                )
+            else:
+                rows("DELETE FROM racko_hidden WHERE player_id = ? AND hidden_id = ?", (player_id, other_id))
+
+        self.store.run(work)
+
+    def hidden_by(self, player_id: str) -> set[str]:
+        return {
+            str(hidden)
+            for (hidden,) in self.store.read(
+                lambda rows: rows("SELECT hidden_id FROM racko_hidden WHERE player_id = ?", (player_id,))
+            )
+        }
+
+    def everyone(self, limit: int = 1000) -> list[dict[str, Any]]:
+        """The players, most recently seen first (for the operator)."""
+        return [
+            {"id": player_id, "name": name, "created": created, "seen": seen}
+            for player_id, name, created, seen in self.store.read(
+                lambda rows: rows(
+                    "SELECT id, name, created, seen FROM racko_players ORDER BY seen DESC LIMIT ?", (limit,)
+                )
+            )
+        ]

@@ -1,0 +1,150 @@
+"""The player's own routes: picking a name, changing it, using the identity on another device, hiding another
+player's name, and forgetting everything (docs/PROTOCOL.md lists them)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from racko.web.core import CreationLimit, Refused, json_body, page, refused, static_files
+from racko.web.players.identity import TRANSFER_SECONDS, Player, Players, clean_name
+from racko.web.players.names import computer_level_like, posing_as, reserved_like
+from racko.web.players.requests import keep_player, player_of, required_player
+
+
+def routes(
+    players: Players,
+    allowed: frozenset[str],
+    creation: CreationLimit,
+    taken_names: Callable[[str | None], list[str]],
+    forgotten: Callable[[str], Awaitable[None]] | None = None,
+) -> list[BaseRoute]:
+    """A player's own routes; ``creation`` limits new players from one address (as new tables are), and transfer
+    codes tried from one address as much (a limit of its own, with the same numbers); ``taken_names`` gives the
+    names of the players online or rated now but for one (blocking); ``forgotten`` is told the id of a player just
+    forgotten, and answers once what this process keeps of them is gone too."""
+    claims = CreationLimit(creation.per_address, round(creation.everyone.burst))
+
+    def look_alike(name: str, player: Player | None) -> tuple[str, str] | None:
+        """Whom a name would be taken for, and why it is refused: ``name-reserved`` (a computer player, a forgotten
+        player) or ``name-taken`` (a player online or rated now, but for the one choosing it: they may keep their
+        own name, in another case too); None if the name is free.  Blocks (the database, and keying every name in
+        play): the route calls it in a worker thread."""
+        reserved = reserved_like(name)
+        if reserved is not None:
+            return "name-reserved", reserved
+        like = posing_as(name, taken_names(player.id if player else None))
+        return None if like is None else ("name-taken", like)
+
+    async def posing(name: str, player: Player | None) -> Response | None:
+        """The refusal (409) of a name that poses as another (:func:`look_alike`), or None."""
+        found = await asyncio.to_thread(look_alike, name, player)
+        if found is None:
+            return None
+        code, like = found
+        if code == "name-taken":
+            error = f"“{name}” looks like “{like}”, a name someone plays under now: choose another."
+        elif computer_level_like(name) is not None:
+            error = f"“{name}” looks like the computer player {like}: choose another name."
+        else:
+            error = f"“{name}” looks like “{like}”, as the pages call a forgotten player: choose another name."
+        return JSONResponse({"error": error, "code": code, "like": like}, status_code=409)
+
+    async def me_page(request: Request) -> Response:
+        return page("players", "me.html")
+
+    async def claim_page(request: Request) -> Response:
+        return page("players", "claim.html")
+
+    async def me(request: Request) -> Response:
+        try:
+            if request.method == "GET":
+                player = await player_of(request, players)
+                return JSONResponse(player.to_json() if player else {"id": None, "name": None})
+            data = await json_body(request, allowed)
+            player = await player_of(request, players)
+            if request.method == "DELETE":
+                if player is not None and await asyncio.to_thread(players.forget, player.id) and forgotten:
+                    await forgotten(player.id)
+                return keep_player(JSONResponse({"id": None, "name": None}), request, None)
+            name = clean_name(data.get("name"))
+            if name is None:
+                raise Refused(400, "A name is some text, such as Ann.")
+            if player is not None:
+                posed = await posing(name, player)
+                if posed is not None:
+                    return posed
+                await asyncio.to_thread(players.rename, player.id, name)
+                return JSONResponse({"id": player.id, "name": name})
+            # the limit first: each refused name is a try too, and the names of the people in play are no list to
+            # read out at any pace
+            if not creation.allows(request.client.host if request.client is not None else "?"):
+                raise Refused(429, "Too many new players at once: wait a minute, then try again.")
+            posed = await posing(name, None)
+            if posed is not None:
+                return posed
+            made, key = await asyncio.to_thread(players.create, name)
+            return keep_player(JSONResponse(made.to_json()), request, key)
+        except Refused as refusal:
+            return refusal.response()
+
+    async def transfer(request: Request) -> Response:
+        try:
+            await json_body(request, allowed)
+            player = await required_player(request, players)
+            code = await asyncio.to_thread(players.transfer_code, player.id)
+            return JSONResponse({"code": code, "seconds": TRANSFER_SECONDS})
+        except Refused as refusal:
+            return refusal.response()
+
+    async def claim(request: Request) -> Response:
+        try:
+            data = await json_body(request, allowed)
+            if not claims.allows(request.client.host if request.client is not None else "?"):
+                return refused(429, "Too many tries at once: wait a minute, then try again.", **{"Retry-After": "60"})
+            code = data.get("code")
+            claimed = await asyncio.to_thread(players.claim, code) if isinstance(code, str) else None
+            if claimed is None:
+                raise Refused(400, "This link has been used already, or is more than ten minutes old.")
+            player, key = claimed
+            return keep_player(JSONResponse(player.to_json()), request, key)
+        except Refused as refusal:
+            return refusal.response()
+
+    async def hide(request: Request) -> Response:
+        try:
+            data = await json_body(request, allowed)
+            player = await required_player(request, players)
+            other = data.get("player")
+            if not isinstance(other, str) or not other or len(other) > 40 or other == player.id:
+                raise Refused(400, "Name another player.")
+            await asyncio.to_thread(players.hide, player.id, other, data.get("hidden") is not False)
+            return JSONResponse({"hidden": sorted(await asyncio.to_thread(players.hidden_by, player.id))})
+        except Refused as refusal:
+            return refusal.response()
+
+    async def hidden(request: Request) -> Response:
+        player = await player_of(request, players)
+        ids = sorted(await asyncio.to_thread(players.hidden_by, player.id)) if player is not None else []
+        return JSONResponse({"hidden": ids})
+
+    async def my_tables(request: Request) -> Response:
+        player = await player_of(request, players)
+        seats = await asyncio.to_thread(players.seats_of, player.id) if player is not None else []
+        return JSONResponse({"seats": seats})
+
+    return [
+        Route("/me", me_page),
+        Route("/me/claim", claim_page),
+        Route("/api/me", me, methods=["GET", "POST", "DELETE"]),
+        Route("/api/me/transfer", transfer, methods=["POST"]),
+        Route("/api/me/claim", claim, methods=["POST"]),
+        Route("/api/me/hide", hide, methods=["POST"]),
+        Route("/api/me/tables", my_tables),
+        Route("/api/me/hidden", hidden),
+        static_files("players"),
+    ]

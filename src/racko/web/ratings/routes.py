@@ -1,0 +1,73 @@
+"""The ratings room's routes: the ratings page and board, a player's page (ratings, chart, games, statistics), a
+finished game's record and replay."""
+
+from __future__ import annotations
+
+import asyncio
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from racko.record import GameRecord
+from racko.rules import VARIANTS
+from racko.web.core import page, refused, static_files
+from racko.web.players import Players
+from racko.web.ratings.ratings import (
+    Ratings,
+)
+from racko.web.table import replay_steps
+
+
+def routes(ratings: Ratings, players: Players) -> list[BaseRoute]:
+    """The ratings page, a player's page (ratings, their chart, finished games) and a finished game's record and
+    replay."""
+
+    async def ratings_page(request: Request) -> Response:
+        return page("ratings", "ratings.html")
+
+    async def player_page(request: Request) -> Response:
+        return page("ratings", "player.html")
+
+    async def replay_page(request: Request) -> Response:
+        return page("ratings", "replay.html")
+
+    async def board(request: Request) -> Response:
+        name = request.path_params["variant"]
+        if name not in VARIANTS:
+            return refused(404, "There is no such variant.")
+        return JSONResponse({"variant": name, "lines": await asyncio.to_thread(ratings.board, name)})
+
+    async def player(request: Request) -> Response:
+        found = await asyncio.to_thread(players.find, request.path_params["player"][:40])
+        if found is None:
+            return refused(404, "There is no such player (or they asked to be forgotten).")
+        data = await asyncio.to_thread(ratings.of_player, found.id)
+        return JSONResponse({"player": found.to_json(), **data})
+
+    async def game_record(request: Request) -> Response:
+        text = await asyncio.to_thread(ratings.record, request.path_params["game"][:80])
+        if text is None:
+            return refused(404, "There is no such finished game.")
+        return Response(
+            text,
+            media_type="application/json",
+            headers={"Content-Disposition": 'attachment; filename="racko-game.json"'},
+        )
+
+    async def game_replay(request: Request) -> Response:
+        text = await asyncio.to_thread(ratings.record, request.path_params["game"][:80])
+        if text is None:
+            return refused(404, "There is no such finished game.")
+        return JSONResponse(await asyncio.to_thread(replay_steps, GameRecord.loads(text)))
+
+    return [
+        Route("/ratings", ratings_page),
+        Route("/p/{player}", player_page),
+        Route("/replay/{game}", replay_page),
+        Route("/api/ratings/{variant}", board),
+        Route("/api/players/{player}", player),
+        Route("/api/games/{game}/record", game_record),
+        Route("/api/games/{game}/replay", game_replay),
+        static_files("ratings"),
+    ]

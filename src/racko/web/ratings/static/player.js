@@ -1,0 +1,111 @@
+"use strict";
+// A player's page: their ratings with a chart of each, their statistics, and their finished games with each game's
+// record, its replay and a rematch.
+const $ = (id) => document.getElementById(id);
+const PLAYER = decodeURIComponent(location.pathname.split("/").pop());
+let me = null, data = null, hidden = new Set();
+const SVG = "http://www.w3.org/2000/svg";
+
+function svg(tag, attributes) {
+  const made = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) made.setAttribute(name, String(value));
+  return made;
+}
+
+// One rating's history as a line, the uncertainty as a band around it; drawn from the numbers alone.
+function chart(variantName, points) {
+  const width = 560, height = 160, pad = 28;
+  const lows = points.map((p) => p.rating - p.uncertainty), highs = points.map((p) => p.rating + p.uncertainty);
+  const low = Math.min(...lows), high = Math.max(...highs) || low + 1;
+  const x = (index) => pad + (points.length > 1 ? (index * (width - 2 * pad)) / (points.length - 1) : (width - 2 * pad) / 2);
+  const y = (value) => height - pad - ((value - low) * (height - 2 * pad)) / (high - low || 1);
+  const figure = element("figure", "chart");
+  const title = t("chart", { title: variantTitle(variantName, variantName) });
+  const drawing = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": title + ": " + points.map((p) => p.rating).join(", ") });
+  const band = points.map((p, i) => `${x(i)},${y(p.rating + p.uncertainty)}`).concat(points.map((p, i) => `${x(i)},${y(p.rating - p.uncertainty)}`).reverse());
+  drawing.append(svg("polygon", { points: band.join(" "), class: "band" }));
+  drawing.append(svg("polyline", { points: points.map((p, i) => `${x(i)},${y(p.rating)}`).join(" "), class: "line" }));
+  points.forEach((p, i) => drawing.append(svg("circle", { cx: x(i), cy: y(p.rating), r: 3, class: "dot" })));
+  const first = svg("text", { x: 2, y: y(points[0].rating) + 4, class: "axis" });
+  first.textContent = String(points[0].rating);
+  const last = svg("text", { x: width - pad + 2, y: y(points[points.length - 1].rating) + 4, class: "axis" });
+  last.textContent = String(points[points.length - 1].rating);
+  drawing.append(first, last);
+  figure.append(drawing, element("figcaption", "", title));
+  return figure;
+}
+
+function personName(seat) {
+  if (seat.subject.startsWith("p:") && hidden.has(seat.subject.slice(2))) return t("a_player");
+  return seat.name;
+}
+
+function render() {
+  const player = data.player;
+  $("player-title").replaceChildren(bdi(hidden.has(player.id) ? t("a_player") : player.name));
+  const ratings = Object.entries(data.ratings);
+  $("player-ratings").replaceChildren(...(ratings.length ? ratings.map(([name, r]) =>
+    element("li", "", t("rating_in", { title: variantTitle(name, name), rating: r.rating, uncertainty: r.uncertainty, games: r.games }))) :
+    [element("li", "empty", t("no_ratings"))]));
+  $("charts").replaceChildren(...Object.entries(data.history).filter(([, points]) => points.length).map(([name, points]) => chart(name, points)));
+  // The statistics as racko stats counts them (the server replays the player's latest games).
+  const stats = data.stats;
+  const rows = stats.total.games ? [[t("stats_all"), stats.total]]
+    .concat(Object.entries(stats.by_variant))
+    .concat(Object.entries(stats.by_opponent).map(([name, tally]) => [t("stats_against", { name: name === "people only" ? t("people_only") : name }), tally])) : [];
+  $("stats").replaceChildren(...(rows.length ? rows.map(([name, tally]) =>
+    element("li", "", name + ": " + t("stats_line", tally) + "; " + t("stats_rounds", tally))) : [element("li", "empty", t("no_games"))]));
+  $("games").replaceChildren(...(data.games.length ? data.games.map((game) => {
+    const item = element("li", "line");
+    const when = new Date(game.finished * 1000).toLocaleString(LANG);
+    item.append(element("strong", "", variantTitle(game.variant, game.variant)), " ", element("span", "tag", game.rated ? t("rated_tag") : t("casual")), " ", when, " ");
+    const who = element("span", "who");
+    game.seats.forEach((seat, index) => {
+      if (index) who.append(", ");
+      who.append(bdi(personName(seat)), " " + seat.total + " (" + t("place_n", { n: seat.place }) + ")");
+    });
+    const record = element("a", "button", t("record"));
+    record.href = "/api/games/" + encodeURIComponent(game.game) + "/record";
+    record.setAttribute("download", "racko-game.json");
+    const replay = element("a", "button", t("replay"));
+    replay.href = "/replay/" + encodeURIComponent(game.game);
+    const review = element("a", "button", t("review:link"));
+    review.href = reviewHref(game.game);
+    item.append(who, " ", record, " ", replay, " ", review);
+    if (me && game.seats.some((seat) => seat.subject === "p:" + me.id)) {
+      const again = element("button", "", t("rematch"));
+      again.type = "button";
+      again.addEventListener("click", async () => {
+        try {
+          const made = await api("/api/games/" + encodeURIComponent(game.game) + "/rematch", { method: "POST", body: "{}" });
+          location.assign("/t/" + encodeURIComponent(made.table));
+        } catch (error) { $("status").textContent = error.message; }
+      });
+      item.append(" ", again);
+    }
+    return item;
+  }) : [element("li", "empty", t("no_games"))]));
+  const box = $("hide-box");
+  box.hidden = !me || me.id === player.id;
+  $("hide").textContent = t(hidden.has(player.id) ? "show_name" : "hide_name");
+}
+
+async function main() {
+  watchLanguage(() => { if (data) render(); });
+  me = await whoAmI();
+  try {
+    data = await api("/api/players/" + encodeURIComponent(PLAYER));
+  } catch (error) {
+    $("player-title").textContent = t("not_found");
+    return;
+  }
+  if (me) hidden = new Set((await api("/api/me/hidden")).hidden);
+  $("hide").addEventListener("click", async () => {
+    const answer = await api("/api/me/hide", { method: "POST", body: JSON.stringify({ player: PLAYER, hidden: !hidden.has(PLAYER) }) });
+    hidden = new Set(answer.hidden);
+    render();
+  });
+  render();
+}
+
+main();

@@ -1,0 +1,63 @@
+"""The review room's routes: the review page (``/t/{table}/review``) and its question (``POST
+/api/tables/{table}/review``), answered from the store by whichever process the request reaches."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from racko.web.core import Refused, json_body, page, static_files
+from racko.web.players import Players, player_of
+from racko.web.review.reviews import Reviews, what_to_review
+from racko.web.store import TableStore
+
+
+def routes(
+    reviews: Reviews, store: TableStore, finished: Callable[[str], str | None], players: Players,
+    allowed: frozenset[str],
+) -> list[BaseRoute]:  # fmt: skip
+    """The review page of a table's game, and the review itself as JSON (docs/PROTOCOL.md)."""
+
+    async def review_page(request: Request) -> Response:
+        return page("review", "review.html")
+
+    async def review_state(request: Request) -> Response:
+        try:
+            data = await json_body(request, allowed)
+            game, round_number, token = data.get("game"), data.get("round"), data.get("token")
+            if game is not None and not _whole(game):
+                raise Refused(400, "A game is a number from 1.")
+            if round_number is not None and not _whole(round_number):
+                raise Refused(400, "A round is a number from 1.")
+            if token is not None and not isinstance(token, str):
+                raise Refused(400, "A seat's token is text.")
+            player = await player_of(request, players)
+            asked = await asyncio.to_thread(
+                what_to_review, store, finished, request.path_params["table"], game, round_number, token,
+                player.id if player is not None else None,
+            )  # fmt: skip
+            state = await asyncio.to_thread(reviews.ask, asked)
+        except Refused as refusal:
+            answer = refusal.response()
+            if refusal.status == 503:
+                answer.headers["Retry-After"] = "60"
+            return answer
+        return JSONResponse(
+            {"table": asked.table, "game": asked.game, "over": asked.over, "you": asked.you, **state},
+            headers={"Cache-Control": "no-store"},
+        )
+
+    return [
+        Route("/t/{table}/review", review_page),
+        Route("/api/tables/{table}/review", review_state, methods=["POST"]),
+        static_files("review"),
+    ]
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 10_000

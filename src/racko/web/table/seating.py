@@ -1,0 +1,398 @@
+"""Who sits where: a new table from the start page's form, people taking and naming seats (one change of a table's
+set-up at a time), a seat handed to a computer player, the next game at the table, the networks a rated table's seats
+play from, and the seats of a forgotten player rewritten."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+from racko import bots
+from racko.errors import RackoError
+from racko.play.session import SeatSpec, bots_for, renamed
+from racko.play.text import plain_name
+from racko.rules import Rules, variant
+from racko.web.core import WebError
+from racko.web.players import FORGOTTEN, MARKS_PER_SEAT, SHARED, Player, posing_as, reserved_like, shares_a_network
+from racko.web.table.computer import ComputerPlayers
+from racko.web.table.registry import log
+from racko.web.table.state import TOKEN_BYTES, Table, new_id, not_saved_if_refused, said, seat_line, token_hash
+
+NAME_LENGTH = 24
+ME, PERSON = "me", "person"
+
+
+class Seating(ComputerPlayers):
+    """Seats and set-ups (:class:`ComputerPlayers` and the classes below it play the game)."""
+
+    async def create(
+        self,
+        form: dict[str, Any],
+        players: list[Player | None] | None = None,
+        addresses: list[str | None] | None = None,
+    ) -> dict[str, Any]:
+        """A new table from the start page's form; returns its links (a token per person seat).  ``players``: the
+        player sitting in each seat, whose seat is theirs without its link (the maker's own seat, or everybody
+        quick play seated); a seat with a player has joined under the player's name.  ``addresses``: where each
+        seated person asked from (a rated table notes their networks, racko.web.addresses).  A store of one process
+        opens the table here at once; a shared store leaves it to the process its first connection reaches."""
+        rules, seats, tokens = _setup_from_form(form)
+        bound = list(players or []) + [None] * (len(seats) - len(players or []))
+        asked_from = list(addresses or []) + [None] * (len(seats) - len(addresses or []))
+        table_id = new_id()
+        setup: dict[str, Any] = {
+            "rules": rules.to_dict(),
+            "seed": secrets.randbits(32),
+            "game": 1,
+            "public": form.get("public") is True,
+            "rated": form.get("rated") is True,
+            "seats": [
+                {
+                    "name": player.name if (player := bound[index]) is not None and seat.bot is None else seat.name,
+                    "bot": seat.bot,
+                    "token": token_hash(token) if (token := tokens[index]) else None,
+                    "joined": seat.bot is not None or form_seat_is_me(form, index) or player is not None,
+                    "player": player.id if player is not None and seat.bot is None else None,
+                }
+                for index, seat in enumerate(seats)
+            ],
+        }
+        for index, address in enumerate(asked_from):
+            if address is not None and seats[index].bot is None:
+                setup = self._noted(setup, index, await asyncio.to_thread(self.marks.mark, address))
+        # Each player's seat is noted first: a player forgotten meanwhile is refused here (the row needs the
+        # player's), and one forgotten after it has the seat forgotten too (the note names the seat).
+        seated = [
+            (index, player) for index, player in enumerate(bound) if player is not None and seats[index].bot is None
+        ]
+        try:
+            for index, player in seated:
+                await asyncio.to_thread(self.players.bind, table_id, index, player.id, *seat_line(setup))
+            self.store.create(table_id, setup)
+            await self._commit_now(table_id)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(self.players.unbind, table_id)
+            raise
+        await self._publish(table_id, setup, None)
+        if self.metrics is not None:
+            self.metrics.tables_created.inc()
+        if not self.store.shared:
+            self._open(table_id, setup, [])
+        return {
+            "table": table_id,
+            "seats": [
+                {"seat": index, "name": seat.name, "who": _who(form, index), "token": tokens[index]}
+                for index, seat in enumerate(seats)
+            ],
+        }
+
+    @contextlib.asynccontextmanager
+    async def _changing(self, table: Table) -> AsyncIterator[Table]:
+        """Hold the table's set-up for one change (who sits where, their names, a seat handed over, the next game):
+        changes of one table's set-up take turns, so that two people joining or naming themselves at once both
+        keep theirs.  Yields the table as it is once it is this change's turn (it may have been opened again
+        meanwhile).  Only the process holding a table's lease writes its set-up (racko.web.store), so this orders
+        them in every process."""
+        lock = self._setup_locks.setdefault(table.table_id, asyncio.Lock())
+        async with lock:
+            yield self.tables.get(table.table_id, table)
+
+    async def _keep_setup(self, table: Table, setup: dict[str, Any]) -> None:
+        """A changed set-up (made while :meth:`_changing` holds the table): in the database first, then here; a
+        database that refuses changes nothing."""
+        with not_saved_if_refused():
+            self.store.update_setup(table.table_id, setup)
+            await self._commit_now(table.table_id)
+        table.setup = setup
+
+    def _noted(self, setup: dict[str, Any], seat: int, mark: str | None) -> dict[str, Any]:
+        """The set-up with ``mark`` (a network, racko.web.addresses) noted for a person's seat of a rated table; the
+        game becomes casual when two seats share a network and the operator does not rate them (the same set-up
+        if nothing changes)."""
+        spec = setup["seats"][seat]
+        marks = spec.get("networks") or []
+        if mark is None or not setup.get("rated") or spec["bot"] is not None or mark in marks:
+            return setup
+        seats = list(setup["seats"])
+        seats[seat] = {**spec, "networks": [*marks, mark][-MARKS_PER_SEAT:]}
+        changed = {**setup, "seats": seats}
+        if not self.rate_shared_addresses and shares_a_network(seats):
+            changed.update(rated=False, casual_because=SHARED)
+        return changed
+
+    async def name(
+        self, table: Table, seat: int | None, name: Any, player: Player | None = None, address: str | None = None
+    ) -> None:
+        """A person opening a seat's link names themselves; a player (the lobby's cookie) is bound to the seat, so
+        that it opens without its link and the game goes into their history (and rating), unless they have a seat
+        at this table already (one browser playing two seats)."""
+        if seat is None:
+            raise WebError("spectator", "Spectators have no seat to name.")
+        if not isinstance(name, str) or not name.strip():
+            raise WebError("bad-name", "A name is some text, such as Ann.")
+        clean = plain_name(name)[:NAME_LENGTH].strip() or "Player"
+        mark = await asyncio.to_thread(self.marks.mark, address)
+        async with self._changing(table) as table:
+            if reserved_like(clean) is not None:
+                raise WebError("name-reserved", f"“{clean}” looks like a computer player's name: choose another.")
+            others = [
+                spec["name"] for other, spec in enumerate(table.setup["seats"]) if other != seat and spec["joined"]
+            ]
+            if posing_as(clean, others) is not None:
+                raise WebError("name-taken", f"Somebody at this table is called like “{clean}”: choose another name.")
+            free = table.setup["seats"][seat].get("player") is None
+            bound = player if player is not None and free and table.seat_of_player(player.id) is None else None
+            await self._seat_person(table, seat, clean, bound, mark)
+
+    async def _seat_person(
+        self, table: Table, seat: int, name: str, player: Player | None = None, mark: str | None = None
+    ) -> None:
+        """A person sits down at a seat under a name (a player's seat is theirs from then on); the caller holds
+        :meth:`_changing`."""
+        seats = list(table.setup["seats"])
+        seats[seat] = {**seats[seat], "name": name, "joined": True}
+        if player is not None:
+            seats[seat]["player"] = player.id
+        setup = self._noted({**table.setup, "seats": seats}, seat, mark)
+        if player is not None:  # noted first: a player forgotten meanwhile is refused, and a later forgetting
+            # finds the seat (as a new table's are, in :meth:`create`)
+            await asyncio.to_thread(self.players.bind, table.table_id, seat, player.id, *seat_line(setup))
+        try:
+            await self._keep_setup(table, setup)
+        except WebError:
+            if player is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.to_thread(self.players.unbind, table.table_id, seat)
+            raise
+        await asyncio.to_thread(self.players.seat_names, table.table_id, seat_line(setup)[1])
+        session_seats = list(table.session.seats)
+        session_seats[seat] = SeatSpec(name, session_seats[seat].bot)
+        table.session.seats = tuple(session_seats)
+        await self.broadcast(table)
+        await self._tell_presence(table)
+        await self._publish(table.table_id, table.setup, table.session)
+
+    async def take_seat(self, table: Table, player: Player, address: str | None = None) -> int:
+        """A player takes a seat nobody has taken yet at a table listed in the lobby; the seat (theirs already if
+        they sit there)."""
+        mark = await asyncio.to_thread(self.marks.mark, address)
+        async with self._changing(table) as table:
+            mine = table.seat_of_player(player.id)
+            if mine is not None:
+                return mine
+            if not table.setup.get("public"):
+                raise WebError("not-public", "This table is by invitation only: ask for a seat's link.")
+            if table.session.match.over:
+                raise WebError("over", "The game is over.")
+            seat = table.open_seat()
+            if seat is None:
+                raise WebError("full", "Every seat at this table is taken.")
+            await self._seat_person(table, seat, player.name, player, mark)
+            return seat
+
+    async def note_network(self, table: Table, seat: int | None, mark: str | None) -> None:
+        """A seat's person connected from a network: noted at a rated table (which may become casual)."""
+        if seat is None or mark is None:
+            return
+        if self._noted(table.setup, seat, mark) is table.setup:
+            return  # nothing new: no lock, no write (the common case, at every connection)
+        async with self._changing(table) as table:
+            setup = self._noted(table.setup, seat, mark)
+            if setup is table.setup:
+                return
+            casual = setup.get("rated") != table.setup.get("rated")
+            await self._keep_setup(table, setup)
+        if casual:
+            await self._tell_presence(table)
+            await self._publish(table.table_id, table.setup, table.session)
+
+    async def hand_over(self, table: Table, seat: int | None, other: Any, bot_name: Any) -> None:
+        """A seated person hands the seat of a person who has been away long enough to a computer player."""
+        if seat is None:
+            raise WebError("spectator", "Only players at the table can hand a seat to a computer player.")
+        if not isinstance(other, int) or isinstance(other, bool) or not 0 <= other < len(table.session.seats):
+            raise WebError("bad-frame", "There is no such seat.")
+        if table.session.seats[other].bot is not None:
+            raise WebError("bad-frame", "A computer player sits there already.")
+        since = table.away_since.get(other)
+        if table.connected(other) or since is None:
+            raise WebError("not-away", "That player is at the table.")
+        waited = time.monotonic() - since
+        if waited < self.away_seconds:
+            raise WebError("not-away", f"Wait {round(self.away_seconds - waited)} more seconds for them to come back.")
+        chosen = bot_name if isinstance(bot_name, str) else ""
+        if chosen not in bots_for(table.session.rules.variant):
+            raise WebError(
+                "bad-frame", f"Choose a computer player: {', '.join(bots_for(table.session.rules.variant))}."
+            )
+        async with self._changing(table) as table:
+            if table.session.seats[other].bot is not None:
+                raise WebError("bad-frame", "A computer player sits there already.")
+            seats = list(table.setup["seats"])
+            seats[other] = {**seats[other], "bot": chosen, "token": None}
+            await self._keep_setup(table, {**table.setup, "seats": seats})
+            table.session.hand_to_bot(other, chosen)
+            table.away_since.pop(other, None)
+        await self.broadcast(table)
+        await self._tell_presence(table)
+        self.wake_bots(table)
+        await self._publish(table.table_id, table.setup, table.session)
+
+    async def again(self, table: Table, seat: int | None) -> None:
+        """After the game: a new game at the same table, same seats and links."""
+        if seat is None:
+            raise WebError("spectator", "Only players can start the next game.")
+        session = table.session
+        if not session.match.over:
+            raise WebError("not-over", "The game is not over yet.")
+        game = table.setup["game"]
+        async with self._changing(table) as table:
+            if table.setup["game"] != game:
+                return  # the next game began meanwhile (both players asked at once)
+            with contextlib.suppress(OSError):  # the finished game's record may still be on its way to the database
+                await self._commit_now(table.table_id)
+            filed = self.store.records(table.table_id)
+            # Filed when it ended, unless that failed; the record filed then is passed on as it was, since the store
+            # files a text it does not hold yet, and the record's text changes with a name changed after the game.
+            record = filed[game - 1] if len(filed) >= game else table.session.record().dumps()
+            setup = {**table.setup, "seed": secrets.randbits(32), "game": game + 1}
+            with not_saved_if_refused():
+                self.store.restart(table.table_id, setup, record)
+                await self._commit_now(table.table_id)
+            watchers = table.watchers
+            fresh = self._open(table.table_id, setup, [])
+            fresh.watchers = watchers
+        for watcher in watchers:
+            watcher.version = 0
+            with contextlib.suppress(Exception):
+                await watcher.send({"type": "new-game", "game": setup["game"]})
+        await self.broadcast(fresh)
+        self.wake_bots(fresh)
+        await self._publish(fresh.table_id, fresh.setup, fresh.session)
+        await asyncio.to_thread(self.players.table_over, fresh.table_id, False)
+
+    async def forget_seats(self) -> None:
+        """Carry out the notes "this seat is a forgotten player's now" that forgetting a player left
+        (:meth:`Players.forget`: "Forget me", ``racko admin remove``) at the tables this process plays or may claim
+        now: the seat's name becomes :data:`FORGOTTEN` in the set-up, the game on, the finished games filed at the
+        table, the lobby's line and the players' lists; a table another process holds is left to it.  Called at
+        every turn of :meth:`keep` (so within a second in any process) and at once by the process that forgot."""
+        async with self._forgetting:
+            try:
+                notes = await asyncio.to_thread(self.players.seats_to_forget)
+            except Exception as error:  # the database is away a moment: the next turn tries again
+                log.warning("could not read the seats to forget: %s", said(error))
+                return
+            for table_id, seat in notes:
+                table = self.tables.get(table_id)
+                if table is None:
+                    if table_id in self.set_aside:
+                        continue  # its set-up cannot be read back: the note waits (the operator was told why)
+                    if await asyncio.to_thread(self.store.claim, table_id) is not None:
+                        continue  # another process plays it and carries the note out
+                    table = self.tables.get(table_id) or self._load(table_id)
+                    if table is None:
+                        if table_id not in self.set_aside:  # no such table any more: nothing to forget there
+                            await asyncio.to_thread(self.players.seat_forgotten, table_id, seat)
+                        continue
+                try:
+                    await self._forget_seat(table, seat)
+                except Exception as error:  # kept for the next turn; every other note goes on
+                    log.warning("table %s: a forgotten seat could not be rewritten: %s", table_id, said(error))
+
+    async def _forget_seat(self, table: Table, seat: int) -> None:
+        async with self._changing(table) as table:
+            seats = list(table.setup["seats"])
+            if 0 <= seat < len(seats):
+                spec = seats[seat]
+                seats[seat] = {**spec, "name": FORGOTTEN, "player": None, "forgotten": True, "networks": []}
+                await self._keep_setup(table, {**table.setup, "seats": seats})
+                session_seats = list(table.session.seats)
+                session_seats[seat] = SeatSpec(FORGOTTEN, session_seats[seat].bot)
+                table.session.seats = tuple(session_seats)
+                filed = await asyncio.to_thread(self.store.records, table.table_id)
+                rewritten = {}
+                for number, text in enumerate(filed):
+                    if (new := renamed(text, seat, FORGOTTEN)) != text:
+                        rewritten[number] = new
+                if rewritten:
+                    with not_saved_if_refused():
+                        self.store.rewrite_records(table.table_id, rewritten)
+                        await self._commit_now(table.table_id)
+                await asyncio.to_thread(self.players.seat_names, table.table_id, seat_line(table.setup)[1])
+            await asyncio.to_thread(self.players.seat_forgotten, table.table_id, seat)
+        await self.broadcast(table)
+        await self._tell_presence(table)
+        await self._publish(table.table_id, table.setup, table.session)
+
+
+def form_seat_is_me(form: dict[str, Any], index: int) -> bool:
+    return _who(form, index) == ME
+
+
+def _who(form: dict[str, Any], index: int) -> str:
+    seats = form.get("seats")
+    if index == 0 and not isinstance(seats, list):
+        return ME
+    if isinstance(seats, list) and index < len(seats) and isinstance(seats[index], str):
+        return str(seats[index])
+    return ME if index == 0 else PERSON
+
+
+def _setup_from_form(form: Any) -> tuple[Rules, list[SeatSpec], list[str | None]]:
+    """The rules, the seats and a token per person seat, from the start page's form; a bad form is a WebError."""
+    if not isinstance(form, dict):
+        raise WebError("bad-form", "The table's settings are a JSON object.")
+    try:
+        chosen = variant(str(form.get("variant", "classic")))
+        players = form.get("players", chosen.player_counts[0])
+        if not isinstance(players, int) or isinstance(players, bool) or players not in chosen.player_counts:
+            counts = ", ".join(str(count) for count in chosen.player_counts)
+            raise WebError("bad-form", f"{chosen.title} is played by {counts} players.")
+        options: dict[str, Any] = {}
+        for key in ("target", "refill", "two_player_rule"):
+            if form.get(key) is not None:
+                options[key] = form[key]
+        if players != 2:
+            options.pop("two_player_rule", None)
+        rules = chosen.rules(players, **options)
+    except WebError:
+        raise
+    except (RackoError, TypeError, ValueError) as error:
+        raise WebError("bad-form", str(error)) from None
+    who = form.get("seats")
+    if not isinstance(who, list) or len(who) != players or not all(isinstance(part, str) for part in who):
+        raise WebError("bad-form", f"Say who sits in each of the {players} seats.")
+    if who.count(ME) > 1:
+        raise WebError("bad-form", "You can sit in one seat only.")
+    given_names = form.get("names")
+    names: list[Any] = given_names if isinstance(given_names, list) else []
+    playing = bots_for(chosen.name)
+    seats: list[SeatSpec] = []
+    tokens: list[str | None] = []
+    for index, part in enumerate(who):
+        given = names[index] if index < len(names) and isinstance(names[index], str) else ""
+        if part in (ME, PERSON):
+            name = plain_name(given)[:NAME_LENGTH].strip() if given.strip() else f"Player {index + 1}"
+            seats.append(SeatSpec(name))
+            tokens.append(secrets.token_urlsafe(TOKEN_BYTES))
+        elif part in bots.available():
+            if part not in playing:
+                raise WebError(
+                    "bad-form", f"The {part} bot does not play {chosen.title}; choose from {', '.join(playing)}."
+                )
+            label = part if who.count(part) == 1 else f"{part} {index + 1}"
+            seats.append(SeatSpec(label, part))
+            tokens.append(None)
+        else:
+            raise WebError(
+                "bad-form", f"Seat {index + 1}: choose me, a person, or a computer player ({', '.join(playing)})."
+            )
+    if all(seat.bot is not None for seat in seats):
+        raise WebError("bad-form", "At least one seat is for a person.")
+    return rules, seats, tokens

@@ -1,0 +1,209 @@
+"""What a table is at the server: its set-up (rules, seed, seats and who sits in them), the play session replayed from
+its journal, the connections watching it, and the store that appends its actions.  Functions of a set-up that any
+process can answer from the store (which seat a link or a player opens) live here too."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from racko.errors import RackoError
+from racko.families import family_of
+from racko.match import Match
+from racko.play.session import PlaySession
+from racko.record import GameRecord
+from racko.rules import Rules
+from racko.web.core import WebError
+from racko.web.store import DamagedTableError, TableStore
+
+TOKEN_BYTES = 24
+"""A seat token is 192 random bits: nobody can guess one, and one table's token is worthless at another (it is
+checked against that table's seats only)."""
+MOVED = 4012
+"""The close code that tells a page to reconnect at once: the table is played by another process now."""
+REPLACED = 4409
+"""The close code of a connection whose seat was opened on another connection since."""
+
+
+class Elsewhere(WebError):
+    """The table is played by another server process, alive and renewing its lease: the connection is told which."""
+
+    def __init__(self, node: str) -> None:
+        super().__init__("elsewhere", f"This table is played by the server {node}: reconnecting there.")
+        self.node = node
+
+
+DAMAGED = "This table cannot be opened: its saved game is damaged. The server's operator has been told why."
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def new_id() -> str:
+    return secrets.token_urlsafe(9)
+
+
+@dataclass
+class Watcher:
+    """One open connection: who it sees the table as, and the version it was last brought to."""
+
+    viewer: int | None
+    send: Callable[[dict[str, Any]], Awaitable[None]]
+    version: int = 0
+    close: Callable[[int], Awaitable[None]] | None = None
+    """Closes the connection with a code (the page reconnects after :data:`MOVED`)."""
+    replaced: bool = False
+    """The same seat was opened on another connection since: this one is told so and closed."""
+    network: str | None = None
+    """The mark of the network the connection comes from (racko.web.players.addresses), for a rated table's seats."""
+
+
+@dataclass
+class Table:
+    table_id: str
+    setup: dict[str, Any]
+    session: PlaySession
+    watchers: list[Watcher] = field(default_factory=list)
+    away_since: dict[int, float] = field(default_factory=dict)
+    """Per person seat whose person has no connection open: since when."""
+    thinking: asyncio.Task[None] | None = None
+    lost: str | None = None
+    """Why this table's last move was not committed (a failed group commit): it is reloaded from the store."""
+    quiet_since: float | None = None
+    """Since when nobody has watched the table (monotonic seconds); ``None`` while somebody does."""
+    turn: tuple[int | None, int] | None = None
+    turn_since: float = 0.0
+    """Whose turn it is (seat, round) and since when: every page shows how long the seat to act has had."""
+    reacted: dict[int, float] = field(default_factory=dict)
+    """Per seat, when it last sent a reaction."""
+    reported: bool = False
+    """Whether this game's end was passed on (ratings, histories)."""
+
+    @property
+    def version(self) -> int:
+        return self.session.version
+
+    def seat_of_player(self, player_id: str) -> int | None:
+        """The seat bound to this player, if any."""
+        return seat_of_player(self.setup, player_id)
+
+    def open_seat(self) -> int | None:
+        """A person's seat nobody has taken yet, or None."""
+        return next((seat for seat, spec in enumerate(self.setup["seats"]) if seat_is_free(spec)), None)
+
+    def seat_of(self, token: str | None) -> int | None:
+        return seat_of_token(self.setup, token)
+
+    def connected(self, seat: int) -> bool:
+        return any(watcher.viewer == seat for watcher in self.watchers)
+
+    def note_turn(self) -> float:
+        """How long the seat to act has had, in seconds: its clock starts when the turn passes or a round begins."""
+        now = time.monotonic()
+        turn = (self.session.to_act, len(self.session.match.results))
+        if turn != self.turn:
+            self.turn, self.turn_since = turn, now
+        return now - self.turn_since
+
+
+class JournalStore:
+    """The play session's store at a server table: appends the actions not yet in the journal."""
+
+    def __init__(self, store: TableStore, table_id: str, stored: int) -> None:
+        self.store = store
+        self.table_id = table_id
+        self.stored = stored
+
+    def save(self, record: GameRecord) -> None:
+        family = family_of(record.rules)
+        actions = [action for round_ in record.rounds for action in round_.actions]
+        new = [family.action_to_json(action) for action in actions[self.stored :]]
+        if not new:
+            return
+        try:
+            self.store.append(self.table_id, self.stored, new)
+        except Exception as error:  # a database error must reach the players as a failed save, like a full disk
+            raise OSError(f"the table's database refused the move ({error})") from None
+        self.stored = len(actions)
+
+    def finish(self, record: GameRecord) -> str:
+        self.save(record)
+        try:
+            self.store.finish(self.table_id, record.dumps())
+        except Exception as error:
+            raise OSError(f"the table's database refused the finished game ({error})") from None
+        return f"/api/tables/{self.table_id}/record"
+
+
+def said(error: BaseException) -> str:
+    """An error in one short line, for a log line or a message (never a traceback)."""
+    text = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    return text[:200]
+
+
+@contextlib.contextmanager
+def not_saved_if_refused() -> Iterator[None]:
+    """A change the database refuses (a full disk, a lock held too long) is a not-saved error for the player, as a
+    refused move is, instead of an exception that closes the connection."""
+    try:
+        yield
+    except Exception as error:
+        raise WebError(
+            "not-saved", f"The table's database refused the change ({error}). Nothing was changed; try again."
+        ) from None
+
+
+def replay_stored(table_id: str, setup: dict[str, Any], actions: list[dict[str, Any]]) -> Match:
+    """A stored table's game replayed from its set-up and journal; :class:`DamagedTableError` with the reason if they
+    are not a game."""
+    try:
+        rules = Rules.from_dict(setup["rules"])
+        match = Match(rules, seed=setup["seed"])
+    except (RackoError, KeyError, TypeError, ValueError) as error:
+        raise DamagedTableError(table_id, f"its set-up is not a game ({said(error)})") from None
+    family = family_of(rules)
+    for number, raw in enumerate(actions, start=1):
+        try:
+            match.apply(family.action_from_json(raw))
+        except (RackoError, KeyError, TypeError, ValueError) as error:
+            reason = f"action {number} of its journal is refused: {said(error)}"
+            raise DamagedTableError(table_id, reason) from None
+    return match
+
+
+def seat_of_token(setup: dict[str, Any], token: Any) -> int | None:
+    """The seat of a table's set-up whose link holds this token, if any (any process can tell, from the store)."""
+    if not token or not isinstance(token, str) or len(token) > 100:
+        return None
+    digest = token_hash(token)
+    for seat, spec in enumerate(setup["seats"]):
+        stored = spec.get("token")
+        if stored and hmac.compare_digest(stored, digest):
+            return seat
+    return None
+
+
+def seat_of_player(setup: dict[str, Any], player_id: str) -> int | None:
+    """The seat of a table's set-up bound to this player, if any."""
+    for seat, spec in enumerate(setup["seats"]):
+        if spec.get("player") == player_id and spec["bot"] is None:
+            return seat
+    return None
+
+
+def seat_is_free(spec: dict[str, Any]) -> bool:
+    """A person's seat nobody has taken yet: no computer player, no name given, no player bound."""
+    return spec["bot"] is None and not spec["joined"] and not spec.get("player")
+
+
+def seat_line(setup: dict[str, Any]) -> tuple[str, list[str]]:
+    """What a player's lobby says of a table they sit at: its variant and who sits there."""
+    return str(setup["rules"].get("variant", "classic")), [str(spec["name"]) for spec in setup["seats"]]

@@ -1,0 +1,128 @@
+"""Who watches a table and what each is shown: a connection joins (and gets what it missed), leaves, is brought up to
+the table's version with frames built for its own viewer (:mod:`.views`), and everyone is told who is here; a public
+table's line in the lobby is kept up to date."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from typing import Any
+
+from racko.play.session import PlaySession
+from racko.web.table.registry import Registry
+from racko.web.table.state import REPLACED, Table, Watcher
+from racko.web.table.views import log_entries, table_setup, view_of
+
+
+class Watching(Registry):
+    """The watchers of every table (:class:`Registry` keeps the tables)."""
+
+    async def join(self, table: Table, watcher: Watcher, since: int | None) -> None:
+        """A connection starts watching; it gets what it missed since ``since`` (or the whole game).  A seat open on
+        another connection already is told it was opened elsewhere, and closed: one connection acts for a seat."""
+        if watcher.viewer is not None:
+            for older in [other for other in table.watchers if other.viewer == watcher.viewer]:
+                table.watchers.remove(older)
+                older.replaced = True
+                with contextlib.suppress(Exception):  # a connection that just closed is gone anyway
+                    await older.send({"type": "replaced", "message": "This seat was opened in another window."})
+                    if older.close is not None:
+                        await older.close(REPLACED)
+        table.watchers.append(watcher)
+        table.quiet_since = None
+        if watcher.viewer is not None:
+            table.away_since.pop(watcher.viewer, None)
+        watcher.version = since if isinstance(since, int) and 0 <= since <= table.version else 0
+        await watcher.send(
+            {
+                "type": "welcome",
+                "table": table.table_id,
+                "you": watcher.viewer,
+                "setup": table_setup(table.session),
+                "game": table.setup["game"],
+                "joined": watcher.viewer is None or table.setup["seats"][watcher.viewer]["joined"],
+                "away_seconds": self.away_seconds,
+            }
+        )
+        await self.bring(table, watcher)
+        await self._tell_presence(table)
+        self.wake_bots(table)
+
+    async def leave(self, table: Table, watcher: Watcher) -> None:
+        if watcher in table.watchers:
+            table.watchers.remove(watcher)
+        seat = watcher.viewer
+        if seat is not None and not table.connected(seat) and table.session.seats[seat].bot is None:
+            table.away_since[seat] = time.monotonic()
+        if not table.watchers:
+            table.quiet_since = time.monotonic()
+        await self._tell_presence(table)
+
+    async def bring(self, table: Table, watcher: Watcher) -> None:
+        """Bring one watcher up to the current version: the lines it missed and the view."""
+        if self.store.unsaved(table.table_id):  # nobody sees a move before it is committed
+            seen = watcher.version
+            try:
+                await self.saved(table)
+            except OSError:
+                return  # the move's own handler reloads the table and tells everybody
+            if watcher.version != seen:
+                return  # the move's broadcast brought this watcher up to date meanwhile
+        session = table.session
+        version = session.version
+        start = watcher.version if 0 <= watcher.version <= version else 0  # a version the game had, or all
+        frame = {
+            "type": "state",
+            "version": version,
+            "since": start,
+            "log": log_entries(session.events_between(start, version, watcher.viewer), session.names),
+            "view": view_of(session, watcher.viewer),
+        }
+        if session.save_problem:
+            frame["problem"] = session.save_problem
+        watcher.version = version
+        with contextlib.suppress(Exception):  # a connection that just closed: its leave() follows
+            await watcher.send(frame)
+
+    async def broadcast(self, table: Table) -> None:
+        table.note_turn()
+        for watcher in list(table.watchers):
+            await self.bring(table, watcher)
+
+    def presence(self, table: Table) -> dict[str, Any]:
+        now = time.monotonic()
+        seats = []
+        for seat, spec in enumerate(table.session.seats):
+            since = table.away_since.get(seat)
+            seats.append(
+                {
+                    "seat": seat,
+                    "bot": spec.bot,
+                    "connected": spec.bot is not None or table.connected(seat),
+                    "joined": table.setup["seats"][seat]["joined"],
+                    # Whole seconds, rounded down: the page offers a hand-over only once the server takes it.
+                    "away_for": None if since is None or spec.bot is not None else int(now - since),
+                }
+            )
+        return {
+            "type": "presence",
+            "seats": seats,
+            "spectators": sum(w.viewer is None for w in table.watchers),
+            "to_act": table.session.to_act,
+            "turn_for": round(table.note_turn(), 1),
+            "rated": bool(table.setup.get("rated")),
+            "casual_because": table.setup.get("casual_because"),
+        }
+
+    async def _tell_presence(self, table: Table) -> None:
+        frame = self.presence(table)
+        for watcher in list(table.watchers):
+            with contextlib.suppress(Exception):
+                await watcher.send(frame)
+
+    async def _publish(self, table_id: str, setup: dict[str, Any], session: PlaySession | None) -> None:
+        """Tell those who follow the tables (the lobby keeps the public ones' lines) that a table's seats or game
+        changed: its id, its set-up, and whether its game is over."""
+        over = session is not None and session.match.over
+        for follower in self.followers:
+            await follower(table_id, setup, over)

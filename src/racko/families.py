@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import racko.actions as classic_actions
 import racko.highlow as highlow
@@ -37,50 +37,9 @@ class Family(Protocol[ActionT, RoundT]):
     action_space_size: int
     cards_in_records: str
     """How a record writes this family's cards, for error messages."""
-
-    def full_deck(self, rules: Rules) -> list[int]: ...
-
-    def deck_text(self, rules: Rules) -> str: ...
-
-    def deck_is_valid(self, rules: Rules, deck: Sequence[int]) -> bool: ...
-
-    def new_round(
-        self,
-        rules: Rules,
-        deck: Sequence[int],
-        dealer: int,
-        *,
-        rng: random.Random,
-        reshuffles: Sequence[Sequence[int]] = (),
-        totals: Sequence[int] | None = None,
-        number: int = 1,
-    ) -> RoundT: ...
-
-    def cut_for_dealer(self, rules: Rules, rng: random.Random) -> tuple[tuple[int, ...], int]:
-        """The cards cut for the first deal (the first cut, if a tie was cut again) and the first dealer."""
-
-    def next_dealer(self, rules: Rules, finished: RoundT) -> int: ...
-
-    def verbs(self, rules: Rules) -> frozenset[str]:
-        """The kinds of action a player of these rules ever takes (the ``kind`` of its action types)."""
-
-    def action_to_json(self, action: ActionT) -> dict[str, Any]: ...
-
-    def action_from_json(self, data: object) -> ActionT: ...
-
-    def action_index(self, action: ActionT) -> int: ...
-
-    def action_from_index(self, seat: int, index: int) -> ActionT: ...
-
-    def card_to_json(self, card: int) -> int | str: ...
-
-    def card_from_json(self, value: object) -> int: ...
-
-
-class _RoundFamily(Generic[ActionT, RoundT]):
-    """What a family answers through its round type: the deck and how a round is made."""
-
     round_type: type[Any]
+    """The family's round class: it knows the deck and makes the rounds (the families subclass this protocol to
+    answer through it)."""
 
     def full_deck(self, rules: Rules) -> list[int]:
         deck: list[int] = self.round_type.full_deck(rules)
@@ -109,8 +68,28 @@ class _RoundFamily(Generic[ActionT, RoundT]):
         )
         return made
 
+    def cut_for_dealer(self, rules: Rules, rng: random.Random) -> tuple[tuple[int, ...], int]:
+        """The cards cut for the first deal (the first cut, if a tie was cut again) and the first dealer."""
 
-class ClassicFamily(_RoundFamily[Action, Round]):
+    def next_dealer(self, rules: Rules, finished: RoundT) -> int: ...
+
+    def verbs(self, rules: Rules) -> frozenset[str]:
+        """The kinds of action a player of these rules ever takes (the ``kind`` of its action types)."""
+
+    def action_to_json(self, action: ActionT) -> dict[str, Any]: ...
+
+    def action_from_json(self, data: object) -> ActionT: ...
+
+    def action_index(self, action: ActionT) -> int: ...
+
+    def action_from_index(self, seat: int, index: int) -> ActionT: ...
+
+    def card_to_json(self, card: int) -> int | str: ...
+
+    def card_from_json(self, value: object) -> int: ...
+
+
+class ClassicFamily(Family[Action, Round]):
     """Classic, Bonus and Partners Rack-O: cards 1 to N, the lowest cut deals, the deal passes left."""
 
     name = "classic"
@@ -146,7 +125,7 @@ class ClassicFamily(_RoundFamily[Action, Round]):
         raise SetupError(f"{value!r} is not a card number.")
 
 
-class HighLowFamily(_RoundFamily[HighLowAction, HighLowRound]):
+class HighLowFamily(Family[HighLowAction, HighLowRound]):
     """High-Low Rack-O: 112 cards with Wilds and Swaps, the highest cut deals, the winner's right deals next."""
 
     name = "highlow"

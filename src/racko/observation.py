@@ -13,15 +13,7 @@ import enum
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from racko.actions import (
-    Action,
-    CallRacko,
-    Discard,
-    DrawFromStock,
-    Exchange,
-    TakeDiscard,
-    Wait,
-)
+from racko.actions import Action, CallRacko, Discard, DrawFromStock, Exchange, TakeDiscard, Wait
 from racko.rules import RACK_SIZE, SLOT_LABELS, Rules
 from racko.scoring import qualifies_for_racko
 

@@ -200,18 +200,13 @@ class Round(Table[Action, RoundResult, Event]):
         self.actions.append(action)
         seat = self._to_act
         kind = type(action)
-        if kind is DrawFromStock:
-            card = self._stock.pop()
+        if kind is DrawFromStock or kind is TakeDiscard:
+            from_discard = kind is TakeDiscard
+            card = (self._discard if from_discard else self._stock).pop()
             self._held = card
-            self._held_from_discard = False
+            self._held_from_discard = from_discard
             self._phase = Phase.PLACE
-            self.log.append(Drew(seat, card))
-        elif kind is TakeDiscard:
-            card = self._discard.pop()
-            self._held = card
-            self._held_from_discard = True
-            self._phase = Phase.PLACE
-            self.log.append(Took(seat, card))
+            self.log.append(Took(seat, card) if from_discard else Drew(seat, card))
         elif kind is Exchange:
             assert isinstance(action, Exchange) and self._held is not None
             slot = action.slot

@@ -34,14 +34,19 @@ def cards_that_may_come(observation: Observation) -> list[int]:
     return [card for card in range(1, public.rules.deck_size + 1) if card not in placed]
 
 
-def counts_below(cards: Iterable[int], deck_size: int) -> list[int]:
-    """``counts[v]``: how many of ``cards`` are at most ``v`` (for v from 0 to deck_size + 1)."""
-    counts = [0] * (deck_size + 2)
-    for card in cards:
-        counts[card] += 1
-    for value in range(1, deck_size + 2):
+def counts_up_to(numbers: Iterable[int], top: int) -> list[int]:
+    """``counts[v]``: how many of ``numbers`` are at most ``v`` (for v from 0 to ``top``)."""
+    counts = [0] * (top + 1)
+    for number in numbers:
+        counts[number] += 1
+    for value in range(1, top + 1):
         counts[value] += counts[value - 1]
     return counts
+
+
+def counts_below(cards: Iterable[int], deck_size: int) -> list[int]:
+    """``counts[v]``: how many of ``cards`` are at most ``v`` (for v from 0 to deck_size + 1)."""
+    return counts_up_to(cards, deck_size + 1)
 
 
 @dataclass(frozen=True)

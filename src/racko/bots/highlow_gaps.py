@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from racko.bots.gaps import INFINITE, PLAIN, GapModel, gap_tables
+from racko.bots.gaps import INFINITE, PLAIN, GapModel, counts_up_to, gap_tables
 from racko.highlow import (
     HIGHEST,
     SWAP,
@@ -42,8 +42,9 @@ class RowValuer:
     def __init__(self, unseen: Sequence[int], model: GapModel = PLAIN) -> None:
         numbers = [card for card in unseen if card > 0]
         self.wilds = sum(1 for card in unseen if card == WILD)
-        self.rising = _counts_up_to(numbers)
-        self.falling = _counts_up_to([HIGHEST + 1 - card for card in numbers])  # a High row, read from the right
+        self.rising = counts_up_to(numbers, HIGHEST)
+        # A High row, read from the right.
+        self.falling = counts_up_to([HIGHEST + 1 - card for card in numbers], HIGHEST)
         self.tables = gap_tables(model, max(1, len(numbers) + self.wilds))
 
     def cost(self, row: Sequence[int]) -> float:
@@ -161,16 +162,6 @@ def unseen_cards(observation: HighLowObservation) -> list[int]:
     seen.extend(card for card in (observation.held, public.passed_card) if card is not None)
     remaining.subtract(seen)
     return [card for card, count in remaining.items() for _ in range(max(0, count))]
-
-
-def _counts_up_to(numbers: Sequence[int]) -> list[int]:
-    """``counts[v]``: how many of ``numbers`` are at most ``v`` (v from 0 to HIGHEST)."""
-    counts = [0] * (HIGHEST + 1)
-    for number in numbers:
-        counts[number] += 1
-    for value in range(1, HIGHEST + 1):
-        counts[value] += counts[value - 1]
-    return counts
 
 
 def highlow_move(

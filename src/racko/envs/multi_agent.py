@@ -34,7 +34,7 @@ Observed = dict[str, Any]
 
 
 class _Table:
-    """The part both APIs share: rules, spaces, the episode and its step counter."""
+    """The part both APIs share: the constructor, rules, spaces, the episode and its step counter."""
 
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["ansi", "human"],
@@ -44,18 +44,20 @@ class _Table:
 
     def __init__(
         self,
-        variant_name: str,
-        players: int | None,
-        reward: str,
-        max_cycles: int | None,
-        illegal_reward: float,
-        turn_cap: int | None,
-        render_mode: str | None,
-        options: dict[str, Any],
+        variant: str = "classic",
+        players: int | None = None,
+        *,
+        reward: str = "game",
+        max_cycles: int | None = None,
+        illegal_reward: float = -1.0,
+        turn_cap: int | None = DEFAULT_TURN_CAP,
+        render_mode: str | None = None,
+        **options: Any,
     ) -> None:
+        super().__init__()  # the PettingZoo base that follows in the environment's MRO
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"Unknown render mode {render_mode!r}; use 'ansi' or 'human'.")
-        self.rules = table_rules(variant_name, players, turn_cap, options)
+        self.rules = table_rules(variant, players, turn_cap, options)
         self.reward_kind = check_reward(reward)
         self.max_cycles = max_cycles
         self.illegal_reward = float(illegal_reward)
@@ -72,8 +74,15 @@ class _Table:
         self.observation_spaces = {name: observation_space for name in self.possible_agents}
         self.action_spaces = {name: spaces.Discrete(actions) for name in self.possible_agents}
         self._seed_source = SeedSource()
+        self.agents: list[str] = []  # nobody is in play until reset()
         self.episode: Episode | None = None
         self.steps = 0
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
 
     def _start(self, seed: int | None) -> Episode:
         self.episode = Episode(self.rules, self.reward_kind, self._seed_source.next(seed))
@@ -110,27 +119,6 @@ class _Table:
 
 class RackoAECEnv(_Table, AECEnv[str, Observed, int | None]):  # type: ignore[misc]
     """Rack-O for every seat, one agent acting at a time (see the module's docstring and docs/ENVS.md)."""
-
-    def __init__(
-        self,
-        variant: str = "classic",
-        players: int | None = None,
-        *,
-        reward: str = "game",
-        max_cycles: int | None = None,
-        illegal_reward: float = -1.0,
-        turn_cap: int | None = DEFAULT_TURN_CAP,
-        render_mode: str | None = None,
-        **options: Any,
-    ) -> None:
-        AECEnv.__init__(self)
-        _Table.__init__(self, variant, players, reward, max_cycles, illegal_reward, turn_cap, render_mode, options)
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
 
     def observe(self, agent: str) -> Observed:
         return self._observed(agent)
@@ -184,27 +172,6 @@ class RackoAECEnv(_Table, AECEnv[str, Observed, int | None]):  # type: ignore[mi
 
 class RackoParallelEnv(_Table, ParallelEnv[str, Observed, int | None]):  # type: ignore[misc]
     """Rack-O for every seat in PettingZoo's parallel API: each step, only the agent to act's action counts."""
-
-    def __init__(
-        self,
-        variant: str = "classic",
-        players: int | None = None,
-        *,
-        reward: str = "game",
-        max_cycles: int | None = None,
-        illegal_reward: float = -1.0,
-        turn_cap: int | None = DEFAULT_TURN_CAP,
-        render_mode: str | None = None,
-        **options: Any,
-    ) -> None:
-        _Table.__init__(self, variant, players, reward, max_cycles, illegal_reward, turn_cap, render_mode, options)
-        self.agents: list[str] = []
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None

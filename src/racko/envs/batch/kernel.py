@@ -130,12 +130,16 @@ def card_at(rack: Any, slot: int, card: int, index: int) -> int:
     return card if index == slot else rack[index]
 
 
+# Each takes the rack as ``racks[base:base + 10]``: a rack of its own with base 0, or one seat of the bucket fast
+# path's flat racks, read in place (no view).
+
+
 @inline_jit
-def is_ordered(rack: Any, slot: int, card: int) -> bool:
+def is_ordered(racks: Any, base: int, slot: int, card: int) -> bool:
     """Whether the rack (with ``card`` in ``slot``; slot -1: as it is) rises from slot 5 to slot 50."""
-    previous = card_at(rack, slot, card, 0)
+    previous = card if slot == 0 else racks[base]
     for index in range(1, RACK):
-        current = card_at(rack, slot, card, index)
+        current = card if index == slot else racks[base + index]
         if current <= previous:
             return False
         previous = current
@@ -143,12 +147,12 @@ def is_ordered(rack: Any, slot: int, card: int) -> bool:
 
 
 @inline_jit
-def longest_run(rack: Any, slot: int, card: int) -> int:
+def longest_run(racks: Any, base: int, slot: int, card: int) -> int:
     best = 1
     current = 1
-    previous = card_at(rack, slot, card, 0)
+    previous = card if slot == 0 else racks[base]
     for index in range(1, RACK):
-        value = card_at(rack, slot, card, index)
+        value = card if index == slot else racks[base + index]
         current = current + 1 if value == previous + 1 else 1
         if current > best:
             best = current
@@ -169,9 +173,9 @@ def ordered_prefix(rack: Any) -> int:
 @inline_jit
 def qualifies(rack: Any, needs_run: bool) -> bool:
     """Whether the rack goes Rack-O: in order, and with a run of three under the 2-player rule."""
-    if not is_ordered(rack, -1, 0):
+    if not is_ordered(rack, 0, -1, 0):
         return False
-    return not needs_run or longest_run(rack, -1, 0) >= 3
+    return not needs_run or longest_run(rack, 0, -1, 0) >= 3
 
 
 # --- easy: the bucket policy (racko.bots.bucket) ----------------------------------------------------------------------
@@ -183,22 +187,26 @@ def bucket_slot(card: int, deck_size: int) -> int:
 
 
 @inline_jit
-def run_slot(rack: Any, card: int) -> int:
-    """``_run_slot``: a sorted rack without a run of three: the slot where ``card`` keeps it sorted and makes its
-    longest run longer (the longest such run, the lowest slot among equals); -1 for none."""
-    if not is_ordered(rack, -1, 0):
-        return -1
-    best_run = longest_run(rack, -1, 0)
+def sorted_run_slot(racks: Any, base: int, card: int) -> int:
+    """:func:`run_slot` for a rack known to be sorted."""
+    best_run = longest_run(racks, base, -1, 0)
     if best_run >= 3:
         return -1
     best = -1
     for slot in range(RACK):
-        if is_ordered(rack, slot, card):
-            run = longest_run(rack, slot, card)
+        if is_ordered(racks, base, slot, card):
+            run = longest_run(racks, base, slot, card)
             if run > best_run:
                 best = slot
                 best_run = run
     return best
+
+
+@inline_jit
+def run_slot(rack: Any, card: int) -> int:
+    """``_run_slot``: a sorted rack without a run of three: the slot where ``card`` keeps it sorted and makes its
+    longest run longer (the longest such run, the lowest slot among equals); -1 for none."""
+    return sorted_run_slot(rack, 0, card) if is_ordered(rack, 0, -1, 0) else -1
 
 
 @inline_jit
@@ -376,7 +384,7 @@ def has_run(rack: Any, slot: int, card: int, deck_size: int) -> bool:
             and run_fits(rack, slot, card, i, a, deck_size)
         ):
             return True
-    return longest_run(rack, slot, card) >= 3 and is_ordered(rack, slot, card)
+    return longest_run(rack, 0, slot, card) >= 3 and is_ordered(rack, 0, slot, card)
 
 
 @jit
@@ -555,6 +563,30 @@ def refill(pile: Any, pile_size: int, stock: Any, shuffled: bool, state: Any) ->
     return pile_size - 1
 
 
+@inline_jit
+def refill_when_empty(
+    pile: Any,
+    pile_size: int,
+    stock: Any,
+    stock_top: int,
+    stock_size: int,
+    shuffled: bool,
+    state: Any,
+    refills: Any,
+    refilled: int,
+) -> tuple[int, int, int, int]:
+    """A turn's end in :func:`play_round` and :func:`play_bucket_round`: once the stock has run out, :func:`refill`
+    it, and keep a shuffled pile's new order as refill ``refilled`` of ``refills`` while there is room (the engine
+    replays a flip without it).  Returns (stock top, stock size, pile size, refills so far)."""
+    if stock_top < stock_size:
+        return stock_top, stock_size, pile_size, refilled
+    new_size = refill(pile, pile_size, stock, shuffled, state)
+    if shuffled and refilled < refills.shape[0]:
+        for index in range(pile_size):
+            refills[refilled, index] = pile[index]
+    return 0, new_size, 1, refilled + 1
+
+
 @jit
 def score_round(racks: Any, winner: int, scores: Any) -> None:
     """75 for Rack-O (no bonus in classic), else 5 a card up to the first break."""
@@ -616,14 +648,9 @@ def play_round(
             pile[pile_size] = held
         pile_size += 1
         turns += 1
-        if stock_top == stock_size:
-            stock_size = refill(pile, pile_size, stock, shuffled, state)
-            if shuffled and refilled < refills.shape[0]:
-                for index in range(pile_size):
-                    refills[refilled, index] = pile[index]
-            refilled += 1
-            stock_top = 0
-            pile_size = 1
+        stock_top, stock_size, pile_size, refilled = refill_when_empty(
+            pile, pile_size, stock, stock_top, stock_size, shuffled, state, refills, refilled
+        )
         if qualifies(rack, needs_run):
             return seat, turns
         if turns >= turn_cap:
@@ -633,48 +660,7 @@ def play_round(
 
 # --- The fast path: every seat plays the bucket policy ---------------------------------------------------------------
 # The same rules and policy as play_round, written out on a flat array of racks (seat s's slot k at s * 10 + k) with
-# the buckets looked up: no views, no calls, so that the loop stays in registers.
-
-
-@inline_jit
-def flat_ordered(racks: Any, base: int, slot: int, card: int) -> bool:
-    previous = card if slot == 0 else racks[base]
-    for index in range(1, RACK):
-        current = card if index == slot else racks[base + index]
-        if current <= previous:
-            return False
-        previous = current
-    return True
-
-
-@inline_jit
-def flat_run(racks: Any, base: int, slot: int, card: int) -> int:
-    best = 1
-    current = 1
-    previous = card if slot == 0 else racks[base]
-    for index in range(1, RACK):
-        value = card if index == slot else racks[base + index]
-        current = current + 1 if value == previous + 1 else 1
-        if current > best:
-            best = current
-        previous = value
-    return best
-
-
-@inline_jit
-def flat_run_slot(racks: Any, base: int, card: int) -> int:
-    """:func:`run_slot` on a sorted rack of the flat racks."""
-    best_run = flat_run(racks, base, -1, 0)
-    if best_run >= 3:
-        return -1
-    best = -1
-    for slot in range(RACK):
-        if flat_ordered(racks, base, slot, card):
-            run = flat_run(racks, base, slot, card)
-            if run > best_run:
-                best = slot
-                best_run = run
-    return best
+# the buckets looked up: no views, and only inlined calls, so that the loop stays in registers.
 
 
 @inline_jit
@@ -731,7 +717,7 @@ def play_bucket_round(
         breaks[seat] = count
     for offset in range(1, players + 1):
         seat = (dealer + offset) % players
-        if breaks[seat] == 0 and (not needs_run or flat_run(racks, seat * RACK, -1, 0) >= 3):
+        if breaks[seat] == 0 and (not needs_run or longest_run(racks, seat * RACK, -1, 0) >= 3):
             return seat, 0
     stock_top = 0
     seat = (dealer + 1) % players
@@ -743,7 +729,7 @@ def play_bucket_round(
         slot = buckets[top]
         take = buckets[racks[base + slot]] != slot
         if needs_run and breaks[seat] == 0:  # a sorted rack under the 2-player rule: look for a longer run
-            lengthening = flat_run_slot(racks, base, top)
+            lengthening = sorted_run_slot(racks, base, top)
             if take or lengthening >= 0:
                 take = True
                 place = True
@@ -752,7 +738,7 @@ def play_bucket_round(
                     slot = lengthening
             else:
                 card = stock[stock_top]
-                lengthening = flat_run_slot(racks, base, card)
+                lengthening = sorted_run_slot(racks, base, card)
                 slot = lengthening if lengthening >= 0 else buckets[card]
                 place = lengthening >= 0 or buckets[racks[base + slot]] != slot
         else:
@@ -770,15 +756,10 @@ def play_bucket_round(
         pile[pile_size] = current if place else card
         pile_size += 1
         turns += 1
-        if stock_top == stock_size:
-            stock_size = refill(pile, pile_size, stock, shuffled, state)
-            if shuffled and refilled < refills.shape[0]:
-                for index in range(pile_size):
-                    refills[refilled, index] = pile[index]
-            refilled += 1
-            stock_top = 0
-            pile_size = 1
-        if breaks[seat] == 0 and (not needs_run or flat_run(racks, base, -1, 0) >= 3):
+        stock_top, stock_size, pile_size, refilled = refill_when_empty(
+            pile, pile_size, stock, stock_top, stock_size, shuffled, state, refills, refilled
+        )
+        if breaks[seat] == 0 and (not needs_run or longest_run(racks, base, -1, 0) >= 3):
             return seat, turns
         if turns >= turn_cap:
             return -1, turns

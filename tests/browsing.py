@@ -18,6 +18,7 @@ from typing import Any
 
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, Playwright, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from racko.families import family_of
 from racko.match import Match
@@ -182,3 +183,61 @@ def serious_problems(page: Page, axe: Axe) -> list[str]:
         for issue in found
         if issue["impact"] in ("serious", "critical")
     ]
+
+
+def _bucket(card: int, deck: int) -> int:
+    """The slot a card belongs in when every slot holds a card of its own tenth of the deck (then the rack is in
+    order): a simple way for a test to play rounds that end."""
+    return (card - 1) * 10 // deck
+
+
+def act_and_wait(page: Page, selector: str, press: str = "click") -> bool:
+    """Act through the page, by a click or a tap, and wait until the table has moved on.  False when a round's end
+    came first: its report covers the table (the next round may already be the page's, behind it)."""
+    before = version(page)
+    report = page.locator("#round-dialog")
+    target = page.locator(selector)
+    try:
+        target.tap(timeout=5000) if press == "tap" else target.click(timeout=5000)
+    except PlaywrightTimeoutError:
+        if report.is_visible():
+            return False
+        raise
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while version(page) == before:
+        if report.is_visible():
+            return False
+        assert time.monotonic() < deadline, f"the table did not move on after {selector}"
+        time.sleep(0.02)
+    return True
+
+
+def play_a_turn(page: Page, deck: int, press: str = "click") -> None:
+    """One whole turn by the bucket rule, through the page only: a pile, then a slot (or Discard)."""
+    rack = [int(card) for card in cards(page, "#rack .slot .card")]
+    top = int(cards(page, "#discard .card")[0])
+    wanted = _bucket(top, deck)
+    if _bucket(rack[wanted], deck) != wanted:
+        if act_and_wait(page, "#discard", press=press):
+            act_and_wait(page, f"#rack .slot >> nth={wanted}", press=press)
+        return
+    if not act_and_wait(page, "#stock", press=press) or situation(page) != "place-drawn":
+        return  # the turn ended with the draw (the round ended meanwhile)
+    held = int(cards(page, "#held .card")[0])
+    wanted = _bucket(held, deck)
+    act_and_wait(
+        page, f"#rack .slot >> nth={wanted}" if _bucket(rack[wanted], deck) != wanted else "#btn-discard", press=press
+    )
+
+
+def wait_for_turn_or_round_end(pages: list[Page]) -> Page | None:
+    """The page whose turn it is, or None once a round-end report is open on every page."""
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while time.monotonic() < deadline:
+        if all(page.locator("#round-dialog").is_visible() for page in pages):
+            return None
+        for page in pages:
+            if situation(page) == "pick" and not page.locator("#round-dialog").is_visible():
+                return page
+        time.sleep(0.05)
+    raise AssertionError("nobody's turn came and no round ended")

@@ -1,11 +1,9 @@
-"""``racko bench server`` as a real process (a few seconds, a handful of tables), the browser review's timing of a
-short game, and the group commit the server benchmark measures: a move is told only once committed, and a move the
-database refuses is forgotten."""
+"""``racko bench server`` as a real process (a few seconds, a handful of tables) and the browser review's timing of a
+short game.  The group commit the server benchmark measures is tested in tests/web/store/test_store_group_commit.py."""
 
 from __future__ import annotations
 
 import json
-import random
 import re
 import subprocess
 import sys
@@ -13,17 +11,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
 from racko.cli import app
-from racko.families import family_of
-from racko.match import Match
-from racko.rules import Rules
 from racko.tools.bench.review import browser_review_bench
-from racko.web.app import create_app
-from racko.web.store import SqliteTables
-from test_web import _until
 
 PACE_KEYS = {
     "benchmark",
@@ -196,80 +187,3 @@ def test_the_browser_review_is_timed_on_a_game_played_at_a_real_server() -> None
     assert figures["benchmark"] == "review-in-the-browser" and figures["game_rounds"] >= 2
     assert 0 < figures["round_decisions"] < figures["game_decisions"]  # one seat's first round; every seat's game
     assert figures["round_seconds"] > 0 and figures["game_seconds"] > 0
-
-
-# --- the group commit ------------------------------------------------------------------------------------------
-
-
-def _committed_version(store: SqliteTables, table_id: str) -> int:
-    """The version of the game as the journal keeps it (what a restarted server would resume)."""
-    stored = store.load(table_id)
-    assert stored is not None
-    rules = Rules.from_dict(stored.setup["rules"])
-    match = Match(rules, seed=stored.setup["seed"])
-    family = family_of(rules)
-    for raw in stored.actions:
-        match.apply(family.action_from_json(raw))
-    return sum(len(round_.log) for round_ in match.rounds)
-
-
-def test_grouped_moves_reach_the_journal_before_anybody_sees_them(tmp_path: Path) -> None:
-    store = SqliteTables(tmp_path / "t.sqlite3", grouped=True)
-    with TestClient(create_app(store, pace=0.0, frames_per_second=10000.0)) as client:
-        links = client.post("/api/tables", json={"variant": "classic", "players": 2, "seats": ["me", "easy"]}).json()
-        with client.websocket_connect(f"/ws/{links['table']}") as ws:
-            ws.send_json({"type": "hello", "token": links["seats"][0]["token"]})
-            state = _until(ws, "state")
-            rng = random.Random(3)
-            seen = 0
-            for _ in range(80):
-                assert state["version"] <= _committed_version(store, links["table"])
-                seen += 1
-                legal = state["view"]["legal"]
-                if legal:
-                    action = {key: value for key, value in rng.choice(legal).items() if key != "seat"}
-                    ws.send_json({"type": "act", "version": state["version"], "action": action})
-                state = _until(ws, "state")
-            assert seen == 80 and state["version"] > 40
-
-
-def _until_error(ws: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    states = []
-    for _ in range(50):
-        frame = ws.receive_json()
-        if frame["type"] == "error":
-            return dict(frame), states
-        if frame["type"] == "state":
-            states.append(frame)
-    raise AssertionError("no error frame")
-
-
-def test_a_move_the_database_refuses_is_forgotten_and_said(tmp_path: Path) -> None:
-    store = SqliteTables(tmp_path / "t.sqlite3", grouped=True)
-    with TestClient(create_app(store, pace=0.0, frames_per_second=10000.0)) as client:
-        links = client.post("/api/tables", json={"variant": "classic", "players": 2, "seats": ["me", "person"]}).json()
-        hub = client.app.state.hub  # type: ignore[attr-defined]
-        table = hub.tables[links["table"]]
-        actor = table.session.to_act
-        with client.websocket_connect(f"/ws/{links['table']}") as ws:
-            ws.send_json({"type": "hello", "token": links["seats"][actor]["token"]})
-            state = _until(ws, "state")
-            if actor == 1:
-                ws.send_json({"type": "name", "name": "Bob"})
-                state = _until(ws, "state")
-            with store._using:  # the disk is full, as far as the journal knows
-                store._db.execute(
-                    "CREATE TRIGGER full BEFORE INSERT ON actions BEGIN SELECT RAISE(ABORT, 'disk is full'); END"
-                )
-            ws.send_json({"type": "act", "version": state["version"], "action": {"act": "draw"}})
-            error, states = _until_error(ws)
-            assert error["code"] == "not-saved" and "disk is full" in error["message"]
-            assert states and states[-1]["version"] == state["version"]  # the table as the journal keeps it
-            fresh = hub.tables[links["table"]]
-            assert fresh is not table and fresh.version == state["version"]
-            assert _committed_version(store, links["table"]) == state["version"]
-            with store._using:
-                store._db.execute("DROP TRIGGER full")
-            ws.send_json({"type": "act", "version": state["version"], "action": {"act": "draw"}})
-            assert _until(ws, "state")["version"] > state["version"]
-            assert _committed_version(store, links["table"]) > state["version"]

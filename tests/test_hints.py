@@ -1,4 +1,4 @@
-"""Hints that explain themselves: the terminal table, plain mode, `racko hint` (the page: test_browser_table.py)."""
+"""Hints that explain themselves: the terminal table, plain mode, `racko hint` (the page: test_table_browser.py)."""
 
 from __future__ import annotations
 

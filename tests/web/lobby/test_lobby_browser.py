@@ -126,15 +126,19 @@ def test_two_strangers_meet_by_quick_play_play_a_rated_game_and_a_third_watches(
     people += [ann, bob, cy]
     for person in people:
         person.page.goto(server + "/")
-    _pick_name(ann.page, "Ann")
     _pick_name(bob.page, "Bob")
     expect(cy.page.locator("#who-title")).to_have_text("Kies een naam om met anderen te spelen")
 
+    # Ann asks for her game before she has a name: she is asked for one, and the game she asked for is wanted then.
     ann.page.locator("#quick-variant").select_option("classic")
     ann.page.locator("#quick-players").select_option("2")
     ann.page.locator("#quick-run-rule").uncheck()
     ann.page.locator("#quick-go").click()
+    expect(ann.page.locator("#problem")).to_have_text("Pick a name first: quick play starts as soon as you have one.")
+    expect(ann.page.locator("#name")).to_be_focused()
+    _pick_name(ann.page, "Ann")
     expect(ann.page.locator("#queues")).to_contain_text("1 waiting")
+    expect(ann.page.locator("#problem")).to_have_text("")
     ann.page.screenshot(path=str(shots / "lobby-waiting.png"), full_page=True)
     expect(cy.page.locator("#others-list")).to_contain_text("1 wachtend")  # no name: a wish is not public
     expect(cy.page.locator("#others-list")).not_to_contain_text("Ann")
@@ -153,7 +157,10 @@ def test_two_strangers_meet_by_quick_play_play_a_rated_game_and_a_third_watches(
     table = ann.page.url.rsplit("/", 1)[1]
     assert bob.page.url.endswith("/t/" + table)
     expect(ann.page.locator("#name-dialog")).not_to_be_visible()  # the lobby's name: no question at the table
-    expect(ann.page.locator("#game-mode")).to_have_text("Rated game")
+    expect(ann.page.locator("#game-mode")).to_have_text("Rated game: hints are off.")
+    expect(ann.page.locator("#btn-hint")).to_be_hidden()  # fair play: a game that counts gives no hints
+    ann.page.locator("body").press("?")
+    expect(ann.page.locator("#status")).to_have_text("Hints are off in rated games.")
 
     watch = cy.page.locator("#playing-list li", has_text="Ann").get_by_role("link")
     expect(watch).to_be_visible()
@@ -252,7 +259,8 @@ def test_one_person_in_two_browsers_plays_a_casual_game_and_the_table_says_why(
     form = {"variant": "classic", "players": 2, "seats": ["me", "person"], "public": True, "rated": True}
     made = first.context.request.post(server + "/api/tables", data=form).json()
     first.page.goto(server + "/t/" + made["table"])
-    expect(first.page.locator("#game-mode")).to_have_text("Rated game")
+    expect(first.page.locator("#game-mode")).to_have_text("Rated game: hints are off.")
+    expect(first.page.locator("#btn-hint")).to_be_hidden()
     second.page.goto(server + "/")
     second.page.locator("#open-list li", has_text="Ivo").get_by_role("button").click()
     expect(second.page).to_have_url(re.compile(r"/t/[\w-]+$"))
@@ -260,6 +268,7 @@ def test_one_person_in_two_browsers_plays_a_casual_game_and_the_table_says_why(
     expect(first.page.locator("#game-mode")).to_have_text(
         "Casual game: two seats play from one network address, and such games are not rated."
     )
+    expect(first.page.locator("#btn-hint")).to_be_visible()  # a casual game gives hints again
     first.page.screenshot(path=str(shots / "casual-one-address.png"))
 
 

@@ -1,6 +1,6 @@
 """The files of deploy/ work as docs/DEPLOY.md says: the systemd units pass systemd's own check, and nginx with
 deploy/nginx-racko.conf (Debian's nginx, a self-signed certificate) serves racko over TLS, WebSockets included, with
-the page's https origin accepted and a foreign one refused.  HAProxy's configuration is run by test_web_cluster."""
+the page's https origin accepted and a foreign one refused.  HAProxy's configuration is run by test_ops_cluster."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from websockets.sync.client import connect
 
 from racko.tools.bench.processes import HOST, ServeProcess, free_port
 
-DEPLOY = Path(__file__).resolve().parents[1] / "deploy"
+DEPLOY = Path(__file__).resolve().parents[3] / "deploy"
 
 
 def _program(name: str) -> str:

@@ -1,7 +1,7 @@
 """People's trust at the server: "Forget me" reaches every copy of a person, in SQLite and PostgreSQL alike, and
 nothing is written for them again; ratings nobody can farm with two browsers from one address.  Through the
 server in process (Starlette's test client); what two people do at the same moment is in
-tests/test_web_concurrency.py."""
+tests/web/table/test_table_concurrency.py."""
 
 from __future__ import annotations
 

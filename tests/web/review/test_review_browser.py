@@ -21,11 +21,12 @@ from browsing import (
     link,
     new_table,
     open_page,
+    play_a_turn,
     played_game,
     serious_problems,
     serving,
+    wait_for_turn_or_round_end,
 )
-from test_browser import _play_a_turn, _wait_for_turn_or_round_end
 
 CLASS_WORDS = re.compile(r"best|good|inaccuracy|mistake|blunder")
 REVIEW_WAIT_MS = 90000
@@ -61,8 +62,8 @@ def test_after_a_round_a_player_reviews_their_moves_in_a_tab_of_its_own_and_the_
     )
     page = open_page(chromium, link(server, table, 0))
     turns = 0
-    while (turn := _wait_for_turn_or_round_end([page])) is not None:
-        _play_a_turn(turn, deck=40)
+    while (turn := wait_for_turn_or_round_end([page])) is not None:
+        play_a_turn(turn, deck=40)
         turns += 1
         assert turns < 400
     review_link = page.locator("#review-link")
@@ -87,10 +88,10 @@ def test_after_a_round_a_player_reviews_their_moves_in_a_tab_of_its_own_and_the_
     page.bring_to_front()
     page.locator("#round-ok").click()
     expect(page.locator("#round-dialog")).not_to_be_visible()
-    turn = _wait_for_turn_or_round_end([page])
+    turn = wait_for_turn_or_round_end([page])
     assert turn is not None
     before = turn.locator("body").get_attribute("data-version")
-    _play_a_turn(turn, deck=40)
+    play_a_turn(turn, deck=40)
     assert turn.locator("body").get_attribute("data-version") != before
 
 

@@ -19,7 +19,7 @@ from racko.match import Match
 from racko.record import GameRecord, replay
 from racko.web.store import TableStore
 from racko.web.table import token_hash
-from test_web import _app, _hello, _hub, _table, _until
+from tables import hello, hub_of, make_table, table_app, until_frame
 
 PLUMBING_PLAYOUTS = 2
 """The play-outs a move of the reviews that only test the plumbing (the server's own setting is the review's)."""
@@ -27,7 +27,7 @@ PLUMBING_PLAYOUTS = 2
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(_app(review_playouts=PLUMBING_PLAYOUTS)) as test_client:
+    with TestClient(table_app(review_playouts=PLUMBING_PLAYOUTS)) as test_client:
         yield test_client
 
 
@@ -159,7 +159,7 @@ def test_after_the_game_anyone_sees_every_seat_s_decisions(
 def test_a_seat_may_be_named_by_the_player_s_cookie_as_at_the_table(client: TestClient) -> None:
     named = client.post("/api/me", json={"name": "Cleo"}, headers={"origin": "http://testserver"})
     assert named.status_code == 200, named.text
-    links = _table(client, seats=["me", "easy"], target=50)
+    links = make_table(client, seats=["me", "easy"], target=50)
     refused = _ask(client, links["table"])  # no round has ended yet: refused, but as a seat, not as a spectator
     assert refused.status_code == 409 and "No round" in refused.json()["error"]
     client.cookies.clear()
@@ -246,7 +246,7 @@ def test_an_unknown_table_a_body_that_is_not_json_and_another_site_are_refused(c
 
 
 def test_a_game_not_started_says_so(client: TestClient) -> None:
-    links = _table(client, seats=["me", "person"], target=50)
+    links = make_table(client, seats=["me", "person"], target=50)
     answer = _ask(client, links["table"], token=links["seats"][0]["token"])
     assert answer.status_code == 409 and "No round of this game has ended" in answer.json()["error"]
 
@@ -258,7 +258,7 @@ def test_progress_is_reported_and_a_table_keeps_answering_moves_while_a_review_r
     """At the review's own setting, a whole 500-point game takes seconds: the page is told how far it is, a second
     request joins it, and another table's moves are answered meanwhile."""
     rules, actions, record = played_game("classic", ["Ann", "Bob"], ["easy", "easy"], seed=3, target=500)
-    with TestClient(_app()) as client:
+    with TestClient(table_app()) as client:
         table = _file(client, rules, actions, finished=record)
         first = _ask(client, table["table"]).json()
         assert first["state"] in ("waiting", "running"), first
@@ -270,15 +270,15 @@ def test_progress_is_reported_and_a_table_keeps_answering_moves_while_a_review_r
             time.sleep(0.1)
         assert state["state"] == "running" and 0 < state["done"] < state["total"], state
         assert len(client.app.state.reviews.jobs) == 1  # type: ignore[attr-defined]  # the second asker joined it
-        links = _table(client, seats=["me", "person"], names=["Ann", "Bob"])
-        to_act = _hub(client).tables[links["table"]].session.to_act
+        links = make_table(client, seats=["me", "person"], names=["Ann", "Bob"])
+        to_act = hub_of(client).tables[links["table"]].session.to_act
         with client.websocket_connect(f"/ws/{links['table']}") as player:
-            welcome, now = _hello(player, links["seats"][to_act]["token"])
+            welcome, now = hello(player, links["seats"][to_act]["token"])
             if not welcome["joined"]:  # the invited seat sits down first
                 player.send_json({"type": "name", "name": "Bob"})
-                now = _until(player, "state")
+                now = until_frame(player, "state")
             player.send_json({"type": "act", "version": now["version"], "action": {"act": "draw"}})
-            moved = _until(player, "state")
+            moved = until_frame(player, "state")
             assert moved["version"] == now["version"] + 1 and moved["view"]["held"] is not None
         later = _ask(client, table["table"]).json()
         assert later["state"] == "running" and later["done"] >= state["done"], later  # the move came in between

@@ -10,6 +10,7 @@ import sqlite3
 import stat
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,8 +28,9 @@ from racko.web.store import (
     TableStore,
     open_store,
 )
-from racko.web.store.base import SCHEMA_VERSION, Rows
+from racko.web.store.base import Rows
 from racko.web.store.postgres import PostgresTables
+from racko.web.store.schema import SCHEMA_VERSION
 
 SETUP = {"rules": {"variant": "classic", "players": 2}, "seed": 7, "game": 1, "seats": [{"name": "Ann"}]}
 
@@ -96,6 +98,27 @@ def test_a_read_sees_what_is_committed_and_makes_no_pending_move_commit(store: T
     store.commit()
     loaded = store.load("t1")
     assert loaded is not None and loaded.actions == (_action(0),)
+
+
+def test_a_read_of_several_statements_sees_one_moment_of_the_database(store: TableStore) -> None:
+    """A page read in two statements (a player's games, then their ratings) sees either both rows a transaction
+    wrote or neither: a write committed between its statements is not half seen."""
+    store.run(lambda rows: rows("INSERT INTO racko_players (id, name, created, seen) VALUES ('p1', 'Ann', 0, 0)"))
+
+    def twice(rows: Rows) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+        first = rows("SELECT name FROM racko_players ORDER BY id")
+        writer = threading.Thread(
+            target=store.run,
+            args=(
+                lambda other: other("INSERT INTO racko_players (id, name, created, seen) VALUES ('p2', 'Bob', 0, 0)"),
+            ),
+        )
+        writer.start()
+        writer.join()
+        return first, rows("SELECT name FROM racko_players ORDER BY id")
+
+    assert store.read(twice) == ([("Ann",)], [("Ann",)])
+    assert store.read(lambda rows: rows("SELECT name FROM racko_players ORDER BY id")) == [("Ann",), ("Bob",)]
 
 
 def test_a_journal_with_a_gap_or_a_broken_row_is_a_damaged_table_named_with_the_reason(store: TableStore) -> None:

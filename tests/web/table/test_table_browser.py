@@ -42,7 +42,7 @@ from racko.errors import RackoError
 from racko.rules import variant
 from racko.tools.bench.page import page_bench
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 PAGE_LIMIT = 150 * 1024
 """The table page and everything it loads, uncompressed, in bytes."""
 

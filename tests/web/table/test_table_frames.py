@@ -10,80 +10,80 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from test_web import _app, _hello, _table, _until
+from tables import hello, make_table, table_app, until_frame
 
 
 @pytest.fixture
 def client() -> Any:
-    with TestClient(_app()) as test_client:
+    with TestClient(table_app()) as test_client:
         yield test_client
 
 
 def test_a_reaction_reaches_everyone_at_the_table_from_the_fixed_set_only(client: TestClient) -> None:
-    links = _table(client, names=["Ann", "Bob"])
+    links = make_table(client, names=["Ann", "Bob"])
     ann, bob = (seat["token"] for seat in links["seats"])
     path = f"/ws/{links['table']}"
     with client.websocket_connect(path) as first, client.websocket_connect(path) as second:
-        _hello(first, ann)
-        _hello(second, None)  # a spectator sees reactions, and cannot send one
+        hello(first, ann)
+        hello(second, None)  # a spectator sees reactions, and cannot send one
         first.send_json({"type": "react", "reaction": "gg"})
-        assert _until(first, "reaction") == {"type": "reaction", "seat": 0, "reaction": "gg"}
-        assert _until(second, "reaction") == {"type": "reaction", "seat": 0, "reaction": "gg"}
+        assert until_frame(first, "reaction") == {"type": "reaction", "seat": 0, "reaction": "gg"}
+        assert until_frame(second, "reaction") == {"type": "reaction", "seat": 0, "reaction": "gg"}
         first.send_json({"type": "react", "reaction": "wp"})
-        assert _until(first, "error")["code"] == "too-soon"
+        assert until_frame(first, "error")["code"] == "too-soon"
         for odd in ("Buy cheap cards", "", None, 7, ["gg"]):
             first.send_json({"type": "react", "reaction": odd})
-            assert _until(first, "error")["code"] == "bad-reaction"
+            assert until_frame(first, "error")["code"] == "bad-reaction"
         second.send_json({"type": "react", "reaction": "gg"})
-        assert _until(second, "error")["code"] == "spectator"
+        assert until_frame(second, "error")["code"] == "spectator"
         with client.websocket_connect(path) as third:
-            _hello(third, bob)  # Bob has not chosen a name yet
+            hello(third, bob)  # Bob has not chosen a name yet
             third.send_json({"type": "react", "reaction": "oops"})
-            assert _until(third, "error")["code"] == "name-first"
+            assert until_frame(third, "error")["code"] == "name-first"
 
 
 def test_a_seat_opened_again_closes_its_older_connection_which_no_longer_acts(client: TestClient) -> None:
-    links = _table(client, seats=["me", "easy"], names=["Ann"])
+    links = make_table(client, seats=["me", "easy"], names=["Ann"])
     token = links["seats"][0]["token"]
     path = f"/ws/{links['table']}"
     with client.websocket_connect(path) as older:
-        _hello(older, token)
+        hello(older, token)
         with client.websocket_connect(path) as newer:
-            _hello(newer, token)
-            assert _until(older, "replaced")["type"] == "replaced"
+            hello(newer, token)
+            assert until_frame(older, "replaced")["type"] == "replaced"
             with pytest.raises(WebSocketDisconnect) as closed:
                 while True:
                     older.receive_json()
             assert closed.value.code == 4409
             newer.send_json({"type": "presence"})
-            presence = _until(newer, "presence")
+            presence = until_frame(newer, "presence")
             assert presence["seats"][0]["connected"] is True and presence["spectators"] == 0
 
 
 def _presence_now(client: TestClient, path: str) -> dict[str, Any]:
     """The presence frame as a connection opened now gets it (an open connection's queue may hold older ones)."""
     with client.websocket_connect(path) as spectator:
-        _hello(spectator, None)
+        hello(spectator, None)
         spectator.send_json({"type": "presence"})
-        return _until(spectator, "presence")
+        return until_frame(spectator, "presence")
 
 
 def _state_after(ws: Any, version: int) -> dict[str, Any]:
     """The first state frame past ``version`` (older ones, from others joining or naming, are passed over)."""
-    while (frame := _until(ws, "state"))["version"] <= version:
+    while (frame := until_frame(ws, "state"))["version"] <= version:
         pass
     return frame
 
 
 def test_presence_says_whose_turn_it_is_and_for_how_long(client: TestClient) -> None:
-    links = _table(client, names=["Ann", "Bob"])
+    links = make_table(client, names=["Ann", "Bob"])
     tokens = [seat["token"] for seat in links["seats"]]
     path = f"/ws/{links['table']}"
     with client.websocket_connect(path) as ann, client.websocket_connect(path) as bob:
-        _, state = _hello(ann, tokens[0])
-        _hello(bob, tokens[1])
+        _, state = hello(ann, tokens[0])
+        hello(bob, tokens[1])
         bob.send_json({"type": "name", "name": "Bob"})
-        _until(bob, "state")
+        until_frame(bob, "state")
         table = client.app.state.hub.tables[links["table"]]  # type: ignore[attr-defined]
         seat = state["view"]["to_act"]
         first = _presence_now(client, path)

@@ -16,9 +16,21 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from browsing import WAIT_MS, cards, launch, link, new_table, open_page, serving, sit_down, situation, version
+from browsing import (
+    act_and_wait,
+    cards,
+    launch,
+    link,
+    new_table,
+    open_page,
+    play_a_turn,
+    serving,
+    sit_down,
+    situation,
+    version,
+    wait_for_turn_or_round_end,
+)
 from racko.play.text import rules_summary
 from racko.rules import variant
 
@@ -36,62 +48,6 @@ def browser() -> Iterator[Browser]:
         launched = launch(playwright)
         yield launched
         launched.close()
-
-
-def _bucket(card: int, deck: int) -> int:
-    """The slot a card belongs in when every slot holds a card of its own tenth of the deck (then the rack is in
-    order): a simple way for a test to play rounds that end."""
-    return (card - 1) * 10 // deck
-
-
-def _use(page: Page, selector: str, press: str = "click") -> bool:
-    """Act through the page, by a click or a tap, and wait until the table has moved on.  False when a round's end
-    came first: its report covers the table (the next round may already be the page's, behind it)."""
-    before = version(page)
-    report = page.locator("#round-dialog")
-    target = page.locator(selector)
-    try:
-        target.tap(timeout=5000) if press == "tap" else target.click(timeout=5000)
-    except PlaywrightTimeoutError:
-        if report.is_visible():
-            return False
-        raise
-    deadline = time.monotonic() + WAIT_MS / 1000
-    while version(page) == before:
-        if report.is_visible():
-            return False
-        assert time.monotonic() < deadline, f"the table did not move on after {selector}"
-        time.sleep(0.02)
-    return True
-
-
-def _play_a_turn(page: Page, deck: int, press: str = "click") -> None:
-    """One whole turn by the bucket rule, through the page only: a pile, then a slot (or Discard)."""
-    rack = [int(card) for card in cards(page, "#rack .slot .card")]
-    top = int(cards(page, "#discard .card")[0])
-    wanted = _bucket(top, deck)
-    if _bucket(rack[wanted], deck) != wanted:
-        if _use(page, "#discard", press=press):
-            _use(page, f"#rack .slot >> nth={wanted}", press=press)
-        return
-    if not _use(page, "#stock", press=press) or situation(page) != "place-drawn":
-        return  # the turn ended with the draw (the round ended meanwhile)
-    held = int(cards(page, "#held .card")[0])
-    wanted = _bucket(held, deck)
-    _use(page, f"#rack .slot >> nth={wanted}" if _bucket(rack[wanted], deck) != wanted else "#btn-discard", press=press)
-
-
-def _wait_for_turn_or_round_end(pages: list[Page]) -> Page | None:
-    """The page whose turn it is, or None once a round-end report is open on every page."""
-    deadline = time.monotonic() + WAIT_MS / 1000
-    while time.monotonic() < deadline:
-        if all(page.locator("#round-dialog").is_visible() for page in pages):
-            return None
-        for page in pages:
-            if situation(page) == "pick" and not page.locator("#round-dialog").is_visible():
-                return page
-        time.sleep(0.05)
-    raise AssertionError("nobody's turn came and no round ended")
 
 
 def _spectator_shows_only_publiccards(spectator: Page, players: list[Page]) -> None:
@@ -125,8 +81,8 @@ def test_two_people_play_a_whole_round_by_clicks_and_a_spectator_never_sees_a_hi
     expect(spectator.locator("#prompt")).to_have_text("You are watching.")
     players = [ann, bob]
     turns = 0
-    while (page := _wait_for_turn_or_round_end(players)) is not None:
-        _play_a_turn(page, deck=40)
+    while (page := wait_for_turn_or_round_end(players)) is not None:
+        play_a_turn(page, deck=40)
         turns += 1
         if turns % 5 == 0:
             expect(spectator.locator("body")).to_have_attribute("data-version", str(version(page)))
@@ -174,8 +130,8 @@ def test_a_phone_plays_a_whole_round_against_a_computer_player_by_taps(
     assert len({round(box["top"]) for box in boxes}) == 1, "the rack is one row of ten on a phone"
     assert max(box["right"] for box in boxes) <= 375, "the rack fits the phone's width"
     turns = 0
-    while (turn := _wait_for_turn_or_round_end([page])) is not None:
-        _play_a_turn(turn, deck=40, press="tap")
+    while (turn := wait_for_turn_or_round_end([page])) is not None:
+        play_a_turn(turn, deck=40, press="tap")
         turns += 1
         if turns == 4:
             page.screenshot(path=str(shots / "phone-table.png"), full_page=True)
@@ -268,7 +224,7 @@ def test_a_round_of_every_other_variant_with_computer_players_at_the_table(
             continue
         seen.add(now)
         # The button for the situation, or else a card to place: the first slot or position the page offers.
-        _use(page, answers.get(now, "#rack .slot:enabled >> nth=0"))
+        act_and_wait(page, answers.get(now, "#rack .slot:enabled >> nth=0"))
     report = page.locator("#round-dialog")
     expect(report).to_be_visible()
     expect(report.locator(".report-seat")).to_have_count(len(seats))
@@ -292,8 +248,8 @@ def test_a_whole_game_ends_with_the_winner_a_record_to_download_and_play_again(
     while not page.locator("#game-over").is_visible():
         if page.locator("#round-dialog").is_visible():
             page.locator("#round-ok").click()
-        if (turn := _wait_for_turn_or_round_end([page])) is not None:
-            _play_a_turn(turn, deck=40)
+        if (turn := wait_for_turn_or_round_end([page])) is not None:
+            play_a_turn(turn, deck=40)
         turns += 1
         assert turns < 1000
     expect(page.locator("#turn")).to_contain_text("Game over")

@@ -8,7 +8,6 @@ import random
 import re
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,80 +16,40 @@ from starlette.websockets import WebSocketDisconnect
 
 from helpers import CLASSIC_ONLY_BOT, register_classic_only_bot
 from racko.highlow import HighLowObservation
-from racko.web.app import create_app
 from racko.web.core import FRAME_LIMIT, room_words_of
-from racko.web.store import SqliteTables
-from racko.web.table import Hub, Table, Watcher
-
-
-def _app(path: Path | str = ":memory:", **options: Any) -> Any:
-    options.setdefault("frames_per_second", 10000.0)  # the tests play at a machine's speed, not a person's
-    options.setdefault("new_tables_per_address", 10**6)  # the tests make tables at a machine's speed
-    return create_app(SqliteTables(path), pace=options.pop("pace", 0.0), **options)
+from racko.web.table import Table, Watcher
+from tables import hello, hub_of, make_table, table_app, until_frame
 
 
 @pytest.fixture
 def client() -> Iterator[TestClient]:
-    with TestClient(_app()) as test_client:
+    with TestClient(table_app()) as test_client:
         yield test_client
-
-
-def _table(client: TestClient, **form: Any) -> dict[str, Any]:
-    answer = client.post("/api/tables", json={"variant": "classic", "players": 2, "seats": ["me", "person"], **form})
-    assert answer.status_code == 200, answer.text
-    return dict(answer.json())
-
-
-def _hello(ws: Any, token: str | None, version: int = 0) -> tuple[dict[str, Any], dict[str, Any]]:
-    ws.send_json({"type": "hello", "token": token, "version": version})
-    welcome = ws.receive_json()
-    assert welcome["type"] == "welcome"
-    state = ws.receive_json()
-    assert state["type"] == "state"
-    frame = ws.receive_json()
-    while frame["type"] == "state":  # a computer player woken by an earlier connection may move meanwhile
-        state = frame
-        frame = ws.receive_json()
-    assert frame["type"] == "presence"
-    return welcome, state
-
-
-def _until(ws: Any, kind: str) -> dict[str, Any]:
-    for _ in range(50):
-        frame = ws.receive_json()
-        if frame["type"] == kind:
-            return dict(frame)
-    raise AssertionError(f"no {kind} frame")
-
-
-def _hub(client: TestClient) -> Hub:
-    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
-    return hub
 
 
 # --- joining and acting ----------------------------------------------------------------------------------------
 
 
 def test_a_seat_link_plays_and_the_other_seat_is_told(client: TestClient) -> None:
-    links = _table(client, names=["Ann", ""])
+    links = make_table(client, names=["Ann", ""])
     ann, bob = (seat["token"] for seat in links["seats"])
     assert len(ann) >= 32 and ann != bob  # 192 random bits each
     with (
         client.websocket_connect(f"/ws/{links['table']}") as first,
         client.websocket_connect(f"/ws/{links['table']}") as second,
     ):
-        welcome, _ = _hello(first, ann)
+        welcome, _ = hello(first, ann)
         assert welcome["you"] == 0 and welcome["joined"] is True
-        _hello(second, bob)
-        assert _until(first, "presence")["seats"][1]["connected"] is True
+        hello(second, bob)
+        assert until_frame(first, "presence")["seats"][1]["connected"] is True
         second.send_json({"type": "name", "name": "<b>Bob</b>"})
-        named = _until(second, "state")
+        named = until_frame(second, "state")
         assert named["view"]["names"][1] == "<b>Bob</b>"  # kept as plain text: the page sets textContent
-        _until(first, "state")
+        until_frame(first, "state")
         to_act = named["view"]["to_act"]
         actor, other = (first, second) if to_act == 0 else (second, first)
         actor.send_json({"type": "act", "version": named["version"], "action": {"act": "draw"}})
-        drawn = _until(actor, "state")
+        drawn = until_frame(actor, "state")
         assert drawn["version"] == named["version"] + 1 and drawn["view"]["held"] is not None
         assert drawn["log"][-1] == {
             "kind": "drew",
@@ -98,14 +57,32 @@ def test_a_seat_link_plays_and_the_other_seat_is_told(client: TestClient) -> Non
             "card": drawn["view"]["held"],
             "text": f"{named['view']['names'][to_act]} drew from the stock ({drawn['view']['held']}).",
         }
-        seen = _until(other, "state")
+        seen = until_frame(other, "state")
         assert seen["view"]["held"] is None and seen["log"][-1]["card"] is None
         assert seen["log"][-1]["text"].endswith("drew from the stock.")
 
 
+@pytest.mark.parametrize("rated", [True, False])
+def test_a_rated_table_gives_no_hint_and_changes_nothing_a_casual_one_advises(client: TestClient, rated: bool) -> None:
+    """Fair play: in a game that counts each person plays on their own (the page hides the button and says why)."""
+    links = make_table(client, names=["Ann", "Bob"], rated=rated)
+    table = hub_of(client).tables[links["table"]]
+    to_act = table.session.to_act
+    assert to_act is not None
+    with client.websocket_connect(f"/ws/{links['table']}") as ws:
+        _, state = hello(ws, links["seats"][to_act]["token"])
+        ws.send_json({"type": "hint"})
+        answer = ws.receive_json()
+        if rated:
+            assert answer == {"type": "error", "code": "hints-off", "message": "Hints are off in rated games."}
+        else:
+            assert answer["type"] == "hint" and answer["choices"]
+        assert table.session.version == state["version"]
+
+
 def test_stale_versions_wrong_turns_and_spectators_are_refused_and_change_nothing(client: TestClient) -> None:
-    links = _table(client, names=["Ann", "Bob"])
-    hub = _hub(client)
+    links = make_table(client, names=["Ann", "Bob"])
+    hub = hub_of(client)
     table = hub.tables[links["table"]]
     to_act = table.session.to_act
     assert to_act is not None
@@ -115,12 +92,12 @@ def test_stale_versions_wrong_turns_and_spectators_are_refused_and_change_nothin
         client.websocket_connect(f"/ws/{links['table']}") as other,
         client.websocket_connect(f"/ws/{links['table']}") as spectator,
     ):
-        _, state = _hello(ws, actor)
-        _hello(other, waiting)
-        _hello(spectator, None)
+        _, state = hello(ws, actor)
+        hello(other, waiting)
+        hello(spectator, None)
         for socket, name in ((ws, "Pat"), (other, "Sam")):
             socket.send_json({"type": "name", "name": name})
-            while name not in _until(socket, "state")["view"]["names"]:
+            while name not in until_frame(socket, "state")["view"]["names"]:
                 pass
         before = table.session.record().to_json()
         version = state["version"]
@@ -136,18 +113,18 @@ def test_stale_versions_wrong_turns_and_spectators_are_refused_and_change_nothin
         ]
         for socket, frame, code in refusals:
             socket.send_json({"type": "act", **frame})
-            error = _until(socket, "error")
+            error = until_frame(socket, "error")
             assert error["code"] == code, (frame, error)
             assert error["message"] and "Traceback" not in error["message"]
         assert table.session.record().to_json() == before
         ws.send_json({"type": "act", "version": version, "action": {"act": "draw"}})
-        assert _until(ws, "state")["version"] == version + 1
+        assert until_frame(ws, "state")["version"] == version + 1
         ws.send_json({"type": "act", "version": version, "action": {"act": "discard"}})  # replayed: stale now
-        assert _until(ws, "error")["code"] == "stale"
+        assert until_frame(ws, "error")["code"] == "stale"
 
 
 def test_a_wrong_token_is_no_seat_and_a_token_is_worthless_at_another_table(client: TestClient) -> None:
-    first, second = _table(client), _table(client)
+    first, second = make_table(client), make_table(client)
     with client.websocket_connect(f"/ws/{second['table']}") as ws:
         ws.send_json({"type": "hello", "token": first["seats"][0]["token"]})
         assert ws.receive_json()["code"] == "bad-token"
@@ -159,9 +136,9 @@ def test_a_wrong_token_is_no_seat_and_a_token_is_worthless_at_another_table(clie
 
 
 def test_malformed_and_oversized_frames_get_an_error_and_the_socket_stays(client: TestClient) -> None:
-    links = _table(client)
+    links = make_table(client)
     with client.websocket_connect(f"/ws/{links['table']}") as ws:
-        _hello(ws, links["seats"][0]["token"])
+        hello(ws, links["seats"][0]["token"])
         for bad in ("not json", "[1, 2]", '{"no": "type"}', "x" * (FRAME_LIMIT + 1), '{"type": "dance"}', "[" * 10000):
             ws.send_text(bad)
             assert ws.receive_json()["type"] == "error"
@@ -172,10 +149,10 @@ def test_malformed_and_oversized_frames_get_an_error_and_the_socket_stays(client
 
 
 def test_a_flood_is_slowed_down_and_the_socket_stays() -> None:
-    with TestClient(_app(frames_per_second=15.0)) as client:
-        links = _table(client)
+    with TestClient(table_app(frames_per_second=15.0)) as client:
+        links = make_table(client)
         with client.websocket_connect(f"/ws/{links['table']}") as ws:
-            _hello(ws, links["seats"][0]["token"])
+            hello(ws, links["seats"][0]["token"])
             for _ in range(100):
                 ws.send_json({"type": "presence"})
             codes = [ws.receive_json().get("code") for _ in range(100)]
@@ -183,18 +160,18 @@ def test_a_flood_is_slowed_down_and_the_socket_stays() -> None:
 
 
 def test_reconnecting_with_a_version_gets_only_what_was_missed(client: TestClient) -> None:
-    links = _table(client, seats=["me", "easy"])
+    links = make_table(client, seats=["me", "easy"])
     token = links["seats"][0]["token"]
     with client.websocket_connect(f"/ws/{links['table']}") as ws:
-        _, state = _hello(ws, token)
+        _, state = hello(ws, token)
         seen = state["version"]
         ws.send_json({"type": "act", "version": seen, "action": {"act": "draw"}})
-        _until(ws, "state")
+        until_frame(ws, "state")
     with client.websocket_connect(f"/ws/{links['table']}") as ws:
-        _, again = _hello(ws, token, version=seen)
+        _, again = hello(ws, token, version=seen)
         assert again["since"] == seen and len(again["log"]) == again["version"] - seen >= 1
     with client.websocket_connect(f"/ws/{links['table']}") as ws:
-        _, whole = _hello(ws, token, version=10**9)  # a version from the future: the whole game
+        _, whole = hello(ws, token, version=10**9)  # a version from the future: the whole game
         assert whole["since"] == 0
 
 
@@ -288,8 +265,8 @@ CASES = [
 def test_every_frame_of_a_whole_game_is_what_its_seat_may_know(variant: str, players: int, seats: list[str]) -> None:
     """A whole game through the server, a person (random legal moves) against computer players, watched by a
     spectator: every frame to either is checked, at the moment it is sent, against what that viewer may know."""
-    with TestClient(_app()) as client:
-        hub = _hub(client)
+    with TestClient(table_app()) as client:
+        hub = hub_of(client)
         checked = 0
         failures: list[str] = []
         original_join = hub.join
@@ -310,15 +287,15 @@ def test_every_frame_of_a_whole_game_is_what_its_seat_may_know(variant: str, pla
             await original_join(table, watcher, since)
 
         hub.join = checking_join  # type: ignore[method-assign]
-        links = _table(client, variant=variant, players=players, seats=seats, target=150)
+        links = make_table(client, variant=variant, players=players, seats=seats, target=150)
         token = links["seats"][0]["token"]
         rng = random.Random(7)
         with (
             client.websocket_connect(f"/ws/{links['table']}") as ws,
             client.websocket_connect(f"/ws/{links['table']}") as spectator,
         ):
-            _hello(spectator, None)
-            _, state = _hello(ws, token)
+            hello(spectator, None)
+            _, state = hello(ws, token)
             for _ in range(100000):
                 if state["view"]["over"]:
                     break
@@ -327,7 +304,7 @@ def test_every_frame_of_a_whole_game_is_what_its_seat_may_know(variant: str, pla
                     actions = [{key: value for key, value in action.items() if key != "seat"} for action in legal]
                     choice = {"act": "racko"} if {"act": "racko"} in actions else rng.choice(actions)
                     ws.send_json({"type": "act", "version": state["version"], "action": choice})
-                state = _until(ws, "state")
+                state = until_frame(ws, "state")
             assert state["view"]["over"] and state["view"]["winners"]
             assert len(state["view"]["results"]) >= 1
         assert not failures, failures[:3]
@@ -379,28 +356,28 @@ def test_every_event_the_engine_logs_is_worded_in_every_language_of_the_page() -
 
 
 def test_a_seat_whose_person_stays_away_is_handed_to_a_computer_player_after_the_timeout() -> None:
-    with TestClient(_app(away_seconds=0.3)) as client:
-        links = _table(client, names=["Ann", "Bob"], seats=["me", "person"])
+    with TestClient(table_app(away_seconds=0.3)) as client:
+        links = make_table(client, names=["Ann", "Bob"], seats=["me", "person"])
         ann = links["seats"][0]["token"]
         with client.websocket_connect(f"/ws/{links['table']}") as ws:
-            _hello(ws, ann)
+            hello(ws, ann)
             ws.send_json({"type": "hand-over", "seat": 1, "bot": "easy"})
-            early = _until(ws, "error")
+            early = until_frame(ws, "error")
             assert early["code"] == "not-away" and "more seconds" in early["message"]
             for wrong, code in [({"seat": 0, "bot": "easy"}, "not-away"), ({"seat": 1, "bot": "nobody"}, "bad-frame")]:
                 time.sleep(0.35)
                 ws.send_json({"type": "hand-over", **wrong})
-                assert _until(ws, "error")["code"] == code
+                assert until_frame(ws, "error")["code"] == code
             ws.send_json({"type": "hand-over", "seat": 1, "bot": "easy"})
-            state = _until(ws, "state")
+            state = until_frame(ws, "state")
             assert state["view"]["bots"] == [None, "easy"]
-            assert _until(ws, "presence")["seats"][1]["bot"] == "easy"
+            assert until_frame(ws, "presence")["seats"][1]["bot"] == "easy"
             for _ in range(20):  # the computer player now plays seat 1 whenever it is its turn
                 if state["view"]["to_act"] == 0:
                     break
-                state = _until(ws, "state")
+                state = until_frame(ws, "state")
             assert state["view"]["to_act"] == 0
-        assert _hub(client).store.load(links["table"]).setup["seats"][1]["token"] is None  # Bob's link is void now
+        assert hub_of(client).store.load(links["table"]).setup["seats"][1]["token"] is None  # Bob's link is void now
 
 
 def test_a_hint_names_its_reason_in_words_every_language_of_the_page_has() -> None:
@@ -408,14 +385,14 @@ def test_a_hint_names_its_reason_in_words_every_language_of_the_page_has() -> No
 
     keys = {key for key in _table_words()["en"] if key.startswith(("hint:", "after:"))}
     assert keys == {f"hint:{reason}" for reason in REASONS} | {f"after:{outlook}" for outlook in OUTLOOKS}
-    with TestClient(_app()) as client:
-        links = _table(client, seats=["me", "easy"])
+    with TestClient(table_app()) as client:
+        links = make_table(client, seats=["me", "easy"])
         with client.websocket_connect(f"/ws/{links['table']}") as ws:
-            _, state = _hello(ws, links["seats"][0]["token"])
+            _, state = hello(ws, links["seats"][0]["token"])
             while state["view"]["to_act"] != 0:
-                state = _until(ws, "state")
+                state = until_frame(ws, "state")
             ws.send_json({"type": "hint"})
-            hint = _until(ws, "hint")
+            hint = until_frame(ws, "hint")
     best = hint["choices"][0]
     assert best["reason"] in REASONS and best["text"].endswith(".")
     assert 1 <= len(hint["choices"]) <= 3 and {"outlook", "turns"} <= set(best["values"])

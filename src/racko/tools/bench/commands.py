@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 import typer
 
@@ -27,6 +27,23 @@ simulator is the ``envs`` front end's, which the tools may not import: the comma
 Seed = Annotated[int, typer.Option(help="Seed of the first round.")]
 AsJson = Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")]
 Batches = Annotated[int, typer.Option(min=1, help="Time the rounds in this many batches and report the median.")]
+Figures = TypeVar("Figures")
+
+
+def _fail(message: str, code: int = 1) -> typer.Exit:
+    typer.echo(f"racko: {message}", err=True)
+    return typer.Exit(code)
+
+
+def _measured(what: str, run: Callable[[], Figures]) -> Figures:
+    """``run()``, a benchmark that starts servers (they are stopped when it ends): Ctrl+C, or a server that failed,
+    ends the command with one line."""
+    try:
+        return run()
+    except KeyboardInterrupt:
+        raise _fail("stopped; the server was stopped too.", 130) from None
+    except (OSError, RuntimeError) as error:
+        raise _fail(f"the {what} benchmark failed: {error}") from None
 
 
 def engine_command(
@@ -113,20 +130,15 @@ def server_command(
     from racko.tools.bench.server import PLAYERS, SYNC_LEVELS, BenchSettings, server_bench, server_bench_lines
 
     if sync not in SYNC_LEVELS:
-        typer.echo(f"racko: --sync is {' or '.join(SYNC_LEVELS)}, not {sync!r}.", err=True)
-        raise typer.Exit(2)
+        raise _fail(f"--sync is {' or '.join(SYNC_LEVELS)}, not {sync!r}.", 2)
     if players not in PLAYERS:
-        typer.echo(f"racko: --players is {' or '.join(PLAYERS)}, not {players!r}.", err=True)
-        raise typer.Exit(2)
+        raise _fail(f"--players is {' or '.join(PLAYERS)}, not {players!r}.", 2)
     if db not in ("sqlite", "postgres") and not db.startswith(("postgresql://", "postgres://")):
-        typer.echo(f"racko: --db is sqlite, postgres or a postgresql:// URL, not {db!r}.", err=True)
-        raise typer.Exit(2)
+        raise _fail(f"--db is sqlite, postgres or a postgresql:// URL, not {db!r}.", 2)
     if processes > 1 and db == "sqlite":
-        typer.echo("racko: several server processes share a PostgreSQL database: add --db postgres.", err=True)
-        raise typer.Exit(2)
+        raise _fail("several server processes share a PostgreSQL database: add --db postgres.", 2)
     if find_max and (lobbies or quick):
-        typer.echo("racko: --lobbies and --quick are measured at a steady pace, not with --find-max.", err=True)
-        raise typer.Exit(2)
+        raise _fail("--lobbies and --quick are measured at a steady pace, not with --find-max.", 2)
     settings = BenchSettings(
         tables=tables,
         interval=interval,
@@ -151,14 +163,7 @@ def server_command(
     def say(line: str) -> None:
         typer.echo(f"racko bench: {line}", err=True)
 
-    try:
-        figures = server_bench(settings, say)
-    except KeyboardInterrupt:
-        typer.echo("racko: stopped; the server was stopped too.", err=True)
-        raise typer.Exit(130) from None
-    except (OSError, RuntimeError) as error:
-        typer.echo(f"racko: the server benchmark failed: {error}", err=True)
-        raise typer.Exit(1) from None
+    figures = _measured("server", lambda: server_bench(settings, say))
     if as_json:
         typer.echo(json.dumps(figures))
         return
@@ -177,8 +182,7 @@ def page_command(
     try:
         figures = page_bench(loads)
     except RackoError as error:  # no Playwright, no Chromium: what to install
-        typer.echo(f"racko: {error}", err=True)
-        raise typer.Exit(1) from None
+        raise _fail(str(error)) from None
     for line in page_bench_lines(figures, as_json):
         typer.echo(line)
 
@@ -204,14 +208,7 @@ def review_command(
         return
     from racko.tools.bench.review import browser_review_bench, browser_review_lines
 
-    try:
-        figures = browser_review_bench()
-    except KeyboardInterrupt:
-        typer.echo("racko: stopped; the server was stopped too.", err=True)
-        raise typer.Exit(130) from None
-    except (OSError, RuntimeError) as error:
-        typer.echo(f"racko: the review benchmark failed: {error}", err=True)
-        raise typer.Exit(1) from None
+    figures = _measured("review", browser_review_bench)
     for line in browser_review_lines(figures, as_json):
         typer.echo(line)
 

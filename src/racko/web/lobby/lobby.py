@@ -49,19 +49,7 @@ LISTED = 50
 """Lines of each list the lobby shows."""
 
 
-SCHEMA = SchemaPart(
-    "lobby",
-    """
-CREATE TABLE IF NOT EXISTS racko_listings (
-    table_id TEXT PRIMARY KEY,
-    listing TEXT NOT NULL,
-    open_seats INTEGER NOT NULL,
-    over INTEGER NOT NULL,
-    updated {REAL} NOT NULL
-);
-""",
-    kept_by_table=("racko_listings",),
-)
+SCHEMA = SchemaPart.of_room("lobby", kept_by_table=("racko_listings",))
 """The lobby's lines: each public table's listing, kept by the process that plays the table, read by every process."""
 
 

@@ -30,23 +30,20 @@ class Metrics:
         )
         open_connections.set_function(connections)
         self.actions = Counter("racko_actions", "Actions played (by people and computer players).", registry=registry)
-        self.commit_after_move = Histogram(
-            "racko_move_commit_seconds",
-            "From a move applied to its commit in the database.",
-            buckets=_QUICK,
-            registry=registry,
+
+        def waited(name: str, documentation: str) -> Histogram:
+            """A wait that a person feels (seconds, the :data:`_QUICK` buckets)."""
+            return Histogram(name, documentation, buckets=_QUICK, registry=registry)
+
+        self.commit_after_move = waited(
+            "racko_move_commit_seconds", "From a move applied to its commit in the database."
         )
-        self.broadcast_after_move = Histogram(
+        self.broadcast_after_move = waited(
             "racko_move_broadcast_seconds",
             "From a move applied to the state frame sent to every connection of its table.",
-            buckets=_QUICK,
-            registry=registry,
         )
-        self.database_commit = Histogram(
-            "racko_database_commit_seconds",
-            "One group commit of the database (every table that moved meanwhile).",
-            buckets=_QUICK,
-            registry=registry,
+        self.database_commit = waited(
+            "racko_database_commit_seconds", "One group commit of the database (every table that moved meanwhile)."
         )
         self.refused = Counter(
             "racko_refused_frames", "Frames refused, by their error code.", ["code"], registry=registry

@@ -17,11 +17,11 @@ from racko.web.store.base import (
     ForeignDatabaseError,
     Holder,
     Rows,
-    SchemaPart,
     StoredTable,
     StoreError,
     TableStore,
 )
+from racko.web.store.schema import SchemaPart
 from racko.web.store.sqlite import SqliteTables
 
 __all__ = [

@@ -5,18 +5,20 @@ the game is its replay (same seed + same actions = same game).  An action is com
 happened.  A store that several server processes share (PostgreSQL) also keeps who plays each table: a lease that
 its owner renews, taken over only once it has expired, and every write of a table is fenced by the owner's claim,
 so that two processes never both write one table's journal (docs/SCALING.md).
+
+The stores share two more pieces: the schema (:mod:`.schema`: its version, the rooms' own tables) and the journal's
+rows (:mod:`.journal`: the writes queued for it, its rows read back).
 """
 
 from __future__ import annotations
 
-import json
-import threading
-from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-Write = TypeVar("Write")
+if TYPE_CHECKING:
+    from racko.web.store.schema import SchemaPart
+
 T = TypeVar("T")
 
 SYNC_LEVELS = ("full", "normal")
@@ -25,44 +27,6 @@ loses nothing committed), ``normal`` syncs at checkpoints (a power cut may lose 
 server process alone never does).  PostgreSQL: ``full`` waits for the server's WAL flush at every commit
 (``synchronous_commit = on``), ``normal`` does not (``off``: a crash of the database server may lose the last
 commits, never corrupt them)."""
-
-SCHEMA_NAME = "racko-tables"
-SCHEMA_VERSION = 4
-"""Kept in the database's own meta table: a database of another schema (or a newer version) is refused.  Version 2
-added the meta table (SQLite; PostgreSQL began at 2), version 3 the rooms' tables (players, their games and
-ratings, the lobby's listings), version 4 the seats to forget.  A database of an older version is brought up by
-:meth:`TableStore.prepare` (the rooms' :class:`SchemaPart` upgrades), which then writes this version."""
-
-
-@dataclass(frozen=True)
-class SchemaPart:
-    """A room's own tables in the store: made where missing (SQL both databases speak; ``{REAL}`` is a double), what
-    becomes of their rows when an older database is brought up, and which of them keep rows per table."""
-
-    room: str
-    tables: str
-    upgrades: tuple[tuple[int, str], ...] = ()
-    """``(version, statement)``: run once, when a database older than that version is brought up."""
-    kept_by_table: tuple[str, ...] = ()
-    """Its tables whose rows belong to one table (by a ``table_id`` column): forgotten with their table."""
-
-
-def schema_work(parts: Sequence[SchemaPart], real: str, found: int) -> Callable[[Rows], None]:
-    """The transaction that makes the rooms' tables, runs the upgrades a database of version ``found`` needs, and
-    writes this version (each store runs it its own way)."""
-
-    def work(rows: Rows) -> None:
-        for part in parts:
-            for statement in part.tables.format(REAL=real).split(";"):
-                if statement.strip():
-                    rows(statement)
-        for part in parts:
-            for version, statement in part.upgrades:
-                if found < version:
-                    rows(statement)
-        rows("UPDATE racko_meta SET value = ? WHERE key = 'version'", (str(SCHEMA_VERSION),))
-
-    return work
 
 
 class Rows(Protocol):
@@ -200,70 +164,3 @@ class TableStore(Protocol):
         worker thread); it waits for no write and makes none commit sooner."""
 
     def close(self) -> None: ...
-
-
-class WriteQueue(Generic[Write]):
-    """The writes a grouping store has been given and not yet committed, per table, and those a commit lost.
-
-    Thread-safe: the event loop queues writes while a worker thread commits the ones taken before."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._queued: list[tuple[str, Write]] = []
-        self._unsaved: Counter[str] = Counter()
-        self._lost: dict[str, str] = {}
-
-    def put(self, table_id: str, write: Write) -> None:
-        with self._lock:
-            self._queued.append((table_id, write))
-            self._unsaved[table_id] += 1
-
-    def take(self) -> list[tuple[str, Write]]:
-        """The writes queued so far (they stay unsaved until :meth:`settled`)."""
-        with self._lock:
-            batch, self._queued = self._queued, []
-        return batch
-
-    def settled(self, table_ids: list[str], failed: dict[str, str]) -> None:
-        """The writes of ``table_ids`` (one entry per write) were committed, but for the tables in ``failed``."""
-        with self._lock:
-            self._lost.update(failed)
-            for table_id in table_ids:
-                self._unsaved[table_id] -= 1
-                if self._unsaved[table_id] <= 0:
-                    del self._unsaved[table_id]
-
-    def unsaved(self, table_id: str) -> bool:
-        with self._lock:
-            return self._unsaved[table_id] > 0
-
-    def lost(self, table_id: str) -> str | None:
-        with self._lock:
-            return self._lost.pop(table_id, None)
-
-
-def setup_from_text(table_id: str, text: Any) -> dict[str, Any]:
-    """A stored set-up, or :class:`DamagedTableError` saying why it is not one."""
-    try:
-        setup = json.loads(text)
-    except (TypeError, ValueError, RecursionError):
-        raise DamagedTableError(table_id, "its set-up is not JSON") from None
-    if not isinstance(setup, dict) or not isinstance(setup.get("seats"), list) or "rules" not in setup:
-        raise DamagedTableError(table_id, "its set-up has no rules or seats")
-    return setup
-
-
-def actions_from_texts(table_id: str, rows: list[tuple[int, Any]]) -> tuple[dict[str, Any], ...]:
-    """A stored journal (``(number, text)`` rows in order), or :class:`DamagedTableError` naming the first bad row."""
-    actions = []
-    for expected, (number, text) in enumerate(rows):
-        if number != expected:
-            raise DamagedTableError(table_id, f"its journal has no action {expected + 1}")
-        try:
-            action = json.loads(text)
-        except (TypeError, ValueError, RecursionError):
-            raise DamagedTableError(table_id, f"action {expected + 1} of its journal is not JSON") from None
-        if not isinstance(action, dict):
-            raise DamagedTableError(table_id, f"action {expected + 1} of its journal is not an action")
-        actions.append(action)
-    return tuple(actions)

@@ -27,22 +27,9 @@ import psycopg
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from racko.web.store.base import (
-    SCHEMA_NAME,
-    SCHEMA_VERSION,
-    SYNC_LEVELS,
-    ForeignDatabaseError,
-    Holder,
-    Rows,
-    SchemaPart,
-    StoredTable,
-    StoreError,
-    T,
-    WriteQueue,
-    actions_from_texts,
-    schema_work,
-    setup_from_text,
-)
+from racko.web.store.base import SYNC_LEVELS, ForeignDatabaseError, Holder, Rows, StoredTable, StoreError, T
+from racko.web.store.journal import WriteQueue, actions_from_texts, setup_from_text
+from racko.web.store.schema import SCHEMA_NAME, SCHEMA_VERSION, SchemaPart, schema_work
 
 LEASE_SECONDS = 5.0
 """How long a claim on a table lasts unless renewed: a dead process's tables are taken over this long after its
@@ -559,7 +546,18 @@ class PostgresTables:
         self._kept_by_table = tuple(table for part in parts for table in part.kept_by_table)
 
     def run(self, work: Callable[[Rows], T]) -> T:
+        return self._transaction(work, snapshot=False)
+
+    def read(self, work: Callable[[Rows], T]) -> T:
+        # One snapshot for all its statements (PostgreSQL's default lets each see what was committed before it
+        # began: a page read with two statements could see a game and not the ratings written with it), on a
+        # pooled connection of its own: it holds up no write.
+        return self._transaction(work, snapshot=True)
+
+    def _transaction(self, work: Callable[[Rows], T], snapshot: bool) -> T:
         with self._pool.connection() as connection, connection.transaction():
+            if snapshot:
+                connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
 
             def rows(sql: str, parameters: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
                 # The shared SQL's "?" placeholders become psycopg's, and a literal "%" (LIKE 'bot:%') stays one.
@@ -567,9 +565,6 @@ class PostgresTables:
                 return cursor.fetchall() if cursor.description is not None else []
 
             return work(rows)
-
-    def read(self, work: Callable[[Rows], T]) -> T:
-        return self.run(work)  # a transaction of its own on a pooled connection: it holds up no write
 
     def close(self) -> None:
         try:

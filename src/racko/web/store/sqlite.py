@@ -20,22 +20,9 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from racko.web.store.base import (
-    SCHEMA_NAME,
-    SCHEMA_VERSION,
-    SYNC_LEVELS,
-    ForeignDatabaseError,
-    Holder,
-    Rows,
-    SchemaPart,
-    StoredTable,
-    StoreError,
-    T,
-    WriteQueue,
-    actions_from_texts,
-    schema_work,
-    setup_from_text,
-)
+from racko.web.store.base import SYNC_LEVELS, ForeignDatabaseError, Holder, Rows, StoredTable, StoreError, T
+from racko.web.store.journal import WriteQueue, actions_from_texts, setup_from_text
+from racko.web.store.schema import SCHEMA_NAME, SCHEMA_VERSION, SchemaPart, schema_work
 
 _TABLES = """
 CREATE TABLE IF NOT EXISTS tables (

@@ -127,10 +127,12 @@ class Moves(Watching):
 
     async def hint(self, table: Table, seat: int | None) -> list[dict[str, Any]]:
         """The advisor's best choices for the seat to act, judged from its own observation (in a worker thread), with
-        the sentences that say why and the chance to win (racko.analysis)."""
+        the sentences that say why and the chance to win (racko.analysis); none at a rated table."""
         session = table.session
         if seat is None or session.to_act != seat or session.match.over:
             raise WebError("no-hint", "A hint is for your own turn.")
+        if table.setup.get("rated"):  # fair play: in a game that counts, each plays on their own
+            raise WebError("hints-off", "Hints are off in rated games.")
         observation = session.observation(seat)
         seen = seat_history(session.match.round, seat)
         choices = await asyncio.to_thread(explained_choices, observation, seen=seen, names=session.names)

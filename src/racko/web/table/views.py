@@ -2,7 +2,8 @@
 
 Nothing here reads the deck, the stock's order, the seed or another seat's rack: the only inputs are
 ``session.observation(seat)``, the log as that viewer may see it, and the results of finished rounds (a round's
-end reveals every rack).  tests/test_web.py checks every frame of whole games against the engine's knowledge model.
+end reveals every rack).  tests/web/table/test_table_protocol.py checks every frame of whole games against the
+engine's knowledge model.
 """
 
 from __future__ import annotations

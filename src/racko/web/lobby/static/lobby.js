@@ -5,6 +5,7 @@ let OPTIONS = null, me = null, socket = null, retry = 500, lobby = null, queues 
 const $ = (id) => document.getElementById(id);
 
 let pending = [];
+let quickAfterName = null; // Quick play pressed before a name was picked: asked for as soon as the name is kept
 
 // The server forgets the wishes of a person whose lobby closed: a new socket asks for them again.
 function wishOf(queue) {
@@ -221,19 +222,22 @@ async function main() {
     try {
       me = await api("/api/me", { method: "POST", body: JSON.stringify({ name: typed }) });
       nameProblem.textContent = "";
+      if (quickAfterName) $("problem").textContent = "";
       renderWho(); renderMine(); whoAmI();
       reconnect();
+      if (quickAfterName) { send(quickAfterName); quickAfterName = null; } // sent as the new socket opens
     } catch (error) { nameProblem.replaceChildren(...nameRefusal(error, typed)); $("name").focus(); }
   });
   $("quick-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    if (!me) { $("problem").textContent = t("need_name"); $("name").focus(); return; }
-    $("problem").textContent = "";
     const players = $("quick-players").value;
-    send({
+    const wish = {
       type: "quick", variant: $("quick-variant").value, players: players === "any" ? "any" : Number(players),
       rated: $("quick-rated").checked, two_player_rule: $("quick-run-rule").checked,
-    });
+    };
+    if (!me) { quickAfterName = wish; $("problem").textContent = t("need_name"); $("name").focus(); return; }
+    $("problem").textContent = "";
+    send(wish);
   });
   OPTIONS = await api("/api/options");
   $("quick-variant").replaceChildren(...OPTIONS.variants.map((v) => new Option(variantTitle(v.name, v.title), v.name)));

@@ -10,6 +10,7 @@ const DEAL_STAGGER_MS = 14;
 const BUBBLE_MS = 4000;
 const REACTIONS = ["gg", "wp", "oops", "your-turn", "thinking"];
 let socket = null, setup = null, view = null, version = 0, you = null, game = 1, swapFirst = null;
+let rated = false; // a rated game gives no hints: its button is hidden
 let retry = 500, presence = null, awaySeconds = 60, logEntries = [], loggedNames = "";
 let pending = false; // an action was sent and neither a state nor an error has answered it: a second click sends nothing
 let statusAt = null; // the version a refusal or a hint was shown at: it goes once the table moves on
@@ -106,6 +107,8 @@ function receive(frame) {
     if (view && frame.to_act === view.to_act && typeof frame.turn_for === "number") turnStart = performance.now() - frame.turn_for * 1000;
     // Whether the game counts for the ratings, and why not when it was meant to (two seats of one address).
     $("game-mode").textContent = t(frame.casual_because === "shared-address" ? "casual_shared" : frame.rated ? "rated_game" : "casual_game");
+    rated = frame.rated;
+    $("btn-hint").hidden = rated;
     renderPeople();
     tick();
   } else if (frame.type === "reaction") {
@@ -317,7 +320,7 @@ function render() {
     button.hidden = !setup.verbs.includes(verb);
     button.disabled = !(mine && legal(verb));
   }
-  $("btn-hint").disabled = !mine;
+  $("btn-hint").disabled = !mine || rated;
   $("show-result").hidden = !view.over || you === null;
   // The prompt.
   const situation = view.situation;
@@ -911,7 +914,7 @@ function main() {
     if ($("round-dialog").open || $("name-dialog").open) return;
     const keys = { d: "draw", t: "take", x: "discard", r: "racko", w: "wait", k: "keep" };
     if (keys[event.key]) { verb(keys[event.key]); event.preventDefault(); }
-    else if (event.key === "?") { if (myTurn()) send({ type: "hint" }); event.preventDefault(); }
+    else if (event.key === "?") { if (rated) setStatus(t("err:hints-off"), true); else if (myTurn()) send({ type: "hint" }); event.preventDefault(); }
     else if (/^[0-9]$/.test(event.key)) { clickSlot(event.key === "0" ? 9 : Number(event.key) - 1); event.preventDefault(); }
   });
   setInterval(() => send({ type: "presence" }), 2000);

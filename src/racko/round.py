@@ -10,52 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from racko.actions import (
-    ACTION_SPACE_SIZE,
-    Action,
-    CallRacko,
-    Discard,
-    DrawFromStock,
-    Exchange,
-    TakeDiscard,
-    Wait,
-    action_index,
-)
-from racko.errors import (
-    EmptyPileError,
-    IllegalActionError,
-    MustPlaceDiscardError,
-    NotRackoError,
-    NotYourTurnError,
-    RoundOverError,
-    SlotOutOfRangeError,
-    UnknownActionError,
-    WrongPhaseError,
-)
-from racko.events import (
-    Called,
-    Dealt,
-    Discarded,
-    Drew,
-    Event,
-    Exchanged,
-    Refilled,
-    RoundEnded,
-    Took,
-    TurnedUp,
-    Waited,
-)
+from racko import actions, errors, events, scoring
 from racko.observation import Observation, Phase, PublicView, RoundResult, legal_actions
 from racko.rules import RACK_SIZE, SLOT_LABELS, Rules, is_whole
-from racko.scoring import (
-    is_ordered,
-    longest_run,
-    ordered_prefix,
-    prefix_score,
-    qualifies_for_racko,
-    racko_score,
-    run_bonus,
-)
 from racko.table import Table
 
 _NO_LEFT: tuple[tuple[int, ...], ...] = ((),) * RACK_SIZE
@@ -93,7 +50,7 @@ def arrange_deck(
     return named + rest
 
 
-class Round(Table[Action, RoundResult, Event]):
+class Round(Table[actions.Action, RoundResult, events.Event]):
     """A round of classic Rack-O, from the deal to the scoring.
 
     ``deck`` is the whole deck in the order it is dealt (the first card goes to
@@ -102,8 +59,8 @@ class Round(Table[Action, RoundResult, Event]):
     replays recorded ones instead (top card first).
     """
 
-    action_space_size = ACTION_SPACE_SIZE
-    action_index = staticmethod(action_index)
+    action_space_size = actions.ACTION_SPACE_SIZE
+    action_index = staticmethod(actions.action_index)
 
     def _deal(self) -> None:
         rules, dealer = self.rules, self.dealer
@@ -126,12 +83,12 @@ class Round(Table[Action, RoundResult, Event]):
         self._left: list[tuple[tuple[int, ...], ...]] = [_NO_LEFT] * players
         self._turned_over: tuple[int, ...] | None = None
         self._public: PublicView | None = None
-        self.log.extend([Dealt(dealer, self.dealt), TurnedUp(rest[0])])
+        self.log.extend([events.Dealt(dealer, self.dealt), events.TurnedUp(rest[0])])
         if rules.auto_racko:
             # A rack that qualifies straight from the deal goes out at once, first in play order.
             for offset in range(1, players + 1):
                 seat = (dealer + offset) % players
-                if qualifies_for_racko(racks[seat], rules):
+                if scoring.qualifies_for_racko(racks[seat], rules):
                     self._go_racko(seat)
                     break
 
@@ -149,7 +106,7 @@ class Round(Table[Action, RoundResult, Event]):
     def phase(self) -> Phase:
         return self._phase
 
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self) -> list[actions.Action]:
         """The actions the seat to act may take now."""
         if self._phase is Phase.OVER:
             return []
@@ -195,20 +152,20 @@ class Round(Table[Action, RoundResult, Event]):
 
     # --- The one entry point that changes the round ----------------------------------------
 
-    def _apply(self, action: Action) -> None:
+    def _apply(self, action: actions.Action) -> None:
         self._public = None
         self.actions.append(action)
         seat = self._to_act
         kind = type(action)
-        if kind is DrawFromStock or kind is TakeDiscard:
-            from_discard = kind is TakeDiscard
+        if kind is actions.DrawFromStock or kind is actions.TakeDiscard:
+            from_discard = kind is actions.TakeDiscard
             card = (self._discard if from_discard else self._stock).pop()
             self._held = card
             self._held_from_discard = from_discard
             self._phase = Phase.PLACE
-            self.log.append(Took(seat, card) if from_discard else Drew(seat, card))
-        elif kind is Exchange:
-            assert isinstance(action, Exchange) and self._held is not None
+            self.log.append(events.Took(seat, card) if from_discard else events.Drew(seat, card))
+        elif kind is actions.Exchange:
+            assert isinstance(action, actions.Exchange) and self._held is not None
             slot = action.slot
             rack = self._racks[seat]
             card_out = rack[slot]
@@ -221,82 +178,84 @@ class Round(Table[Action, RoundResult, Event]):
             left = list(self._left[seat])
             left[slot] = left[slot] + (card_out,)
             self._left[seat] = tuple(left)
-            self.log.append(Exchanged(seat, slot, card_in, card_out, self._held_from_discard))
+            self.log.append(events.Exchanged(seat, slot, card_in, card_out, self._held_from_discard))
             self._end_turn(seat)
-        elif kind is Discard:
+        elif kind is actions.Discard:
             assert self._held is not None
             self._discard.append(self._held)
-            self.log.append(Discarded(seat, self._held))
+            self.log.append(events.Discarded(seat, self._held))
             self._end_turn(seat)
-        elif kind is CallRacko:
+        elif kind is actions.CallRacko:
             self._go_racko(seat)
-        else:  # Wait
-            self.log.append(Waited(seat, could_call=qualifies_for_racko(self._racks[seat], self.rules)))
+        else:  # actions.Wait
+            self.log.append(events.Waited(seat, could_call=scoring.qualifies_for_racko(self._racks[seat], self.rules)))
             self._next_turn()
 
     # --- Inside ----------------------------------------------------------------------------
 
-    def _why_illegal(self, action: Action) -> IllegalActionError | None:
+    def _why_illegal(self, action: actions.Action) -> errors.IllegalActionError | None:
         kind = type(action)
         if kind not in _ACTION_KINDS:
-            return UnknownActionError(f"{action!r} is not a Rack-O action.")
+            return errors.UnknownActionError(f"{action!r} is not a Rack-O action.")
         phase = self._phase
         if phase is Phase.OVER:
-            return RoundOverError("The round is over: no more moves can be made.")
+            return errors.RoundOverError("The round is over: no more moves can be made.")
         seat = action.seat
         if not is_whole(seat):
-            return UnknownActionError(f"An action's seat is a whole number, not {seat!r}.")
+            return errors.UnknownActionError(f"An action's seat is a whole number, not {seat!r}.")
         if seat != self._to_act:
-            return NotYourTurnError(f"It is not your turn: seat {self._to_act} is to play, not seat {seat}.")
-        if kind is Exchange:
-            assert isinstance(action, Exchange)
+            return errors.NotYourTurnError(f"It is not your turn: seat {self._to_act} is to play, not seat {seat}.")
+        if kind is actions.Exchange:
+            assert isinstance(action, actions.Exchange)
             slot = action.slot
             if not is_whole(slot) or not 0 <= slot < RACK_SIZE:
-                return SlotOutOfRangeError(
+                return errors.SlotOutOfRangeError(
                     f"There is no slot {slot!r}: slots are numbered 0 (the slot labelled 5) "
                     f"to 9 (the slot labelled 50)."
                 )
             if phase is not Phase.PLACE:
-                return WrongPhaseError(self._phase_hint("exchange a card"))
+                return errors.WrongPhaseError(self._phase_hint("exchange a card"))
             return None
-        if kind is Discard:
+        if kind is actions.Discard:
             if phase is not Phase.PLACE:
-                return WrongPhaseError(self._phase_hint("discard"))
+                return errors.WrongPhaseError(self._phase_hint("discard"))
             if self._held_from_discard:
-                return MustPlaceDiscardError(
+                return errors.MustPlaceDiscardError(
                     f"You took {self._held} from the discard pile, so you must place it in your rack."
                 )
             return None
-        if kind is DrawFromStock or kind is TakeDiscard:
+        if kind is actions.DrawFromStock or kind is actions.TakeDiscard:
             if phase is not Phase.PICK:
-                wanted = "draw from the stock" if kind is DrawFromStock else "take the top discard"
-                return WrongPhaseError(self._phase_hint(wanted))
-            if kind is DrawFromStock and not self._stock:
-                return EmptyPileError("The stock is empty.")
-            if kind is TakeDiscard and not self._discard:
-                return EmptyPileError("The discard pile is empty.")
+                wanted = "draw from the stock" if kind is actions.DrawFromStock else "take the top discard"
+                return errors.WrongPhaseError(self._phase_hint(wanted))
+            if kind is actions.DrawFromStock and not self._stock:
+                return errors.EmptyPileError("The stock is empty.")
+            if kind is actions.TakeDiscard and not self._discard:
+                return errors.EmptyPileError("The discard pile is empty.")
             return None
-        if kind is CallRacko:
+        if kind is actions.CallRacko:
             if phase is Phase.PLACE:
-                return WrongPhaseError(self._phase_hint("call Rack-O"))
+                return errors.WrongPhaseError(self._phase_hint("call Rack-O"))
             rack = self._racks[seat]
-            if not is_ordered(rack):
-                first_break = ordered_prefix(rack)
-                return NotRackoError(
+            if not scoring.is_ordered(rack):
+                first_break = scoring.ordered_prefix(rack)
+                return errors.NotRackoError(
                     f"Your rack is not in order: {rack[first_break]} in slot {SLOT_LABELS[first_break]} "
                     f"is not higher than {rack[first_break - 1]} in slot {SLOT_LABELS[first_break - 1]}."
                 )
-            if not qualifies_for_racko(rack, self.rules):
-                return NotRackoError(
+            if not scoring.qualifies_for_racko(rack, self.rules):
+                return errors.NotRackoError(
                     "Your rack is in order, but with two players a Rack-O needs a run of at least three "
                     "consecutive numbers in adjacent slots (like 28, 29, 30)."
                 )
             return None
-        # Wait
+        # actions.Wait
         if phase is not Phase.DECLARE:
             if self.rules.auto_racko:
-                return WrongPhaseError("There is no waiting in this game: a rack in order goes Rack-O at once.")
-            return WrongPhaseError("You can only wait (end your turn without calling Rack-O) at the end of a turn.")
+                return errors.WrongPhaseError("There is no waiting in this game: a rack in order goes Rack-O at once.")
+            return errors.WrongPhaseError(
+                "You can only wait (end your turn without calling Rack-O) at the end of a turn."
+            )
         return None
 
     def _phase_hint(self, wanted: str) -> str:
@@ -319,7 +278,7 @@ class Round(Table[Action, RoundResult, Event]):
             # qualifies or not: a moment that came only with a qualifying rack would tell the table so.
             self._phase = Phase.DECLARE
             return
-        if qualifies_for_racko(self._racks[seat], self.rules):
+        if scoring.qualifies_for_racko(self._racks[seat], self.rules):
             self._go_racko(seat)
             return
         self._next_turn()
@@ -339,11 +298,11 @@ class Round(Table[Action, RoundResult, Event]):
         self._stock = list(reversed(order))
         turned_up = self._stock.pop()
         self._discard = [turned_up]
-        self.log.append(Refilled(self.rules.refill, pile, order))
-        self.log.append(TurnedUp(turned_up))
+        self.log.append(events.Refilled(self.rules.refill, pile, order))
+        self.log.append(events.TurnedUp(turned_up))
 
     def _go_racko(self, seat: int) -> None:
-        self.log.append(Called(seat))
+        self.log.append(events.Called(seat))
         self._finish(winner=seat, capped=False)
 
     def _finish(self, *, winner: int | None, capped: bool) -> None:
@@ -352,13 +311,13 @@ class Round(Table[Action, RoundResult, Event]):
         ordered = []
         for seat, rack in enumerate(racks):
             if seat == winner:
-                scores.append(racko_score(rack, self.rules))
+                scores.append(scoring.racko_score(rack, self.rules))
                 ordered.append(RACK_SIZE)
             else:
-                scores.append(prefix_score(rack))
-                ordered.append(ordered_prefix(rack))
-        run = longest_run(racks[winner]) if winner is not None else 0
-        bonus = run_bonus(run) if winner is not None and self.rules.bonus else 0
+                scores.append(scoring.prefix_score(rack))
+                ordered.append(scoring.ordered_prefix(rack))
+        run = scoring.longest_run(racks[winner]) if winner is not None else 0
+        bonus = scoring.run_bonus(run) if winner is not None and self.rules.bonus else 0
         self._result = RoundResult(
             scores=tuple(scores),
             winner=winner,
@@ -373,7 +332,9 @@ class Round(Table[Action, RoundResult, Event]):
         self._held = None
         self._held_from_discard = False
         self._public = None
-        self.log.append(RoundEnded(self._result))
+        self.log.append(events.RoundEnded(self._result))
 
 
-_ACTION_KINDS = frozenset({DrawFromStock, TakeDiscard, Exchange, Discard, CallRacko, Wait})
+_ACTION_KINDS = frozenset(
+    {actions.DrawFromStock, actions.TakeDiscard, actions.Exchange, actions.Discard, actions.CallRacko, actions.Wait}
+)

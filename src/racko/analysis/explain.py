@@ -227,8 +227,7 @@ def _placing(
     names: Sequence[str] | None,
 ) -> Reasons:
     """``card`` into ``slot`` (an exchange, or the top discard taken there)."""
-    public = observation.public
-    rules = public.rules
+    rules = observation.public.rules
     size = rules.deck_size
     rack = observation.rack
     handed = rack[slot]

@@ -17,6 +17,7 @@ from racko.errors import (
     WrongPhaseError,
 )
 from racko.events import RoundEnded
+from racko.highlow import events
 from racko.highlow.actions import (
     HIGHLOW_ACTION_SPACE_SIZE,
     HighLowAction,
@@ -26,20 +27,6 @@ from racko.highlow.actions import (
     highlow_action_index,
 )
 from racko.highlow.cards import SWAP, card_name, highlow_deck
-from racko.highlow.events import (
-    CardDiscarded,
-    CardDrawn,
-    CardPassed,
-    CardPlaced,
-    CardsSwapped,
-    HandCapped,
-    HighLowEvent,
-    RowKept,
-    RowsDealt,
-    StockRefilled,
-    SwapDiscardedAtDeal,
-    WentRackO,
-)
 from racko.highlow.observation import (
     HighLowObservation,
     HighLowPhase,
@@ -52,7 +39,7 @@ from racko.rules import RACK_SIZE, Rules, is_whole
 from racko.table import Table
 
 
-class HighLowRound(Table[HighLowAction, HighLowResult, HighLowEvent]):
+class HighLowRound(Table[HighLowAction, HighLowResult, events.HighLowEvent]):
     """A hand of High-Low Rack-O, from the deal to the scoring.
 
     ``deck`` is the whole deck in dealing order: the first card goes to the
@@ -81,7 +68,7 @@ class HighLowRound(Table[HighLowAction, HighLowResult, HighLowEvent]):
         self._pending_swaps: list[int] = []
         self._setup_done = False
         self._public: HighLowView | None = None
-        self.log.append(RowsDealt(dealer, self.dealt))
+        self.log.append(events.RowsDealt(dealer, self.dealt))
         for seat in self._play_order(dealer):
             if self._check_racko(seat):
                 return
@@ -144,12 +131,12 @@ class HighLowRound(Table[HighLowAction, HighLowResult, HighLowEvent]):
         elif isinstance(action, SwapCards):
             row = self._racks[seat]
             row[action.first], row[action.second] = row[action.second], row[action.first]
-            self.log.append(CardsSwapped(seat, action.first, action.second))
+            self.log.append(events.CardsSwapped(seat, action.first, action.second))
             self._pending_swaps.pop(0)
             if not self._check_racko(seat):
                 self._advance()
         else:
-            self.log.append(RowKept(seat))
+            self.log.append(events.RowKept(seat))
             self._pending_swaps.pop(0)
             self._advance()
 
@@ -196,7 +183,7 @@ class HighLowRound(Table[HighLowAction, HighLowResult, HighLowEvent]):
         self._held = None
         self._turns += 1
         self._placed_this_round += 1
-        self.log.append(CardPlaced(seat, held, position, removed))
+        self.log.append(events.CardPlaced(seat, held, position, removed))
         if self._check_racko(seat, removed):
             return
         if self._placed_this_round < self.rules.players:
@@ -204,13 +191,13 @@ class HighLowRound(Table[HighLowAction, HighLowResult, HighLowEvent]):
             self._to_act = (seat - 1) % self.rules.players
             self._held = removed
             self._held_drawn = False
-            self.log.append(CardPassed(self._to_act, removed))
+            self.log.append(events.CardPassed(self._to_act, removed))
             return
         self._discard.append(removed)
-        self.log.append(CardDiscarded(seat, removed))
+        self.log.append(events.CardDiscarded(seat, removed))
         cap = self.rules.turn_cap
         if cap is not None and self._turns >= cap:
-            self.log.append(HandCapped())
+            self.log.append(events.HandCapped())
             self._finish(None)
             return
         # The deal passes to the right; the prior dealer plays last.
@@ -225,8 +212,8 @@ class HighLowRound(Table[HighLowAction, HighLowResult, HighLowEvent]):
             return False
         if loose is not None:
             self._discard.append(loose)
-            self.log.append(CardDiscarded(seat, loose))
-        self.log.append(WentRackO(seat))
+            self.log.append(events.CardDiscarded(seat, loose))
+        self.log.append(events.WentRackO(seat))
         self._finish(seat)
         return True
 
@@ -238,7 +225,7 @@ class HighLowRound(Table[HighLowAction, HighLowResult, HighLowEvent]):
     def _refill(self) -> None:
         self._stock = list(reversed(self._new_stock(tuple(self._discard))))
         self._discard = []
-        self.log.append(StockRefilled())
+        self.log.append(events.StockRefilled())
 
     def _advance(self) -> None:
         """Carry out everything that needs no decision, up to the next decision or the end of the hand."""
@@ -256,15 +243,15 @@ class HighLowRound(Table[HighLowAction, HighLowResult, HighLowEvent]):
             if card == SWAP:
                 # Discarded at once; everyone, the drawer first, may swap; then the drawer draws again.
                 self._discard.append(card)
-                self.log.append(CardDrawn(dealer, card, private=False))
-                self.log.append(CardDiscarded(dealer, card))
+                self.log.append(events.CardDrawn(dealer, card, private=False))
+                self.log.append(events.CardDiscarded(dealer, card))
                 self._pending_swaps = self._play_order(dealer)
                 continue
             self._held = card
             self._held_drawn = True
             self._to_act = dealer
             self._phase = HighLowPhase.PLACE
-            self.log.append(CardDrawn(dealer, card, private=True))
+            self.log.append(events.CardDrawn(dealer, card, private=True))
             return
 
     def _resolve_starting_swap(self) -> bool:
@@ -283,11 +270,11 @@ class HighLowRound(Table[HighLowAction, HighLowResult, HighLowEvent]):
                 card = SWAP
                 while card == SWAP:
                     self._discard.append(SWAP)
-                    self.log.append(SwapDiscardedAtDeal(seat, SWAP, position))
+                    self.log.append(events.SwapDiscardedAtDeal(seat, SWAP, position))
                     chances += 1
                     card = self._draw()
                 row[position] = card
-                self.log.append(CardPlaced(seat, card, position, None))
+                self.log.append(events.CardPlaced(seat, card, position, None))
             if not self._check_racko(seat):
                 self._pending_swaps = [seat] * chances
             return True

@@ -16,17 +16,7 @@ from racko.analysis.explain import hint_text
 from racko.errors import RackoError
 from racko.families import AnyAction, AnyObservation
 from racko.highlow import HighLowObservation, KeepOrder, Replace, SwapCards
-from racko.play.loop import (
-    SEAT_ONLY_ACTIONS,
-    ComputerToAct,
-    GameOver,
-    HandOver,
-    Notice,
-    PersonToAct,
-    RoundOver,
-    Screen,
-    Told,
-)
+from racko.play import loop
 from racko.play.session import PlaySession
 from racko.play.text import rack_lines, round_report, row_line, score_table, scores_line
 from racko.rules import SLOT_LABELS, variant
@@ -80,7 +70,7 @@ def run_plain(session: PlaySession, read: Reader, write: Writer, clear: Callable
     ``clear`` wipes the output (a terminal's screen and scrollback); in hot-seat play it runs at every hand-over.
     Where the output cannot be wiped (a pipe), the players are told so once at the start.
     """
-    screen = Screen(session)
+    screen = loop.Screen(session)
     write(f"{variant(session.rules.variant).title}: {', '.join(session.names)}. Type help for the commands.")
     if screen.shared and clear is None:
         write(
@@ -90,26 +80,26 @@ def run_plain(session: PlaySession, read: Reader, write: Writer, clear: Callable
     try:
         while True:
             step = screen.next_step()
-            if isinstance(step, Told):
+            if isinstance(step, loop.Told):
                 for line in step.lines:
                     write(line)
-            elif isinstance(step, Notice):
+            elif isinstance(step, loop.Notice):
                 write(step.text)
-            elif isinstance(step, RoundOver):
+            elif isinstance(step, loop.RoundOver):
                 write("")
                 for line in round_report(step.result, session.names, step.number):
                     write(line)
                 for line in score_table(session.rules, session.names, session.match.results):
                     write(line)
                 write("")
-            elif isinstance(step, GameOver):
+            elif isinstance(step, loop.GameOver):
                 write(f"Game over: {step.winners} won.")
                 if session.finished_at is not None:
                     write(f"The game's record is in {session.finished_at} (racko replay and racko hint read it).")
                 return True
-            elif isinstance(step, ComputerToAct):
+            elif isinstance(step, loop.ComputerToAct):
                 screen.computer_move()
-            elif isinstance(step, HandOver):
+            elif isinstance(step, loop.HandOver):
                 if clear is not None:
                     clear()
                 write(f"--- Pass to {step.name}; {step.name}, press Enter to see your rack. ---")
@@ -118,7 +108,7 @@ def run_plain(session: PlaySession, read: Reader, write: Writer, clear: Callable
                     raise _Quit
                 screen.at_screen(step.seat)
             else:
-                assert isinstance(step, PersonToAct)
+                assert isinstance(step, loop.PersonToAct)
                 _show(session, step, write)
                 _turn(screen, step, read, write)
     except (_Quit, KeyboardInterrupt):  # quit, the end of the input, or Ctrl+C: all leave the game saved
@@ -126,7 +116,7 @@ def run_plain(session: PlaySession, read: Reader, write: Writer, clear: Callable
         return False
 
 
-def _turn(screen: Screen, step: PersonToAct, read: Reader, write: Writer) -> None:
+def _turn(screen: loop.Screen, step: loop.PersonToAct, read: Reader, write: Writer) -> None:
     """Read commands until one of them is a legal action, and play it."""
     while True:
         line = read()
@@ -175,8 +165,8 @@ def parse_command(observation: AnyObservation, words: list[str]) -> AnyAction:
             return Replace(seat, number - 1)
         raise RackoError(f"Unknown command {command!r}: type a position 1-10, swap A B, keep (k) or help.")
     verb = COMMANDS.get(command, command)
-    if verb in SEAT_ONLY_ACTIONS and verb != "keep":
-        return SEAT_ONLY_ACTIONS[verb](seat)
+    if verb in loop.SEAT_ONLY_ACTIONS and verb != "keep":
+        return loop.SEAT_ONLY_ACTIONS[verb](seat)
     if number is not None and number in SLOT_LABELS:
         return Exchange(seat, SLOT_LABELS.index(number))
     raise RackoError(f"Unknown command {command!r}: type draw, take, a slot 5-50, discard, racko or help.")
@@ -189,7 +179,7 @@ def _small_number(word: str) -> int | None:
     return None
 
 
-def _show(session: PlaySession, step: PersonToAct, write: Writer) -> None:
+def _show(session: PlaySession, step: loop.PersonToAct, write: Writer) -> None:
     observation = step.observation
     seat = step.seat
     names = session.names

@@ -10,13 +10,13 @@ moved into ``games/`` by one rename, so it is never both the current save and a 
 from __future__ import annotations
 
 import errno
-import fcntl
 import os
 import shlex
 import time
 from pathlib import Path
 
 from racko.errors import RackoError
+from racko.play.locks import lock_exclusively
 from racko.play.session import PlaySession
 from racko.record import GameRecord, replay
 
@@ -36,11 +36,8 @@ class FolderLock:
         self._descriptor: int | None = None
 
     def acquire(self) -> None:
-        descriptor = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
-        try:
-            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(descriptor)
+        descriptor = lock_exclusively(self.path)
+        if descriptor is None:
             raise FolderInUseError(
                 f"Another racko play is using {self.path.parent} right now: finish or quit that game first "
                 "(or set RACKO_DATA_DIR to another folder to play a separate game)."

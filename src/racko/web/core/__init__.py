@@ -3,7 +3,15 @@ a client may ask, frames from a socket, and the pages (a room's HTML with the sh
 
 from racko.web.core.errors import WebError
 from racko.web.core.frames import FRAME_LIMIT, read_frame
-from racko.web.core.http import SECURITY_HEADERS, HeadersOnEveryResponse, Refused, client_address, json_body, refused
+from racko.web.core.http import (
+    SECURITY_HEADERS,
+    HeadersOnEveryResponse,
+    Refused,
+    answers_refusals,
+    client_address,
+    json_body,
+    refused,
+)
 from racko.web.core.limits import (
     ALL_ADDRESSES,
     BODY_LIMIT,
@@ -43,6 +51,7 @@ __all__ = [
     "Refused",
     "TooBig",
     "WebError",
+    "answers_refusals",
     "client_address",
     "json_body",
     "origin_allowed",

@@ -3,11 +3,13 @@ bounds from this server's own pages only, and the address a request or a socket 
 
 from __future__ import annotations
 
+import functools
 import json
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from racko.web.core.limits import BODY_LIMIT, TooBig, origin_allowed, read_body
@@ -53,6 +55,22 @@ class Refused(Exception):
 
     def response(self) -> JSONResponse:
         return refused(self.status, str(self))
+
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def answers_refusals(handler: Handler) -> Handler:
+    """A route whose :class:`Refused` is its answer: the status and a JSON message for people."""
+
+    @functools.wraps(handler)
+    async def answering(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except Refused as refusal:
+            return refusal.response()
+
+    return answering
 
 
 async def json_body(request: Request, allowed: frozenset[str]) -> dict[str, Any]:

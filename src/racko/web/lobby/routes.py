@@ -13,6 +13,7 @@ from racko.web.core import (
     Bucket,
     Refused,
     WebError,
+    answers_refusals,
     client_address,
     json_body,
     origin_allowed,
@@ -59,26 +60,22 @@ def routes(lobby: Lobby, allowed: frozenset[str], frames_per_second: float) -> l
         finally:
             lobby.leave(connection)
 
+    @answers_refusals
     async def take_seat(request: Request) -> Response:
+        await json_body(request, allowed)
+        player = await required_player(request, lobby.players)
         try:
-            await json_body(request, allowed)
-            player = await required_player(request, lobby.players)
-            try:
-                table = await hub.reach(request.path_params["table"])
-                seat = await hub.take_seat(table, player, client_address(request))
-            except WebError as error:
-                raise Refused(404 if error.code == "no-table" else 409, str(error)) from None
-            return JSONResponse({"table": table.table_id, "seat": seat})
-        except Refused as refusal:
-            return refusal.response()
+            table = await hub.reach(request.path_params["table"])
+            seat = await hub.take_seat(table, player, client_address(request))
+        except WebError as error:
+            raise Refused(404 if error.code == "no-table" else 409, str(error)) from None
+        return JSONResponse({"table": table.table_id, "seat": seat})
 
+    @answers_refusals
     async def rematch(request: Request) -> Response:
-        try:
-            await json_body(request, allowed)
-            player = await required_player(request, lobby.players)
-            return JSONResponse(await lobby.rematch(player, request.path_params["game"][:80], client_address(request)))
-        except Refused as refusal:
-            return refusal.response()
+        await json_body(request, allowed)
+        player = await required_player(request, lobby.players)
+        return JSONResponse(await lobby.rematch(player, request.path_params["game"][:80], client_address(request)))
 
     return [
         Route("/", lobby_page),

@@ -10,7 +10,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from racko.web.core import CreationLimit, Refused, json_body, page, refused, static_files
+from racko.web.core import CreationLimit, Refused, answers_refusals, json_body, page, refused, static_files
 from racko.web.players.identity import TRANSFER_SECONDS, Player, Players, clean_name
 from racko.web.players.names import computer_level_like, posing_as, reserved_like
 from racko.web.players.requests import keep_player, player_of, required_player
@@ -60,72 +60,64 @@ def routes(
     async def claim_page(request: Request) -> Response:
         return page("players", "claim.html")
 
+    @answers_refusals
     async def me(request: Request) -> Response:
-        try:
-            if request.method == "GET":
-                player = await player_of(request, players)
-                return JSONResponse(player.to_json() if player else {"id": None, "name": None})
-            data = await json_body(request, allowed)
+        if request.method == "GET":
             player = await player_of(request, players)
-            if request.method == "DELETE":
-                if player is not None and await asyncio.to_thread(players.forget, player.id) and forgotten:
-                    await forgotten(player.id)
-                return keep_player(JSONResponse({"id": None, "name": None}), request, None)
-            name = clean_name(data.get("name"))
-            if name is None:
-                raise Refused(400, "A name is some text, such as Ann.")
-            if player is not None:
-                posed = await posing(name, player)
-                if posed is not None:
-                    return posed
-                await asyncio.to_thread(players.rename, player.id, name)
-                return JSONResponse({"id": player.id, "name": name})
-            # the limit first: each refused name is a try too, and the names of the people in play are no list to
-            # read out at any pace
-            if not creation.allows(request.client.host if request.client is not None else "?"):
-                raise Refused(429, "Too many new players at once: wait a minute, then try again.")
-            posed = await posing(name, None)
+            return JSONResponse(player.to_json() if player else {"id": None, "name": None})
+        data = await json_body(request, allowed)
+        player = await player_of(request, players)
+        if request.method == "DELETE":
+            if player is not None and await asyncio.to_thread(players.forget, player.id) and forgotten:
+                await forgotten(player.id)
+            return keep_player(JSONResponse({"id": None, "name": None}), request, None)
+        name = clean_name(data.get("name"))
+        if name is None:
+            raise Refused(400, "A name is some text, such as Ann.")
+        if player is not None:
+            posed = await posing(name, player)
             if posed is not None:
                 return posed
-            made, key = await asyncio.to_thread(players.create, name)
-            return keep_player(JSONResponse(made.to_json()), request, key)
-        except Refused as refusal:
-            return refusal.response()
+            await asyncio.to_thread(players.rename, player.id, name)
+            return JSONResponse({"id": player.id, "name": name})
+        # the limit first: each refused name is a try too, and the names of the people in play are no list to
+        # read out at any pace
+        if not creation.allows(request.client.host if request.client is not None else "?"):
+            raise Refused(429, "Too many new players at once: wait a minute, then try again.")
+        posed = await posing(name, None)
+        if posed is not None:
+            return posed
+        made, key = await asyncio.to_thread(players.create, name)
+        return keep_player(JSONResponse(made.to_json()), request, key)
 
+    @answers_refusals
     async def transfer(request: Request) -> Response:
-        try:
-            await json_body(request, allowed)
-            player = await required_player(request, players)
-            code = await asyncio.to_thread(players.transfer_code, player.id)
-            return JSONResponse({"code": code, "seconds": TRANSFER_SECONDS})
-        except Refused as refusal:
-            return refusal.response()
+        await json_body(request, allowed)
+        player = await required_player(request, players)
+        code = await asyncio.to_thread(players.transfer_code, player.id)
+        return JSONResponse({"code": code, "seconds": TRANSFER_SECONDS})
 
+    @answers_refusals
     async def claim(request: Request) -> Response:
-        try:
-            data = await json_body(request, allowed)
-            if not claims.allows(request.client.host if request.client is not None else "?"):
-                return refused(429, "Too many tries at once: wait a minute, then try again.", **{"Retry-After": "60"})
-            code = data.get("code")
-            claimed = await asyncio.to_thread(players.claim, code) if isinstance(code, str) else None
-            if claimed is None:
-                raise Refused(400, "This link has been used already, or is more than ten minutes old.")
-            player, key = claimed
-            return keep_player(JSONResponse(player.to_json()), request, key)
-        except Refused as refusal:
-            return refusal.response()
+        data = await json_body(request, allowed)
+        if not claims.allows(request.client.host if request.client is not None else "?"):
+            return refused(429, "Too many tries at once: wait a minute, then try again.", **{"Retry-After": "60"})
+        code = data.get("code")
+        claimed = await asyncio.to_thread(players.claim, code) if isinstance(code, str) else None
+        if claimed is None:
+            raise Refused(400, "This link has been used already, or is more than ten minutes old.")
+        player, key = claimed
+        return keep_player(JSONResponse(player.to_json()), request, key)
 
+    @answers_refusals
     async def hide(request: Request) -> Response:
-        try:
-            data = await json_body(request, allowed)
-            player = await required_player(request, players)
-            other = data.get("player")
-            if not isinstance(other, str) or not other or len(other) > 40 or other == player.id:
-                raise Refused(400, "Name another player.")
-            await asyncio.to_thread(players.hide, player.id, other, data.get("hidden") is not False)
-            return JSONResponse({"hidden": sorted(await asyncio.to_thread(players.hidden_by, player.id))})
-        except Refused as refusal:
-            return refusal.response()
+        data = await json_body(request, allowed)
+        player = await required_player(request, players)
+        other = data.get("player")
+        if not isinstance(other, str) or not other or len(other) > 40 or other == player.id:
+            raise Refused(400, "Name another player.")
+        await asyncio.to_thread(players.hide, player.id, other, data.get("hidden") is not False)
+        return JSONResponse({"hidden": sorted(await asyncio.to_thread(players.hidden_by, player.id))})
 
     async def hidden(request: Request) -> Response:
         player = await player_of(request, players)

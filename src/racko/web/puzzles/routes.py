@@ -18,7 +18,7 @@ from racko.analysis.puzzles import PuzzleSet, answer, load
 from racko.analysis.words import LANGUAGES
 from racko.errors import RackoError
 from racko.rules import VARIANTS
-from racko.web.core import Refused, json_body, page, static_files
+from racko.web.core import Refused, answers_refusals, json_body, page, static_files
 
 
 @functools.cache
@@ -39,50 +39,46 @@ def routes(allowed: frozenset[str]) -> list[BaseRoute]:
     async def puzzles_page(request: Request) -> Response:
         return page("puzzles", "puzzles.html")
 
+    @answers_refusals
     async def one(request: Request) -> Response:
         """``?number=N&variant=V``: the Nth puzzle (from 1, counting round) of a variant (default: all)."""
-        try:
-            every = await _puzzles()
-            name = request.query_params.get("variant") or None
-            if name is not None and name not in VARIANTS:
-                raise Refused(400, f"Unknown variant: choose one of {', '.join(VARIANTS)}.")
-            chosen = every.of_variant(name)
-            if not chosen:
-                raise Refused(404, "There are no puzzles of that variant.")
-            text = request.query_params.get("number", "1")
-            if not text.isdigit() or len(text) > 6:
-                raise Refused(400, "A puzzle's number is a whole number from 1.")
-            number = (max(1, int(text)) - 1) % len(chosen) + 1
-            variants = sorted({puzzle.variant for puzzle in every.puzzles}, key=list(VARIANTS).index)
-            return JSONResponse(
-                {
-                    "number": number,
-                    "count": len(chosen),
-                    "variants": variants,
-                    "puzzle": chosen[number - 1].public_json(),
-                }
-            )
-        except Refused as refusal:
-            return refusal.response()
+        every = await _puzzles()
+        name = request.query_params.get("variant") or None
+        if name is not None and name not in VARIANTS:
+            raise Refused(400, f"Unknown variant: choose one of {', '.join(VARIANTS)}.")
+        chosen = every.of_variant(name)
+        if not chosen:
+            raise Refused(404, "There are no puzzles of that variant.")
+        text = request.query_params.get("number", "1")
+        if not text.isdigit() or len(text) > 6:
+            raise Refused(400, "A puzzle's number is a whole number from 1.")
+        number = (max(1, int(text)) - 1) % len(chosen) + 1
+        variants = sorted({puzzle.variant for puzzle in every.puzzles}, key=list(VARIANTS).index)
+        return JSONResponse(
+            {
+                "number": number,
+                "count": len(chosen),
+                "variants": variants,
+                "puzzle": chosen[number - 1].public_json(),
+            }
+        )
 
+    @answers_refusals
     async def judge(request: Request) -> Response:
         """``{"move": <a move as records write it>, "lang": "en"}``: right or wrong, and why."""
+        data = await json_body(request, allowed)
+        puzzle = (await _puzzles()).by_id(request.path_params["puzzle"])
+        if puzzle is None:
+            raise Refused(404, "There is no such puzzle.")
+        lang = data.get("lang") if data.get("lang") in LANGUAGES else "en"
+        move = data.get("move")
+        if not isinstance(move, dict):
+            raise Refused(400, "Send the move as a JSON object.")
         try:
-            data = await json_body(request, allowed)
-            puzzle = (await _puzzles()).by_id(request.path_params["puzzle"])
-            if puzzle is None:
-                raise Refused(404, "There is no such puzzle.")
-            lang = data.get("lang") if data.get("lang") in LANGUAGES else "en"
-            move = data.get("move")
-            if not isinstance(move, dict):
-                raise Refused(400, "Send the move as a JSON object.")
-            try:
-                verdict = answer(puzzle, move, str(lang))
-            except RackoError as error:
-                raise Refused(400, str(error)) from None
-            return JSONResponse(verdict.to_json())
-        except Refused as refusal:
-            return refusal.response()
+            verdict = answer(puzzle, move, str(lang))
+        except RackoError as error:
+            raise Refused(400, str(error)) from None
+        return JSONResponse(verdict.to_json())
 
     return [
         Route("/puzzles", puzzles_page),

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import json
 import os
 import sqlite3
@@ -20,6 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from racko.play.locks import lock_exclusively
 from racko.web.store.base import SYNC_LEVELS, ForeignDatabaseError, Holder, Rows, StoredTable, StoreError, T
 from racko.web.store.journal import WriteQueue, actions_from_texts, setup_from_text
 from racko.web.store.schema import SCHEMA_NAME, SCHEMA_VERSION, SchemaPart, schema_work
@@ -145,11 +145,8 @@ class SqliteTables:
             raise StoreError(f"cannot use {self.path}: {error.strerror or error}.") from None
 
     def _lock(self, lock_path: Path) -> None:
-        descriptor = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
-        try:
-            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(descriptor)
+        descriptor = lock_exclusively(lock_path)
+        if descriptor is None:
             raise StoreError(
                 f"another racko serve is using {self.path}: one process per SQLite file "
                 "(several processes share a PostgreSQL database, docs/DEPLOY.md)."

@@ -133,10 +133,9 @@ def test_two_strangers_meet_by_quick_play_play_a_rated_game_and_their_ratings_an
         seated = [until(ann_lobby, "seated"), until(bob_lobby, "seated")]
         assert seated[0]["table"] == seated[1]["table"] and {s["seat"] for s in seated} == {0, 1}
         table = seated[0]["table"]
-        watched = lobby_until(cy_lobby, "lobby", lambda frame: any(line["table"] == table for line in frame["playing"]))
-        line = next(line for line in watched["playing"] if line["table"] == table)
-        assert line["rated"] and sorted(seat["name"] for seat in line["seats"]) == ["Ann", "Bob"]
-        assert "rack" not in str(line) and "stock" not in str(line)
+
+        def listed(frame: dict[str, Any]) -> bool:
+            return any(line["table"] == table for line in frame["playing"])
 
         mine = get_as(client, "/api/me/tables", ann).json()["seats"]
         assert [(line["table"], line["seat"], line["variant"]) for line in mine] == [
@@ -148,7 +147,24 @@ def test_two_strangers_meet_by_quick_play_play_a_rated_game_and_their_ratings_an
             client.websocket_connect(f"/ws/{table}", headers=order[0][1]) as first,
             client.websocket_connect(f"/ws/{table}", headers=order[1][1]) as second,
         ):
-            last = play_to_the_end([first, second])
+            play_to_the_end([first, second], moves=4)
+            watched = lobby_until(cy_lobby, "lobby", listed)
+            line = next(line for line in watched["playing"] if line["table"] == table)
+            assert line["rated"] and sorted(seat["name"] for seat in line["seats"]) == ["Ann", "Bob"]
+            assert "rack" not in str(line) and "stock" not in str(line)
+        # Both closed their pages: a game whose people have all left is no game to watch, until one is back.
+        lobby_until(cy_lobby, "lobby", lambda frame: not listed(frame))
+        with (
+            client.websocket_connect(f"/ws/{table}", headers=order[0][1]) as first,
+            client.websocket_connect(f"/ws/{table}", headers=order[1][1]) as second,
+        ):
+            states = []
+            for ws in (first, second):
+                ws.send_json({"type": "hello", "token": None, "version": 0})
+                until(ws, "welcome")
+                states.append(until(ws, "state"))
+            lobby_until(cy_lobby, "lobby", listed)
+            last = play_to_the_end([first, second], states)
         assert last["view"]["over"] and last["view"]["winners"]
         lobby_until(cy_lobby, "lobby", lambda frame: all(line["table"] != table for line in frame["playing"]))
 

@@ -274,11 +274,18 @@ def test_a_seat_left_empty_is_handed_to_a_computer_player_once_the_others_have_w
     with serving(tmp_path, "--away", "1") as quick:
         table = new_table(quick, variant="classic", players=2, seats=["me", "person"], names=["Ann", "Bob"])
         page = open_page(browser, link(quick, table, 0))
+        spectator = open_page(browser, link(quick, table, None))
         banner = page.locator("#away")
         expect(banner).to_contain_text("Bob has not come to the table")
         hand_over = banner.locator("button.hand-over")
         expect(hand_over).to_be_visible()  # once the second has passed (presence is asked every 2 seconds)
         page.screenshot(path=str(shots / "desktop-away.png"))
+        # A spectator is told who is here, but hands no seat over and is not asked to.
+        expect(spectator.locator("#people")).to_contain_text("invited, not here yet")
+        spectator.wait_for_timeout(2500)  # a presence frame later (one every 2 seconds): Bob's time is up for it too
+        expect(spectator.locator("#away")).to_be_hidden()
+        expect(spectator.locator("button.hand-over")).to_have_count(0)
+        spectator.context.close()
         hand_over.click()
         expect(banner).to_be_hidden()
         expect(page.locator(".other h2")).to_contain_text("Bob · medium")

@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 import random
 import re
+import sqlite3
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -78,6 +80,21 @@ def test_a_rated_table_gives_no_hint_and_changes_nothing_a_casual_one_advises(cl
         else:
             assert answer["type"] == "hint" and answer["choices"]
         assert table.session.version == state["version"]
+
+
+def test_a_table_opened_again_counts_its_people_away_since_it_last_changed(tmp_path: Path) -> None:
+    """A table nobody had open (its process stopped, or it was idle) does not start its people's time away anew
+    when it is opened again: they have been away since its last change at least."""
+    path = tmp_path / "tables.sqlite3"
+    with TestClient(table_app(path)) as client:
+        links = make_table(client, names=["Ann", "Bob"])
+    with sqlite3.connect(path) as database:  # its last change two minutes ago
+        database.execute("UPDATE tables SET touched = touched - 120")
+    with TestClient(table_app(path)) as client, client.websocket_connect(f"/ws/{links['table']}") as ws:
+        hello(ws, links["seats"][0]["token"])
+        ws.send_json({"type": "presence"})
+        seats = until_frame(ws, "presence")["seats"]
+        assert seats[0]["away_for"] is None and 120 <= seats[1]["away_for"] < 180
 
 
 def test_stale_versions_wrong_turns_and_spectators_are_refused_and_change_nothing(client: TestClient) -> None:

@@ -123,13 +123,20 @@ class Lobby:
 
     # --- the lines of the public tables -------------------------------------------------------------
 
-    async def table_changed(self, table_id: str, setup: dict[str, Any], over: bool) -> None:
+    async def table_changed(self, table_id: str, setup: dict[str, Any], over: bool, people_here: bool) -> None:
         """Keep a public table's line in the lobby up to date (in the database, so that every process's lobby sees
-        it), and look again here."""
+        it), and look again here.  A game whose people have all left is no game to watch: its line goes until one
+        of them is back."""
         if not setup.get("public"):
             return
         seats = setup["seats"]
         open_seats = sum(1 for spec in seats if seat_is_free(spec))
+        if open_seats == 0 and not over and not people_here:
+            await asyncio.to_thread(
+                self.players.store.run, lambda rows: rows("DELETE FROM racko_listings WHERE table_id = ?", (table_id,))
+            )
+            self._changed.set()
+            return
         rules = Rules.from_dict(setup["rules"])
         listing = {
             "table": table_id,

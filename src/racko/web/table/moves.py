@@ -104,7 +104,7 @@ class Moves(Watching):
         moment."""
         if not table.session.match.over or table.reported:
             return
-        await self._publish(table.table_id, table.setup, table.session)
+        await self._publish_table(table)
         await asyncio.to_thread(self.players.table_over, table.table_id, True)
         await self._report(table)
 

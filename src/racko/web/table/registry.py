@@ -65,7 +65,7 @@ class Registry(abc.ABC):
         """The group commit under way, in a worker thread (a store that groups its commits only)."""
         self.players = players
         """The players room: seats bound to players, their lists of tables, forgotten seats."""
-        self.followers: list[Callable[[str, dict[str, Any], bool], Awaitable[None]]] = []
+        self.followers: list[Callable[[str, dict[str, Any], bool, bool], Awaitable[None]]] = []
         """Told when a table's seats or game changed, with its id, set-up and whether its game is over (the lobby,
         which keeps the public tables' lines)."""
         self.background: set[asyncio.Task[None]] = set()
@@ -81,7 +81,9 @@ class Registry(abc.ABC):
 
     # --- setting tables up ---------------------------------------------------------------------------
 
-    def _open(self, table_id: str, setup: dict[str, Any], actions: list[dict[str, Any]]) -> Table:
+    def _open(
+        self, table_id: str, setup: dict[str, Any], actions: list[dict[str, Any]], quiet_for: float = 0.0
+    ) -> Table:
         """The table replayed from its set-up and journal; :class:`DamagedTableError` if they are not a game."""
         match = replay_stored(table_id, setup, actions)
         try:
@@ -95,10 +97,10 @@ class Registry(abc.ABC):
             raise DamagedTableError(table_id, f"its seats are not a game's ({said(error)})") from None
         table = Table(table_id, setup, session, quiet_since=time.monotonic())
         self.tables[table_id] = table
-        now = time.monotonic()
+        since = time.monotonic() - quiet_for
         for seat, spec in enumerate(setup["seats"]):
             if spec["bot"] is None:
-                table.away_since[seat] = now
+                table.away_since[seat] = since
         return table
 
     def table(self, table_id: str) -> Table | None:
@@ -118,7 +120,10 @@ class Registry(abc.ABC):
         try:
             stored = self.store.load(table_id)
             if stored is not None:
-                table = self._open(table_id, stored.setup, list(stored.actions))
+                # Nobody has moved since the table was last written: its people have been away that long at least
+                # (a table opened again, after it was idle or its process stopped, does not start their time anew).
+                quiet_for = max(0.0, time.time() - stored.touched)
+                table = self._open(table_id, stored.setup, list(stored.actions), quiet_for)
                 log.info("table %s opened at version %d", table_id, table.version)
                 if table.session.match.over:  # its end may not have been passed on before a crash
                     with contextlib.suppress(RuntimeError):  # no running loop: nobody to pass it to

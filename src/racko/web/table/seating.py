@@ -175,7 +175,7 @@ class Seating(ComputerPlayers):
         table.session.seats = tuple(session_seats)
         await self.broadcast(table)
         await self._tell_presence(table)
-        await self._publish(table.table_id, table.setup, table.session)
+        await self._publish_table(table)
 
     async def take_seat(self, table: Table, player: Player, address: str | None = None) -> int:
         """A player takes a seat nobody has taken yet at a table listed in the lobby; the seat (theirs already if
@@ -209,7 +209,7 @@ class Seating(ComputerPlayers):
             await self._keep_setup(table, setup)
         if casual:
             await self._tell_presence(table)
-            await self._publish(table.table_id, table.setup, table.session)
+            await self._publish_table(table)
 
     async def hand_over(self, table: Table, seat: int | None, other: Any, bot_name: Any) -> None:
         """A seated person hands the seat of a person who has been away long enough to a computer player."""
@@ -241,7 +241,7 @@ class Seating(ComputerPlayers):
         await self.broadcast(table)
         await self._tell_presence(table)
         self.wake_bots(table)
-        await self._publish(table.table_id, table.setup, table.session)
+        await self._publish_table(table)
 
     async def again(self, table: Table, seat: int | None) -> None:
         """After the game: a new game at the same table, same seats and links."""
@@ -273,7 +273,7 @@ class Seating(ComputerPlayers):
                 await watcher.send({"type": "new-game", "game": setup["game"]})
         await self.broadcast(fresh)
         self.wake_bots(fresh)
-        await self._publish(fresh.table_id, fresh.setup, fresh.session)
+        await self._publish_table(fresh)
         await asyncio.to_thread(self.players.table_over, fresh.table_id, False)
 
     async def forget_seats(self) -> None:
@@ -328,7 +328,7 @@ class Seating(ComputerPlayers):
             await asyncio.to_thread(self.players.seat_forgotten, table.table_id, seat)
         await self.broadcast(table)
         await self._tell_presence(table)
-        await self._publish(table.table_id, table.setup, table.session)
+        await self._publish_table(table)
 
 
 def form_seat_is_me(form: dict[str, Any], index: int) -> bool:

@@ -28,6 +28,7 @@ class Watching(Registry):
                     await older.send({"type": "replaced", "message": "This seat was opened in another window."})
                     if older.close is not None:
                         await older.close(REPLACED)
+        came = watcher.viewer is not None and not table.connected(watcher.viewer)
         table.watchers.append(watcher)
         table.quiet_since = None
         if watcher.viewer is not None:
@@ -46,17 +47,22 @@ class Watching(Registry):
         )
         await self.bring(table, watcher)
         await self._tell_presence(table)
+        if came:  # a person came back: the lobby lists the game again
+            await self._publish_table(table)
         self.wake_bots(table)
 
     async def leave(self, table: Table, watcher: Watcher) -> None:
         if watcher in table.watchers:
             table.watchers.remove(watcher)
         seat = watcher.viewer
-        if seat is not None and not table.connected(seat) and table.session.seats[seat].bot is None:
+        gone = seat is not None and not table.connected(seat) and table.session.seats[seat].bot is None
+        if gone and seat is not None:
             table.away_since[seat] = time.monotonic()
         if not table.watchers:
             table.quiet_since = time.monotonic()
         await self._tell_presence(table)
+        if gone:  # the last person to leave takes the game off the lobby's games to watch
+            await self._publish_table(table)
 
     async def bring(self, table: Table, watcher: Watcher) -> None:
         """Bring one watcher up to the current version: the lines it missed and the view."""
@@ -120,9 +126,15 @@ class Watching(Registry):
             with contextlib.suppress(Exception):
                 await watcher.send(frame)
 
-    async def _publish(self, table_id: str, setup: dict[str, Any], session: PlaySession | None) -> None:
-        """Tell those who follow the tables (the lobby keeps the public ones' lines) that a table's seats or game
-        changed: its id, its set-up, and whether its game is over."""
+    async def _publish(
+        self, table_id: str, setup: dict[str, Any], session: PlaySession | None, people_here: bool = False
+    ) -> None:
+        """Tell those who follow the tables (the lobby keeps the public ones' lines) that a table's seats, game or
+        people changed: its id, its set-up, whether its game is over, and whether a person has it open."""
         over = session is not None and session.match.over
         for follower in self.followers:
-            await follower(table_id, setup, over)
+            await follower(table_id, setup, over, people_here)
+
+    async def _publish_table(self, table: Table) -> None:
+        here = any(table.connected(seat) for seat, spec in enumerate(table.setup["seats"]) if spec["bot"] is None)
+        await self._publish(table.table_id, table.setup, table.session, here)

@@ -835,7 +835,7 @@ function renderPeople() {
     item.append(bdi(view.names[seat.seat]), (seat.seat === you ? " (" + t("you") + ")" : "") + ": " + state);
     list.append(item);
     // A person who is away holds up the table: the others see for how long, and when they may hand the seat over.
-    if (seat.bot || seat.connected || seat.away_for === null || seat.seat === you || view.over) continue;
+    if (you === null || seat.bot || seat.connected || seat.away_for === null || seat.seat === you || view.over) continue; // a spectator hands over no seat
     away.add(String(seat.seat));
     const left = Math.max(0, Math.ceil(awaySeconds - seat.away_for));
     const key = (seat.joined ? "away" : "not_come") + (left > 0 ? "_wait" : "_now");

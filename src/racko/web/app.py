@@ -111,11 +111,13 @@ def create_app(
         log.info("racko serve started: node %s, tables in %s, %d resumed", store.node or "-", store.describe(), resumed)
         keeper = asyncio.create_task(hub.keep())
         lobby_task = asyncio.create_task(lobby.run())
+        pages_task = asyncio.create_task(hub.players.keep_pages_noted())
         collector = asyncio.create_task(keep_collections_short()) if short_collections else None
         yield
         running["closing"] = True
         keeper.cancel()
         lobby_task.cancel()
+        pages_task.cancel()
         if collector is not None:
             collector.cancel()
         await hub.close()

@@ -321,6 +321,27 @@ def test_the_players_page_takes_no_press_before_it_knows_the_player_and_every_pr
     expect(page.locator("#name")).to_have_value("Gus")
 
 
+def test_online_lists_who_has_a_page_open_and_tells_two_people_of_one_name_apart(
+    server: str, chromium: Browser, people: list[Person]
+) -> None:
+    first, second, watcher = (Person(chromium, f"198.51.100.{n}") for n in (71, 72, 73))
+    people += [first, second, watcher]
+    watcher.page.goto(server + "/")
+    _pick_name(watcher.page, "Wim")
+    first.page.goto(server + "/")
+    _pick_name(first.page, "Zoë")
+    online = watcher.page.locator("#online-list")
+    expect(online).to_contain_text("Zoë")
+    first.page.goto("about:blank")  # her last page closed: not online, and her name is free for another
+    expect(online).not_to_contain_text("Zoë")
+    second.page.goto(server + "/")
+    _pick_name(second.page, "Zoë")
+    first.page.goto(server + "/")  # she is back: two people of one name, each with the start of their id
+    expect(online.locator("li", has_text="Zoë")).to_have_count(2)
+    tags = online.locator(".id-tag").all_text_contents()
+    assert len(tags) == 2 and tags[0] != tags[1] and all(tag.startswith("#") for tag in tags)
+
+
 @pytest.mark.parametrize("language", ["en", "nl", "fr"])
 def test_the_people_s_pages_have_no_serious_accessibility_problem_in_any_language(
     server: str, chromium: Browser, people: list[Person], language: str

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ from people import (
 from racko.web.app import create_app
 from racko.web.lobby import lobby_change
 from racko.web.players import COOKIE, key_hash
+from racko.web.players import identity as players_identity
 from racko.web.players import identity as players_module
 from racko.web.store import SqliteTables
 from racko.web.store.postgres import PostgresTables
@@ -454,3 +456,31 @@ def test_a_damaged_lobby_line_is_left_out_and_the_lobby_goes_on(client: TestClie
     with client.websocket_connect("/ws/lobby", headers=ann) as lobby:
         listed = lobby_until(lobby, "lobby", lambda frame: frame["open"])
         assert [line["table"] for line in listed["open"]] == [whole]
+
+
+def test_online_is_who_has_a_page_open_now_and_stays_so_while_it_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Online lists the people with a page of racko open (the lobby or a table): still there long after the time a
+    note lasts, while their page stays open; gone as soon as they close their last page."""
+    monkeypatch.setattr(players_identity, "PAGES_EVERY", 0.05)
+    monkeypatch.setattr(players_identity, "ONLINE_SECONDS", 0.3)
+    with TestClient(app_in_process()) as client:
+        ann, bob = person(client, "Ann"), person(client, "Bob")
+        ann_id = get_as(client, "/api/me", ann).json()["id"]
+
+        def ann_online(frame: dict[str, Any]) -> bool:
+            return any(person["id"] == ann_id for person in frame["online"])
+
+        with client.websocket_connect("/ws/lobby", headers=bob) as bob_lobby:
+            lobby_until(bob_lobby, "lobby", lambda frame: not ann_online(frame))  # her name was picked a moment ago
+            with client.websocket_connect("/ws/lobby", headers=ann):
+                lobby_until(bob_lobby, "lobby", ann_online)
+                time.sleep(1.5)  # five times as long as a note lasts, and a look of the lobby's at the database
+                with client.websocket_connect("/ws/lobby", headers=bob) as again:
+                    assert ann_online(until(again, "lobby"))
+            lobby_until(bob_lobby, "lobby", lambda frame: not ann_online(frame))
+            table = client.post("/api/tables", json={"variant": "classic", "players": 2, "seats": ["me", "easy"]})
+            client.cookies.clear()
+            with client.websocket_connect(f"/ws/{table.json()['table']}", headers=ann) as ws:  # a table's page
+                ws.send_json({"type": "hello", "token": table.json()["seats"][0]["token"], "version": 0})
+                lobby_until(bob_lobby, "lobby", ann_online)
+            lobby_until(bob_lobby, "lobby", lambda frame: not ann_online(frame))

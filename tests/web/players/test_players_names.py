@@ -12,12 +12,14 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from people import get_as, person
 from racko import bots
 from racko.web.app import create_app
 from racko.web.players import COOKIE, FORGOTTEN
 from racko.web.players.names import FORGOTTEN_WORDS, name_key, posing_as, reserved_like
 from racko.web.store import SqliteTables
 from racko.web.store.postgres import PostgresTables
+from tables import table_app
 
 # --- the key two names are compared by ------------------------------------------------------------------------
 
@@ -97,12 +99,6 @@ def test_a_name_poses_as_the_first_other_with_its_key() -> None:
 # --- through the server ---------------------------------------------------------------------------------------
 
 
-def _app(path: Path | str = ":memory:", **options: Any) -> Any:
-    options.setdefault("frames_per_second", 10000.0)
-    options.setdefault("new_tables_per_address", 10**6)
-    return create_app(SqliteTables(path), pace=0.0, **options)
-
-
 @pytest.fixture(params=["sqlite", "postgres"])
 def any_client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
     """A server on a SQLite file or on PostgreSQL (a real server, started for the tests)."""
@@ -113,23 +109,6 @@ def any_client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestC
     app = create_app(store, pace=0.0, frames_per_second=10000.0, new_tables_per_address=10**6)
     with TestClient(app) as test_client:
         yield test_client
-
-
-def _person(client: TestClient, name: str) -> dict[str, str]:
-    """A new person picks a name; the headers that carry their cookie (the client's own jar stays empty, so that
-    each request is one person's)."""
-    answer = client.post("/api/me", json={"name": name})
-    assert answer.status_code == 200, answer.text
-    key = answer.cookies.get(COOKIE)
-    client.cookies.clear()
-    assert key
-    return {"Cookie": f"{COOKIE}={key}"}
-
-
-def _get(client: TestClient, path: str, who: dict[str, str] | None = None) -> Any:
-    answer = client.get(path, headers=who or {})
-    client.cookies.clear()
-    return answer
 
 
 def _post(client: TestClient, path: str, body: dict[str, Any], who: dict[str, str] | None = None) -> Any:
@@ -162,7 +141,7 @@ def _rate(client: TestClient, player_id: str) -> None:
 
 def test_a_name_like_a_player_s_online_now_is_refused_and_nothing_is_made(any_client: TestClient) -> None:
     client = any_client
-    _person(client, "Ann")
+    person(client, "Ann")
     for name in ("Ann", "ANN", "\u0410nn", "Ａｎｎ"):
         answer = _post(client, "/api/me", {"name": name})
         assert answer.status_code == 409, (name, answer.text)
@@ -170,7 +149,7 @@ def test_a_name_like_a_player_s_online_now_is_refused_and_nothing_is_made(any_cl
         assert answer.json()["error"] == f"“{name}” looks like “Ann”, a name someone plays under now: choose another."
         assert COOKIE not in answer.cookies
     assert _players(client) == ["Ann"]
-    _person(client, "Anne")  # another name
+    person(client, "Anne")  # another name
     assert _players(client) == ["Ann", "Anne"]
 
 
@@ -192,14 +171,14 @@ def test_a_computer_level_s_name_is_refused(any_client: TestClient) -> None:
 
 def test_a_player_renames_within_their_own_name_but_not_to_another_s(any_client: TestClient) -> None:
     client = any_client
-    ann, bob = _person(client, "Ann"), _person(client, "Bob")
+    ann, bob = person(client, "Ann"), person(client, "Bob")
     assert _post(client, "/api/me", {"name": "ANN"}, ann).json()["name"] == "ANN"  # their own, in capitals
     assert _post(client, "/api/me", {"name": "Ann"}, ann).status_code == 200
     refused = _post(client, "/api/me", {"name": "\u0410NN"}, bob)
     assert refused.status_code == 409 and refused.json()["code"] == "name-taken" and refused.json()["like"] == "Ann"
     refused = _post(client, "/api/me", {"name": "medium 2"}, bob)
     assert refused.status_code == 409 and refused.json()["code"] == "name-reserved"
-    assert _get(client, "/api/me", bob).json()["name"] == "Bob"
+    assert get_as(client, "/api/me", bob).json()["name"] == "Bob"
     assert _players(client) == ["Ann", "Bob"]
     assert _post(client, "/api/me", {"name": "Bobby"}, bob).json()["name"] == "Bobby"
 
@@ -208,8 +187,8 @@ def test_a_rated_player_holds_their_name_while_away_and_one_neither_online_nor_r
     any_client: TestClient,
 ) -> None:
     client = any_client
-    ann, cy = _person(client, "Ann"), _person(client, "Cy")
-    ann_id, cy_id = _get(client, "/api/me", ann).json()["id"], _get(client, "/api/me", cy).json()["id"]
+    ann, cy = person(client, "Ann"), person(client, "Cy")
+    ann_id, cy_id = get_as(client, "/api/me", ann).json()["id"], get_as(client, "/api/me", cy).json()["id"]
     _rate(client, ann_id)
     _away(client, ann_id)
     _away(client, cy_id)
@@ -218,13 +197,13 @@ def test_a_rated_player_holds_their_name_while_away_and_one_neither_online_nor_r
     assert ratings.rated_names(ann_id) == []
     refused = _post(client, "/api/me", {"name": "ann"})
     assert refused.status_code == 409 and refused.json()["like"] == "Ann"
-    _person(client, "CY")  # Cy is away and has no rating: the name is free again
+    person(client, "CY")  # Cy is away and has no rating: the name is free again
     assert _players(client) == ["Ann", "CY", "Cy"]
 
 
 def test_the_checks_come_in_order_an_empty_name_the_limit_then_the_look_alike() -> None:
-    with TestClient(_app(new_tables_per_address=2)) as client:
-        _person(client, "Ann")
+    with TestClient(table_app(new_tables_per_address=2)) as client:
+        person(client, "Ann")
         assert _post(client, "/api/me", {"name": "  "}).status_code == 400  # not a try
         assert _post(client, "/api/me", {"name": "ann"}).status_code == 409  # a try
         assert _post(client, "/api/me", {"name": "Bob"}).status_code == 429
@@ -235,14 +214,14 @@ def test_the_checks_come_in_order_an_empty_name_the_limit_then_the_look_alike() 
 
 
 def test_transfer_codes_from_one_address_are_limited_as_new_players_are() -> None:
-    with TestClient(_app(new_tables_per_address=2)) as client:
+    with TestClient(table_app(new_tables_per_address=2)) as client:
         codes = [_post(client, "/api/me/claim", {"code": f"guess-{number}"}) for number in range(3)]
         assert [answer.status_code for answer in codes] == [400, 400, 429]
         assert "used already" in codes[0].json()["error"]
         assert codes[2].json()["error"] == "Too many tries at once: wait a minute, then try again."
         assert codes[2].headers["Retry-After"] == "60"
-    with TestClient(_app(new_tables_per_address=2)) as client:  # a code that works, within the limit
-        ann = _person(client, "Ann")
+    with TestClient(table_app(new_tables_per_address=2)) as client:  # a code that works, within the limit
+        ann = person(client, "Ann")
         code = _post(client, "/api/me/transfer", {}, ann).json()["code"]
         claimed = _post(client, "/api/me/claim", {"code": code})
         assert claimed.status_code == 200 and claimed.json()["name"] == "Ann"

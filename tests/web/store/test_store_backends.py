@@ -23,12 +23,12 @@ from racko.web.app import schema_parts
 from racko.web.store import (
     DamagedTableError,
     ForeignDatabaseError,
+    Rows,
     SqliteTables,
     StoreError,
     TableStore,
     open_store,
 )
-from racko.web.store.base import Rows
 from racko.web.store.postgres import PostgresTables
 from racko.web.store.schema import SCHEMA_VERSION
 

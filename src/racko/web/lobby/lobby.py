@@ -9,9 +9,9 @@ already at :data:`MAX_TABLES` tables whose game is not over.
 
 **The lobby's lines** come from the database (``racko_listings``, which the process playing each public table keeps
 up to date), so that the lobby shows every process's tables; it looks again at once when this process changed one,
-and every :data:`POLL_SECONDS` for the others.  Who is online: the players seen in the last
-:data:`~racko.web.players.ONLINE_SECONDS`.  Each connection gets the lobby as it changes, with the names its player
-hid shown as "a player".
+and every :data:`POLL_SECONDS` for the others.  Who is online: the players with a page of racko open (the lobby or
+a table, in any process: noted every few seconds, and at once when the last one closes).  Each connection gets the
+lobby as it changes, with the names its player hid shown as "a player".
 
 Behind a proxy every ``/ws/lobby`` connection hashes to one process (the id is ``lobby``), which therefore holds
 every queue; should it stop, the next process the proxy picks takes over, and the people waiting queue again.

@@ -44,6 +44,8 @@ def routes(lobby: Lobby, allowed: frozenset[str], frames_per_second: float) -> l
             await player_of(websocket, lobby.players), websocket.send_text, address=client_address(websocket)
         )
         bucket = Bucket(frames_per_second)
+        if connection.player is not None:
+            await lobby.players.page_opened(connection.player.id)
         try:
             await lobby.join(connection)
             while True:
@@ -59,6 +61,8 @@ def routes(lobby: Lobby, allowed: frozenset[str], frames_per_second: float) -> l
             pass
         finally:
             lobby.leave(connection)
+            if connection.player is not None:
+                await lobby.players.page_closed(connection.player.id)
 
     @answers_refusals
     async def take_seat(request: Request) -> Response:

@@ -12,8 +12,10 @@ Every method here blocks on the database: the routes call them in a worker threa
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
+import logging
 import secrets
 import time
 import unicodedata
@@ -36,10 +38,14 @@ FORGOTTEN_SUBJECT = "forgotten"
 """How the histories name a forgotten player's seat."""
 COOKIE_DAYS = 400
 SEEN_EVERY = 60.0
-"""Seconds between two notes that a player was seen."""
-ONLINE_SECONDS = 120.0
-"""A player seen this recently is online (the lobby lists them; a new name may not look like theirs)."""
+"""Seconds between two notes that a player was seen (a request)."""
+PAGES_EVERY = 10.0
+"""Seconds between two notes that the players with a page open in this process are still there."""
+ONLINE_SECONDS = 3 * PAGES_EVERY
+"""A player whose page was open this recently is online (the lobby lists them; a new name may not look like theirs):
+a page open in any process is noted again well before that, and a page closed counts at once."""
 
+log = logging.getLogger("racko.serve")
 
 SCHEMA = SchemaPart.of_room("players", kept_by_table=("racko_seats", "racko_forgotten_seats"))
 """The players' tables: who they are, their keys and transfer codes, the seats bound to them (with who sits at those
@@ -104,6 +110,8 @@ class Players:
 
     def __init__(self, store: TableStore) -> None:
         self.store = store
+        self.pages: dict[str, int] = {}
+        """How many pages (sockets: the lobby, a table) each player has open in this process."""
         self.forgetting: list[Callable[[Rows, str], None]] = []
         """What another room does, in the transaction that forgets a player, to forget them too (their id)."""
 
@@ -126,6 +134,40 @@ class Players:
         if now - float(seen) > SEEN_EVERY:  # a write now and then, not one per request
             self.store.run(lambda rows: rows("UPDATE racko_players SET seen = ? WHERE id = ?", (now, player_id)))
         return Player(str(player_id), str(name))
+
+    async def page_opened(self, player_id: str) -> None:
+        """A page of the player's opened here: online at once, and for as long as one stays open."""
+        first = player_id not in self.pages
+        self.pages[player_id] = self.pages.get(player_id, 0) + 1
+        if first:
+            await self._note_seen([player_id], time.time())
+
+    async def page_closed(self, player_id: str) -> None:
+        """A page of the player's closed here; the last one: offline at once (a page of theirs open in another
+        process says otherwise within :data:`PAGES_EVERY`)."""
+        left = self.pages.get(player_id, 0) - 1
+        if left > 0:
+            self.pages[player_id] = left
+            return
+        self.pages.pop(player_id, None)
+        await self._note_seen([player_id], time.time() - ONLINE_SECONDS)
+
+    async def keep_pages_noted(self) -> None:
+        """For the server's life: every :data:`PAGES_EVERY` seconds, the players with a page open here were seen."""
+        while True:
+            await asyncio.sleep(PAGES_EVERY)
+            if self.pages:
+                await self._note_seen(list(self.pages), time.time())
+
+    async def _note_seen(self, player_ids: list[str], at: float) -> None:
+        marks = ", ".join("?" * len(player_ids))
+        try:
+            await asyncio.to_thread(
+                self.store.run,
+                lambda rows: rows(f"UPDATE racko_players SET seen = ? WHERE id IN ({marks})", (at, *player_ids)),
+            )
+        except Exception as error:  # the database away a moment: who is online is noted again soon
+            log.warning("could not note who is online: %s", error)
 
     def create(self, name: str) -> tuple[Player, str]:
         """A new player with this (clean) name; returns them and the key for their browser's cookie."""

@@ -16,11 +16,11 @@ from racko.web.store.base import (
     DamagedTableError,
     ForeignDatabaseError,
     Holder,
-    Rows,
     StoredTable,
     StoreError,
     TableStore,
 )
+from racko.web.store.rows import Rows
 from racko.web.store.schema import SchemaPart
 from racko.web.store.sqlite import SqliteTables
 

@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
+from racko.web.store.rows import Rows
+
 if TYPE_CHECKING:
     from racko.web.store.schema import SchemaPart
 
@@ -27,13 +29,6 @@ loses nothing committed), ``normal`` syncs at checkpoints (a power cut may lose 
 server process alone never does).  PostgreSQL: ``full`` waits for the server's WAL flush at every commit
 (``synchronous_commit = on``), ``normal`` does not (``off``: a crash of the database server may lose the last
 commits, never corrupt them)."""
-
-
-class Rows(Protocol):
-    """One transaction of the store's database, for the players, their games and the lobby (rare writes, never
-    on a move's path): statements with ``?`` placeholders, answering their rows."""
-
-    def __call__(self, sql: str, parameters: tuple[Any, ...] = ...) -> list[tuple[Any, ...]]: ...
 
 
 IDLE_DAYS = 30.0

@@ -27,8 +27,9 @@ import psycopg
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from racko.web.store.base import SYNC_LEVELS, ForeignDatabaseError, Holder, Rows, StoredTable, StoreError, T
+from racko.web.store.base import SYNC_LEVELS, ForeignDatabaseError, Holder, StoredTable, StoreError, T
 from racko.web.store.journal import WriteQueue, actions_from_texts, setup_from_text
+from racko.web.store.rows import Rows
 from racko.web.store.schema import SCHEMA_NAME, SCHEMA_VERSION, SchemaPart, schema_work
 
 LEASE_SECONDS = 5.0

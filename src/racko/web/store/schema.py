@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 
-from racko.web.store.base import Rows
+from racko.web.store.rows import Rows
 
 SCHEMA_NAME = "racko-tables"
 SCHEMA_VERSION = 4

@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from racko.play.locks import lock_exclusively
-from racko.web.store.base import SYNC_LEVELS, ForeignDatabaseError, Holder, Rows, StoredTable, StoreError, T
+from racko.web.store.base import SYNC_LEVELS, ForeignDatabaseError, Holder, StoredTable, StoreError, T
 from racko.web.store.journal import WriteQueue, actions_from_texts, setup_from_text
+from racko.web.store.rows import Rows
 from racko.web.store.schema import SCHEMA_NAME, SCHEMA_VERSION, SchemaPart, schema_work
 
 _TABLES = """

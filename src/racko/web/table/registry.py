@@ -66,8 +66,8 @@ class Registry(abc.ABC):
         self.players = players
         """The players room: seats bound to players, their lists of tables, forgotten seats."""
         self.followers: list[Callable[[str, dict[str, Any], bool, bool], Awaitable[None]]] = []
-        """Told when a table's seats or game changed, with its id, set-up and whether its game is over (the lobby,
-        which keeps the public tables' lines)."""
+        """Told when a table's seats, game or people changed, with its id, set-up, whether its game is over and
+        whether a person has it open (the lobby, which keeps the public tables' lines)."""
         self.background: set[asyncio.Task[None]] = set()
         """Tasks a game's end set going (its lobby line, ratings, histories), kept until done."""
         self.game_over_hooks: list[Callable[[Table, GameRecord], Awaitable[None]]] = []

@@ -147,6 +147,8 @@ def routes(
             network = await asyncio.to_thread(hub.marks.mark, client_address(websocket))
         watcher = Watcher(seat, websocket.send_json, close=lambda code: websocket.close(code=code), network=network)
         bucket = Bucket(frames_per_second)
+        if player is not None:
+            await hub.players.page_opened(player.id)
         try:
             # Joining is inside the try: a client gone before its welcome arrives is still taken off the table.
             await hub.join(hub.tables.get(table.table_id, table), watcher, hello.get("version"))
@@ -167,6 +169,8 @@ def routes(
         finally:
             current = hub.tables.get(table.table_id, table)
             await hub.leave(current, watcher)
+            if player is not None:
+                await hub.players.page_closed(player.id)
 
     return [
         Route("/new", start_page),

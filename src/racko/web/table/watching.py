@@ -61,7 +61,7 @@ class Watching(Registry):
         if not table.watchers:
             table.quiet_since = time.monotonic()
         await self._tell_presence(table)
-        if gone:  # the last person to leave takes the game off the lobby's games to watch
+        if gone:  # the lobby lists a game to watch only while one of its people has it open
             await self._publish_table(table)
 
     async def bring(self, table: Table, watcher: Watcher) -> None:

@@ -162,11 +162,15 @@ function renderLobby() {
   }) : [element("li", "empty", t("others_none"))]));
   $("online-title").textContent = t("online", { n: lobby.online_count });
   const others = lobby.online.filter((person) => !me || person.id !== me.id);
+  // Two people of one name are told apart by the start of their ids (their pages say the rest).
+  const named = new Map();
+  for (const person of lobby.online) if (person.name) named.set(person.name.toLocaleLowerCase(), (named.get(person.name.toLocaleLowerCase()) || 0) + 1);
   online.replaceChildren(...(others.length ? others.map((person) => {
     const item = element("li");
     const link = element("a");
     link.href = "/p/" + encodeURIComponent(person.id);
     link.append(person.name ? bdi(person.name) : t("a_player"));
+    if (person.name && named.get(person.name.toLocaleLowerCase()) > 1) link.append(" ", element("span", "id-tag", "#" + person.id.slice(0, 4)));
     item.append(link);
     return item;
   }) : [element("li", "empty", t("online_none"))]));

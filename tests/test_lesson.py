@@ -189,3 +189,20 @@ def test_racko_learn_leaves_quietly_on_ctrl_c() -> None:
     assert process.returncode == 0
     assert say("lesson:term-bye") in output
     assert "Traceback" not in output + errors
+
+
+def test_taking_the_useless_card_is_refused_naming_every_slot_where_it_would_stand_in_order() -> None:
+    """The position's facts, not fixed text: the learner's rack as it is when 33 is on the discard pile."""
+    lesson = Lesson.replay(RIGHT[: STEP_NAMES.index("draw")])
+    rack = lesson.view()["rack"]
+    last = len(rack) - 1
+    in_order = [
+        slot
+        for slot in range(len(rack))
+        if (slot == 0 or rack[slot - 1] < 33) and (slot == last or rack[slot + 1] > 33)
+    ]
+    refusal = lesson.attempt("take")
+    assert not refusal.accepted
+    said = " ".join(sentence.text("en") for sentence in refusal.why)
+    assert [SLOT_LABELS[slot] for slot in in_order] == [45, 50]
+    assert said.startswith("33 fits only in slot 45 or 50, in place of 28 or 38, both already in order")

@@ -97,6 +97,29 @@ BONUS_POINTS = RACKO_POINTS + run_bonus(longest_run(FINAL_RACK))
 LONGER_RUN_POINTS = RACKO_POINTS + run_bonus(longest_run(FINAL_RACK) + 1)
 BREAK = ordered_prefix(OPPONENT_FINAL)
 
+
+def fitting_slots(rack: Sequence[int], card: int) -> list[int]:
+    """The slots where ``card`` would stand in order with the cards on either side of it."""
+    return [
+        slot
+        for slot in range(RACK_SIZE)
+        if (slot == 0 or rack[slot - 1] < card) and (slot == RACK_SIZE - 1 or card < rack[slot + 1])
+    ]
+
+
+AT_DRAW = (*RACK[:2], 12, *RACK[3:])
+"""The learner's rack when the opponent's 33 is the top discard (12 taken into slot 15)."""
+_FITS = fitting_slots(AT_DRAW, 33)
+assert len(_FITS) == 2, "the step's words name two slots"
+AT_DRAW_FITS = {
+    "slot": SLOT_LABELS[_FITS[0]],
+    "other_slot": SLOT_LABELS[_FITS[1]],
+    "kept": AT_DRAW[_FITS[0]],
+    "other_kept": AT_DRAW[_FITS[1]],
+}
+"""Where 33 would fit, and the cards in order it would replace there: what the step says when the learner takes it."""
+
+
 STEPS: tuple[Step, ...] = (
     Step("rack", "read", "next", {"first": 31, "second": 5}),
     Step("take", "pick", "take", {"card": 12, "low": 9, "high": 14, "out": 31}, wrong={"draw": "draw"}),
@@ -107,7 +130,7 @@ STEPS: tuple[Step, ...] = (
         {"card": 12, "slot": 15, "out": 31},
         then=(DrawFromStock(OPPONENT), Discard(OPPONENT)),
     ),
-    Step("draw", "pick", "draw", {"top": 33, "kept": 38, "out": 5, "low": 23, "high": 26}, wrong={"take": "take"}),
+    Step("draw", "pick", "draw", {"top": 33, **AT_DRAW_FITS, "out": 5, "low": 23, "high": 26}, wrong={"take": "take"}),
     Step(
         "discard",
         "place",

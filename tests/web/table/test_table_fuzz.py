@@ -40,7 +40,15 @@ TABLE_FORMS: list[dict[str, Any]] = [
     {"variant": "bonus", "players": 2, "seats": ["me", "person"], "target": 5000},
     {"variant": "partners", "players": 4, "seats": ["me", "person", "person", "person"], "target": 5000},
     {"variant": "highlow", "players": 3, "seats": ["me", "person", "person"], "target": 5000},
-    {"variant": "classic", "players": 2, "seats": ["me", "person"], "target": 1, "finish": True},
+    # Without the 2-player rule: two easy bots under it may each wait for a card of the run the other keeps, for ever.
+    {
+        "variant": "classic",
+        "players": 2,
+        "seats": ["me", "person"],
+        "target": 1,
+        "two_player_rule": False,
+        "finish": True,
+    },
 ]
 """People only: no computer player moves a table between two frames, so a refused frame's table can be compared.
 The last game is played to its end first (one round reaches a target of 1): the fuzz meets a finished game, and

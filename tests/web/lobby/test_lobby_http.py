@@ -26,32 +26,15 @@ from people import (
     quick,
     until,
 )
-from racko.web.app import create_app
 from racko.web.lobby import lobby_change
 from racko.web.players import COOKIE, key_hash
 from racko.web.players import identity as players_identity
 from racko.web.players import identity as players_module
-from racko.web.store import SqliteTables
-from racko.web.store.postgres import PostgresTables
 
 
 @pytest.fixture
 def client() -> Iterator[TestClient]:
     with TestClient(app_in_process()) as test_client:
-        yield test_client
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def any_client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
-    """A server on a SQLite file or on PostgreSQL (a real server, started for the tests)."""
-    if request.param == "sqlite":
-        store: Any = SqliteTables(tmp_path / "tables.sqlite3", grouped=True)
-    else:
-        store = PostgresTables(request.getfixturevalue("postgres_url"), node="one")
-    app = create_app(
-        store, pace=0.0, frames_per_second=10000.0, new_tables_per_address=10**6, fill_seconds=0.3, quick_target=25
-    )
-    with TestClient(app) as test_client:
         yield test_client
 
 

@@ -28,6 +28,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from browsing import launch
+from clusters import serving_cluster
 from racko.tools.bench.processes import Proxy, ServeProcess
 from racko.tools.bench.server import sorting_move
 
@@ -45,21 +46,8 @@ FORM = {"variant": "classic", "players": 2, "seats": ["me", "person"], "names": 
 
 @pytest.fixture
 def cluster(postgres_url: str, tmp_path: Path) -> Iterator[tuple[list[ServeProcess], Proxy]]:
-    servers = [
-        ServeProcess(tmp_path, postgres_url, node, "--pace", "0", "--new-tables-per-minute", "1000") for node in NODES
-    ]
-    proxy: Proxy | None = None
-    try:
-        for server in servers:
-            server.start()
-        proxy = Proxy(tmp_path, servers, check_seconds=0.5)
-        proxy.start()
-        yield servers, proxy
-    finally:
-        if proxy is not None:
-            proxy.stop()
-        for server in servers:
-            server.kill()
+    with serving_cluster(tmp_path, postgres_url, NODES) as running:
+        yield running
 
 
 @dataclass

@@ -5,20 +5,14 @@ On SQLite and on PostgreSQL (a real server, started for the tests)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from starlette.testclient import TestClient
 
 from people import get_as, person
 from racko import bots
-from racko.web.app import create_app
 from racko.web.players import COOKIE, FORGOTTEN
 from racko.web.players.names import FORGOTTEN_WORDS, name_key, posing_as, reserved_like
-from racko.web.store import SqliteTables
-from racko.web.store.postgres import PostgresTables
 from tables import table_app
 
 # --- the key two names are compared by ------------------------------------------------------------------------
@@ -97,18 +91,6 @@ def test_a_name_poses_as_the_first_other_with_its_key() -> None:
 
 
 # --- through the server ---------------------------------------------------------------------------------------
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def any_client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
-    """A server on a SQLite file or on PostgreSQL (a real server, started for the tests)."""
-    if request.param == "sqlite":
-        store: Any = SqliteTables(tmp_path / "tables.sqlite3", grouped=True)
-    else:
-        store = PostgresTables(request.getfixturevalue("postgres_url"), node="one")
-    app = create_app(store, pace=0.0, frames_per_second=10000.0, new_tables_per_address=10**6)
-    with TestClient(app) as test_client:
-        yield test_client
 
 
 def _post(client: TestClient, path: str, body: dict[str, Any], who: dict[str, str] | None = None) -> Any:

@@ -15,7 +15,8 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
 from browsing import serving
-from racko.tools.bench.processes import Proxy, ServeProcess
+from clusters import serving_cluster
+from racko.tools.bench.processes import Proxy
 
 ROUNDS = 50
 JOINERS = ("Jade", "Kofi", "Lars")
@@ -102,22 +103,8 @@ def test_people_joining_and_naming_one_table_at_once_each_keep_their_seat_and_na
 
 @pytest.fixture
 def two_processes(postgres_url: str, tmp_path: Path) -> Iterator[Proxy]:
-    servers = [
-        ServeProcess(tmp_path, postgres_url, node, "--pace", "0", "--new-tables-per-minute", "1000")
-        for node in ("c1", "c2")
-    ]
-    proxy: Proxy | None = None
-    try:
-        for server in servers:
-            server.start()
-        proxy = Proxy(tmp_path, servers, check_seconds=0.5)
-        proxy.start()
+    with serving_cluster(tmp_path, postgres_url, ("c1", "c2")) as (_, proxy):
         yield proxy
-    finally:
-        if proxy is not None:
-            proxy.stop()
-        for server in servers:
-            server.kill()
 
 
 def test_through_a_cluster_too_people_joining_and_naming_at_once_each_keep_their_seat_and_name(

@@ -119,6 +119,8 @@ class Lobby:
         """A finished game's rematch table, once asked for (so that a second click, or the other player's, finds
         it)."""
         self._changed = asyncio.Event()
+        self._listing = asyncio.Lock()
+        """Held while a table's line is written, so that the lines are written in the order their changes came."""
         hub.followers.append(self.table_changed)
 
     # --- the lines of the public tables -------------------------------------------------------------
@@ -132,34 +134,39 @@ class Lobby:
         seats = setup["seats"]
         open_seats = sum(1 for spec in seats if seat_is_free(spec))
         if open_seats == 0 and not over and not people_here:
-            await asyncio.to_thread(
-                self.players.store.run, lambda rows: rows("DELETE FROM racko_listings WHERE table_id = ?", (table_id,))
-            )
-            self._changed.set()
-            return
-        rules = Rules.from_dict(setup["rules"])
-        listing = {
-            "table": table_id,
-            "variant": rules.variant,
-            "players": rules.players,
-            "target": rules.target,
-            "rated": bool(setup.get("rated")),
-            "seats": [
-                {"name": spec["name"] if spec["joined"] or spec["bot"] else None, "bot": spec["bot"]} for spec in seats
-            ],
-            "open_seats": open_seats,
-            "over": over,
-        }
-        text = json.dumps(listing)
-        await asyncio.to_thread(
-            self.players.store.run,
-            lambda rows: rows(
-                "INSERT INTO racko_listings (table_id, listing, open_seats, over, updated) VALUES (?, ?, ?, ?, ?) "
-                "ON CONFLICT (table_id) DO UPDATE SET listing = excluded.listing, open_seats = excluded.open_seats, "
-                "over = excluded.over, updated = excluded.updated",
-                (table_id, text, open_seats, int(over), time.time()),
-            ),
-        )
+
+            def write(rows: Rows) -> None:
+                rows("DELETE FROM racko_listings WHERE table_id = ?", (table_id,))
+
+        else:
+            rules = Rules.from_dict(setup["rules"])
+            listing = {
+                "table": table_id,
+                "variant": rules.variant,
+                "players": rules.players,
+                "target": rules.target,
+                "rated": bool(setup.get("rated")),
+                "seats": [
+                    {"name": spec["name"] if spec["joined"] or spec["bot"] else None, "bot": spec["bot"]}
+                    for spec in seats
+                ],
+                "open_seats": open_seats,
+                "over": over,
+            }
+            text = json.dumps(listing)
+
+            def write(rows: Rows) -> None:
+                rows(
+                    "INSERT INTO racko_listings (table_id, listing, open_seats, over, updated) VALUES (?, ?, ?, ?, ?) "
+                    "ON CONFLICT (table_id) DO UPDATE SET listing = excluded.listing, "
+                    "open_seats = excluded.open_seats, over = excluded.over, updated = excluded.updated",
+                    (table_id, text, open_seats, int(over), time.time()),
+                )
+
+        # In the order the changes came: two people leaving at once must not have the first one's line (someone
+        # still here) written after the second one's removal.
+        async with self._listing:
+            await asyncio.to_thread(self.players.store.run, write)
         self._changed.set()
 
     # --- connections ----------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 a client may ask, frames from a socket, and the pages (a room's HTML with the shared head, header and words)."""
 
 from racko.web.core.errors import WebError
-from racko.web.core.frames import FRAME_LIMIT, read_frame
+from racko.web.core.frames import CLOSING_SECONDS, FRAME_LIMIT, after_closing, read_frame
 from racko.web.core.http import (
     SECURITY_HEADERS,
     HeadersOnEveryResponse,
@@ -39,6 +39,7 @@ __all__ = [
     "ALL_ADDRESSES",
     "BODY_LIMIT",
     "BURST",
+    "CLOSING_SECONDS",
     "FRAME_LIMIT",
     "NEW_TABLES_PER_ADDRESS",
     "RATE",
@@ -51,6 +52,7 @@ __all__ = [
     "Refused",
     "TooBig",
     "WebError",
+    "after_closing",
     "answers_refusals",
     "client_address",
     "json_body",

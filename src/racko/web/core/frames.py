@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from typing import Any
 
+import anyio
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from racko.web.core.errors import WebError
 
 FRAME_LIMIT = 4096
 """The largest frame a client may send, in characters (a real one is under 200); a larger one is refused."""
+
+CLOSING_SECONDS = 10.0
+"""The longest a closed socket's bookkeeping may take (a peer that reads nothing cannot hold up a shutdown)."""
 
 
 async def read_frame(websocket: WebSocket) -> dict[str, Any]:
@@ -30,3 +35,12 @@ async def read_frame(websocket: WebSocket) -> dict[str, Any]:
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise WebError("bad-frame", 'A frame is a JSON object with a "type".')
     return data
+
+
+async def after_closing(*steps: Callable[[], Awaitable[None]]) -> None:
+    """A closed socket's bookkeeping (leaving the table, the page closed), run to its end even when the server
+    cancels the socket's handler (shutting down, or a client gone mid-frame): cut short, a table whose people have
+    all left would stay listed as a game to watch, and a person closed their last page would stay online."""
+    with anyio.CancelScope(shield=True), anyio.move_on_after(CLOSING_SECONDS):
+        for step in steps:
+            await step()

@@ -13,6 +13,7 @@ from racko.web.core import (
     Bucket,
     Refused,
     WebError,
+    after_closing,
     answers_refusals,
     client_address,
     json_body,
@@ -62,7 +63,8 @@ def routes(lobby: Lobby, allowed: frozenset[str], frames_per_second: float) -> l
         finally:
             lobby.leave(connection)
             if connection.player is not None:
-                await lobby.players.page_closed(connection.player.id)
+                player_id = connection.player.id
+                await after_closing(lambda: lobby.players.page_closed(player_id))
 
     @answers_refusals
     async def take_seat(request: Request) -> Response:

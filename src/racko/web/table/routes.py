@@ -24,6 +24,7 @@ from racko.web.core import (
     CreationLimit,
     TooBig,
     WebError,
+    after_closing,
     client_address,
     origin_allowed,
     page,
@@ -167,10 +168,15 @@ def routes(
         except (WebSocketDisconnect, RuntimeError):  # gone, or closed by the hub (the table moved)
             pass
         finally:
-            current = hub.tables.get(table.table_id, table)
-            await hub.leave(current, watcher)
-            if player is not None:
-                await hub.players.page_closed(player.id)
+
+            async def leave_table() -> None:
+                await hub.leave(hub.tables.get(table.table_id, table), watcher)
+
+            async def close_page() -> None:
+                if player is not None:
+                    await hub.players.page_closed(player.id)
+
+            await after_closing(leave_table, close_page)
 
     return [
         Route("/new", start_page),

@@ -117,7 +117,8 @@ class TableStore(Protocol):
     def lost(self, table_id: str) -> str | None:
         """Why the table's last writes were not kept, if a commit lost them (asking forgets it)."""
 
-    def create(self, table_id: str, setup: dict[str, Any]) -> None: ...
+    def create(self, table_id: str, setup: dict[str, Any], *, due: float | None = None) -> None:
+        """A new table (``due``: its first turn's deadline, when its clock has started)."""
 
     def append(
         self,

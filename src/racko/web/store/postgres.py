@@ -385,12 +385,14 @@ class PostgresTables:
                 failed[table_id] = LOST_CLAIM
         return failed
 
-    def create(self, table_id: str, setup: dict[str, Any]) -> None:
+    def create(self, table_id: str, setup: dict[str, Any], *, due: float | None = None) -> None:
         now = time.time()
-        values = (table_id, json.dumps(setup), now, now)
+        values = (table_id, json.dumps(setup), now, now, due)
 
         def send(connection: psycopg.Connection[Any]) -> Callable[[], bool]:
-            connection.execute("INSERT INTO racko_tables (id, setup, created, touched) VALUES (%s, %s, %s, %s)", values)
+            connection.execute(
+                "INSERT INTO racko_tables (id, setup, created, touched, due) VALUES (%s, %s, %s, %s, %s)", values
+            )
             return lambda: True
 
         self._writes.put(table_id, Write(send))

@@ -279,13 +279,13 @@ class SqliteTables:
                 self._db.execute("ROLLBACK")
         self._failed.update({table_id: str(error) or type(error).__name__ for table_id in self._staged})
 
-    def create(self, table_id: str, setup: dict[str, Any]) -> None:
+    def create(self, table_id: str, setup: dict[str, Any], *, due: float | None = None) -> None:
         now = time.time()
         self._write(
             table_id,
             (
-                "INSERT INTO tables (id, setup, created, touched) VALUES (?, ?, ?, ?)",
-                (table_id, json.dumps(setup), now, now),
+                "INSERT INTO tables (id, setup, created, touched, due) VALUES (?, ?, ?, ?, ?)",
+                (table_id, json.dumps(setup), now, now, due),
             ),
         )
 
@@ -414,7 +414,18 @@ class SqliteTables:
         return None
 
     def prepare(self, parts: Sequence[SchemaPart]) -> None:
-        journal = SchemaPart("store", "", JOURNAL_UPGRADES["sqlite"])
+        # SQLite has no ADD COLUMN IF NOT EXISTS: a column there already (a version number set back by hand) is kept.
+        present = {
+            (table, row[1])
+            for table in ("tables", "actions")
+            for row in self._db.execute(f"PRAGMA table_info({table})")
+        }
+        missing = tuple(
+            (version, sql)
+            for version, sql in JOURNAL_UPGRADES["sqlite"]
+            if (sql.split()[2], sql.split()[5]) not in present
+        )
+        journal = SchemaPart("store", "", missing)
         self.run(schema_work([journal, *parts], "REAL", self.found_version))
         self.found_version = SCHEMA_VERSION
         self._kept_by_table = tuple(table for part in parts for table in part.kept_by_table)

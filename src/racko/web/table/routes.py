@@ -221,6 +221,10 @@ async def _handle(
         await hub.hand_over(table, seat, frame.get("seat"), frame.get("bot"))
     elif kind == "again":
         await hub.again(table, seat)
+    elif kind == "back":
+        if seat is None:
+            raise WebError("spectator", "Spectators have no seat to take back.")
+        await hub.back(table, seat)
     elif kind == "react":
         await hub.react(table, seat, frame.get("reaction"))
     elif kind == "presence":

@@ -14,7 +14,9 @@ import pytest
 from starlette.testclient import TestClient
 
 from people import receive_json
+from racko.web.app import create_app
 from racko.web.clock import PRESETS, WARN_SECONDS
+from racko.web.store.postgres import PostgresTables
 from racko.web.table import Hub
 from tables import hub_of, make_table, table_app
 
@@ -167,11 +169,12 @@ def test_the_clock_never_runs_for_a_seat_not_to_act_and_a_reconnect_shows_the_sa
 def test_a_rated_table_always_has_a_clock_and_bad_clocks_are_refused(client: TestClient) -> None:
     assert hub_of(client).tables[make_table(client, rated=True)["table"]].setup["clock"] == "normal"
     assert hub_of(client).tables[make_table(client)["table"]].setup["clock"] is None  # friends' casual default
-    for form, words in [
+    forms: list[tuple[dict[str, Any], str]] = [
         ({"clock": "blitz"}, "A clock is one of"),
         ({"clock": "none", "rated": True}, "a rated game always has a clock"),
         ({"clock": 3}, "A clock is one of"),
-    ]:
+    ]
+    for form, words in forms:
         answer = client.post(
             "/api/tables", json={"variant": "classic", "players": 2, "seats": ["me", "person"], **form}
         )
@@ -237,3 +240,26 @@ def test_the_clock_s_moves_and_deadline_survive_a_restart(tmp_path: Any, clock: 
         assert stored is not None and stored.due == clock.at - 5.0 + FAST.move + FAST.bank
     with TestClient(table_app(path, now=clock)) as client, client.websocket_connect(f"/ws/{table_id}") as ws:
         assert join(ws, links["seats"][0]["token"])["clock"]["left"] == left
+
+
+def test_a_table_whose_clock_ran_out_where_no_process_holds_it_is_claimed_and_played_once(
+    postgres_url: str, clock: HandClock
+) -> None:
+    """On a shared store a new table waits for its first connection; if nobody comes (or its process died), the
+    keep loop of a process finds its deadline passed in the store, claims it and the clock plays the turn."""
+    store = PostgresTables(postgres_url, node="keeper")
+    app = create_app(store, pace=0.0, now=clock, new_tables_per_address=10**6)
+    with TestClient(app) as client:
+        hub_of(client).clock_tick = 0.02
+        for _ in range(20):  # a table whose person acts first (the deal decides; a computer player has no clock)
+            table_id = make_table(client, seats=["me", "easy"], clock="fast")["table"]
+            loaded = store.load(table_id)
+            assert loaded is not None
+            if loaded.due is not None:
+                break
+        assert table_id not in hub_of(client).tables  # a shared store leaves it to its first connection
+        assert loaded is not None and loaded.due is not None
+        clock.at = loaded.due
+        wait_for(lambda: "clock" in [by for seat, by, _ in journal(hub_of(client), table_id) if seat == 0])
+        mine = [by for seat, by, _ in journal(hub_of(client), table_id) if seat == 0]
+        assert 1 <= len(mine) <= 2 and set(mine) == {"clock"}

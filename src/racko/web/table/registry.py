@@ -239,10 +239,31 @@ class Registry(abc.ABC):
                     log.warning("table %s lost: another process took it over", table_id)
                     await self.drop(table, "lost")
             await self._hand_on_idle()
+            await self._claim_overdue()
             await self.forget_seats()
             if time.monotonic() - swept >= SWEEP_SECONDS:
                 swept = time.monotonic()
                 await self.sweep()
+
+    async def _claim_overdue(self) -> None:
+        """Play the timeouts nobody else will: a table whose clock ran out while no live process held it (its
+        holder died, or nobody opened it) is claimed, opened and its clock set going, which plays the turn at once.
+        Two processes may both find it; the claim lets one of them open it, and the fenced append keeps a turn
+        from being played twice."""
+        try:
+            overdue = await asyncio.to_thread(self.store.overdue, self.now())
+        except Exception as error:  # the database is away: the next turn looks again
+            log.warning("could not look for tables whose clock ran out: %s", said(error))
+            return
+        for table_id in overdue:
+            if table_id in self.tables or table_id in self.set_aside:
+                continue
+            if await asyncio.to_thread(self.store.claim, table_id) is not None or table_id in self.tables:
+                continue
+            table = self._load(table_id)
+            if table is not None:
+                log.info("table %s opened: its clock ran out", table_id)
+                self.wake_bots(table)
 
     async def sweep(self) -> int:
         """Forget the tables nobody needs any more, in the database and here."""

@@ -18,6 +18,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from racko import bots
 from racko.play.session import bots_for, default_opponent
 from racko.rules import VARIANTS
+from racko.web.clock import DEFAULT_PRESET, PRESETS
 from racko.web.core import (
     BODY_LIMIT,
     Bucket,
@@ -68,6 +69,9 @@ def routes(
                     for name, cls in VARIANTS.items()
                 ],
                 "bots": {name: bots.describe(name) for name in bots.available()},
+                # The real-time speeds a table may be made with (their numbers, for the pages to say them).
+                "clocks": [preset.json() for preset in PRESETS.values()],
+                "default_clock": DEFAULT_PRESET,
             }
         )
 

@@ -147,6 +147,10 @@ def test_every_person_s_time_shows_and_only_the_seat_to_act_counts_down_on_a_des
     expect(acting.locator("#my-timer")).not_to_have_class(re.compile(r"\brunning\b"))
     expect(acting.locator(_timer(1 - seat))).to_have_class(re.compile(r"\brunning\b"))
     expect(waiting.locator("#my-timer")).to_have_class(re.compile(r"\brunning\b"))
+    # In the page's language.
+    ann_page.locator("#lang").select_option("nl")
+    expect(ann_page.locator("#clock-mode")).to_have_text("Klok: snel, 15 s per zet")
+    expect(ann_page.locator("#my-timer .sr")).to_have_text(re.compile("^Tijd over"))
 
 
 def _to_act(who: Person) -> int | None:

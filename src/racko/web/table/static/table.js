@@ -1015,7 +1015,7 @@ function setPanel(open, remember) {
 }
 
 function main() {
-  watchLanguage(() => { if (setup) renderStatic(); if (view) { render(); renderLog([]); turnSignals(false); } renderMute(); });
+  watchLanguage(() => { if (setup) renderStatic(); if (view) { render(); renderLog([]); turnSignals(false); } renderGameMode(); renderMute(); });
   setPanel(WIDE.matches && localStorage.getItem("racko-panel") !== "closed", false);
   WIDE.addEventListener("change", () => setPanel(WIDE.matches && localStorage.getItem("racko-panel") !== "closed", false));
   $("panel-toggle").addEventListener("click", () => setPanel(!document.body.classList.contains("panel-open"), true));

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 from starlette.applications import Starlette
@@ -66,12 +67,14 @@ def create_app(
     quick_target: int | None = None,
     review_playouts: int | None = None,
     rate_shared_addresses: bool = False,
+    now: Callable[[], float] = time.time,
 ) -> Starlette:
     """The server's application over ``store``; ``frames_per_second`` limits each connection (tests that play at a
     machine's speed raise it); ``short_collections``: keep the cycle collector's pauses short (racko.web.ops.memory);
     ``allow_origins``: the origins of pages served elsewhere that may use this server (``https://example.org``);
     ``review_playouts``: a review's play-outs a move (default: the review's own; fewer: quicker, rougher);
-    ``rate_shared_addresses``: rate games whose seats play from one network address (racko.web.players.addresses)."""
+    ``rate_shared_addresses``: rate games whose seats play from one network address (racko.web.players.addresses);
+    ``now``: the server's clock, which the tables' clocks read (tests pass one they move by hand; no CLI option)."""
     store.prepare(schema_parts())
     hub: Hub
     metrics = Metrics(
@@ -86,6 +89,7 @@ def create_app(
         idle_seconds=idle_seconds,
         metrics=metrics,
         rate_shared_addresses=rate_shared_addresses,
+        now=now,
     )
     allowed = frozenset(origin.rstrip("/") for origin in allow_origins)
     lobby = lobby_room.Lobby(hub, ratings, fill_seconds=fill_seconds, quick_target=quick_target)
@@ -99,7 +103,12 @@ def create_app(
         await hub.forget_seats()
 
     async def game_over(table: Table, record: GameRecord) -> None:
-        await asyncio.to_thread(ratings.game_over, table.table_id, table.setup, record)
+        # The seats gone at the end (their clock's computer player played for them) are rated last.
+        clock = table.clock
+        gone = [
+            clock is not None and spec.bot is None and clock.gone(seat) for seat, spec in enumerate(table.session.seats)
+        ]
+        await asyncio.to_thread(ratings.game_over, table.table_id, {**table.setup, "gone": gone}, record)
 
     hub.game_over_hooks.append(game_over)
     creation = CreationLimit(new_tables_per_address, new_tables_in_all or ALL_ADDRESSES * new_tables_per_address)

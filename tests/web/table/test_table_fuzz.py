@@ -783,11 +783,11 @@ class RefusingStore(SqliteTables):
     seat = 0
     refuse_changes = False
 
-    def append(self, table_id: str, first: int, actions: list[dict[str, Any]]) -> None:
+    def append(self, table_id: str, first: int, actions: list[dict[str, Any]], **played: Any) -> None:
         if self.refusals and any(action["seat"] == self.seat for action in actions):
             self.refusals -= 1
             raise sqlite3.OperationalError("database is locked")
-        super().append(table_id, first, actions)
+        super().append(table_id, first, actions, **played)
 
     def update_setup(self, table_id: str, setup: dict[str, Any]) -> None:
         if self.refuse_changes:

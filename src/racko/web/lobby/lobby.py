@@ -32,6 +32,7 @@ from racko.play.session import bots_for
 from racko.play.text import record_names
 from racko.record import GameRecord
 from racko.rules import VARIANTS, Rules, variant
+from racko.web.clock import DEFAULT_PRESET, preset_named
 from racko.web.core import Refused, WebError
 from racko.web.players import Player, Players, online_in, subject_of
 from racko.web.ratings import Ratings
@@ -62,15 +63,17 @@ class QueueKey:
     players: int | None
     rated: bool
     two_player_rule: bool = True
+    clock: str = DEFAULT_PRESET
+    """The real-time speed (racko.web.clock): quick play always has a clock, so that nobody waits for ever."""
 
     def name(self) -> str:
         rule = "" if self.two_player_rule else ":no-run"
-        return f"{self.variant}:{self.players or 'any'}:{'rated' if self.rated else 'casual'}{rule}"
+        return f"{self.variant}:{self.players or 'any'}:{'rated' if self.rated else 'casual'}{rule}:{self.clock}"
 
     def fits(self, other: QueueKey, players: int) -> bool:
         """Whether this player's wish and ``other``'s make one game of ``players`` players."""
         rule = players != 2 or self.two_player_rule == other.two_player_rule
-        return self.variant == other.variant and self.rated == other.rated and rule
+        return self.variant == other.variant and self.rated == other.rated and self.clock == other.clock and rule
 
 
 @dataclass
@@ -291,6 +294,7 @@ class Lobby:
             "public": True,
             "rated": key.rated,
             "two_player_rule": key.two_player_rule,
+            "clock": key.clock,
         }
         if self.quick_target is not None:
             form["target"] = self.quick_target
@@ -325,6 +329,7 @@ class Lobby:
                 "players": w.key.players,
                 "rated": w.key.rated,
                 "two_player_rule": w.key.two_player_rule,
+                "clock": w.key.clock,
                 "waited": round(now - w.since, 1),
                 "can_fill": now - w.since >= self.fill_seconds,
                 "waiting": sum(1 for other in self.waiting if other.key == w.key),
@@ -428,6 +433,7 @@ class Lobby:
                 "players": key.players,
                 "rated": key.rated,
                 "two_player_rule": key.two_player_rule,
+                "clock": key.clock,
                 "waiting": count,
             }
             for key, count in sorted(counts.items(), key=lambda item: item[0].name())
@@ -497,7 +503,14 @@ def _queue_key(frame: dict[str, Any]) -> QueueKey:
     else:
         counts = ", ".join(str(count) for count in chosen.player_counts)
         raise WebError("bad-frame", f"{chosen.title} is played by {counts} players, or any of those.")
-    return QueueKey(chosen.name, count, frame.get("rated") is True, frame.get("two_player_rule") is not False)
+    clock = frame.get("clock", DEFAULT_PRESET)
+    try:
+        preset_named(clock, allow_none=False)
+    except ValueError as error:
+        raise WebError("bad-frame", str(error)) from None
+    return QueueKey(
+        chosen.name, count, frame.get("rated") is True, frame.get("two_player_rule") is not False, str(clock)
+    )
 
 
 def _listings(rows: Rows, seats: str) -> list[dict[str, Any]]:

@@ -130,8 +130,7 @@ class Ratings:
         totals = match.seat_totals
         sides = _sides(match)
         side_totals = [sum(totals[seat] for seat in side) for side in sides]
-        places = {seat: 1 + sum(other > side_totals[index] for other in side_totals) for index, side in enumerate(sides)
-                  for seat in side}  # fmt: skip
+        places = _places(sides, side_totals, setup.get("gone") or [])
         game_id = f"{table_id}-{setup['game']}"
         now = time.time()
 
@@ -388,3 +387,16 @@ def _play_a_round(match: Match, seated: list[str], rng: random.Random) -> list[i
         assert seat is not None
         match.apply(players[seat].act(match.observation(seat)))
     return None
+
+
+def _places(sides: list[list[int]], totals: list[int], gone: list[Any]) -> dict[int, int]:
+    """Each seat's place: a side with a seat that was gone at the end (racko.web.clock) is last whatever its
+    computer player scored, so that leaving costs; the others are placed by their totals among themselves."""
+    away = {index for index, side in enumerate(sides) if any(seat < len(gone) and gone[seat] is True for seat in side)}
+    staying = [index for index in range(len(sides)) if index not in away]
+    places: dict[int, int] = {}
+    for index, side in enumerate(sides):
+        beaten_by = sum(totals[other] > totals[index] for other in staying)
+        place = len(staying) + 1 if index in away else 1 + beaten_by
+        places.update({seat: place for seat in side})
+    return places

@@ -66,6 +66,14 @@ class StoredTable:
     created: float
     touched: float
     finished: bool
+    times: tuple[float | None, ...] = ()
+    """When each action was played (the server's clock, seconds since the epoch); ``None`` for rows older than
+    clocks."""
+    made_by: tuple[str | None, ...] = ()
+    """Who played each action when not the seat's own player: ``clock`` (its time ran out), ``gone`` (the seat was
+    gone), ``None`` (the seat's player, person or computer)."""
+    due: float | None = None
+    """When the running clock's turn runs out, as last written (``None``: no clock runs)."""
 
 
 @dataclass(frozen=True)
@@ -104,10 +112,28 @@ class TableStore(Protocol):
     def lost(self, table_id: str) -> str | None:
         """Why the table's last writes were not kept, if a commit lost them (asking forgets it)."""
 
-    def create(self, table_id: str, setup: dict[str, Any]) -> None: ...
+    def create(self, table_id: str, setup: dict[str, Any], *, due: float | None = None) -> None:
+        """A new table (``due``: its first turn's deadline, when its clock has started)."""
 
-    def append(self, table_id: str, first: int, actions: list[dict[str, Any]]) -> None:
-        """Add actions ``first``, ``first + 1`` … to the table's journal."""
+    def append(
+        self,
+        table_id: str,
+        first: int,
+        actions: list[dict[str, Any]],
+        *,
+        at: float | None = None,
+        by: str | None = None,
+        due: float | None = None,
+    ) -> None:
+        """Add actions ``first``, ``first + 1`` … to the table's journal, played at ``at`` (the server's time) ``by``
+        whom (:attr:`StoredTable.made_by`); the table's deadline becomes ``due`` (the running clock's, or ``None``)."""
+
+    def set_due(self, table_id: str, due: float | None) -> None:
+        """The table's deadline changed without an action (its clock started, a seat came back)."""
+
+    def overdue(self, now: float) -> list[str]:
+        """The tables whose deadline has passed at ``now`` (the server's time) and that no other live process holds
+        (a process that claims one applies its timeout)."""
 
     def update_setup(self, table_id: str, setup: dict[str, Any]) -> None:
         """A changed set-up (a seat's name, a seat handed to a computer player)."""

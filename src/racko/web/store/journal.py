@@ -9,7 +9,7 @@ import threading
 from collections import Counter
 from typing import Any, Generic, TypeVar
 
-from racko.web.store.base import DamagedTableError
+from racko.web.store.base import DamagedTableError, StoredTable
 
 Write = TypeVar("Write")
 
@@ -79,3 +79,14 @@ def actions_from_texts(table_id: str, rows: list[tuple[int, Any]]) -> tuple[dict
             raise DamagedTableError(table_id, f"action {expected + 1} of its journal is not an action")
         actions.append(action)
     return tuple(actions)
+
+
+def stored_table(table_id: str, row: tuple[Any, ...], actions: list[tuple[Any, ...]]) -> StoredTable:
+    """A table read back from its row (``setup, created, touched, finished, due``) and its journal's rows
+    (``number, action, played_at, made_by``), or :class:`DamagedTableError`."""
+    setup = setup_from_text(table_id, row[0])
+    times = tuple(None if at is None else float(at) for _, _, at, _ in actions)
+    made_by = tuple(by if isinstance(by, str) else None for _, _, _, by in actions)
+    journal = actions_from_texts(table_id, [(number, text) for number, text, _, _ in actions])
+    due = None if row[4] is None else float(row[4])
+    return StoredTable(table_id, setup, journal, row[1], row[2], bool(row[3]), times, made_by, due)

@@ -28,9 +28,9 @@ from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from racko.web.store.base import SYNC_LEVELS, ForeignDatabaseError, Holder, StoredTable, StoreError, T
-from racko.web.store.journal import WriteQueue, actions_from_texts, setup_from_text
+from racko.web.store.journal import WriteQueue, stored_table
 from racko.web.store.rows import Rows
-from racko.web.store.schema import SCHEMA_NAME, SCHEMA_VERSION, SchemaPart, schema_work
+from racko.web.store.schema import JOURNAL_UPGRADES, SCHEMA_NAME, SCHEMA_VERSION, SchemaPart, schema_work
 
 LEASE_SECONDS = 5.0
 """How long a claim on a table lasts unless renewed: a dead process's tables are taken over this long after its
@@ -51,9 +51,11 @@ CREATE TABLE racko_tables (
     touched DOUBLE PRECISION NOT NULL,
     finished BOOLEAN NOT NULL DEFAULT FALSE,
     owner TEXT,
-    epoch BIGINT NOT NULL DEFAULT 0
+    epoch BIGINT NOT NULL DEFAULT 0,
+    due DOUBLE PRECISION
 );
 CREATE INDEX racko_tables_owner ON racko_tables (owner);
+CREATE INDEX racko_tables_due ON racko_tables (due) WHERE due IS NOT NULL;
 CREATE TABLE racko_nodes (
     owner TEXT PRIMARY KEY,
     lease_until TIMESTAMPTZ NOT NULL,
@@ -64,6 +66,8 @@ CREATE TABLE racko_actions (
     number INTEGER NOT NULL,
     action TEXT NOT NULL,
     epoch BIGINT NOT NULL,
+    played_at DOUBLE PRECISION,
+    made_by TEXT,
     PRIMARY KEY (table_id, number)
 );
 CREATE TABLE racko_records (
@@ -101,12 +105,15 @@ Send = Callable[[psycopg.Connection[Any]], Callable[[], bool]]
 True if it changed the table (its fence held)."""
 
 _APPEND_ALL = (
-    "WITH batch AS (SELECT * FROM unnest(%(tables)s::text[], %(epochs)s::bigint[]) AS batch(id, epoch)), "
-    "fence AS (UPDATE racko_tables AS fenced SET touched = %(now)s FROM batch WHERE fenced.id = batch.id "
-    "AND fenced.owner = %(owner)s AND fenced.epoch = batch.epoch RETURNING fenced.id), "
-    "appended AS (INSERT INTO racko_actions (table_id, number, action, epoch) "
-    "SELECT action.table_id, action.number, action.text, action.epoch FROM unnest(%(action_tables)s::text[], "
-    "%(numbers)s::integer[], %(texts)s::text[], %(action_epochs)s::bigint[]) AS action(table_id, number, text, epoch) "
+    "WITH batch AS (SELECT * FROM unnest(%(tables)s::text[], %(epochs)s::bigint[], %(dues)s::float8[]) "
+    "AS batch(id, epoch, due)), "
+    "fence AS (UPDATE racko_tables AS fenced SET touched = %(now)s, due = batch.due FROM batch "
+    "WHERE fenced.id = batch.id AND fenced.owner = %(owner)s AND fenced.epoch = batch.epoch RETURNING fenced.id), "
+    "appended AS (INSERT INTO racko_actions (table_id, number, action, epoch, played_at, made_by) "
+    "SELECT action.table_id, action.number, action.text, action.epoch, action.at, action.by "
+    "FROM unnest(%(action_tables)s::text[], %(numbers)s::integer[], %(texts)s::text[], "
+    "%(action_epochs)s::bigint[], %(ats)s::float8[], %(bys)s::text[]) "
+    "AS action(table_id, number, text, epoch, at, by) "
     "WHERE action.table_id IN (SELECT id FROM fence)) "
     "SELECT id FROM fence"
 )
@@ -114,12 +121,24 @@ _APPEND_ALL = (
 
 
 @dataclass(frozen=True)
+class Appended:
+    """An append's claim epoch, numbers, texts, time, author and the table's deadline after it."""
+
+    epoch: int | None
+    numbers: list[int]
+    texts: list[str]
+    at: float | None
+    by: str | None
+    due: float | None
+
+
+@dataclass(frozen=True)
 class Write:
-    """One write: what sends it alone, and for an append (the common write) its claim's epoch, numbers and texts,
-    so that a group of appends goes as one statement."""
+    """One write: what sends it alone, and for an append (the common write) what it appends, so that a group of
+    appends goes as one statement."""
 
     send: Send
-    appended: tuple[int | None, list[int], list[str]] | None = None
+    appended: Appended | None = None
 
 
 def is_url(location: str) -> bool:
@@ -237,7 +256,7 @@ class PostgresTables:
         sets: str,
         after: str,
         parameters: dict[str, Any],
-        appended: tuple[list[int], list[str]] | None = None,
+        appended: dict[str, Any] | None = None,
     ) -> Write:
         """A write of a table this process holds, as one statement: the CTE ``fence`` updates the table's row (with
         ``sets``) only while this process's claim on it stands, and ``after`` (more CTEs, on other tables) acts only
@@ -260,7 +279,7 @@ class PostgresTables:
 
             return changed
 
-        return Write(send, None if appended is None else (epoch, *appended))
+        return Write(send, None if appended is None else Appended(epoch, **appended))
 
     def unsaved(self, table_id: str) -> bool:
         return self._writes.unsaved(table_id)
@@ -298,7 +317,7 @@ class PostgresTables:
         epochs: dict[str, int | None] = {}
         appends = []
         for table_id, write in batch:
-            if write.appended is None or epochs.setdefault(table_id, write.appended[0]) != write.appended[0]:
+            if write.appended is None or epochs.setdefault(table_id, write.appended.epoch) != write.appended.epoch:
                 break
             appends.append((table_id, write.appended))
         else:
@@ -316,20 +335,30 @@ class PostgresTables:
         self,
         connection: psycopg.Connection[Any],
         epochs: dict[str, int | None],
-        appends: list[tuple[str, tuple[int | None, list[int], list[str]]]],
+        appends: list[tuple[str, Appended]],
     ) -> dict[str, str]:
         action_tables: list[str] = []
         numbers: list[int] = []
         texts: list[str] = []
         action_epochs: list[int | None] = []
-        for table_id, (epoch, table_numbers, table_texts) in appends:
-            action_tables += [table_id] * len(table_numbers)
-            numbers += table_numbers
-            texts += table_texts
-            action_epochs += [epoch] * len(table_numbers)
+        ats: list[float | None] = []
+        bys: list[str | None] = []
+        dues: dict[str, float | None] = {}
+        for table_id, appended in appends:
+            count = len(appended.numbers)
+            action_tables += [table_id] * count
+            numbers += appended.numbers
+            texts += appended.texts
+            action_epochs += [appended.epoch] * count
+            ats += [appended.at] * count
+            bys += [appended.by] * count
+            dues[table_id] = appended.due  # a table's last append of the group says its deadline
         values = {
             "tables": list(epochs),
             "epochs": list(epochs.values()),
+            "dues": [dues[table_id] for table_id in epochs],
+            "ats": ats,
+            "bys": bys,
             "now": time.time(),
             "owner": self.owner,
             "action_tables": action_tables,
@@ -357,27 +386,49 @@ class PostgresTables:
                 failed[table_id] = LOST_CLAIM
         return failed
 
-    def create(self, table_id: str, setup: dict[str, Any]) -> None:
+    def create(self, table_id: str, setup: dict[str, Any], *, due: float | None = None) -> None:
         now = time.time()
-        values = (table_id, json.dumps(setup), now, now)
+        values = (table_id, json.dumps(setup), now, now, due)
 
         def send(connection: psycopg.Connection[Any]) -> Callable[[], bool]:
-            connection.execute("INSERT INTO racko_tables (id, setup, created, touched) VALUES (%s, %s, %s, %s)", values)
+            connection.execute(
+                "INSERT INTO racko_tables (id, setup, created, touched, due) VALUES (%s, %s, %s, %s, %s)", values
+            )
             return lambda: True
 
         self._writes.put(table_id, Write(send))
 
-    def append(self, table_id: str, first: int, actions: list[dict[str, Any]]) -> None:
+    def append(
+        self,
+        table_id: str,
+        first: int,
+        actions: list[dict[str, Any]],
+        *,
+        at: float | None = None,
+        by: str | None = None,
+        due: float | None = None,
+    ) -> None:
         after = (
-            ", appended AS (INSERT INTO racko_actions (table_id, number, action, epoch) "
-            "SELECT fence.id, action.number, action.text, %(epoch)s FROM fence, "
+            ", appended AS (INSERT INTO racko_actions (table_id, number, action, epoch, played_at, made_by) "
+            "SELECT fence.id, action.number, action.text, %(epoch)s, %(at)s, %(by)s FROM fence, "
             "unnest(%(numbers)s::integer[], %(texts)s::text[]) AS action(number, text))"
         )
         numbers = [first + index for index in range(len(actions))]
         texts = [json.dumps(action) for action in actions]
-        self._writes.put(
-            table_id, self._fenced(table_id, "", after, {"numbers": numbers, "texts": texts}, (numbers, texts))
-        )
+        values = {"numbers": numbers, "texts": texts, "at": at, "by": by, "due": due}
+        self._writes.put(table_id, self._fenced(table_id, ", due = %(due)s", after, values, values))
+
+    def set_due(self, table_id: str, due: float | None) -> None:
+        self._writes.put(table_id, self._fenced(table_id, ", due = %(due)s", "", {"due": due}))
+
+    def overdue(self, now: float) -> list[str]:
+        with self._pool.connection() as connection:
+            rows = connection.execute(
+                f"SELECT id FROM racko_tables WHERE due <= %s AND NOT finished "
+                f"AND (owner IS NULL OR owner = %s OR owner NOT IN ({_LIVE}))",
+                (now, self.owner),
+            ).fetchall()
+        return [table_id for (table_id,) in rows]
 
     def update_setup(self, table_id: str, setup: dict[str, Any]) -> None:
         self._writes.put(table_id, self._fenced(table_id, ", setup = %(setup)s", "", {"setup": json.dumps(setup)}))
@@ -407,15 +458,15 @@ class PostgresTables:
     def load(self, table_id: str) -> StoredTable | None:
         with self._pool.connection() as connection, connection.transaction():
             row = connection.execute(
-                "SELECT setup, created, touched, finished FROM racko_tables WHERE id = %s", (table_id,)
+                "SELECT setup, created, touched, finished, due FROM racko_tables WHERE id = %s", (table_id,)
             ).fetchone()
             if row is None:
                 return None
             rows = connection.execute(
-                "SELECT number, action FROM racko_actions WHERE table_id = %s ORDER BY number", (table_id,)
+                "SELECT number, action, played_at, made_by FROM racko_actions WHERE table_id = %s ORDER BY number",
+                (table_id,),
             ).fetchall()
-        setup = setup_from_text(table_id, row[0])
-        return StoredTable(table_id, setup, actions_from_texts(table_id, rows), row[1], row[2], bool(row[3]))
+        return stored_table(table_id, row, rows)
 
     def records(self, table_id: str) -> list[str]:
         with self._pool.connection() as connection:
@@ -536,7 +587,8 @@ class PostgresTables:
             )
 
     def prepare(self, parts: Sequence[SchemaPart]) -> None:
-        made = schema_work(parts, "DOUBLE PRECISION", self.found_version)
+        journal = SchemaPart("store", "", JOURNAL_UPGRADES["postgres"])
+        made = schema_work([journal, *parts], "DOUBLE PRECISION", self.found_version)
 
         def work(rows: Rows) -> None:
             rows("SELECT pg_advisory_xact_lock(?)", (_SCHEMA_LOCK,))  # one process at a time makes them

@@ -14,12 +14,30 @@ from importlib import resources
 from racko.web.store.rows import Rows
 
 SCHEMA_NAME = "racko-tables"
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """Kept in the database's own meta table: a database of another schema (or a newer version) is refused.  Version 2
 added the meta table (SQLite; PostgreSQL began at 2), version 3 the rooms' tables (players, their games and
-ratings, the lobby's listings), version 4 the seats to forget.  A database of an older version is brought up by
+ratings, the lobby's listings), version 4 the seats to forget, version 5 the clocks (when each action was played and
+by whom, a table's deadline: :data:`JOURNAL_UPGRADES`).  A database of an older version is brought up by
 :meth:`~racko.web.store.base.TableStore.prepare` (the rooms' :class:`SchemaPart` upgrades), which then writes this
 version."""
+
+
+JOURNAL_UPGRADES = {
+    "sqlite": (
+        (5, "ALTER TABLE actions ADD COLUMN played_at REAL"),
+        (5, "ALTER TABLE actions ADD COLUMN made_by TEXT"),
+        (5, "ALTER TABLE tables ADD COLUMN due REAL"),
+    ),
+    "postgres": (
+        (5, "ALTER TABLE racko_actions ADD COLUMN IF NOT EXISTS played_at DOUBLE PRECISION"),
+        (5, "ALTER TABLE racko_actions ADD COLUMN IF NOT EXISTS made_by TEXT"),
+        (5, "ALTER TABLE racko_tables ADD COLUMN IF NOT EXISTS due DOUBLE PRECISION"),
+        (5, "CREATE INDEX IF NOT EXISTS racko_tables_due ON racko_tables (due) WHERE due IS NOT NULL"),
+    ),
+}
+"""What brings the journal's own tables (each store's) up to this version: the older rows keep no time (a clock
+running on them starts again when its table is opened) and no deadline."""
 
 
 @dataclass(frozen=True)

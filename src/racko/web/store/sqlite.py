@@ -21,9 +21,9 @@ from typing import Any
 
 from racko.play.locks import lock_exclusively
 from racko.web.store.base import SYNC_LEVELS, ForeignDatabaseError, Holder, StoredTable, StoreError, T
-from racko.web.store.journal import WriteQueue, actions_from_texts, setup_from_text
+from racko.web.store.journal import WriteQueue, stored_table
 from racko.web.store.rows import Rows
-from racko.web.store.schema import SCHEMA_NAME, SCHEMA_VERSION, SchemaPart, schema_work
+from racko.web.store.schema import JOURNAL_UPGRADES, SCHEMA_NAME, SCHEMA_VERSION, SchemaPart, schema_work
 
 _TABLES = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -31,12 +31,15 @@ CREATE TABLE IF NOT EXISTS tables (
     setup TEXT NOT NULL,
     created REAL NOT NULL,
     touched REAL NOT NULL,
-    finished INTEGER NOT NULL DEFAULT 0
+    finished INTEGER NOT NULL DEFAULT 0,
+    due REAL
 );
 CREATE TABLE IF NOT EXISTS actions (
     table_id TEXT NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
     number INTEGER NOT NULL,
     action TEXT NOT NULL,
+    played_at REAL,
+    made_by TEXT,
     PRIMARY KEY (table_id, number)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS records (
@@ -274,25 +277,45 @@ class SqliteTables:
                 self._db.execute("ROLLBACK")
         self._failed.update({table_id: str(error) or type(error).__name__ for table_id in self._staged})
 
-    def create(self, table_id: str, setup: dict[str, Any]) -> None:
+    def create(self, table_id: str, setup: dict[str, Any], *, due: float | None = None) -> None:
         now = time.time()
         self._write(
             table_id,
             (
-                "INSERT INTO tables (id, setup, created, touched) VALUES (?, ?, ?, ?)",
-                (table_id, json.dumps(setup), now, now),
+                "INSERT INTO tables (id, setup, created, touched, due) VALUES (?, ?, ?, ?, ?)",
+                (table_id, json.dumps(setup), now, now, due),
             ),
         )
 
-    def append(self, table_id: str, first: int, actions: list[dict[str, Any]]) -> None:
+    def append(
+        self,
+        table_id: str,
+        first: int,
+        actions: list[dict[str, Any]],
+        *,
+        at: float | None = None,
+        by: str | None = None,
+        due: float | None = None,
+    ) -> None:
         rows = [
             (
-                "INSERT INTO actions (table_id, number, action) VALUES (?, ?, ?)",
-                (table_id, first + index, json.dumps(action)),
+                "INSERT INTO actions (table_id, number, action, played_at, made_by) VALUES (?, ?, ?, ?, ?)",
+                (table_id, first + index, json.dumps(action), at, by),
             )
             for index, action in enumerate(actions)
         ]
-        self._write(table_id, *rows, ("UPDATE tables SET touched = ? WHERE id = ?", (time.time(), table_id)))
+        self._write(
+            table_id, *rows, ("UPDATE tables SET touched = ?, due = ? WHERE id = ?", (time.time(), due, table_id))
+        )
+
+    def set_due(self, table_id: str, due: float | None) -> None:
+        self._write(table_id, ("UPDATE tables SET due = ? WHERE id = ?", (due, table_id)))
+
+    def overdue(self, now: float) -> list[str]:
+        # One process per file: nobody else holds a table, and this process's own clocks run in memory.
+        with self._using:
+            rows = self._db.execute("SELECT id FROM tables WHERE due <= ? AND finished = 0", (now,)).fetchall()
+        return [table_id for (table_id,) in rows]
 
     def update_setup(self, table_id: str, setup: dict[str, Any]) -> None:
         self._write(
@@ -341,15 +364,15 @@ class SqliteTables:
     def load(self, table_id: str) -> StoredTable | None:
         with self._using:
             row = self._db.execute(
-                "SELECT setup, created, touched, finished FROM tables WHERE id = ?", (table_id,)
+                "SELECT setup, created, touched, finished, due FROM tables WHERE id = ?", (table_id,)
             ).fetchone()
             if row is None:
                 return None
             rows = self._db.execute(
-                "SELECT number, action FROM actions WHERE table_id = ? ORDER BY number", (table_id,)
+                "SELECT number, action, played_at, made_by FROM actions WHERE table_id = ? ORDER BY number",
+                (table_id,),
             ).fetchall()
-        setup = setup_from_text(table_id, row[0])
-        return StoredTable(table_id, setup, actions_from_texts(table_id, rows), row[1], row[2], bool(row[3]))
+        return stored_table(table_id, row, rows)
 
     def records(self, table_id: str) -> list[str]:
         with self._using:
@@ -389,7 +412,19 @@ class SqliteTables:
         return None
 
     def prepare(self, parts: Sequence[SchemaPart]) -> None:
-        self.run(schema_work(parts, "REAL", self.found_version))
+        # SQLite has no ADD COLUMN IF NOT EXISTS: a column there already (a version number set back by hand) is kept.
+        present = {
+            (table, row[1])
+            for table in ("tables", "actions")
+            for row in self._db.execute(f"PRAGMA table_info({table})")
+        }
+        missing = tuple(
+            (version, sql)
+            for version, sql in JOURNAL_UPGRADES["sqlite"]
+            if (sql.split()[2], sql.split()[5]) not in present
+        )
+        journal = SchemaPart("store", "", missing)
+        self.run(schema_work([journal, *parts], "REAL", self.found_version))
         self.found_version = SCHEMA_VERSION
         self._kept_by_table = tuple(table for part in parts for table in part.kept_by_table)
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from racko.web.table.seating import Seating
+from racko.web.table.clocks import Clocks
 
 
-class Hub(Seating):
+class Hub(Clocks):
     """Every table this server process plays, and the people watching them: the tables and their leases
     (:mod:`.registry`), who watches and what each is shown (:mod:`.watching`), moves, hints and reactions
-    (:mod:`.moves`), computer players (:mod:`.computer`), seats and set-ups (:mod:`.seating`)."""
+    (:mod:`.moves`), computer players (:mod:`.computer`), seats and set-ups (:mod:`.seating`), the clocks
+    (:mod:`.clocks`)."""

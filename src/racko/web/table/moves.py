@@ -13,6 +13,7 @@ from racko.analysis.explain import choice_move, explained_choices
 from racko.errors import IllegalActionError, RackoError
 from racko.families import AnyAction, family_of
 from racko.web.core import WebError
+from racko.web.table import timing
 from racko.web.table.state import Table
 from racko.web.table.views import hint_json
 from racko.web.table.watching import Watching
@@ -54,6 +55,17 @@ class Moves(Watching):
             raise WebError("name-first", "Choose your name first.")
         if not isinstance(raw_action, dict):
             raise WebError("bad-frame", 'An action is a JSON object such as {"act": "draw"}.')
+        if timing.gone_to_act(table) == seat:  # acting at one's own turn takes a gone seat back
+            await self.back(table, seat)
+            table = self.tables.get(table.table_id, table)
+            session = table.session
+            if version != session.version or session.to_act != seat:
+                raise WebError("stale", "The table has moved on since you chose that: look again and choose anew.")
+        deadline = timing.due(table)
+        if deadline is not None and self.now() >= deadline:
+            # The clock decides, never the order two messages happen to arrive in: past the deadline the turn is
+            # the computer player's, which is playing it now.
+            raise WebError("out-of-time", "Your time ran out: the computer player makes this move for you.")
         family = family_of(session.rules)
         try:
             action: AnyAction = family.action_from_json({**raw_action, "seat": seat})

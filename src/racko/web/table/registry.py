@@ -9,16 +9,18 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any
 
 from racko.errors import RackoError
 from racko.play.session import PlaySession, SeatSpec
 from racko.record import GameRecord
+from racko.web.clock import Played
 from racko.web.core import WebError
 from racko.web.ops import Metrics
 from racko.web.players import AddressMarks, Players
 from racko.web.store import IDLE_DAYS, UNPLAYED_DAYS, DamagedTableError, TableStore
+from racko.web.table import timing
 from racko.web.table.state import MOVED, Elsewhere, JournalStore, Table, replay_stored, said
 
 KEEP_SECONDS = 1.0
@@ -51,8 +53,15 @@ class Registry(abc.ABC):
         idle_seconds: float = IDLE_SECONDS,
         metrics: Metrics | None = None,
         rate_shared_addresses: bool = False,
+        now: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
+        self.now = now
+        """The server's clock (seconds since the epoch): what the journal's times and the clocks are read on (tests
+        pass one they move by hand)."""
+        self.clock_tick = 1.0
+        """The longest a table's clock waits before it looks at :attr:`now` again (a clock moved by hand in tests is
+        seen within this)."""
         self.pace = pace
         """Seconds a computer player waits before its move, so that people can follow."""
         self.away_seconds = away_seconds
@@ -82,20 +91,36 @@ class Registry(abc.ABC):
     # --- setting tables up ---------------------------------------------------------------------------
 
     def _open(
-        self, table_id: str, setup: dict[str, Any], actions: list[dict[str, Any]], quiet_for: float = 0.0
+        self,
+        table_id: str,
+        setup: dict[str, Any],
+        actions: list[dict[str, Any]],
+        times: Sequence[float | None] = (),
+        made_by: Sequence[str | None] = (),
+        quiet_for: float = 0.0,
     ) -> Table:
-        """The table replayed from its set-up and journal; :class:`DamagedTableError` if they are not a game."""
+        """The table replayed from its set-up and journal (and when each action was played, by whom: its clock), its
+        people away for ``quiet_for`` seconds already; :class:`DamagedTableError` if they are not a game."""
         match = replay_stored(table_id, setup, actions)
         try:
             seats = [SeatSpec(spec["name"], spec["bot"]) for spec in setup["seats"]]
         except (RackoError, KeyError, TypeError, ValueError) as error:
             raise DamagedTableError(table_id, f"its set-up is not a game ({said(error)})") from None
         try:
-            store = JournalStore(self.store, table_id, len(actions))
+            store = JournalStore(self.store, table_id, len(actions), self.now)
             session = PlaySession(match, seats, store, bot_seed=setup["seed"])
         except (RackoError, KeyError, TypeError, ValueError) as error:
             raise DamagedTableError(table_id, f"its seats are not a game's ({said(error)})") from None
-        table = Table(table_id, setup, session, quiet_since=time.monotonic())
+        table = Table(table_id, setup, session, quiet_since=time.monotonic(), opened_at=self.now())
+        table.played = timing.played_of(session.record(), times, made_by)
+        timing.refresh(table)
+
+        def noted(played: list[Played]) -> float | None:
+            table.played.extend(played)
+            timing.refresh(table)
+            return timing.due(table)
+
+        store.noted = noted
         self.tables[table_id] = table
         since = time.monotonic() - quiet_for
         for seat, spec in enumerate(setup["seats"]):
@@ -123,7 +148,9 @@ class Registry(abc.ABC):
                 # Nobody has moved since the table was last written: its people have been away that long at least
                 # (a table opened again, after it was idle or its process stopped, does not start their time anew).
                 quiet_for = max(0.0, time.time() - stored.touched)
-                table = self._open(table_id, stored.setup, list(stored.actions), quiet_for)
+                table = self._open(
+                    table_id, stored.setup, list(stored.actions), stored.times, stored.made_by, quiet_for
+                )
                 log.info("table %s opened at version %d", table_id, table.version)
                 if table.session.match.over:  # its end may not have been passed on before a crash
                     with contextlib.suppress(RuntimeError):  # no running loop: nobody to pass it to
@@ -190,8 +217,9 @@ class Registry(abc.ABC):
         (to whichever process plays it next).  ``why``: ``lost``, ``idle``, ``released``."""
         if self.tables.get(table.table_id) is table:
             del self.tables[table.table_id]
-        if table.thinking is not None:
-            table.thinking.cancel()
+        for task in (table.thinking, table.timer):
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
         if self.metrics is not None:
             self.metrics.tables_dropped.labels(why).inc()
         for watcher in list(table.watchers):
@@ -217,10 +245,31 @@ class Registry(abc.ABC):
                     log.warning("table %s lost: another process took it over", table_id)
                     await self.drop(table, "lost")
             await self._hand_on_idle()
+            await self._claim_overdue()
             await self.forget_seats()
             if time.monotonic() - swept >= SWEEP_SECONDS:
                 swept = time.monotonic()
                 await self.sweep()
+
+    async def _claim_overdue(self) -> None:
+        """Play the timeouts nobody else will: a table whose clock ran out while no live process held it (its
+        holder died, or nobody opened it) is claimed, opened and its clock set going, which plays the turn at once.
+        Two processes may both find it; the claim lets one of them open it, and the fenced append keeps a turn
+        from being played twice."""
+        try:
+            overdue = await asyncio.to_thread(self.store.overdue, self.now())
+        except Exception as error:  # the database is away: the next turn looks again
+            log.warning("could not look for tables whose clock ran out: %s", said(error))
+            return
+        for table_id in overdue:
+            if table_id in self.tables or table_id in self.set_aside:
+                continue
+            if await asyncio.to_thread(self.store.claim, table_id) is not None or table_id in self.tables:
+                continue
+            table = self._load(table_id)
+            if table is not None:
+                log.info("table %s opened: its clock ran out", table_id)
+                self.wake_bots(table)
 
     async def sweep(self) -> int:
         """Forget the tables nobody needs any more, in the database and here."""
@@ -241,6 +290,8 @@ class Registry(abc.ABC):
                 continue
             if table.thinking is not None and not table.thinking.done():
                 continue
+            if table.timer is not None and not table.timer.done():
+                continue  # a clock runs here: its turn runs out here (a table handed on would wait for a claim)
             if self.store.unsaved(table.table_id):
                 continue
             await self.drop(table, "idle")
@@ -257,8 +308,9 @@ class Registry(abc.ABC):
         table is handed on."""
         await asyncio.gather(*list(self.background), return_exceptions=True)
         for table in list(self.tables.values()):
-            if table.thinking is not None:
-                table.thinking.cancel()
+            for task in (table.thinking, table.timer):
+                if task is not None:
+                    task.cancel()
         for table in list(self.tables.values()):
             await self.drop(table, "released")
         await asyncio.to_thread(self.store.close)
@@ -324,6 +376,10 @@ class Registry(abc.ABC):
     @abc.abstractmethod
     def wake_bots(self, table: Table, pause: float = 0.0) -> None:
         """Start the computer players' moves (:class:`~racko.web.table.computer.ComputerPlayers`)."""
+
+    @abc.abstractmethod
+    async def back(self, table: Table, seat: int) -> None:
+        """A gone seat's person takes it back (:class:`~racko.web.table.clocks.Clocks`)."""
 
     @abc.abstractmethod
     async def forget_seats(self) -> None:

@@ -18,6 +18,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from racko import bots
 from racko.play.session import bots_for, default_opponent
 from racko.rules import VARIANTS
+from racko.web.clock import DEFAULT_PRESET, PRESETS
 from racko.web.core import (
     BODY_LIMIT,
     Bucket,
@@ -69,6 +70,9 @@ def routes(
                     for name, cls in VARIANTS.items()
                 ],
                 "bots": {name: bots.describe(name) for name in bots.available()},
+                # The real-time speeds a table may be made with (their numbers, for the pages to say them).
+                "clocks": [preset.json() for preset in PRESETS.values()],
+                "default_clock": DEFAULT_PRESET,
             }
         )
 
@@ -231,6 +235,10 @@ async def _handle(
         await hub.hand_over(table, seat, frame.get("seat"), frame.get("bot"))
     elif kind == "again":
         await hub.again(table, seat)
+    elif kind == "back":
+        if seat is None:
+            raise WebError("spectator", "Spectators have no seat to take back.")
+        await hub.back(table, seat)
     elif kind == "react":
         await hub.react(table, seat, frame.get("reaction"))
     elif kind == "presence":

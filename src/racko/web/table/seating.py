@@ -16,11 +16,22 @@ from racko.errors import RackoError
 from racko.play.session import SeatSpec, bots_for, renamed
 from racko.play.text import plain_name
 from racko.rules import Rules, variant
+from racko.web.clock import PRESETS
 from racko.web.core import WebError
 from racko.web.players import FORGOTTEN, MARKS_PER_SEAT, SHARED, Player, posing_as, reserved_like, shares_a_network
+from racko.web.table import timing
 from racko.web.table.computer import ComputerPlayers
 from racko.web.table.registry import log
-from racko.web.table.state import TOKEN_BYTES, Table, new_id, not_saved_if_refused, said, seat_line, token_hash
+from racko.web.table.state import (
+    TOKEN_BYTES,
+    Table,
+    new_id,
+    not_saved_if_refused,
+    replay_stored,
+    said,
+    seat_line,
+    token_hash,
+)
 
 NAME_LENGTH = 24
 ME, PERSON = "me", "person"
@@ -41,6 +52,10 @@ class Seating(ComputerPlayers):
         seated person asked from (a rated table notes their networks, racko.web.addresses).  A store of one process
         opens the table here at once; a shared store leaves it to the process its first connection reaches."""
         rules, seats, tokens = _setup_from_form(form)
+        try:
+            clock = timing.clock_choice(form, form.get("rated") is True)
+        except ValueError as error:
+            raise WebError("bad-form", str(error)) from None
         bound = list(players or []) + [None] * (len(seats) - len(players or []))
         asked_from = list(addresses or []) + [None] * (len(seats) - len(addresses or []))
         table_id = new_id()
@@ -50,6 +65,8 @@ class Seating(ComputerPlayers):
             "game": 1,
             "public": form.get("public") is True,
             "rated": form.get("rated") is True,
+            "clock": clock,
+            "clock_from": None,
             "seats": [
                 {
                     "name": player.name if (player := bound[index]) is not None and seat.bot is None else seat.name,
@@ -61,6 +78,7 @@ class Seating(ComputerPlayers):
                 for index, seat in enumerate(seats)
             ],
         }
+        setup = self._clock_started(setup)
         for index, address in enumerate(asked_from):
             if address is not None and seats[index].bot is None:
                 setup = self._noted(setup, index, await asyncio.to_thread(self.marks.mark, address))
@@ -72,7 +90,7 @@ class Seating(ComputerPlayers):
         try:
             for index, player in seated:
                 await asyncio.to_thread(self.players.bind, table_id, index, player.id, *seat_line(setup))
-            self.store.create(table_id, setup)
+            self.store.create(table_id, setup, due=_first_due(table_id, setup))
             await self._commit_now(table_id)
         except BaseException:
             with contextlib.suppress(Exception):
@@ -109,6 +127,19 @@ class Seating(ComputerPlayers):
             self.store.update_setup(table.table_id, setup)
             await self._commit_now(table.table_id)
         table.setup = setup
+        timing.refresh(table)  # a clock started, a seat back, a seat handed to a computer player
+        self.store.set_due(table.table_id, timing.due(table))
+        with contextlib.suppress(OSError):  # the deadline is for other processes: the next write brings it again
+            await self._commit_now(table.table_id)
+
+    def _clock_started(self, setup: dict[str, Any]) -> dict[str, Any]:
+        """The set-up with its clock started now if every person's seat is taken (a clock waits for everybody: a
+        friend's link not opened yet costs nobody time)."""
+        if setup.get("clock") is None or setup.get("clock_from") is not None:
+            return setup
+        if not all(spec["joined"] for spec in setup["seats"] if spec["bot"] is None):
+            return setup
+        return {**setup, "clock_from": self.now()}
 
     def _noted(self, setup: dict[str, Any], seat: int, mark: str | None) -> dict[str, Any]:
         """The set-up with ``mark`` (a network, racko.web.addresses) noted for a person's seat of a rated table; the
@@ -158,7 +189,7 @@ class Seating(ComputerPlayers):
         seats[seat] = {**seats[seat], "name": name, "joined": True}
         if player is not None:
             seats[seat]["player"] = player.id
-        setup = self._noted({**table.setup, "seats": seats}, seat, mark)
+        setup = self._clock_started(self._noted({**table.setup, "seats": seats}, seat, mark))
         if player is not None:  # noted first: a player forgotten meanwhile is refused, and a later forgetting
             # finds the seat (as a new table's are, in :meth:`create`)
             await asyncio.to_thread(self.players.bind, table.table_id, seat, player.id, *seat_line(setup))
@@ -175,6 +206,7 @@ class Seating(ComputerPlayers):
         table.session.seats = tuple(session_seats)
         await self.broadcast(table)
         await self._tell_presence(table)
+        self.wake_bots(table)  # the clock may have started
         await self._publish_table(table)
 
     async def take_seat(self, table: Table, player: Player, address: str | None = None) -> int:
@@ -260,13 +292,16 @@ class Seating(ComputerPlayers):
             # Filed when it ended, unless that failed; the record filed then is passed on as it was, since the store
             # files a text it does not hold yet, and the record's text changes with a name changed after the game.
             record = filed[game - 1] if len(filed) >= game else table.session.record().dumps()
-            setup = {**table.setup, "seed": secrets.randbits(32), "game": game + 1}
+            seats = [{key: value for key, value in spec.items() if key != "back"} for spec in table.setup["seats"]]
+            setup = {**table.setup, "seed": secrets.randbits(32), "game": game + 1, "seats": seats, "clock_from": None}
+            setup = self._clock_started(setup)
             with not_saved_if_refused():
                 self.store.restart(table.table_id, setup, record)
                 await self._commit_now(table.table_id)
             watchers = table.watchers
             fresh = self._open(table.table_id, setup, [])
             fresh.watchers = watchers
+            self.store.set_due(fresh.table_id, timing.due(fresh))
         for watcher in watchers:
             watcher.version = 0
             with contextlib.suppress(Exception):
@@ -329,6 +364,19 @@ class Seating(ComputerPlayers):
         await self.broadcast(table)
         await self._tell_presence(table)
         await self._publish_table(table)
+
+
+def _first_due(table_id: str, setup: dict[str, Any]) -> float | None:
+    """A new table's first deadline (kept in the store, so that any process plays the first turn if its time runs
+    out before anybody opens the table)."""
+    preset = PRESETS.get(setup.get("clock") or "")
+    start = setup.get("clock_from")
+    if preset is None or start is None:
+        return None
+    seat = replay_stored(table_id, setup, []).to_act
+    if seat is None or setup["seats"][seat]["bot"] is not None:
+        return None
+    return float(start) + preset.move + preset.bank
 
 
 def form_seat_is_me(form: dict[str, Any], index: int) -> bool:

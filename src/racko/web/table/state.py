@@ -14,12 +14,14 @@ from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from racko.bots import Bot
 from racko.errors import RackoError
 from racko.families import family_of
 from racko.match import Match
 from racko.play.session import PlaySession
 from racko.record import GameRecord
 from racko.rules import Rules
+from racko.web.clock import ClockState, Played
 from racko.web.core import WebError
 from racko.web.store import DamagedTableError, TableStore
 
@@ -86,6 +88,20 @@ class Table:
     """Per seat, when it last sent a reaction."""
     reported: bool = False
     """Whether this game's end was passed on (ratings, histories)."""
+    played: list[Played] = field(default_factory=list)
+    """The journal as the clock sees it (each action's time, seat, round, and whether its person chose it)."""
+    clock: ClockState | None = None
+    """The clocks derived from :attr:`played` and the set-up (:func:`racko.web.table.timing.refresh`); ``None``
+    without a clock."""
+    opened_at: float = 0.0
+    """When this process opened the table (the server's time): a turn whose start the journal does not say (rows
+    older than clocks) starts then."""
+    timer: asyncio.Task[None] | None = None
+    """Waits for the running turn's deadline (and its warning), and plays a gone seat's turns."""
+    warned: tuple[int, float] | None = None
+    """The turn (seat, since) whose warning was sent: once per turn."""
+    stand_ins: dict[int, Bot] = field(default_factory=dict)
+    """Per person seat, the computer player that plays its turns when its time runs out or it is gone."""
 
     @property
     def version(self) -> int:
@@ -115,21 +131,33 @@ class Table:
 
 
 class JournalStore:
-    """The play session's store at a server table: appends the actions not yet in the journal."""
+    """The play session's store at a server table: appends the actions not yet in the journal, each with the
+    server's time and who played it (``by``: set while the clock plays for a seat), and the table's deadline after
+    them (``noted``: the table's clock takes the new actions and answers it)."""
 
-    def __init__(self, store: TableStore, table_id: str, stored: int) -> None:
+    def __init__(self, store: TableStore, table_id: str, stored: int, now: Callable[[], float] = time.time) -> None:
         self.store = store
         self.table_id = table_id
         self.stored = stored
+        self.now = now
+        self.by: str | None = None
+        self.noted: Callable[[list[Played]], float | None] | None = None
 
     def save(self, record: GameRecord) -> None:
         family = family_of(record.rules)
+        rounds = [index for index, round_ in enumerate(record.rounds) for _ in round_.actions]
         actions = [action for round_ in record.rounds for action in round_.actions]
         new = [family.action_to_json(action) for action in actions[self.stored :]]
         if not new:
             return
+        at = self.now()
+        played = [
+            Played(at, action.seat, rounds[self.stored + index], self.by is not None)
+            for index, action in enumerate(actions[self.stored :])
+        ]
+        due = self.noted(played) if self.noted is not None else None
         try:
-            self.store.append(self.table_id, self.stored, new)
+            self.store.append(self.table_id, self.stored, new, at=at, by=self.by, due=due)
         except Exception as error:  # a database error must reach the players as a failed save, like a full disk
             raise OSError(f"the table's database refused the move ({error})") from None
         self.stored = len(actions)

@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 from racko.play.session import PlaySession
+from racko.web.table import timing
 from racko.web.table.registry import Registry
 from racko.web.table.state import REPLACED, Table, Watcher
 from racko.web.table.views import log_entries, table_setup, view_of
@@ -83,6 +84,7 @@ class Watching(Registry):
             "since": start,
             "log": log_entries(session.events_between(start, version, watcher.viewer), session.names),
             "view": view_of(session, watcher.viewer),
+            "clock": timing.clock_json(table, self.now()),
         }
         if session.save_problem:
             frame["problem"] = session.save_problem
@@ -97,6 +99,7 @@ class Watching(Registry):
 
     def presence(self, table: Table) -> dict[str, Any]:
         now = time.monotonic()
+        clock = table.clock
         seats = []
         for seat, spec in enumerate(table.session.seats):
             since = table.away_since.get(seat)
@@ -108,6 +111,7 @@ class Watching(Registry):
                     "joined": table.setup["seats"][seat]["joined"],
                     # Whole seconds, rounded down: the page offers a hand-over only once the server takes it.
                     "away_for": None if since is None or spec.bot is not None else int(now - since),
+                    "gone": clock is not None and spec.bot is None and clock.gone(seat),
                 }
             )
         return {
@@ -118,6 +122,7 @@ class Watching(Registry):
             "turn_for": round(table.note_turn(), 1),
             "rated": bool(table.setup.get("rated")),
             "casual_because": table.setup.get("casual_because"),
+            "clock": timing.clock_json(table, self.now()),
         }
 
     async def _tell_presence(self, table: Table) -> None:

@@ -9,7 +9,7 @@ let quickAfterName = null; // Quick play pressed before a name was picked: asked
 
 // The server forgets the wishes of a person whose lobby closed: a new socket asks for them again.
 function wishOf(queue) {
-  return { variant: queue.variant, players: queue.players || "any", rated: queue.rated, two_player_rule: queue.two_player_rule };
+  return { variant: queue.variant, players: queue.players || "any", rated: queue.rated, two_player_rule: queue.two_player_rule, clock: queue.clock };
 }
 
 function connect() {
@@ -86,7 +86,8 @@ function renderQueues() {
   list.replaceChildren();
   for (const queue of queues) {
     const item = element("li", "line");
-    item.append(element("span", "", t("waiting_for", { game: gameName(queue.variant, queue.players), n: queue.waiting, s: Math.round(queue.waited) })));
+    const speed = t("speed:" + queue.clock);
+    item.append(element("span", "", t("waiting_for", { game: gameName(queue.variant, queue.players), speed, n: queue.waiting, s: Math.round(queue.waited) })));
     const cancel = element("button", "", t("cancel"));
     cancel.type = "button";
     const wish = wishOf(queue);
@@ -147,6 +148,7 @@ function renderLobby() {
   waitingNow.replaceChildren(...(wanted.length ? wanted.map((queue) => {
     const item = element("li", "line");
     item.append(element("strong", "", gameName(queue.variant, queue.players)), " ", element("span", "tag", t(queue.rated ? "rated" : "casual")),
+      " ", element("span", "tag", t("speed:" + queue.clock)),
       queue.players === 2 || (queue.players === null && queue.variant !== "partners") ? " " + (queue.two_player_rule ? t("run_rule_on") : t("run_rule_off")) : "",
       " ", element("span", "tag", t("n_waiting", { n: queue.waiting })), " ");
     if (!mine.has(JSON.stringify(wishOf(queue)))) {
@@ -203,6 +205,14 @@ async function takeSeat(table) {
   } catch (error) { $("problem").textContent = t("err_generic", { message: error.message }); }
 }
 
+// Quick play always has a clock: the speeds with their numbers, the server's default chosen at first.
+function quickClocks() {
+  const select = $("quick-clock");
+  const kept = select.value || OPTIONS.default_clock;
+  select.replaceChildren(...OPTIONS.clocks.map((preset) => new Option(t("clock:" + preset.name, { move: preset.move, bank: preset.bank }), preset.name)));
+  select.value = kept;
+}
+
 function quickPlayers() {
   const variant = OPTIONS.variants.find((v) => v.name === $("quick-variant").value);
   const select = $("quick-players");
@@ -238,6 +248,7 @@ async function main() {
     const wish = {
       type: "quick", variant: $("quick-variant").value, players: players === "any" ? "any" : Number(players),
       rated: $("quick-rated").checked, two_player_rule: $("quick-run-rule").checked,
+      clock: $("quick-clock").value || undefined, // the server's default speed until the options have come
     };
     if (!me) { quickAfterName = wish; $("problem").textContent = t("need_name"); $("name").focus(); return; }
     $("problem").textContent = "";
@@ -248,11 +259,12 @@ async function main() {
   $("quick-variant").addEventListener("change", quickPlayers);
   $("quick-players").addEventListener("change", () => { $("run-rule-row").hidden = !["2", "any"].includes($("quick-players").value) || !OPTIONS.variants.find((v) => v.name === $("quick-variant").value).players.includes(2); });
   quickPlayers();
+  quickClocks();
   const known = await whoAmI();
   me = me || known; // a name picked meanwhile stays
   watchLanguage(() => {
     for (const option of $("quick-variant").options) option.textContent = variantTitle(option.value, option.textContent);
-    quickPlayers(); renderWho(); renderQueues(); if (lobby) renderLobby(); renderMine();
+    quickPlayers(); quickClocks(); renderWho(); renderQueues(); if (lobby) renderLobby(); renderMine();
   });
   renderWho();
   renderMine();

@@ -58,6 +58,24 @@ function variantChanged() {
   showSeats();
 }
 
+// The speeds a table may have, with their numbers (the server's /api/options): no clock is for casual tables only,
+// so a rated table offers the others and chooses the default speed if no clock was chosen.
+function showClocks() {
+  const select = document.getElementById("clock");
+  const kept = select.value || "none";
+  select.replaceChildren(option("none", t("clock:none")),
+    ...OPTIONS.clocks.map((preset) => option(preset.name, t("clock:" + preset.name, { move: preset.move, bank: preset.bank }))));
+  select.value = kept;
+  ratedChanged();
+}
+
+function ratedChanged() {
+  const select = document.getElementById("clock");
+  const rated = document.getElementById("rated").checked;
+  select.querySelector('option[value="none"]').disabled = rated;
+  if (rated && select.value === "none") select.value = OPTIONS.default_clock;
+}
+
 async function create(event) {
   event.preventDefault();
   const players = Number(document.getElementById("players").value);
@@ -74,6 +92,7 @@ async function create(event) {
     two_player_rule: players === 2 ? document.getElementById("run-rule").value === "true" : null,
     public: document.getElementById("public").value === "true",
     rated: document.getElementById("rated").checked,
+    clock: document.getElementById("clock").value,
   };
   const problem = document.getElementById("problem");
   problem.textContent = "";
@@ -133,7 +152,10 @@ async function main() {
   variants.addEventListener("change", variantChanged);
   document.getElementById("players").addEventListener("change", showSeats);
   document.getElementById("new-table").addEventListener("submit", create);
+  document.getElementById("rated").addEventListener("change", ratedChanged);
+  showClocks();
   watchLanguage(() => {
+    showClocks();
     for (const choice of variants.options) choice.textContent = variantTitle(choice.value, choice.textContent);
     showSeats();
     document.getElementById("about").textContent = t("variant:" + chosenVariant().name);

@@ -19,6 +19,14 @@ let node = ""; // the server process that plays this table, when another one sai
 let turnKey = null, turnStart = 0; // whose turn (seat and round), and since when (performance.now())
 let wasMyTurn = false, shownResults = null, drawnOnce = false, flightRun = 0;
 const bubbles = new Map(); // seat -> [reaction, until]
+// The table's real-time clock as the server's last frame said it (null: the table has none), and when that frame
+// came (performance.now()): only the running seat's time counts down here, until the next frame sets it right.
+let clock = null, clockAt = 0;
+let hurried = null; // the turn (seat and round) a clock-warning was shown for
+let acted = false; // this page sent an action since the last state frame
+let playedForYou = false; // the status says the clock played this seat's turn (until the person acts again)
+const OWN_MOVES = new Set(["drew", "took", "exchanged", "discarded", "racko", "waited", "placed", "swapped", "swap-discarded"]);
+const WARN_SECONDS = 10; // the server warns this long before a turn runs out (racko.web.clock.WARN_SECONDS)
 
 const $ = (id) => document.getElementById(id);
 
@@ -30,6 +38,8 @@ function send(frame) {
 function act(action) {
   if (pending) return;
   pending = true;
+  acted = true;
+  if (playedForYou) { playedForYou = false; setStatus(""); }
   send({ type: "act", version, action });
 }
 
@@ -89,6 +99,11 @@ function receive(frame) {
     else if (frame.code === "name-taken" || frame.code === "name-reserved") {
       $("name-problem").textContent = t("err:" + frame.code);
       askName();
+    } else if (frame.code === "out-of-time") {
+      // Too late: the clock's computer player plays the turn; the message stays until the person acts again.
+      setStatus(t("err:out-of-time"), false);
+      playedForYou = true;
+      acted = false;
     } else setStatus(WORDS.en["err:" + frame.code] ? t("err:" + frame.code) : frame.message, true);
     if (frame.code === "stale") send({ type: "sync", version });
   } else if (frame.type === "hint") {
@@ -105,12 +120,15 @@ function receive(frame) {
   } else if (frame.type === "presence") {
     presence = frame;
     if (view && frame.to_act === view.to_act && typeof frame.turn_for === "number") turnStart = performance.now() - frame.turn_for * 1000;
-    // Whether the game counts for the ratings, and why not when it was meant to (two seats of one address).
-    $("game-mode").textContent = t(frame.casual_because === "shared-address" ? "casual_shared" : frame.rated ? "rated_game" : "casual_game");
     rated = frame.rated;
     $("btn-hint").hidden = rated;
+    takeClock(frame.clock);
+    renderGameMode();
     renderPeople();
+    renderGone();
     tick();
+  } else if (frame.type === "clock-warning") {
+    if (frame.seat === you) hurry(frame.left);
   } else if (frame.type === "reaction") {
     bubbles.set(frame.seat, [frame.reaction, performance.now() + BUBBLE_MS]);
     renderBubbles();
@@ -135,6 +153,15 @@ function receiveState(frame) {
   view.names = view.names.map(shownName);
   pending = false;
   if (statusAt !== null && version > statusAt) setStatus("");
+  if ("clock" in frame) takeClock(frame.clock);
+  // A move of this seat that this page did not send, while the seat has a clock and is not gone: its time ran out
+  // and a computer player played the turn for the person.
+  if (live && clock && you !== null && !acted && !clock.gone[you] && frame.log.some((entry) => entry.seat === you && OWN_MOVES.has(entry.kind))) {
+    setStatus(t("played_for_you"), false);
+    playedForYou = true;
+    document.body.classList.remove("hurry");
+  }
+  acted = false;
   startClock();
   render();
   renderLog(frame.log);
@@ -334,6 +361,7 @@ function render() {
   }));
   $("sheet").replaceChildren(...(view.results.length ? [sheetBox()] : []));
   renderPeople();
+  renderGone();
   renderBubbles();
   tick();
 }
@@ -374,7 +402,7 @@ function seatBox(seat) {
   const bubble = document.createElement("span");
   bubble.className = "bubble";
   bubble.hidden = true;
-  line.append(title, score, clock, bubble);
+  line.append(title, score, clock, timerElement(), bubble);
   const cards = document.createElement("div");
   cards.className = "rack small";
   cards.setAttribute("role", "group");
@@ -409,17 +437,117 @@ function clockText(seconds) {
 
 function tick() {
   if (!view) return;
-  const text = turnKey === null ? "" : clockText(Math.max(0, Math.floor((performance.now() - turnStart) / 1000)));
-  for (const clock of document.querySelectorAll(".other .clock")) {
-    clock.textContent = Number(clock.closest(".other").dataset.seat) === view.to_act ? text : "";
+  // A table with a real-time clock shows each seat's time left instead of how long the turn has lasted.
+  const text = turnKey === null || clock ? "" : clockText(Math.max(0, Math.floor((performance.now() - turnStart) / 1000)));
+  for (const shown of document.querySelectorAll(".other .clock")) {
+    shown.textContent = Number(shown.closest(".other").dataset.seat) === view.to_act ? text : "";
   }
   $("my-clock").textContent = myTurn() ? text : "";
+  for (const box of document.querySelectorAll(".other")) showTimer(box.querySelector(".timer"), Number(box.dataset.seat));
+  showTimer($("my-timer"), you);
+}
+
+// --- the real-time clock -------------------------------------------------------------------------------------------
+
+function takeClock(frameClock) {
+  clock = frameClock || null;
+  clockAt = performance.now();
+  document.body.classList.toggle("clocked", Boolean(clock));
+  if (!clock || clock.running !== you) document.body.classList.remove("hurry");
+}
+
+// The seconds a seat has for its turn now: the server's number, less the time since it said so if its clock runs.
+// A round's first turn starts after a pause (the round's report is read on nobody's time): while the server still
+// says the whole of it, the page does not count it down before the server does.
+function timeLeft(seat) {
+  const left = clock.left[seat];
+  if (seat !== clock.running) return left;
+  const whole = clock.move + clock.banks[seat];
+  if (view && view.turns === 0 && view.results.length > 0 && left >= whole - 0.05) return left;
+  return Math.max(0, left - (performance.now() - clockAt) / 1000);
+}
+
+function clockDigits(seconds) {
+  const whole = Math.ceil(seconds);
+  return Math.floor(whole / 60) + ":" + String(whole % 60).padStart(2, "0");
+}
+
+function timerElement() {
+  const timer = document.createElement("span");
+  timer.className = "timer";
+  timer.hidden = true;
+  const said = document.createElement("span");
+  said.className = "sr";
+  const digits = document.createElement("span");
+  digits.className = "digits";
+  const bank = document.createElement("span");
+  bank.className = "bank";
+  timer.append(said, digits, bank);
+  return timer;
+}
+
+// A seat's clock: its time left (counting down while it runs, highlighted, red when short), its bank, or that the
+// seat is gone.  A computer player's seat has none, and neither has a table without a clock.
+function showTimer(timer, seat) {
+  if (!timer) return;
+  const shown = Boolean(clock) && seat !== null && !view.bots[seat];
+  timer.hidden = !shown;
+  if (!shown) return;
+  const gone = clock.gone[seat];
+  const running = seat === clock.running && !view.over;
+  const left = timeLeft(seat);
+  const [said, digits, bank] = timer.children;
+  const texts = gone ? ["", t("gone"), ""]
+    : [t(running ? "time_left_running" : "time_left"), clockDigits(left), t("bank", { time: clockDigits(Math.min(clock.banks[seat], left)) })];
+  if (said.textContent !== texts[0]) said.textContent = texts[0];
+  if (digits.textContent !== texts[1]) digits.textContent = texts[1];
+  if (bank.textContent !== texts[2]) bank.textContent = texts[2];
+  timer.classList.toggle("gone", gone);
+  timer.classList.toggle("running", running && !gone);
+  timer.classList.toggle("low", running && !gone && left <= WARN_SECONDS);
+  timer.dataset.left = gone ? "" : String(Math.ceil(left));
+}
+
+// Whether the game counts for the ratings (and why not when it was meant to: two seats of one address), and its
+// clock: the speed, or that the clocks wait for everybody to sit down.
+function renderGameMode() {
+  if (!presence) return;
+  const mode = t(presence.casual_because === "shared-address" ? "casual_shared" : presence.rated ? "rated_game" : "casual_game");
+  $("game-mode").textContent = mode;
+  $("clock-mode").hidden = !clock;
+  $("clock-mode").textContent = clock ? t("clock_line", { speed: t("speed:" + clock.preset), move: clock.move }) + (clock.started ? "" : " " + t("clock_waits")) : "";
+}
+
+// A gone seat (its person ran out of time twice) is played by its computer player until its person is back: the
+// person sees why, and a button to take the seat back.
+function renderGone() {
+  const gone = Boolean(clock) && you !== null && view && !view.over && clock.gone[you];
+  const box = $("gone-box");
+  if (box.hidden === !gone) return;
+  const hadFocus = box.contains(document.activeElement);
+  box.hidden = !gone;
+  if (hadFocus && !gone) $("rack").querySelector("button:enabled")?.focus();
+}
+
+// Ten seconds before a turn runs out the server warns the seat: said under the rack (and read out), sounded like
+// "your turn", and in the tab's title; the clock pulses, unless the person asked for reduced motion.
+function hurry(left) {
+  const key = you + "|" + (view ? view.results.length + "|" + view.turns : "");
+  if (hurried === key) return;
+  hurried = key;
+  setStatus(t("clock_warning", { s: Math.max(1, Math.round(left)) }), true);
+  document.body.classList.add("hurry");
+  document.title = "⏰ " + t("hurry") + " · " + (setup ? variantTitle(setup.variant, setup.title) : "Rack-O");
+  chime();
+  if (navigator.vibrate && !STILL.matches) navigator.vibrate([120, 80, 120]);
+  document.body.dataset.warnings = Number(document.body.dataset.warnings || 0) + 1;
 }
 
 // --- your turn ---------------------------------------------------------------------------------------------------
 
 function turnSignals(live) {
   const mine = Boolean(myTurn());
+  if (!mine) document.body.classList.remove("hurry");
   const title = setup ? variantTitle(setup.variant, setup.title) : "Rack-O";
   document.title = mine ? "● " + t("your_turn") + " · " + title : title;
   setFavicon(mine);
@@ -831,7 +959,8 @@ function renderPeople() {
   const away = new Set();
   for (const seat of presence.seats) {
     const item = document.createElement("li");
-    const state = seat.bot ? t("bot", { bot: seat.bot }) : !seat.joined ? t("joined_not") : seat.connected ? t("connected") : t("away", { s: seat.away_for });
+    let state = seat.bot ? t("bot", { bot: seat.bot }) : !seat.joined ? t("joined_not") : seat.connected ? t("connected") : t("away", { s: seat.away_for });
+    if (seat.gone) state += " · " + t("gone");
     item.append(bdi(view.names[seat.seat]), (seat.seat === you ? " (" + t("you") + ")" : "") + ": " + state);
     list.append(item);
     // A person who is away holds up the table: the others see for how long, and when they may hand the seat over.
@@ -886,7 +1015,7 @@ function setPanel(open, remember) {
 }
 
 function main() {
-  watchLanguage(() => { if (setup) renderStatic(); if (view) { render(); renderLog([]); turnSignals(false); } renderMute(); });
+  watchLanguage(() => { if (setup) renderStatic(); if (view) { render(); renderLog([]); turnSignals(false); } renderGameMode(); renderMute(); });
   setPanel(WIDE.matches && localStorage.getItem("racko-panel") !== "closed", false);
   WIDE.addEventListener("change", () => setPanel(WIDE.matches && localStorage.getItem("racko-panel") !== "closed", false));
   $("panel-toggle").addEventListener("click", () => setPanel(!document.body.classList.contains("panel-open"), true));
@@ -905,6 +1034,7 @@ function main() {
   $("again").addEventListener("click", () => send({ type: "again" }));
   $("show-result").addEventListener("click", showResult);
   $("notice-back").addEventListener("click", resume);
+  $("back").addEventListener("click", () => send({ type: "back" }));
   $("react-toggle").addEventListener("click", () => openReactions($("reactions").hidden));
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && !$("reactions").hidden) { openReactions(false); $("react-toggle").focus(); return; }
@@ -918,7 +1048,7 @@ function main() {
     else if (/^[0-9]$/.test(event.key)) { clickSlot(event.key === "0" ? 9 : Number(event.key) - 1); event.preventDefault(); }
   });
   setInterval(() => send({ type: "presence" }), 2000);
-  setInterval(tick, 1000);
+  setInterval(tick, 250);
   connect();
 }
 

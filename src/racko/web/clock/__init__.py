@@ -1,0 +1,34 @@
+"""The clock room: real-time clocks as pure functions of a table's journal (:mod:`.clock`): the speeds, a seat's
+time left, when its turn runs out, and when a seat is gone.  No I/O: the table room keeps the times and acts."""
+
+from racko.web.clock.clock import (
+    DEFAULT_PRESET,
+    GONE_AFTER,
+    NO_CLOCK,
+    PRESETS,
+    ROUND_PAUSE,
+    WARN_SECONDS,
+    Back,
+    ClockState,
+    Played,
+    Preset,
+    clock_state,
+    preset_named,
+    resumed,
+)
+
+__all__ = [
+    "DEFAULT_PRESET",
+    "GONE_AFTER",
+    "NO_CLOCK",
+    "PRESETS",
+    "ROUND_PAUSE",
+    "WARN_SECONDS",
+    "Back",
+    "ClockState",
+    "Played",
+    "Preset",
+    "clock_state",
+    "preset_named",
+    "resumed",
+]

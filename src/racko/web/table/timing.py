@@ -1,0 +1,113 @@
+"""A table's clock as the table room sees it: the journal's times turned into the clock room's steps, the clock
+state of a table (:func:`refresh`), its deadline (``due``: only a person's seat that is not gone has a clock that
+runs out), and what the frames say of it.  The rules themselves are the clock room's (:mod:`racko.web.clock`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from racko.record import GameRecord
+from racko.web.clock import NO_CLOCK, PRESETS, Back, Played, clock_state, resumed
+
+if TYPE_CHECKING:
+    from racko.web.table.state import Table
+
+CLOCK, GONE = "clock", "gone"
+"""How the journal marks an action the seat's person did not choose: played because the turn ran out, or because
+the seat is gone (the record, the replay and the review can say so)."""
+
+
+def played_of(record: GameRecord, times: Sequence[float | None], made_by: Sequence[str | None]) -> list[Played]:
+    """The journal as the clock sees it: each action's time, seat, round and whether its person chose it."""
+    played: list[Played] = []
+    for round_index, round_ in enumerate(record.rounds):
+        for action in round_.actions:
+            index = len(played)
+            at = times[index] if index < len(times) else None
+            by = made_by[index] if index < len(made_by) else None
+            played.append(Played(at, action.seat, round_index, by is not None))
+    return played
+
+
+def backs_of(setup: dict[str, Any]) -> list[Back]:
+    """When each gone seat's person said they were back (kept in the set-up)."""
+    backs = []
+    for seat, spec in enumerate(setup["seats"]):
+        back = spec.get("back")
+        if isinstance(back, list) and len(back) == 2:
+            backs.append(Back(seat, int(back[0]), float(back[1])))
+    return backs
+
+
+def refresh(table: Table) -> None:
+    """Derive the table's clock again from its journal and set-up (after every action and set-up change)."""
+    name = table.setup.get("clock")
+    preset = PRESETS.get(name) if isinstance(name, str) else None
+    if preset is None:
+        table.clock = None
+        return
+    session = table.session
+    start = table.setup.get("clock_from")
+    state = clock_state(
+        preset,
+        len(session.seats),
+        table.played,
+        session.to_act if not session.match.over else None,
+        len(session.match.results),
+        start,
+        backs_of(table.setup),
+    )
+    table.clock = resumed(state, table.opened_at, started=start is not None)
+
+
+def clocked(table: Table) -> list[bool]:
+    """Per seat, whether a clock can run for it: a person's seat (a computer player has none)."""
+    return [spec.bot is None for spec in table.session.seats]
+
+
+def gone_to_act(table: Table) -> int | None:
+    """The seat to act if it is a gone person's (its computer player plays without waiting)."""
+    clock = table.clock
+    seat = table.session.to_act
+    if clock is None or seat is None or table.session.match.over or table.session.seats[seat].bot is not None:
+        return None
+    return seat if clock.gone(seat) else None
+
+
+def due(table: Table) -> float | None:
+    """When the running turn runs out: a person's seat that is not gone, once the clock has started."""
+    clock = table.clock
+    seat = table.session.to_act
+    if clock is None or seat is None or table.session.match.over or table.session.seats[seat].bot is not None:
+        return None
+    if clock.gone(seat):
+        return None
+    return clock.deadline()
+
+
+def clock_json(table: Table, now: float) -> dict[str, Any] | None:
+    """What every frame says of the clock (the same for every viewer: nothing in it is hidden), or ``None`` for a
+    table without one."""
+    if table.clock is None:
+        return None
+    frame = table.clock.json(now, clocked(table))
+    frame["started"] = table.setup.get("clock_from") is not None
+    if frame["running"] is not None and table.clock.gone(frame["running"]):
+        frame["running"] = None
+    return frame
+
+
+def clock_choice(form: dict[str, Any], rated: bool) -> str | None:
+    """The preset a new table's form chose (``clock``): a friends' casual table may have none (its default), a rated
+    table always has one (``normal`` unless chosen).  :class:`ValueError` says what is wrong."""
+    chosen = form.get("clock")
+    if chosen is None:
+        return "normal" if rated else None
+    if chosen == NO_CLOCK and not rated:
+        return None
+    if isinstance(chosen, str) and chosen in PRESETS:
+        return chosen
+    choices = list(PRESETS) if rated else [*PRESETS, NO_CLOCK]
+    extra = " (a rated game always has a clock)" if rated and chosen == NO_CLOCK else ""
+    raise ValueError(f"A clock is one of {', '.join(choices)}{extra}.")

@@ -205,8 +205,6 @@ def test_a_round_of_every_other_variant_with_computer_players_at_the_table(
     server: str, browser: Browser, shots: Path, variant: str, seats: list[str]
 ) -> None:
     """High-Low's rows, Swaps and keep, Bonus Rack-O's call-or-wait, Partners' sides: a whole round by the page."""
-    table = new_table(server, variant=variant, players=len(seats), seats=seats, names=["Ann"])
-    page = open_page(browser, link(server, table, 0), viewport={"width": 1280, "height": 900})
     answers = {
         "swap": "#btn-keep",
         "declare": "#btn-racko",
@@ -215,19 +213,26 @@ def test_a_round_of_every_other_variant_with_computer_players_at_the_table(
         "place-drawn": "#btn-discard",
     }
     seen: set[str] = set()
-    deadline = time.monotonic() + 120  # computer players think at their own speed, on a busy machine too
-    while not page.locator("#round-dialog").is_visible():
-        assert time.monotonic() < deadline, "the round did not end"
-        now = situation(page)
-        if now == "waiting":
-            time.sleep(0.03)
-            continue
-        seen.add(now)
-        # The button for the situation, or else a card to place: the first slot or position the page offers.
-        act_and_wait(page, answers.get(now, "#rack .slot:enabled >> nth=0"))
-    report = page.locator("#round-dialog")
-    expect(report).to_be_visible()
-    expect(report.locator(".report-seat")).to_have_count(len(seats))
+    # A deal may end the round before the person's first turn (High-Low: about 1 deal in 500): then another table.
+    for _ in range(3):
+        table = new_table(server, variant=variant, players=len(seats), seats=seats, names=["Ann"])
+        page = open_page(browser, link(server, table, 0), viewport={"width": 1280, "height": 900})
+        deadline = time.monotonic() + 120  # computer players think at their own speed, on a busy machine too
+        while not page.locator("#round-dialog").is_visible():
+            assert time.monotonic() < deadline, "the round did not end"
+            now = situation(page)
+            if now == "waiting":
+                time.sleep(0.03)
+                continue
+            seen.add(now)
+            # The button for the situation, or else a card to place: the first slot or position the page offers.
+            act_and_wait(page, answers.get(now, "#rack .slot:enabled >> nth=0"))
+        report = page.locator("#round-dialog")
+        expect(report).to_be_visible()
+        expect(report.locator(".report-seat")).to_have_count(len(seats))
+        if seen:
+            break
+        page.context.close()
     assert seen, "the person had at least one turn"
     if variant == "partners":
         expect(page.locator(".other h2", has_text="partner")).to_have_count(1)

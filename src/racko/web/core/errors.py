@@ -7,8 +7,10 @@ from racko.errors import RackoError
 
 
 class WebError(RackoError):
-    """A frame the server refuses: ``code`` for programs, the message for people."""
+    """A frame the server refuses: ``code`` for programs, the message for people, and ``details``: the numbers in the
+    message, for a page that says it in the person's language."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, **details: object) -> None:
         super().__init__(message)
         self.code = code
+        self.details = details

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -34,7 +35,7 @@ from racko.record import GameRecord
 from racko.rules import VARIANTS, Rules, variant
 from racko.web.clock import DEFAULT_PRESET, preset_named
 from racko.web.core import Refused, WebError
-from racko.web.players import Player, Players, online_in, subject_of
+from racko.web.players import FINISHERS_SHARE, Player, Players, online_in, subject_of
 from racko.web.ratings import Ratings
 from racko.web.store import Rows, SchemaPart
 from racko.web.table import Hub, seat_is_free
@@ -65,15 +66,19 @@ class QueueKey:
     two_player_rule: bool = True
     clock: str = DEFAULT_PRESET
     """The real-time speed (racko.web.clock): quick play always has a clock, so that nobody waits for ever."""
+    finishers: bool = False
+    """Only with players who finish most of their games (racko.web.players.finishing)."""
 
     def name(self) -> str:
         rule = "" if self.two_player_rule else ":no-run"
-        return f"{self.variant}:{self.players or 'any'}:{'rated' if self.rated else 'casual'}{rule}:{self.clock}"
+        only = ":finishers" if self.finishers else ""
+        return f"{self.variant}:{self.players or 'any'}:{'rated' if self.rated else 'casual'}{rule}:{self.clock}{only}"
 
     def fits(self, other: QueueKey, players: int) -> bool:
         """Whether this player's wish and ``other``'s make one game of ``players`` players."""
         rule = players != 2 or self.two_player_rule == other.two_player_rule
-        return self.variant == other.variant and self.rated == other.rated and self.clock == other.clock and rule
+        same = self.rated == other.rated and self.clock == other.clock and self.finishers == other.finishers
+        return self.variant == other.variant and same and rule
 
 
 @dataclass
@@ -217,10 +222,35 @@ class Lobby:
             raise WebError("too-many", f"You can wait for at most {MAX_QUEUES} kinds of game at once.")
         if await asyncio.to_thread(self.players.unfinished, player.id) >= MAX_TABLES:
             raise WebError("too-many", f"You are at {MAX_TABLES} unfinished tables already: finish one first.")
+        await self._may_wait(player, key)
         network = await asyncio.to_thread(self.hub.marks.mark, address) if key.rated else None
         self.waiting.append(Waiting(player, key, address=address, network=network))
         if not await self._match(key):
             await self._queues_changed(player)
+
+    async def _may_wait(self, player: Player, key: QueueKey) -> None:
+        """Refuse the wish of a repeat leaver who must wait a while (said with the minutes left), and a wish for
+        finishers only from a player who is not one (said with their share and the threshold)."""
+        finishing = await asyncio.to_thread(self.players.finishing, player.id)
+        wait = finishing.wait_seconds(time.time())
+        if wait > 0:
+            minutes = max(1, math.ceil(wait / 60))
+            left = len(finishing.recent_leaves)
+            raise WebError(
+                "leaver-wait",
+                f"You left {left} games in the last day: quick play seats you again in {minutes} min.",
+                left=left,
+                minutes=minutes,
+            )
+        if key.finishers and not finishing.finisher:
+            share = round(100 * (finishing.share or 0.0))
+            threshold = round(100 * FINISHERS_SHARE)
+            raise WebError(
+                "not-a-finisher",
+                f"This game is for players who finish {threshold}% of their games; you finished {share}%.",
+                share=share,
+                threshold=threshold,
+            )
 
     def _company(self, first: list[Waiting], key: QueueKey, players: int) -> list[Waiting]:
         """``first``, then the people waiting longest for a game that fits, until there are ``players``: each person
@@ -330,6 +360,7 @@ class Lobby:
                 "rated": w.key.rated,
                 "two_player_rule": w.key.two_player_rule,
                 "clock": w.key.clock,
+                "finishers": w.key.finishers,
                 "waited": round(now - w.since, 1),
                 "can_fill": now - w.since >= self.fill_seconds,
                 "waiting": sum(1 for other in self.waiting if other.key == w.key),
@@ -434,6 +465,7 @@ class Lobby:
                 "rated": key.rated,
                 "two_player_rule": key.two_player_rule,
                 "clock": key.clock,
+                "finishers": key.finishers,
                 "waiting": count,
             }
             for key, count in sorted(counts.items(), key=lambda item: item[0].name())
@@ -509,7 +541,12 @@ def _queue_key(frame: dict[str, Any]) -> QueueKey:
     except ValueError as error:
         raise WebError("bad-frame", str(error)) from None
     return QueueKey(
-        chosen.name, count, frame.get("rated") is True, frame.get("two_player_rule") is not False, str(clock)
+        chosen.name,
+        count,
+        frame.get("rated") is True,
+        frame.get("two_player_rule") is not False,
+        str(clock),
+        frame.get("finishers") is True,
     )
 
 

@@ -57,7 +57,9 @@ def routes(lobby: Lobby, allowed: frozenset[str], frames_per_second: float) -> l
                     await lobby.handle(connection, frame)
                 except WebError as error:
                     with contextlib.suppress(Exception):
-                        await websocket.send_json({"type": "error", "code": error.code, "message": str(error)})
+                        await websocket.send_json(
+                            {"type": "error", "code": error.code, "message": str(error), **error.details}
+                        )
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:

@@ -3,6 +3,7 @@
 (:mod:`.routes`: naming, another device, hiding a name, forgetting everything)."""
 
 from racko.web.players.addresses import MARKS_PER_SEAT, SHARED, AddressMarks, shares_a_network
+from racko.web.players.finishing import FINISHERS_SHARE, Finishing, counts, note_game
 from racko.web.players.identity import (
     COOKIE,
     COOKIE_DAYS,
@@ -25,6 +26,7 @@ from racko.web.players.routes import routes
 __all__ = [
     "COOKIE",
     "COOKIE_DAYS",
+    "FINISHERS_SHARE",
     "FORGOTTEN",
     "FORGOTTEN_SUBJECT",
     "FORGOTTEN_WORDS",
@@ -33,12 +35,15 @@ __all__ = [
     "SCHEMA",
     "SHARED",
     "AddressMarks",
+    "Finishing",
     "Player",
     "Players",
     "clean_name",
+    "counts",
     "keep_player",
     "key_hash",
     "names_in",
+    "note_game",
     "online_in",
     "player_of",
     "posing_as",

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from racko.play.text import plain_name
+from racko.web.players.finishing import Finishing, finishing_of
 from racko.web.store import Rows, SchemaPart, TableStore
 
 COOKIE = "racko_player"
@@ -339,6 +340,11 @@ class Players:
                 )
             )
         ]
+
+    def finishing(self, player_id: str) -> Finishing:
+        """The player's record of finishing the games that count (:mod:`.finishing`)."""
+        now = time.time()
+        return self.store.read(lambda rows: finishing_of(rows, player_id, now))
 
     def unfinished(self, player_id: str) -> int:
         """How many tables the player sits at whose game is not over."""

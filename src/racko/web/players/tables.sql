@@ -35,3 +35,11 @@ CREATE TABLE IF NOT EXISTS racko_forgotten_seats (
     seat INTEGER NOT NULL,
     PRIMARY KEY (table_id, seat)
 );
+CREATE TABLE IF NOT EXISTS racko_finishing (
+    player_id TEXT NOT NULL REFERENCES racko_players(id) ON DELETE CASCADE,
+    game_id TEXT NOT NULL,
+    left_game INTEGER NOT NULL,
+    at {REAL} NOT NULL,
+    PRIMARY KEY (player_id, game_id)
+);
+CREATE INDEX IF NOT EXISTS racko_finishing_left ON racko_finishing (player_id, left_game, at);

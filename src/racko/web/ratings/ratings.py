@@ -31,7 +31,7 @@ from racko.play.library import Stats, count_game
 from racko.play.session import renamed
 from racko.record import GameRecord, replay
 from racko.rules import VARIANTS
-from racko.web.players import FORGOTTEN, FORGOTTEN_SUBJECT, Players, names_in, subject_of
+from racko.web.players import FORGOTTEN, FORGOTTEN_SUBJECT, Players, counts, names_in, note_game, subject_of
 from racko.web.store import Rows, SchemaPart, TableStore
 
 CALIBRATED = Path(__file__).parent / "data" / "bot_ratings.json"
@@ -130,7 +130,8 @@ class Ratings:
         totals = match.seat_totals
         sides = _sides(match)
         side_totals = [sum(totals[seat] for seat in side) for side in sides]
-        places = _places(sides, side_totals, setup.get("gone") or [])
+        gone = setup.get("gone") or []
+        places = _places(sides, side_totals, gone)
         game_id = f"{table_id}-{setup['game']}"
         now = time.time()
 
@@ -157,6 +158,14 @@ class Ratings:
             )
             if not kept:
                 return False  # passed on already
+            if counts(setup):  # each person's record of finishing: a seat gone at the end is a game left
+                note_game(
+                    rows,
+                    game_id,
+                    {subject[2:]: seat < len(gone) and gone[seat] is True for seat, subject in enumerate(subjects)
+                     if subject is not None and subject.startswith("p:")},
+                    now,
+                )  # fmt: skip
             for seat, subject in enumerate(subjects):
                 rows(
                     "INSERT INTO racko_game_seats (game_id, seat, subject, place, total) VALUES (?, ?, ?, ?, ?)",

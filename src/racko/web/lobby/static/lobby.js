@@ -9,7 +9,7 @@ let quickAfterName = null; // Quick play pressed before a name was picked: asked
 
 // The server forgets the wishes of a person whose lobby closed: a new socket asks for them again.
 function wishOf(queue) {
-  return { variant: queue.variant, players: queue.players || "any", rated: queue.rated, two_player_rule: queue.two_player_rule, clock: queue.clock };
+  return { variant: queue.variant, players: queue.players || "any", rated: queue.rated, two_player_rule: queue.two_player_rule, clock: queue.clock, finishers: queue.finishers };
 }
 
 function connect() {
@@ -47,7 +47,14 @@ function receive(frame) {
   else if (frame.type === "queued") { queues = frame.queues; fillSeconds = frame.fill_seconds; renderQueues(); if (lobby) renderLobby(); }
   else if (frame.type === "seated") { $("problem").textContent = t("seated"); location.assign("/t/" + encodeURIComponent(frame.table)); }
   else if (frame.type === "invited") { $("problem").replaceChildren(...tNodes("invited", { name: bdi(frame.by) })); renderMine(); }
-  else if (frame.type === "error") $("problem").textContent = frame.message;
+  else if (frame.type === "error") $("problem").textContent = refusal(frame);
+}
+
+// A refusal said in the page's language when the page has words for it (with the server's numbers), else as sent.
+function refusal(frame) {
+  const key = "refused:" + frame.code;
+  const said = t(key, frame);
+  return said === key ? frame.message : said;
 }
 
 // The server sends the whole lobby once, then what changed: per list the lines new or changed, and those gone.
@@ -148,7 +155,7 @@ function renderLobby() {
   waitingNow.replaceChildren(...(wanted.length ? wanted.map((queue) => {
     const item = element("li", "line");
     item.append(element("strong", "", gameName(queue.variant, queue.players)), " ", element("span", "tag", t(queue.rated ? "rated" : "casual")),
-      " ", element("span", "tag", t("speed:" + queue.clock)),
+      " ", element("span", "tag", t("speed:" + queue.clock)), queue.finishers ? " " : "", queue.finishers ? element("span", "tag", t("finishers_tag")) : "",
       queue.players === 2 || (queue.players === null && queue.variant !== "partners") ? " " + (queue.two_player_rule ? t("run_rule_on") : t("run_rule_off")) : "",
       " ", element("span", "tag", t("n_waiting", { n: queue.waiting })), " ");
     if (!mine.has(JSON.stringify(wishOf(queue)))) {
@@ -247,7 +254,7 @@ async function main() {
     const players = $("quick-players").value;
     const wish = {
       type: "quick", variant: $("quick-variant").value, players: players === "any" ? "any" : Number(players),
-      rated: $("quick-rated").checked, two_player_rule: $("quick-run-rule").checked,
+      rated: $("quick-rated").checked, two_player_rule: $("quick-run-rule").checked, finishers: $("quick-finishers").checked,
       clock: $("quick-clock").value || undefined, // the server's default speed until the options have come
     };
     if (!me) { quickAfterName = wish; $("problem").textContent = t("need_name"); $("name").focus(); return; }

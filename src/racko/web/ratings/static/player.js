@@ -43,6 +43,11 @@ function personName(seat) {
 function render() {
   const player = data.player;
   $("player-title").replaceChildren(bdi(hidden.has(player.id) ? t("a_player") : player.name));
+  // The record of finishing: rated games and games at public tables (a friends' casual table never counts).
+  const finishing = data.finishing;
+  $("finishing").textContent = finishing.finished + finishing.left
+    ? t("finishing", { finished: finishing.finished, games: finishing.finished + finishing.left, share: Math.round(finishing.share * 100), left: finishing.left })
+    : t("finishing_none");
   const ratings = Object.entries(data.ratings);
   $("player-ratings").replaceChildren(...(ratings.length ? ratings.map(([name, r]) =>
     element("li", "", t("rating_in", { title: variantTitle(name, name), rating: r.rating, uncertainty: r.uncertainty, games: r.games }))) :

@@ -1,7 +1,11 @@
-"""The clock room: real-time clocks as pure functions of a table's journal (:mod:`.clock`): the speeds, a seat's
+"""The clock room: real-time and turn-based clocks as pure functions of a table's journal (:mod:`.clock`): the speeds, a seat's
 time left, when its turn runs out, and when a seat is gone.  No I/O: the table room keeps the times and acts."""
 
 from racko.web.clock.clock import (
+    ALL_PRESETS,
+    DAY,
+    REMIND_BEFORE,
+    TURN_PRESETS,
     DEFAULT_PRESET,
     GONE_AFTER,
     NO_CLOCK,
@@ -18,6 +22,10 @@ from racko.web.clock.clock import (
 )
 
 __all__ = [
+    "ALL_PRESETS",
+    "DAY",
+    "REMIND_BEFORE",
+    "TURN_PRESETS",
     "DEFAULT_PRESET",
     "GONE_AFTER",
     "NO_CLOCK",

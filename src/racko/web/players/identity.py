@@ -47,10 +47,18 @@ a page open in any process is noted again well before that, and a page closed co
 
 log = logging.getLogger("racko.serve")
 
-SCHEMA = SchemaPart.of_room("players", kept_by_table=("racko_seats", "racko_forgotten_seats"))
+SCHEMA = SchemaPart.of_room(
+    "players",
+    kept_by_table=("racko_seats", "racko_forgotten_seats"),
+    upgrades=(
+        (6, "ALTER TABLE racko_seats ADD COLUMN to_act INTEGER"),
+        (6, "ALTER TABLE racko_seats ADD COLUMN due DOUBLE PRECISION"),
+    ),
+)
 """The players' tables: who they are, their keys and transfer codes, the seats bound to them (with who sits at those
 tables, for their lobby), the names they hid, and the seats of forgotten players whose table has not been rewritten
-yet (a table and a seat, no player)."""
+yet (a table and a seat, no player).  Version 6 keeps whose move it is at each table and until when (``to_act``,
+``due``: a seat's list shows "your move" first, with the time left)."""
 
 
 def key_hash(key: str) -> str:
@@ -327,18 +335,41 @@ class Players:
         """A table's game ended (its seats leave their players' lobbies), or a next game began there."""
         self.store.run(lambda rows: rows("UPDATE racko_seats SET over = ? WHERE table_id = ?", (int(over), table_id)))
 
+    def turn_at(self, table_id: str, seat: int | None, due: float | None) -> None:
+        """Whose move it is at the table (``None``: a computer player's, or nobody's) and until when (``None``: no
+        clock runs), for its players' lists."""
+        self.store.run(
+            lambda rows: rows("UPDATE racko_seats SET to_act = ?, due = ? WHERE table_id = ?", (seat, due, table_id))
+        )
+
     def seats_of(self, player_id: str) -> list[dict[str, Any]]:
-        """The player's seats at tables whose game is not over, newest first: table, seat, variant, names."""
-        return [
-            {"table": str(table_id), "seat": int(seat), "variant": str(variant), "names": json.loads(names)}
-            for table_id, seat, variant, names in self.store.read(
+        """The player's seats at tables whose game is not over: table, seat, variant, names, whether it is their
+        move (``your_move``) and its deadline (``due``, the server's time; ``None`` without a clock).  The tables
+        where it is their move come first, the most pressing first; then the others, newest first."""
+        found = [
+            {
+                "table": str(table_id),
+                "seat": int(seat),
+                "variant": str(variant),
+                "names": json.loads(names),
+                "your_move": to_act is not None and int(to_act) == int(seat),
+                "due": None if due is None else float(due),
+                "since": float(since),
+            }
+            for table_id, seat, variant, names, to_act, due, since in self.store.read(
                 lambda rows: rows(
-                    "SELECT table_id, seat, variant, names FROM racko_seats WHERE player_id = ? AND over = 0 "
-                    "ORDER BY since DESC LIMIT 50",
+                    "SELECT table_id, seat, variant, names, to_act, due, since FROM racko_seats "
+                    "WHERE player_id = ? AND over = 0 ORDER BY since DESC LIMIT 50",
                     (player_id,),
                 )
             )
         ]
+        found.sort(key=lambda line: (not line["your_move"], line["due"] if line["your_move"] and line["due"] else 0))
+        for line in found:
+            if not line["your_move"]:
+                line["due"] = None  # another seat's deadline: not this player's time
+            del line["since"]
+        return found
 
     def unfinished(self, player_id: str) -> int:
         """How many tables the player sits at whose game is not over."""

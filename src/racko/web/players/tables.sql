@@ -22,6 +22,8 @@ CREATE TABLE IF NOT EXISTS racko_seats (
     variant TEXT NOT NULL,
     names TEXT NOT NULL,
     over INTEGER NOT NULL,
+    to_act INTEGER,
+    due {REAL},
     PRIMARY KEY (table_id, seat)
 );
 CREATE INDEX IF NOT EXISTS racko_seats_player ON racko_seats (player_id);

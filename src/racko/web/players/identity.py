@@ -47,18 +47,11 @@ a page open in any process is noted again well before that, and a page closed co
 
 log = logging.getLogger("racko.serve")
 
-SCHEMA = SchemaPart.of_room(
-    "players",
-    kept_by_table=("racko_seats", "racko_forgotten_seats"),
-    upgrades=(
-        (6, "ALTER TABLE racko_seats ADD COLUMN to_act INTEGER"),
-        (6, "ALTER TABLE racko_seats ADD COLUMN due DOUBLE PRECISION"),
-    ),
-)
+SCHEMA = SchemaPart.of_room("players", kept_by_table=("racko_seats", "racko_forgotten_seats", "racko_turns"))
 """The players' tables: who they are, their keys and transfer codes, the seats bound to them (with who sits at those
 tables, for their lobby), the names they hid, and the seats of forgotten players whose table has not been rewritten
-yet (a table and a seat, no player).  Version 6 keeps whose move it is at each table and until when (``to_act``,
-``due``: a seat's list shows "your move" first, with the time left)."""
+yet (a table and a seat, no player).  Version 6 added whose move it is at each table with a player's seat and
+until when (``racko_turns``: a player's list shows "your move" first, with the time left)."""
 
 
 def key_hash(key: str) -> str:
@@ -339,7 +332,11 @@ class Players:
         """Whose move it is at the table (``None``: a computer player's, or nobody's) and until when (``None``: no
         clock runs), for its players' lists."""
         self.store.run(
-            lambda rows: rows("UPDATE racko_seats SET to_act = ?, due = ? WHERE table_id = ?", (seat, due, table_id))
+            lambda rows: rows(
+                "INSERT INTO racko_turns (table_id, to_act, due) VALUES (?, ?, ?) ON CONFLICT (table_id) "
+                "DO UPDATE SET to_act = excluded.to_act, due = excluded.due",
+                (table_id, seat, due),
+            )
         )
 
     def seats_of(self, player_id: str) -> list[dict[str, Any]]:
@@ -358,8 +355,9 @@ class Players:
             }
             for table_id, seat, variant, names, to_act, due, since in self.store.read(
                 lambda rows: rows(
-                    "SELECT table_id, seat, variant, names, to_act, due, since FROM racko_seats "
-                    "WHERE player_id = ? AND over = 0 ORDER BY since DESC LIMIT 50",
+                    "SELECT s.table_id, s.seat, s.variant, s.names, t.to_act, t.due, s.since FROM racko_seats s "
+                    "LEFT JOIN racko_turns t ON t.table_id = s.table_id "
+                    "WHERE s.player_id = ? AND s.over = 0 ORDER BY s.since DESC LIMIT 50",
                     (player_id,),
                 )
             )

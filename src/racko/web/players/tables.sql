@@ -22,8 +22,6 @@ CREATE TABLE IF NOT EXISTS racko_seats (
     variant TEXT NOT NULL,
     names TEXT NOT NULL,
     over INTEGER NOT NULL,
-    to_act INTEGER,
-    due {REAL},
     PRIMARY KEY (table_id, seat)
 );
 CREATE INDEX IF NOT EXISTS racko_seats_player ON racko_seats (player_id);
@@ -36,4 +34,9 @@ CREATE TABLE IF NOT EXISTS racko_forgotten_seats (
     table_id TEXT NOT NULL,
     seat INTEGER NOT NULL,
     PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS racko_turns (
+    table_id TEXT PRIMARY KEY,
+    to_act INTEGER,
+    due {REAL}
 );

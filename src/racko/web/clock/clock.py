@@ -146,6 +146,7 @@ class ClockState:
         return {
             "preset": self.preset.name,
             "days": self.preset.days,
+            "remind": self.preset.remind_before,
             "move": self.preset.move,
             "cap": self.preset.cap,
             "running": self.to_act if running else None,

@@ -11,11 +11,11 @@ from racko.web.clock import (
     ALL_PRESETS,
     DAY,
     DEFAULT_PRESET,
-    REMIND_BEFORE,
-    TURN_PRESETS,
     GONE_AFTER,
     PRESETS,
+    REMIND_BEFORE,
     ROUND_PAUSE,
+    TURN_PRESETS,
     Back,
     Played,
     clock_state,
@@ -155,7 +155,10 @@ def test_banks_stay_between_nothing_and_the_cap_and_only_the_seat_to_act_is_char
     remind = state.remind_at()
     if preset.turn_based:  # the reminder comes once the turn has run most of its time, before its end
         assert remind is not None and preset.remind_before is not None and remind < deadline
-        assert remind == pytest.approx(deadline - preset.remind_before) and remind - state.since >= preset.move * 3 / 4 - 1e-6
+        assert (
+            remind == pytest.approx(deadline - preset.remind_before)
+            and remind - state.since >= preset.move * 3 / 4 - 1e-6
+        )
         assert deadline - state.since == pytest.approx(preset.move)
     else:
         assert remind is None

@@ -28,8 +28,8 @@ def routes(
     """A player's own routes; ``creation`` limits new players from one address (as new tables are), and transfer
     codes tried from one address as much (a limit of its own, with the same numbers); ``taken_names`` gives the
     names of the players online or rated now but for one (blocking); ``forgotten`` is told the id of a player just
-    forgotten, and answers once what this process keeps of them is gone too; ``now`` is the server's clock (the time
-left at the player's tables)."""
+    forgotten, and answers once what this process keeps of them is gone too; ``now`` is the server's clock (the
+    time left at the player's tables)."""
     claims = CreationLimit(creation.per_address, round(creation.everyone.burst))
 
     def look_alike(name: str, player: Player | None) -> tuple[str, str] | None:

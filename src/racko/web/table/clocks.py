@@ -19,9 +19,8 @@ from racko.web.clock import WARN_SECONDS
 from racko.web.core import WebError
 from racko.web.table import timing
 from racko.web.table.registry import log
-from racko.web.table.state import said
 from racko.web.table.seating import Seating
-from racko.web.table.state import JournalStore, Table
+from racko.web.table.state import JournalStore, Table, said
 
 RETRY_SECONDS = 1.0
 """The pause before the clock tries again a move the database refused."""

@@ -378,6 +378,45 @@ def test_the_start_page_chooses_days_per_move_and_the_table_shows_the_time_left_
     phone_page.screenshot(path=str(shots / "turn-based-phone.png"))
 
 
+def test_the_lobby_and_the_player_s_page_list_the_person_s_move_first_with_the_time_left(
+    served: tuple[str, Path], person: Any
+) -> None:
+    server, _ = served
+    ann = person(**PHONE)
+    page = ann.open(server + "/", table=False)
+    page.locator("#name").fill("Ann")
+    page.locator("#name").press("Enter")
+    expect(page.locator("#you")).to_contain_text("Ann")
+    expect(page.locator("#mine-list")).to_contain_text("No table yet.")
+    # Two tables of Ann's: a turn-based one where she is to move, a real-time one waiting for a friend's link.
+    page.goto(server + "/new")
+    page.locator("#seat-1").select_option("person")
+    page.locator("#create").click()
+    expect(page.locator("#go")).to_be_visible()
+    page.goto(server + "/new")
+    page.locator("#seat-1").select_option(index=1)  # a computer player
+    page.locator("#clock").select_option("days-1")
+    page.locator("#create").click()
+    page.locator("#go").click()
+    expect(page.locator("#my-timer")).to_have_class(re.compile(r"\brunning\b"))
+    page.goto(server + "/")
+    lines = page.locator("#mine-list li")
+    expect(lines).to_have_count(2)
+    expect(lines.first.locator(".your-move")).to_have_text(re.compile(r"^your move: (1 d 0 h|23 h 59 min) left$"))
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    assert serious_problems(page, Axe()) == []
+    page.goto(server + "/me")
+    mine = page.locator("#tables-list li")
+    expect(mine).to_have_count(2)
+    expect(mine.first.locator(".your-move")).to_have_text(re.compile(r"^your move: (1 d 0 h|23 h 59 min) left$"))
+    mine.first.locator("a").focus()  # by keyboard: the line's link opens the table
+    page.keyboard.press("Enter")
+    expect(page.locator("#clock-mode")).to_have_text("Clock: 1 day a move (turn-based)")
+    page.goto(server + "/me")
+    expect(mine).to_have_count(2)
+    assert serious_problems(page, Axe()) == []
+
+
 def test_quick_play_sends_the_speed_chosen_shows_it_while_waiting_and_the_table_has_it(
     served: tuple[str, Path], person: Any
 ) -> None:

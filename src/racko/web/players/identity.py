@@ -16,6 +16,7 @@ import asyncio
 import hashlib
 import json
 import logging
+import math
 import secrets
 import time
 import unicodedata
@@ -362,7 +363,10 @@ class Players:
                 )
             )
         ]
-        found.sort(key=lambda line: (not line["your_move"], line["due"] if line["your_move"] and line["due"] else 0))
+        # Their move first, the nearest deadline first (no clock last of them); the others stay newest first.
+        found.sort(
+            key=lambda line: (not line["your_move"], line["due"] if line["your_move"] and line["due"] else math.inf)
+        )
         for line in found:
             if not line["your_move"]:
                 line["due"] = None  # another seat's deadline: not this player's time

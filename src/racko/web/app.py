@@ -142,6 +142,7 @@ def create_app(
                 CreationLimit(new_tables_per_address, new_tables_in_all or ALL_ADDRESSES * new_tables_per_address),
                 lambda but: hub.players.online_names(but) + ratings.rated_names(but),
                 forgotten,
+                now,
             ),
             *ratings_room.routes(ratings, hub.players),
             *learn_room.routes(),

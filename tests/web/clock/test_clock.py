@@ -8,10 +8,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from racko.web.clock import (
+    ALL_PRESETS,
+    DAY,
     DEFAULT_PRESET,
     GONE_AFTER,
     PRESETS,
+    REMIND_BEFORE,
     ROUND_PAUSE,
+    TURN_PRESETS,
     Back,
     Played,
     clock_state,
@@ -83,6 +87,35 @@ def test_presets_by_name_and_bad_names_are_refused() -> None:
             preset_named(bad, allow_none=False)
 
 
+def test_turn_based_speeds_are_days_per_move_without_a_bank_and_remind_before_the_deadline() -> None:
+    assert sorted(preset.days for preset in TURN_PRESETS.values()) == [1, 2, 3, 7]
+    for preset in TURN_PRESETS.values():
+        assert preset.turn_based and preset.move == preset.days * DAY and preset.bank == preset.cap == 0.0
+        assert preset.longest_turn == preset.days * DAY
+    assert TURN_PRESETS["days-1"].remind_before == 6 * 3600  # a quarter of a day
+    assert TURN_PRESETS["days-7"].remind_before == REMIND_BEFORE == 12 * 3600
+    assert not any(preset.turn_based for preset in PRESETS.values())
+    assert all(preset.remind_before is None for preset in PRESETS.values())
+    # Quick play offers the real-time speeds only; a table's form may have a turn-based one.
+    with pytest.raises(ValueError, match="A clock is one of"):
+        preset_named("days-1", allow_none=False)
+    assert preset_named("days-3", allow_none=True, turn_based=True) is TURN_PRESETS["days-3"]
+
+
+def test_a_turn_based_turn_has_its_days_whatever_the_last_one_took_and_a_reminder_before_its_end() -> None:
+    one_day = TURN_PRESETS["days-1"]
+    # Seat 0 moved after an hour, seat 1 after 20 hours: neither keeps or owes time; seat 0 has a day again.
+    played = [Played(100.0 + 3600, 0, 0), Played(100.0 + 3600 + 20 * 3600, 1, 0)]
+    state = clock_state(one_day, 2, played, to_act=0, round_now=0, start=100.0)
+    assert state.banks == [0.0, 0.0]
+    since = 100.0 + 21 * 3600
+    assert state.since == since and state.deadline() == since + DAY
+    assert state.remind_at() == since + DAY - 6 * 3600
+    assert state.left(0, since + DAY - 1) == 1.0 and state.left(1, since + 5 * DAY) == DAY
+    assert clock_state(PRESETS["fast"], 2, played, to_act=0, round_now=0, start=100.0).remind_at() is None
+    assert clock_state(one_day, 2, [], to_act=0, round_now=0, start=None).remind_at() is None
+
+
 @st.composite
 def journals(draw: st.DrawFn) -> tuple[int, list[Played], int, int, float]:
     seats = draw(st.integers(2, 4))
@@ -103,21 +136,31 @@ def journals(draw: st.DrawFn) -> tuple[int, list[Played], int, int, float]:
 
 
 @settings(max_examples=300, deadline=None)
-@given(journals(), st.sampled_from(sorted(PRESETS)))
+@given(journals(), st.sampled_from(sorted(ALL_PRESETS)))
 def test_banks_stay_between_nothing_and_the_cap_and_only_the_seat_to_act_is_charged(
     journal: tuple[int, list[Played], int, int, float], name: str
 ) -> None:
     seats, played, to_act, round_now, later = journal
-    preset = PRESETS[name]
+    preset = ALL_PRESETS[name]
     state = clock_state(preset, seats, played, to_act, round_now, start=100.0)
     assert all(0.0 <= bank <= preset.cap for bank in state.banks)
     deadline = state.deadline()
     assert deadline is not None and state.since is not None
-    assert deadline - state.since <= preset.longest_turn
+    assert deadline - state.since <= preset.longest_turn + 1e-6  # (the times' rounding: days of seconds)
     now = max(state.since, later)
     for seat in range(seats):
         if seat != to_act:  # a clock never runs for a seat not to act
             assert state.left(seat, now) == state.left(seat, now + 1000.0) == preset.move + state.banks[seat]
-    assert 0.0 <= state.left(to_act, now) <= preset.longest_turn
+    assert 0.0 <= state.left(to_act, now) <= preset.longest_turn + 1e-6
+    remind = state.remind_at()
+    if preset.turn_based:  # the reminder comes once the turn has run most of its time, before its end
+        assert remind is not None and preset.remind_before is not None and remind < deadline
+        assert (
+            remind == pytest.approx(deadline - preset.remind_before)
+            and remind - state.since >= preset.move * 3 / 4 - 1e-6
+        )
+        assert deadline - state.since == pytest.approx(preset.move)
+    else:
+        assert remind is None
     again = clock_state(preset, seats, list(played), to_act, round_now, start=100.0)
     assert again == state  # the same journal, the same clocks (a reload, another process)

@@ -311,8 +311,9 @@ def test_the_start_page_offers_the_speeds_with_their_numbers_and_the_table_gets_
     speed = page.locator("#clock")
     expect(speed.locator("option")).to_have_text([
         "No clock (casual tables only)", "Fast: 15 s a move + 30 s bank", "Normal: 30 s a move + 60 s bank",
-        "Slow: 60 s a move + 120 s bank",
+        "Slow: 60 s a move + 120 s bank", "1 day a move", "2 days a move", "3 days a move", "7 days a move",
     ])  # fmt: skip
+    expect(speed.locator("optgroup")).to_have_count(2)
     expect(speed).to_have_value("none")
     page.locator("#rated").check()  # a rated table always has a clock
     expect(speed).to_have_value("normal")
@@ -340,6 +341,80 @@ def test_the_start_page_offers_the_speeds_with_their_numbers_and_the_table_gets_
     expect(page.locator("#clock-mode")).to_be_hidden()
     states = [frame for frame in maker.received if frame["type"] == "state"]
     assert states[-1]["clock"] is None
+
+
+def test_the_start_page_chooses_days_per_move_and_the_table_shows_the_time_left_in_days_and_hours(
+    served: tuple[str, Path], person: Any, shots: Path
+) -> None:
+    server, _ = served
+    maker = person(**DESKTOP)
+    page = maker.open(server + "/new", table=False)
+    speed = page.locator("#clock")
+    expect(speed.locator('optgroup[label="Turn-based (days per move)"] option')).to_have_count(4)
+    speed.select_option("days-2")
+    page.locator("#rated").check()  # a rated table may be turn-based: the speed chosen stays
+    expect(speed).to_have_value("days-2")
+    assert serious_problems(page, Axe()) == []
+    page.locator("#create").click()
+    page.locator("#go").click()
+    expect(page.locator("body")).to_have_attribute("data-version", re.compile(r"\d+"))
+    expect(page.locator("#clock-mode")).to_have_text("Clock: 2 days a move (turn-based)")
+    # The person's clock runs once the computer player has moved: two days, shown as days and hours, no bank.
+    expect(page.locator("#my-timer")).to_have_class(re.compile(r"\brunning\b"))
+    expect(page.locator("#my-timer .digits")).to_have_text(re.compile(r"^(2 d 0 h|1 d 23 h)$"))
+    expect(page.locator("#my-timer .bank")).to_have_text("")
+    assert {clock["preset"] for clock in maker.clocks()} == {"days-2"}
+    assert all(clock["days"] == 2 and clock["banks"] == [0.0, 0.0] for clock in maker.clocks())
+    assert serious_problems(page, Axe()) == []
+    page.screenshot(path=str(shots / "turn-based-desktop.png"))
+    # On a phone, in Dutch, the same clock fits the seat's line.
+    phone = person(**PHONE, locale="nl-NL")
+    phone_page = phone.open(page.url)
+    expect(phone_page.locator("#clock-mode")).to_have_text("Klok: 2 dagen per zet (beurt voor beurt)")
+    expect(phone_page.locator("#my-timer .digits")).to_have_text(re.compile(r"^(2 d 0 u|1 d 23 u)$"))
+    width = phone_page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 375
+    assert serious_problems(phone_page, Axe()) == []
+    phone_page.screenshot(path=str(shots / "turn-based-phone.png"))
+
+
+def test_the_lobby_and_the_player_s_page_list_the_person_s_move_first_with_the_time_left(
+    served: tuple[str, Path], person: Any
+) -> None:
+    server, _ = served
+    ann = person(**PHONE)
+    page = ann.open(server + "/", table=False)
+    page.locator("#name").fill("Ann")
+    page.locator("#name").press("Enter")
+    expect(page.locator("#you")).to_contain_text("Ann")
+    expect(page.locator("#mine-list")).to_contain_text("No table yet.")
+    # Two tables of Ann's: a turn-based one where she is to move, a real-time one waiting for a friend's link.
+    page.goto(server + "/new")
+    page.locator("#seat-1").select_option("person")
+    page.locator("#create").click()
+    expect(page.locator("#go")).to_be_visible()
+    page.goto(server + "/new")
+    page.locator("#seat-1").select_option(index=1)  # a computer player
+    page.locator("#clock").select_option("days-1")
+    page.locator("#create").click()
+    page.locator("#go").click()
+    expect(page.locator("#my-timer")).to_have_class(re.compile(r"\brunning\b"))
+    page.goto(server + "/")
+    lines = page.locator("#mine-list li")
+    expect(lines).to_have_count(2)
+    expect(lines.first.locator(".your-move")).to_have_text(re.compile(r"^your move: (1 d 0 h|23 h 59 min) left$"))
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    assert serious_problems(page, Axe()) == []
+    page.goto(server + "/me")
+    mine = page.locator("#tables-list li")
+    expect(mine).to_have_count(2)
+    expect(mine.first.locator(".your-move")).to_have_text(re.compile(r"^your move: (1 d 0 h|23 h 59 min) left$"))
+    mine.first.locator("a").focus()  # by keyboard: the line's link opens the table
+    page.keyboard.press("Enter")
+    expect(page.locator("#clock-mode")).to_have_text("Clock: 1 day a move (turn-based)")
+    page.goto(server + "/me")
+    expect(mine).to_have_count(2)
+    assert serious_problems(page, Axe()) == []
 
 
 def test_quick_play_sends_the_speed_chosen_shows_it_while_waiting_and_the_table_has_it(

@@ -25,14 +25,31 @@ class Preset:
     move: float
     bank: float
     cap: float
+    days: int = 0
+    """A turn-based speed's days per move (no bank); 0 for a real-time speed."""
 
     @property
     def longest_turn(self) -> float:
         """The longest a turn can last before it runs out (a full bank)."""
         return self.move + self.cap
 
+    @property
+    def turn_based(self) -> bool:
+        return self.days > 0
+
+    @property
+    def remind_before(self) -> float | None:
+        """How long before a turn-based turn runs out its seat is reminded (``None``: a real-time speed, which warns
+        :data:`WARN_SECONDS` before instead): :data:`REMIND_BEFORE`, or a quarter of the move if that is less."""
+        return min(REMIND_BEFORE, self.move / 4) if self.turn_based else None
+
     def json(self) -> dict[str, Any]:
-        return {"name": self.name, "move": self.move, "bank": self.bank, "cap": self.cap}
+        return {"name": self.name, "move": self.move, "bank": self.bank, "cap": self.cap, "days": self.days}
+
+
+DAY = 86400.0
+REMIND_BEFORE = 12 * 3600.0
+"""A turn-based seat is reminded when this much of its turn is left (a quarter of it on a one-day table: 6 hours)."""
 
 
 PRESETS: dict[str, Preset] = {
@@ -45,6 +62,12 @@ PRESETS: dict[str, Preset] = {
 }
 """The real-time speeds (docs/PLAYING.md).  ``normal`` is quick play's default: a person who never moves has a move
 made for them within 30 + 120 = 150 seconds, under the 3 minutes promised."""
+TURN_PRESETS: dict[str, Preset] = {
+    f"days-{days}": Preset(f"days-{days}", move=days * DAY, bank=0.0, cap=0.0, days=days) for days in (1, 2, 3, 7)
+}
+"""The turn-based speeds: days per move, no bank (a move's unused time is not kept), for friends' tables (casual or
+rated); quick play stays real time (it seats people who are here now)."""
+ALL_PRESETS: dict[str, Preset] = {**PRESETS, **TURN_PRESETS}
 DEFAULT_PRESET = "normal"
 NO_CLOCK = "none"
 """A friends' casual table may have no clock at all."""
@@ -100,6 +123,14 @@ class ClockState:
             return None
         return self.since + self.preset.move + self.banks[self.to_act]
 
+    def remind_at(self) -> float | None:
+        """When the running turn-based turn's seat is reminded (``None``: no turn runs, or a real-time speed)."""
+        deadline = self.deadline()
+        before = self.preset.remind_before
+        if deadline is None or before is None:
+            return None
+        return deadline - before
+
     def left(self, seat: int, now: float) -> float:
         """The seconds ``seat`` has for its turn: counting down during its own turn only (never below 0)."""
         whole = self.preset.move + self.banks[seat]
@@ -114,6 +145,8 @@ class ClockState:
         running = self.to_act is not None and self.since is not None and clocked[self.to_act]
         return {
             "preset": self.preset.name,
+            "days": self.preset.days,
+            "remind": self.preset.remind_before,
             "move": self.preset.move,
             "cap": self.preset.cap,
             "running": self.to_act if running else None,
@@ -189,11 +222,13 @@ def resumed(state: ClockState, now: float, started: bool) -> ClockState:
     return state
 
 
-def preset_named(name: object, *, allow_none: bool) -> Preset | None:
-    """The preset called ``name``; ``None`` for no clock (when allowed).  :class:`ValueError` says what is wrong."""
+def preset_named(name: object, *, allow_none: bool, turn_based: bool = False) -> Preset | None:
+    """The preset called ``name`` (a turn-based one too if ``turn_based``); ``None`` for no clock (when allowed).
+    :class:`ValueError` says what is wrong."""
     if name == NO_CLOCK and allow_none:
         return None
-    if isinstance(name, str) and name in PRESETS:
-        return PRESETS[name]
-    choices = [*PRESETS, NO_CLOCK] if allow_none else list(PRESETS)
+    known = ALL_PRESETS if turn_based else PRESETS
+    if isinstance(name, str) and name in known:
+        return known[name]
+    choices = [*known, NO_CLOCK] if allow_none else list(known)
     raise ValueError(f"A clock is one of {', '.join(choices)}.")

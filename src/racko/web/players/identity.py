@@ -16,6 +16,7 @@ import asyncio
 import hashlib
 import json
 import logging
+import math
 import secrets
 import time
 import unicodedata
@@ -48,10 +49,11 @@ a page open in any process is noted again well before that, and a page closed co
 
 log = logging.getLogger("racko.serve")
 
-SCHEMA = SchemaPart.of_room("players", kept_by_table=("racko_seats", "racko_forgotten_seats"))
+SCHEMA = SchemaPart.of_room("players", kept_by_table=("racko_seats", "racko_forgotten_seats", "racko_turns"))
 """The players' tables: who they are, their keys and transfer codes, the seats bound to them (with who sits at those
 tables, for their lobby), the names they hid, and the seats of forgotten players whose table has not been rewritten
-yet (a table and a seat, no player)."""
+yet (a table and a seat, no player).  Version 6 added whose move it is at each table with a player's seat and
+until when (``racko_turns``: a player's list shows "your move" first, with the time left)."""
 
 
 def key_hash(key: str) -> str:
@@ -328,18 +330,49 @@ class Players:
         """A table's game ended (its seats leave their players' lobbies), or a next game began there."""
         self.store.run(lambda rows: rows("UPDATE racko_seats SET over = ? WHERE table_id = ?", (int(over), table_id)))
 
+    def turn_at(self, table_id: str, seat: int | None, due: float | None) -> None:
+        """Whose move it is at the table (``None``: a computer player's, or nobody's) and until when (``None``: no
+        clock runs), for its players' lists."""
+        self.store.run(
+            lambda rows: rows(
+                "INSERT INTO racko_turns (table_id, to_act, due) VALUES (?, ?, ?) ON CONFLICT (table_id) "
+                "DO UPDATE SET to_act = excluded.to_act, due = excluded.due",
+                (table_id, seat, due),
+            )
+        )
+
     def seats_of(self, player_id: str) -> list[dict[str, Any]]:
-        """The player's seats at tables whose game is not over, newest first: table, seat, variant, names."""
-        return [
-            {"table": str(table_id), "seat": int(seat), "variant": str(variant), "names": json.loads(names)}
-            for table_id, seat, variant, names in self.store.read(
+        """The player's seats at tables whose game is not over: table, seat, variant, names, whether it is their
+        move (``your_move``) and its deadline (``due``, the server's time; ``None`` without a clock).  The tables
+        where it is their move come first, the most pressing first; then the others, newest first."""
+        found = [
+            {
+                "table": str(table_id),
+                "seat": int(seat),
+                "variant": str(variant),
+                "names": json.loads(names),
+                "your_move": to_act is not None and int(to_act) == int(seat),
+                "due": None if due is None else float(due),
+                "since": float(since),
+            }
+            for table_id, seat, variant, names, to_act, due, since in self.store.read(
                 lambda rows: rows(
-                    "SELECT table_id, seat, variant, names FROM racko_seats WHERE player_id = ? AND over = 0 "
-                    "ORDER BY since DESC LIMIT 50",
+                    "SELECT s.table_id, s.seat, s.variant, s.names, t.to_act, t.due, s.since FROM racko_seats s "
+                    "LEFT JOIN racko_turns t ON t.table_id = s.table_id "
+                    "WHERE s.player_id = ? AND s.over = 0 ORDER BY s.since DESC LIMIT 50",
                     (player_id,),
                 )
             )
         ]
+        # Their move first, the nearest deadline first (no clock last of them); the others stay newest first.
+        found.sort(
+            key=lambda line: (not line["your_move"], line["due"] if line["your_move"] and line["due"] else math.inf)
+        )
+        for line in found:
+            if not line["your_move"]:
+                line["due"] = None  # another seat's deadline: not this player's time
+            del line["since"]
+        return found
 
     def finishing(self, player_id: str) -> Finishing:
         """The player's record of finishing the games that count (:mod:`.finishing`)."""

@@ -4,6 +4,7 @@ player's name, and forgetting everything (docs/PROTOCOL.md lists them)."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable
 
 from starlette.requests import Request
@@ -22,11 +23,13 @@ def routes(
     creation: CreationLimit,
     taken_names: Callable[[str | None], list[str]],
     forgotten: Callable[[str], Awaitable[None]] | None = None,
+    now: Callable[[], float] = time.time,
 ) -> list[BaseRoute]:
     """A player's own routes; ``creation`` limits new players from one address (as new tables are), and transfer
     codes tried from one address as much (a limit of its own, with the same numbers); ``taken_names`` gives the
     names of the players online or rated now but for one (blocking); ``forgotten`` is told the id of a player just
-    forgotten, and answers once what this process keeps of them is gone too."""
+    forgotten, and answers once what this process keeps of them is gone too; ``now`` is the server's clock (the
+    time left at the player's tables)."""
     claims = CreationLimit(creation.per_address, round(creation.everyone.burst))
 
     def look_alike(name: str, player: Player | None) -> tuple[str, str] | None:
@@ -127,6 +130,10 @@ def routes(
     async def my_tables(request: Request) -> Response:
         player = await player_of(request, players)
         seats = await asyncio.to_thread(players.seats_of, player.id) if player is not None else []
+        moment = now()
+        for seat in seats:  # the seconds left for the player's move (the server's clock: the page need not agree)
+            due = seat.pop("due")
+            seat["left"] = None if due is None else round(max(0.0, due - moment), 1)
         return JSONResponse({"seats": seats})
 
     return [

@@ -43,3 +43,8 @@ CREATE TABLE IF NOT EXISTS racko_finishing (
     PRIMARY KEY (player_id, game_id)
 );
 CREATE INDEX IF NOT EXISTS racko_finishing_left ON racko_finishing (player_id, left_game, at);
+CREATE TABLE IF NOT EXISTS racko_turns (
+    table_id TEXT PRIMARY KEY,
+    to_act INTEGER,
+    due {REAL}
+);

@@ -14,11 +14,12 @@ from importlib import resources
 from racko.web.store.rows import Rows
 
 SCHEMA_NAME = "racko-tables"
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 """Kept in the database's own meta table: a database of another schema (or a newer version) is refused.  Version 2
 added the meta table (SQLite; PostgreSQL began at 2), version 3 the rooms' tables (players, their games and
 ratings, the lobby's listings), version 4 the seats to forget, version 5 the clocks (when each action was played and
-by whom, a table's deadline: :data:`JOURNAL_UPGRADES`).  A database of an older version is brought up by
+by whom, a table's deadline: :data:`JOURNAL_UPGRADES`), version 6 whose move it is at a player's tables (the players
+room).  A database of an older version is brought up by
 :meth:`~racko.web.store.base.TableStore.prepare` (the rooms' :class:`SchemaPart` upgrades), which then writes this
 version."""
 

@@ -1,6 +1,8 @@
 """The tables' clocks at work: each table whose clock runs has a task that waits for the running turn's deadline,
 warns the seat shortly before it, and when it passes has a computer player of the table's level play that seat's
-whole turn through the same commit as any move (marked in the journal as the clock's).  A seat whose turns the clock
+whole turn through the same commit as any move (marked in the journal as the clock's).  A turn-based table's clock
+has no task while it waits (days): the store keeps when it is next due (its reminder, then its deadline), and the
+keep loop's ``overdue`` query sets it going then (racko.web.table.registry).  A seat whose turns the clock
 played twice in a row is gone: its computer player plays without waiting, until its person says they are back (or
 acts at their turn).  The rules and numbers are the clock room's (racko.web.clock, docs/PLAYING.md)."""
 
@@ -18,7 +20,7 @@ from racko.web.core import WebError
 from racko.web.table import timing
 from racko.web.table.registry import log
 from racko.web.table.seating import Seating
-from racko.web.table.state import JournalStore, Table
+from racko.web.table.state import JournalStore, Table, said
 
 RETRY_SECONDS = 1.0
 """The pause before the clock tries again a move the database refused."""
@@ -32,6 +34,38 @@ class Clocks(Seating):
     def wake_bots(self, table: Table, pause: float = 0.0) -> None:
         super().wake_bots(table, pause)
         self.arm(table)
+        self._note_turn(table)
+
+    def _note_turn(self, table: Table) -> None:
+        """After every change: the turn hooks told of a turn that began here, and the players' lists of tables told
+        whose move it is and until when (written once per turn, and only at a table with a player's seat)."""
+        key = timing.turn_key(table)
+        seat = None if table.session.match.over else table.session.to_act
+        if seat is not None and table.session.seats[seat].bot is not None:
+            seat = None
+        with contextlib.suppress(RuntimeError):  # no running loop (a table opened outside the server)
+            if key is not None and table.announced != (int(key[0]), key[1]) and key[1] >= table.opened_at:
+                # a turn that began before this process opened the table was announced by the one that held it
+                table.announced = (int(key[0]), key[1])
+                if self.turn_hooks:
+                    self.in_background(self._tell_hooks(table, int(key[0]), "turn", timing.due(table)))
+            listed = (seat, timing.due(table) if seat is not None else None)
+            if table.listed != listed and any(spec.get("player") for spec in table.setup["seats"]):
+                table.listed = listed
+                self.in_background(self._list_turn(table.table_id, *listed))
+
+    async def _list_turn(self, table_id: str, seat: int | None, deadline: float | None) -> None:
+        try:
+            await asyncio.to_thread(self.players.turn_at, table_id, seat, deadline)
+        except Exception as error:  # the lists are a convenience: the game goes on
+            log.warning("table %s: whose move it is could not be listed: %s", table_id, said(error))
+
+    async def _tell_hooks(self, table: Table, seat: int, what: str, deadline: float | None) -> None:
+        for hook in self.turn_hooks:
+            try:
+                await hook(table, seat, what, deadline)
+            except Exception as error:  # a notification that failed never stops the table
+                log.warning("table %s: a %s hook failed: %s", table.table_id, what, said(error))
 
     def arm(self, table: Table) -> None:
         """Start the table's clock task if its clock runs (or a gone seat is to act) and none is running yet."""
@@ -55,6 +89,17 @@ class Clocks(Seating):
             if deadline is None or seat is None or table.clock is None or table.clock.since is None:
                 return
             now = self.now()
+            if table.clock.preset.turn_based:
+                remind = timing.remind_at(table)
+                if now >= deadline:
+                    if not await self._play_for(table, seat, timing.CLOCK):
+                        await asyncio.sleep(min(self.clock_tick, 0.1))
+                    continue
+                if remind is not None and now >= remind:
+                    if not await self._remind(table, seat, deadline):
+                        await asyncio.sleep(self.clock_tick)
+                    continue
+                return  # days to wait: no task meanwhile; the store's due wakes the table (the keep loop)
             turn = (seat, table.clock.since)
             if now >= deadline - WARN_SECONDS and table.warned != turn:
                 table.warned = turn
@@ -71,6 +116,25 @@ class Clocks(Seating):
         for watcher in [watcher for watcher in table.watchers if watcher.viewer == seat]:
             with contextlib.suppress(Exception):
                 await watcher.send(frame)
+
+    async def _remind(self, table: Table, seat: int, deadline: float) -> bool:
+        """A turn-based turn is running out: its seat is reminded once (kept in the set-up, so that every process
+        agrees and the store's due moves on to the deadline): a frame to its pages, and the turn hooks for a person
+        whose page is closed.  Whether it was (or had been) kept."""
+        try:
+            async with self._changing(table) as table:
+                key = timing.turn_key(table)
+                if key is None or key[0] != seat or table.setup.get("reminded") == key:
+                    return True
+                await self._keep_setup(table, {**table.setup, "reminded": key})
+        except WebError:  # the database refused: tried again
+            return False
+        frame = {"type": "clock-reminder", "seat": seat, "left": round(max(0.0, deadline - self.now()), 1)}
+        for watcher in [watcher for watcher in table.watchers if watcher.viewer == seat]:
+            with contextlib.suppress(Exception):
+                await watcher.send(frame)
+        await self._tell_hooks(table, seat, "reminder", deadline)
+        return True
 
     def _stand_in(self, table: Table, seat: int) -> bots.Bot:
         bot = table.stand_ins.get(seat)

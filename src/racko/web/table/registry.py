@@ -81,6 +81,12 @@ class Registry(abc.ABC):
         """Tasks a game's end set going (its lobby line, ratings, histories), kept until done."""
         self.game_over_hooks: list[Callable[[Table, GameRecord], Awaitable[None]]] = []
         """Called once when a table's game ends, with its record (ratings and the players' histories)."""
+        self.turn_hooks: list[Callable[[Table, int, str, float | None], Awaitable[None]]] = []
+        """Called with a table, a person's seat, what (``"turn"``: its turn began; ``"reminder"``: a turn-based turn
+        is running out) and the turn's deadline (the server's time; ``None`` without a clock), for another room to
+        tell the person whose page is closed (Web Push).  ``"turn"`` is called by the process that played the move
+        before it (once per turn, for a table with a clock whose seat is not gone), ``"reminder"`` once per turn by
+        the process that sends it (kept in the set-up).  A hook's failure is logged, never the table's."""
         self.rate_shared_addresses = rate_shared_addresses
         """Whether a rated table stays rated when two of its seats play from one network address (a school's)."""
         self.marks = AddressMarks(store)
@@ -118,7 +124,7 @@ class Registry(abc.ABC):
         def noted(played: list[Played]) -> float | None:
             table.played.extend(played)
             timing.refresh(table)
-            return timing.due(table)
+            return timing.wake_at(table)
 
         store.noted = noted
         self.tables[table_id] = table
@@ -262,7 +268,11 @@ class Registry(abc.ABC):
             log.warning("could not look for tables whose clock ran out: %s", said(error))
             return
         for table_id in overdue:
-            if table_id in self.tables or table_id in self.set_aside:
+            held = self.tables.get(table_id)
+            if held is not None:  # held here: a turn-based table's clock has no task while it waits (re-armed now)
+                self.arm(held)
+                continue
+            if table_id in self.set_aside:
                 continue
             if await asyncio.to_thread(self.store.claim, table_id) is not None or table_id in self.tables:
                 continue
@@ -376,6 +386,10 @@ class Registry(abc.ABC):
     @abc.abstractmethod
     def wake_bots(self, table: Table, pause: float = 0.0) -> None:
         """Start the computer players' moves (:class:`~racko.web.table.computer.ComputerPlayers`)."""
+
+    @abc.abstractmethod
+    def arm(self, table: Table) -> None:
+        """Start the table's clock task if its clock has something to do (:class:`~racko.web.table.clocks.Clocks`)."""
 
     @abc.abstractmethod
     async def back(self, table: Table, seat: int) -> None:

@@ -18,7 +18,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from racko import bots
 from racko.play.session import bots_for, default_opponent
 from racko.rules import VARIANTS
-from racko.web.clock import DEFAULT_PRESET, PRESETS
+from racko.web.clock import DEFAULT_PRESET, PRESETS, TURN_PRESETS
 from racko.web.core import (
     BODY_LIMIT,
     Bucket,
@@ -72,6 +72,8 @@ def routes(
                 "bots": {name: bots.describe(name) for name in bots.available()},
                 # The real-time speeds a table may be made with (their numbers, for the pages to say them).
                 "clocks": [preset.json() for preset in PRESETS.values()],
+                # The turn-based speeds (days per move) a friends' table may have; quick play stays real time.
+                "turn_clocks": [preset.json() for preset in TURN_PRESETS.values()],
                 "default_clock": DEFAULT_PRESET,
             }
         )

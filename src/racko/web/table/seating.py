@@ -16,7 +16,7 @@ from racko.errors import RackoError
 from racko.play.session import SeatSpec, bots_for, renamed
 from racko.play.text import plain_name
 from racko.rules import Rules, variant
-from racko.web.clock import PRESETS
+from racko.web.clock import ALL_PRESETS
 from racko.web.core import WebError
 from racko.web.players import FORGOTTEN, MARKS_PER_SEAT, SHARED, Player, posing_as, reserved_like, shares_a_network
 from racko.web.table import timing
@@ -128,7 +128,7 @@ class Seating(ComputerPlayers):
             await self._commit_now(table.table_id)
         table.setup = setup
         timing.refresh(table)  # a clock started, a seat back, a seat handed to a computer player
-        self.store.set_due(table.table_id, timing.due(table))
+        self.store.set_due(table.table_id, timing.wake_at(table))
         with contextlib.suppress(OSError):  # the deadline is for other processes: the next write brings it again
             await self._commit_now(table.table_id)
 
@@ -301,7 +301,7 @@ class Seating(ComputerPlayers):
             watchers = table.watchers
             fresh = self._open(table.table_id, setup, [])
             fresh.watchers = watchers
-            self.store.set_due(fresh.table_id, timing.due(fresh))
+            self.store.set_due(fresh.table_id, timing.wake_at(fresh))
         for watcher in watchers:
             watcher.version = 0
             with contextlib.suppress(Exception):
@@ -369,14 +369,15 @@ class Seating(ComputerPlayers):
 def _first_due(table_id: str, setup: dict[str, Any]) -> float | None:
     """A new table's first deadline (kept in the store, so that any process plays the first turn if its time runs
     out before anybody opens the table)."""
-    preset = PRESETS.get(setup.get("clock") or "")
+    preset = ALL_PRESETS.get(setup.get("clock") or "")
     start = setup.get("clock_from")
     if preset is None or start is None:
         return None
     seat = replay_stored(table_id, setup, []).to_act
     if seat is None or setup["seats"][seat]["bot"] is not None:
         return None
-    return float(start) + preset.move + preset.bank
+    deadline = float(start) + preset.move + preset.bank
+    return deadline - (preset.remind_before or 0.0)  # a turn-based table's first reminder comes first
 
 
 def form_seat_is_me(form: dict[str, Any], index: int) -> bool:

@@ -101,6 +101,10 @@ class Table:
     warned: tuple[int, float] | None = None
     """The turn (seat, since) whose warning was sent: once per turn."""
     stand_ins: dict[int, Bot] = field(default_factory=dict)
+    announced: tuple[int, float] | None = None
+    """The turn (seat, since) whose start the turn hooks were told of: once per turn."""
+    listed: tuple[int | None, float | None] | None = None
+    """The seat to act and its deadline as last written to its players' lists of tables (``None``: not yet)."""
     """Per person seat, the computer player that plays its turns when its time runs out or it is gone."""
 
     @property

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from racko.record import GameRecord
-from racko.web.clock import NO_CLOCK, PRESETS, Back, Played, clock_state, resumed
+from racko.web.clock import ALL_PRESETS, NO_CLOCK, Back, Played, clock_state, resumed
 
 if TYPE_CHECKING:
     from racko.web.table.state import Table
@@ -43,7 +43,7 @@ def backs_of(setup: dict[str, Any]) -> list[Back]:
 def refresh(table: Table) -> None:
     """Derive the table's clock again from its journal and set-up (after every action and set-up change)."""
     name = table.setup.get("clock")
-    preset = PRESETS.get(name) if isinstance(name, str) else None
+    preset = ALL_PRESETS.get(name) if isinstance(name, str) else None
     if preset is None:
         table.clock = None
         return
@@ -86,6 +86,36 @@ def due(table: Table) -> float | None:
     return clock.deadline()
 
 
+def turn_based(table: Table) -> bool:
+    return table.clock is not None and table.clock.preset.turn_based
+
+
+def turn_key(table: Table) -> list[float] | None:
+    """The running turn (its seat and when it began, as kept in the set-up's ``reminded``), if a clock runs."""
+    clock = table.clock
+    if due(table) is None or clock is None or clock.to_act is None or clock.since is None:
+        return None
+    return [clock.to_act, clock.since]
+
+
+def remind_at(table: Table) -> float | None:
+    """When the running turn-based turn's seat is to be reminded, unless it was (``reminded`` in the set-up: every
+    process agrees, and a table opened again does not remind twice)."""
+    if not turn_based(table) or table.clock is None:
+        return None
+    key = turn_key(table)
+    if key is None or table.setup.get("reminded") == key:
+        return None
+    return table.clock.remind_at()
+
+
+def wake_at(table: Table) -> float | None:
+    """When something is next due at the table (kept in the store as its ``due``, which the keep loop's ``overdue``
+    looks for): a turn-based turn's reminder, else the running turn's deadline."""
+    remind = remind_at(table)
+    return remind if remind is not None else due(table)
+
+
 def clock_json(table: Table, now: float) -> dict[str, Any] | None:
     """What every frame says of the clock (the same for every viewer: nothing in it is hidden), or ``None`` for a
     table without one."""
@@ -106,8 +136,8 @@ def clock_choice(form: dict[str, Any], rated: bool) -> str | None:
         return "normal" if rated else None
     if chosen == NO_CLOCK and not rated:
         return None
-    if isinstance(chosen, str) and chosen in PRESETS:
+    if isinstance(chosen, str) and chosen in ALL_PRESETS:
         return chosen
-    choices = list(PRESETS) if rated else [*PRESETS, NO_CLOCK]
+    choices = list(ALL_PRESETS) if rated else [*ALL_PRESETS, NO_CLOCK]
     extra = " (a rated game always has a clock)" if rated and chosen == NO_CLOCK else ""
     raise ValueError(f"A clock is one of {', '.join(choices)}{extra}.")

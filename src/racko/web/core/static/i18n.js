@@ -43,6 +43,14 @@ function variantTitle(name, fallback) {
   return WORDS.en["title:" + name] ? t("title:" + name) : fallback;
 }
 
+// Time left for a turn: a turn-based clock's in days and hours, or hours and minutes; a short one as m:ss.
+function timeWords(seconds) {
+  const whole = Math.max(0, Math.ceil(seconds));
+  if (whole >= 86400) return t("time_dh", { d: Math.floor(whole / 86400), h: Math.floor((whole % 86400) / 3600) });
+  if (whole >= 3600) return t("time_hm", { h: Math.floor(whole / 3600), m: Math.floor((whole % 3600) / 60) });
+  return Math.floor(whole / 60) + ":" + String(whole % 60).padStart(2, "0");
+}
+
 // The keys this variant uses, in the page's language: only the verbs its players ever take (classic has no w or k).
 function keysHelp(setup) {
   const order = ["draw", "take", "exchange", "replace", "swap", "discard", "racko", "wait", "keep"];

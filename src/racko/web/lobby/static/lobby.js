@@ -199,7 +199,10 @@ async function renderMine() {
       who.append(bdi(name));
     });
     item.append(element("strong", "", variantTitle(seat.variant, seat.variant)), " ", t("with_them"), " ", who, " ",
-      element("span", "tag", t("seat_n", { n: seat.seat + 1 })), " ", go);
+      element("span", "tag", t("seat_n", { n: seat.seat + 1 })), " ");
+    // The server lists the tables where it is this person's move first, the most pressing first, with the time left.
+    if (seat.your_move) item.append(element("span", "tag your-move", seat.left === null ? t("your_move") : t("your_move_left", { time: timeWords(seat.left) })), " ");
+    item.append(go);
     return item;
   }) : [element("li", "empty", t("yours_none"))]));
 }
@@ -275,6 +278,7 @@ async function main() {
   });
   renderWho();
   renderMine();
+  setInterval(() => { if (me && !document.hidden) renderMine().catch(() => {}); }, 60000); // whose move, time left
   connect();
 }
 

@@ -1,5 +1,6 @@
 "use strict";
-// The player's own page: their name, this identity on another device, the names they hid, and forgetting it all.
+// The player's own page: their name, their tables (their move first), this identity on another device, the names
+// they hid, and forgetting it all.
 const $ = (id) => document.getElementById(id);
 let me = null;
 
@@ -16,6 +17,23 @@ async function renderHidden() {
     item.append(link, " ", show);
     return item;
   }));
+}
+
+// The tables the player sits at, as the server orders them: where it is their move first (the time left), then the
+// others.
+async function renderTables() {
+  const data = await api("/api/me/tables");
+  $("tables-list").replaceChildren(...(data.seats.length ? data.seats.map((seat) => {
+    const item = element("li", "line");
+    const go = element("a", "button", t("go"));
+    go.href = "/t/" + encodeURIComponent(seat.table);
+    const others = seat.names.filter((name, index) => index !== seat.seat);
+    item.append(element("strong", "", variantTitle(seat.variant, seat.variant)), " · ");
+    others.forEach((name, index) => item.append(...(index ? [", "] : []), bdi(name)));
+    if (seat.your_move) item.append(" ", element("span", "tag your-move", seat.left === null ? t("your_move") : t("your_move_left", { time: timeWords(seat.left) })));
+    item.append(" ", go);
+    return item;
+  }) : [element("li", "empty", t("my_tables_none"))]));
 }
 
 async function main() {
@@ -47,6 +65,7 @@ async function main() {
   // Disabled in the page until here, so that a press while the player is still being read is not lost.
   for (const id of ["name", "save", "transfer", "forget"]) $(id).disabled = false;
   renderHidden();
+  renderTables();
 }
 
 main();

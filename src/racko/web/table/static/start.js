@@ -60,11 +60,17 @@ function variantChanged() {
 
 // The speeds a table may have, with their numbers (the server's /api/options): no clock is for casual tables only,
 // so a rated table offers the others and chooses the default speed if no clock was chosen.
+// Real-time speeds and turn-based ones (days per move: for friends who play over days) in a group each.
 function showClocks() {
   const select = document.getElementById("clock");
   const kept = select.value || "none";
-  select.replaceChildren(option("none", t("clock:none")),
-    ...OPTIONS.clocks.map((preset) => option(preset.name, t("clock:" + preset.name, { move: preset.move, bank: preset.bank }))));
+  const real = document.createElement("optgroup");
+  real.label = t("speed_real_time");
+  real.append(...OPTIONS.clocks.map((preset) => option(preset.name, t("clock:" + preset.name, { move: preset.move, bank: preset.bank }))));
+  const days = document.createElement("optgroup");
+  days.label = t("speed_turn_based");
+  days.append(...(OPTIONS.turn_clocks || []).map((preset) => option(preset.name, t("speed:" + preset.name))));
+  select.replaceChildren(option("none", t("clock:none")), real, days);
   select.value = kept;
   ratedChanged();
 }

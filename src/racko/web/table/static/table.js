@@ -127,6 +127,8 @@ function receive(frame) {
     renderPeople();
     renderGone();
     tick();
+  } else if (frame.type === "clock-reminder") {
+    if (frame.seat === you) remind(frame.left);
   } else if (frame.type === "clock-warning") {
     if (frame.seat === you) hurry(frame.left);
   } else if (frame.type === "reaction") {
@@ -468,8 +470,7 @@ function timeLeft(seat) {
 }
 
 function clockDigits(seconds) {
-  const whole = Math.ceil(seconds);
-  return Math.floor(whole / 60) + ":" + String(whole % 60).padStart(2, "0");
+  return timeWords(seconds); // m:ss, or days and hours on a turn-based table
 }
 
 function timerElement() {
@@ -497,14 +498,14 @@ function showTimer(timer, seat) {
   const running = seat === clock.running && !view.over;
   const left = timeLeft(seat);
   const [said, digits, bank] = timer.children;
-  const texts = gone ? ["", t("gone"), ""]
-    : [t(running ? "time_left_running" : "time_left"), clockDigits(left), t("bank", { time: clockDigits(Math.min(clock.banks[seat], left)) })];
+  const banked = clock.days ? "" : t("bank", { time: clockDigits(Math.min(clock.banks[seat], left)) }); // none: days
+  const texts = gone ? ["", t("gone"), ""] : [t(running ? "time_left_running" : "time_left"), clockDigits(left), banked];
   if (said.textContent !== texts[0]) said.textContent = texts[0];
   if (digits.textContent !== texts[1]) digits.textContent = texts[1];
   if (bank.textContent !== texts[2]) bank.textContent = texts[2];
   timer.classList.toggle("gone", gone);
   timer.classList.toggle("running", running && !gone);
-  timer.classList.toggle("low", running && !gone && left <= WARN_SECONDS);
+  timer.classList.toggle("low", running && !gone && left <= (clock.remind || WARN_SECONDS));
   timer.dataset.left = gone ? "" : String(Math.ceil(left));
 }
 
@@ -515,7 +516,8 @@ function renderGameMode() {
   const mode = t(presence.casual_because === "shared-address" ? "casual_shared" : presence.rated ? "rated_game" : "casual_game");
   $("game-mode").textContent = mode;
   $("clock-mode").hidden = !clock;
-  $("clock-mode").textContent = clock ? t("clock_line", { speed: t("speed:" + clock.preset), move: clock.move }) + (clock.started ? "" : " " + t("clock_waits")) : "";
+  const line = clock && (clock.days ? t("clock_line_days", { speed: t("speed:" + clock.preset) }) : t("clock_line", { speed: t("speed:" + clock.preset), move: clock.move }));
+  $("clock-mode").textContent = clock ? line + (clock.started ? "" : " " + t("clock_waits")) : "";
 }
 
 // A gone seat (its person ran out of time twice) is played by its computer player until its person is back: the
@@ -527,6 +529,15 @@ function renderGone() {
   const hadFocus = box.contains(document.activeElement);
   box.hidden = !gone;
   if (hadFocus && !gone) $("rack").querySelector("button:enabled")?.focus();
+}
+
+// A turn-based turn is running out (hours before its end): said under the rack (and read out), in the tab's title,
+// and sounded like "your turn"; no pulse nor vibration, it is hours away.
+function remind(left) {
+  setStatus(t("clock_reminder", { time: timeWords(left) }), true);
+  document.title = "⏰ " + t("reminder") + " · " + (setup ? variantTitle(setup.variant, setup.title) : "Rack-O");
+  chime();
+  document.body.dataset.reminders = Number(document.body.dataset.reminders || 0) + 1;
 }
 
 // Ten seconds before a turn runs out the server warns the seat: said under the rack (and read out), sounded like

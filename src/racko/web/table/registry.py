@@ -81,6 +81,9 @@ class Registry(abc.ABC):
         """Tasks a game's end set going (its lobby line, ratings, histories), kept until done."""
         self.game_over_hooks: list[Callable[[Table, GameRecord], Awaitable[None]]] = []
         """Called once when a table's game ends, with its record (ratings and the players' histories)."""
+        self.turn_hooks: list[Callable[[Table], None]] = []
+        """Called (on the event loop: it must not block) after every change told to a table's watchers, with the
+        table: the push room tells a person whose page is closed that the turn is theirs."""
         self.rate_shared_addresses = rate_shared_addresses
         """Whether a rated table stays rated when two of its seats play from one network address (a school's)."""
         self.marks = AddressMarks(store)

@@ -5,14 +5,17 @@ table's line in the lobby is kept up to date."""
 from __future__ import annotations
 
 import contextlib
+import logging
 import time
 from typing import Any
 
 from racko.play.session import PlaySession
 from racko.web.table import timing
 from racko.web.table.registry import Registry
-from racko.web.table.state import REPLACED, Table, Watcher
+from racko.web.table.state import REPLACED, Table, Watcher, said
 from racko.web.table.views import log_entries, table_setup, view_of
+
+log = logging.getLogger("racko.serve")
 
 
 class Watching(Registry):
@@ -96,6 +99,11 @@ class Watching(Registry):
         table.note_turn()
         for watcher in list(table.watchers):
             await self.bring(table, watcher)
+        for hook in self.turn_hooks:
+            try:
+                hook(table)
+            except Exception as error:  # a hook's failure never fails a move
+                log.warning("table %s: a turn hook failed: %s", table.table_id, said(error))
 
     def presence(self, table: Table) -> dict[str, Any]:
         now = time.monotonic()

@@ -3,7 +3,7 @@ with the server's VAPID keys, RFC 8292): the keys (:mod:`.keys`), each device's 
 (:mod:`.pushes`), the service worker and the routes (:mod:`.routes`)."""
 
 from racko.web.push.keys import KEYS_FILE_SUFFIX, PushKeys, keys_at, keys_beside
-from racko.web.push.pushes import CONTACT, DEAD, SCHEMA, Device, Pushes
+from racko.web.push.pushes import CONTACT, DEAD, SCHEMA, Device, Pushes, turn_message
 from racko.web.push.routes import routes
 
 __all__ = [
@@ -17,4 +17,5 @@ __all__ = [
     "keys_at",
     "keys_beside",
     "routes",
+    "turn_message",
 ]

@@ -94,7 +94,6 @@ class Pushes:
         """Whether an http:// endpoint is taken (a test's push service on 127.0.0.1; never in production)."""
         self._turns: OrderedDict[str, tuple[int | None, int]] = OrderedDict()
         self._senders = ThreadPoolExecutor(SENDERS, thread_name_prefix="racko-push")
-        self._words = room_words_of("push")
         players.forgetting.append(self._forget)
 
     # --- devices -------------------------------------------------------------------------------------
@@ -183,18 +182,7 @@ class Pushes:
             log.warning("push: the devices of a player could not be read: %s", type(error).__name__)
             return
         for device in devices:
-            self.send(device, self.turn_message(device.lang, table_id, others))
-
-    def turn_message(self, lang: str, table_id: str, others: list[str]) -> dict[str, str]:
-        """What a "your turn" push says, in the device's language, and the table it opens."""
-        words = self._words.get(lang) or self._words["en"]
-        names = ", ".join(others)
-        return {
-            "title": words["push_turn_title"],
-            "body": words["push_turn_body"].replace("{names}", names),
-            "url": f"/t/{table_id}",
-            "tag": f"turn-{table_id}",
-        }
+            self.send(device, turn_message(device.lang, table_id, others))
 
     def send(self, device: Device, message: dict[str, str]) -> bool:
         """One push to one device (blocks: a worker thread's); whether the push service took it.  A subscription
@@ -231,6 +219,23 @@ class Pushes:
     def close(self) -> None:
         """Stop sending: pushes not started yet are dropped (the server is stopping)."""
         self._senders.shutdown(wait=False, cancel_futures=True)
+
+
+def turn_message(lang: str, table_id: str, others: list[str]) -> dict[str, str]:
+    """What a "your turn" push says, in the device's language (English for one this server does not speak), and the
+    table it opens: the service worker shows ``title`` and ``body``, and opens ``url`` (a path of this site)."""
+    words = _words().get(lang) or _words()["en"]
+    return {
+        "title": words["push_turn_title"],
+        "body": words["push_turn_body"].replace("{names}", ", ".join(others)),
+        "url": f"/t/{table_id}",
+        "tag": f"turn-{table_id}",
+    }
+
+
+@functools.cache
+def _words() -> dict[str, dict[str, str]]:
+    return room_words_of("push")
 
 
 @functools.lru_cache(maxsize=4)

@@ -1,8 +1,8 @@
 """`racko serve`: Rack-O in the browser, with friends and computer players (Starlette on uvicorn, WebSockets).
 
-:func:`create_app` builds each room (the table, the lobby, the players, ratings, review, puzzles, learn, push), wires what
-one room tells another, joins their routes and runs the server's life.  The pages are plain HTML, CSS and JavaScript
-from the package: no build step, nothing fetched elsewhere.
+:func:`create_app` builds each room (the table, the lobby, the players, ratings, review, puzzles, learn, push),
+wires what one room tells another, joins their routes and runs the server's life.  The pages are plain HTML, CSS and
+JavaScript from the package: no build step, nothing fetched elsewhere.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from racko.web import learn as learn_room
 from racko.web import lobby as lobby_room
 from racko.web import ops as ops_room
 from racko.web import players as players_room
-from racko.web import puzzles as puzzles_room
 from racko.web import push as push_room
+from racko.web import puzzles as puzzles_room
 from racko.web import ratings as ratings_room
 from racko.web import review as review_room
 from racko.web import table as table_room

@@ -90,7 +90,7 @@ def serve_command(
     push_keys: Annotated[
         Path | None,
         typer.Option(
-            help="The file of the VAPID keys that sign \"your turn\" notifications, made on the first start (mode "
+            help='The file of the VAPID keys that sign "your turn" notifications, made on the first start (mode '
             "0600; default: beside the SQLite file, or push-keys.pem in racko's data folder with PostgreSQL: give "
             "every process of one PostgreSQL database the same file).",
         ),

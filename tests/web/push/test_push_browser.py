@@ -1,4 +1,4 @@
-""""Your turn" notifications in Chromium (a real `racko serve` process, Debian's Chromium): the player's page (/me)
+""" "Your turn" notifications in Chromium (a real `racko serve` process, Debian's Chromium): the player's page (/me)
 registers the service worker, whose scope is the whole site, and shows the switch in the page's language, usable by
 keyboard and axe-clean; a push delivered to that worker shows a notification that links to the table.
 
@@ -58,7 +58,9 @@ def test_me_registers_the_worker_and_a_pushed_turn_shows_a_notification(
         assert named.ok
         devtools = context.new_cdp_session(page)
         registrations: list[dict[str, Any]] = []
-        devtools.on("ServiceWorker.workerRegistrationUpdated", lambda event: registrations.extend(event["registrations"]))
+        devtools.on(
+            "ServiceWorker.workerRegistrationUpdated", lambda event: registrations.extend(event["registrations"])
+        )
         devtools.send("ServiceWorker.enable")
 
         page.goto(server + "/me")
@@ -66,9 +68,7 @@ def test_me_registers_the_worker_and_a_pushed_turn_shows_a_notification(
         expect(page.locator("#push-state")).to_have_text("Uit voor dit apparaat.")
         expect(page.locator("#push-toggle")).to_have_text("Aanzetten voor dit apparaat")
         expect(page.locator("#push-toggle")).to_be_enabled()
-        worker = page.evaluate(
-            "navigator.serviceWorker.ready.then(r => [r.scope, r.active && r.active.scriptURL])"
-        )
+        worker = page.evaluate("navigator.serviceWorker.ready.then(r => [r.scope, r.active && r.active.scriptURL])")
         assert worker == [server + "/", server + "/push-worker.js"]
         assert serious_problems(page, Axe()) == []
         page.screenshot(path=str(shots / "push-me-nl.png"), full_page=True)

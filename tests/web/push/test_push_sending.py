@@ -1,4 +1,4 @@
-""""Your turn" pushes as the server sends them, to a push service of the test's own on 127.0.0.1 (tests/pushing.py):
+""" "Your turn" pushes as the server sends them, to a push service of the test's own on 127.0.0.1 (tests/pushing.py):
 the device's keys are made in the test, each push is read as the device reads it (its VAPID signature checked against
 the server's public key, its aes128gcm payload decrypted); no push while the table is open in a page of that player;
 a subscription the push service says is gone is dropped; "Forget me" forgets the devices, on SQLite and PostgreSQL.
@@ -105,9 +105,7 @@ def _ann_plays_until_bob_is_to_act(client: TestClient, table: str, ann: dict[str
         assert state["view"]["to_act"] == bob_seat
 
 
-def test_a_turn_reaches_the_device_of_a_person_whose_page_is_closed(
-    client: TestClient, service: PushService
-) -> None:
+def test_a_turn_reaches_the_device_of_a_person_whose_page_is_closed(client: TestClient, service: PushService) -> None:
     """Bob turned notifications on (in French) and closed his page; when Ann's turn ends, his device gets one push,
     signed with the server's VAPID key for that push service, that says in French whose table it is and links to it.
     Ann, whose page is open while she plays, gets none."""
@@ -208,7 +206,7 @@ def test_forgetting_a_player_forgets_their_devices(request: pytest.FixtureReques
         kept = client.app.state.pushes.store.read(  # type: ignore[attr-defined]
             lambda rows: rows("SELECT endpoint, player_id FROM racko_push_devices")
         )
-        assert [tuple(row)[0] for row in kept] == ["https://push.example.org/bob"]
+        assert [endpoint for endpoint, _ in kept] == ["https://push.example.org/bob"]
         assert ann_id not in repr(kept)
 
 

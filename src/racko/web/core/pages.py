@@ -36,8 +36,8 @@ def page_text(room: str, name: str) -> str:
     """A page of a room's ``static/`` as it is served: ``<!--head-->`` becomes the head the start page, the lobby and
     the players' pages share (``_head.html``), ``<!--header /PATH-->`` their header (``_header.html``), with the link to
     PATH marked as the current page, ``<!--part ROOM/_NAME.html-->`` that room's part of the page (a section and the
-script that runs it, from that room's ``static/``: the player's page shows the push room's), and ``<!--words ROOM
-...-->`` the words of those rooms (:func:`words_element`)."""
+    script that runs it, from that room's ``static/``: the player's page shows the push room's), and ``<!--words ROOM
+    ...-->`` the words of those rooms (:func:`words_element`)."""
     text = (WEB / room / "static" / name).read_text(encoding="utf-8")
     text = text.replace("<!--head-->\n", _part("_head.html"))
     mark = HEADER_MARK.search(text)

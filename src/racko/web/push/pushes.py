@@ -1,4 +1,4 @@
-""""Your turn" where the person is: each device's push subscription kept per player, and one push to each of a
+""" "Your turn" where the person is: each device's push subscription kept per player, and one push to each of a
 player's devices when a table's turn becomes theirs while no page of theirs shows that table.
 
 The table room tells this room of every change it broadcasts (:attr:`racko.web.table.Hub.turn_hooks`); the check is

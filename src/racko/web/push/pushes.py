@@ -171,6 +171,8 @@ class Pushes:
             return
         if table.connected(seat):  # the table is open in a page of theirs: the page says it
             return
+        if table.clock is not None and table.clock.gone(seat):  # its computer player plays the turn at once
+            return
         others = [str(other["name"]) for index, other in enumerate(table.setup["seats"]) if index != seat]
         self._senders.submit(self._push_turn, str(player_id), table.table_id, others)
 

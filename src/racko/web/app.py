@@ -1,8 +1,8 @@
 """`racko serve`: Rack-O in the browser, with friends and computer players (Starlette on uvicorn, WebSockets).
 
-:func:`create_app` builds each room (the table, the lobby, the players, ratings, review, puzzles, learn), wires what
-one room tells another, joins their routes and runs the server's life.  The pages are plain HTML, CSS and JavaScript
-from the package: no build step, nothing fetched elsewhere.
+:func:`create_app` builds each room (the table, the lobby, the players, ratings, review, puzzles, learn, push),
+wires what one room tells another, joins their routes and runs the server's life.  The pages are plain HTML, CSS and
+JavaScript from the package: no build step, nothing fetched elsewhere.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from racko.web import learn as learn_room
 from racko.web import lobby as lobby_room
 from racko.web import ops as ops_room
 from racko.web import players as players_room
+from racko.web import push as push_room
 from racko.web import puzzles as puzzles_room
 from racko.web import ratings as ratings_room
 from racko.web import review as review_room
@@ -42,7 +43,7 @@ log = logging.getLogger("racko.serve")
 
 def schema_parts() -> list[SchemaPart]:
     """The rooms' own tables in the store (the table room's journal is the store's own)."""
-    return [players_room.SCHEMA, ratings_room.SCHEMA, lobby_room.SCHEMA]
+    return [players_room.SCHEMA, ratings_room.SCHEMA, lobby_room.SCHEMA, push_room.SCHEMA]
 
 
 def people(store: TableStore) -> tuple[players_room.Players, ratings_room.Ratings]:
@@ -68,13 +69,18 @@ def create_app(
     review_playouts: int | None = None,
     rate_shared_addresses: bool = False,
     now: Callable[[], float] = time.time,
+    push_keys: push_room.PushKeys | None = None,
+    push_contact: str = push_room.CONTACT,
+    push_to_plain_http: bool = False,
 ) -> Starlette:
     """The server's application over ``store``; ``frames_per_second`` limits each connection (tests that play at a
     machine's speed raise it); ``short_collections``: keep the cycle collector's pauses short (racko.web.ops.memory);
     ``allow_origins``: the origins of pages served elsewhere that may use this server (``https://example.org``);
     ``review_playouts``: a review's play-outs a move (default: the review's own; fewer: quicker, rougher);
     ``rate_shared_addresses``: rate games whose seats play from one network address (racko.web.players.addresses);
-    ``now``: the server's clock, which the tables' clocks read (tests pass one they move by hand; no CLI option)."""
+    ``now``: the server's clock, which the tables' clocks read (tests pass one they move by hand; no CLI option);
+    ``push_keys``: the VAPID keys that sign "your turn" pushes (None: no pushes), ``push_contact`` the contact their
+    claims name; ``push_to_plain_http``: take http:// push services too (a test's own, on 127.0.0.1; no CLI option)."""
     store.prepare(schema_parts())
     hub: Hub
     metrics = Metrics(
@@ -111,6 +117,8 @@ def create_app(
         await asyncio.to_thread(ratings.game_over, table.table_id, {**table.setup, "gone": gone}, record)
 
     hub.game_over_hooks.append(game_over)
+    pushes = push_room.Pushes(store, hub.players, push_keys, contact=push_contact, plain_http=push_to_plain_http)
+    hub.turn_hooks.append(pushes.turn)
     creation = CreationLimit(new_tables_per_address, new_tables_in_all or ALL_ADDRESSES * new_tables_per_address)
     running = {"closing": False}
 
@@ -130,6 +138,7 @@ def create_app(
         if collector is not None:
             collector.cancel()
         await hub.close()
+        pushes.close()
         reviews.close()
         log.info("racko serve stopped: every table handed on")
 
@@ -145,6 +154,7 @@ def create_app(
                 now,
             ),
             *ratings_room.routes(ratings, hub.players),
+            *push_room.routes(pushes, hub.players, allowed),
             *learn_room.routes(),
             *puzzles_room.routes(allowed),
             *review_room.routes(reviews, store, ratings.record, hub.players, allowed),
@@ -160,5 +170,6 @@ def create_app(
     app.state.lobby = lobby
     app.state.ratings = ratings
     app.state.reviews = reviews
+    app.state.pushes = pushes
     app.state.metrics = metrics
     return app

@@ -87,6 +87,18 @@ def serve_command(
             "address); by default such a game is casual, so that nobody rates themselves with two browsers.",
         ),
     ] = False,
+    push_keys: Annotated[
+        Path | None,
+        typer.Option(
+            help='The file of the VAPID keys that sign "your turn" notifications, made on the first start (mode '
+            "0600; default: beside the SQLite file, or push-keys.pem in racko's data folder with PostgreSQL: give "
+            "every process of one PostgreSQL database the same file).",
+        ),
+    ] = None,
+    push_contact: Annotated[
+        str,
+        typer.Option(help="The operator's contact the notifications name to the push services (mailto: or https:)."),
+    ] = "mailto:racko@localhost",
 ) -> None:
     """Play Rack-O in the browser, with friends and computer players: start the server and print its address."""
     import uvicorn
@@ -109,6 +121,7 @@ def serve_command(
     name = node or f"{socket.gethostname().split('.')[0] or 'racko'}-{port}"
     configure_logging(log_format, name)
     store = store_or_exit(db, "cannot keep the tables there", sync=sync, node=name)
+    keys = push_keys_or_exit(push_keys, db)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"racko serve: open http://{shown}:{port}/ (tables are kept in {store.describe()}); Ctrl+C stops.")
     if host in ("0.0.0.0", "::"):
@@ -125,6 +138,8 @@ def serve_command(
             quick_target=quick_target,
             review_playouts=review_playouts,
             rate_shared_addresses=rate_shared_addresses,
+            push_keys=keys,
+            push_contact=push_contact,
         ),
         host=host,
         port=port,
@@ -183,6 +198,23 @@ admin_app = typer.Typer(
     "computer levels' ratings.",
     no_args_is_help=True,
 )
+
+
+def push_keys_or_exit(path: Path | None, db: str | None) -> Any:
+    """The server's VAPID keys, made on the first start: at ``path`` (``--push-keys``), or beside the SQLite file,
+    or in racko's data folder with PostgreSQL; what is wrong (never the key) and exit code 2 if they cannot be kept."""
+    from racko.web.push import keys_at, keys_beside
+    from racko.web.store import POSTGRES_SCHEMES
+
+    if path is None:
+        location = db if db is not None else str(data_dir() / "racko.sqlite3")
+        postgres = location.startswith(POSTGRES_SCHEMES)
+        path = data_dir() / "push-keys.pem" if postgres else keys_beside(Path(location).expanduser())
+    try:
+        return keys_at(path.expanduser())
+    except (OSError, ValueError) as error:
+        typer.echo(f"racko: cannot keep the push keys at {path}: {error}", err=True)
+        raise typer.Exit(2) from None
 
 
 def store_or_exit(db: str | None, problem: str, **options: Any) -> Any:

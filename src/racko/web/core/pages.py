@@ -27,6 +27,7 @@ def static_files(room: str) -> Mount:
 
 HEADER_MARK = re.compile(r"<!--header (\S+)-->")
 WORDS_MARK = re.compile(r"<!--words ([^>]*)-->\n")
+PART_MARK = re.compile(r"<!--part (\w+)/(_[\w.]+\.html)-->\n")
 ANALYSIS_ROOM = "analysis:"
 
 
@@ -34,19 +35,23 @@ ANALYSIS_ROOM = "analysis:"
 def page_text(room: str, name: str) -> str:
     """A page of a room's ``static/`` as it is served: ``<!--head-->`` becomes the head the start page, the lobby and
     the players' pages share (``_head.html``), ``<!--header /PATH-->`` their header (``_header.html``), with the link to
-    PATH marked as the current page, and ``<!--words ROOM ...-->`` the words of those rooms (:func:`words_element`)."""
+    PATH marked as the current page, ``<!--part ROOM/_NAME.html-->`` that room's part of the page (a section and the
+    script that runs it, from that room's ``static/``: the player's page shows the push room's), and ``<!--words ROOM
+    ...-->`` the words of those rooms (:func:`words_element`)."""
     text = (WEB / room / "static" / name).read_text(encoding="utf-8")
     text = text.replace("<!--head-->\n", _part("_head.html"))
     mark = HEADER_MARK.search(text)
     if mark is not None:
         link = f'href="{mark.group(1)}"'
         text = text.replace(mark.group(0) + "\n", _part("_header.html").replace(link, link + ' aria-current="page"'))
+    text = PART_MARK.sub(lambda part: _part(part.group(2), part.group(1)), text)
     return WORDS_MARK.sub(lambda words: words_element(words.group(1).split()), text)
 
 
-def _part(name: str) -> str:
-    """A shared part of the pages, without its first line (the comment that says what it is)."""
-    return (WEB / "core" / "static" / name).read_text(encoding="utf-8").split("\n", 1)[1]
+def _part(name: str, room: str = "core") -> str:
+    """A part of the pages (the core's, which they share, or a room's), without its first line (the comment that
+    says what it is)."""
+    return (WEB / room / "static" / name).read_text(encoding="utf-8").split("\n", 1)[1]
 
 
 def words_element(rooms: list[str]) -> str:

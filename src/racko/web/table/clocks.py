@@ -28,6 +28,26 @@ STAND_IN_SEED = 7919
 """Mixed into a table's seed for the computer players that stand in for its people (seeded, as every bot here)."""
 
 
+NO_TURN = (-1, -1.0)
+"""What a table announced when no person's turn ran as this process first looked at it."""
+
+
+def _turn_of(table: Table, seat: int | None) -> tuple[int, float] | None:
+    """The person's turn running at the table, named once per turn: its seat and when it began (a clock's turn), or
+    where it began in the journal (a turn without a running clock: a negative number, never a time).  ``None``: no
+    person's turn, or a gone seat's (its computer player plays it at once)."""
+    key = timing.turn_key(table)
+    if key is not None:
+        return int(key[0]), float(key[1])
+    if seat is None or (table.clock is not None and table.clock.gone(seat)):
+        return None
+    round_now = len(table.session.match.results)
+    start = len(table.played)
+    while start > 0 and table.played[start - 1].seat == seat and table.played[start - 1].round == round_now:
+        start -= 1
+    return seat, -1.0 - (round_now * 1_000_000 + start)
+
+
 class Clocks(Seating):
     """The clocks of every table (:class:`Seating` and the classes below it play the game)."""
 
@@ -39,16 +59,20 @@ class Clocks(Seating):
     def _note_turn(self, table: Table) -> None:
         """After every change: the turn hooks told of a turn that began here, and the players' lists of tables told
         whose move it is and until when (written once per turn, and only at a table with a player's seat)."""
-        key = timing.turn_key(table)
         seat = None if table.session.match.over else table.session.to_act
         if seat is not None and table.session.seats[seat].bot is not None:
             seat = None
+        turn = _turn_of(table, seat)
         with contextlib.suppress(RuntimeError):  # no running loop (a table opened outside the server)
-            if key is not None and table.announced != (int(key[0]), key[1]) and key[1] >= table.opened_at:
-                # a turn that began before this process opened the table was announced by the one that held it
-                table.announced = (int(key[0]), key[1])
-                if self.turn_hooks:
-                    self.in_background(self._tell_hooks(table, int(key[0]), "turn", timing.due(table)))
+            if turn is not None and table.announced != turn:
+                # A turn that began before this process opened the table was announced by the one that held it: a
+                # clock's turn began before the opening; a turn without a clock is the first one seen here.
+                began_here = turn[1] >= table.opened_at if turn[1] >= 0 else table.announced is not None
+                table.announced = turn
+                if began_here and self.turn_hooks:
+                    self.in_background(self._tell_hooks(table, turn[0], "turn", timing.due(table)))
+            elif turn is None and table.announced is None:
+                table.announced = NO_TURN
             listed = (seat, timing.due(table) if seat is not None else None)
             if table.listed != listed and any(spec.get("player") for spec in table.setup["seats"]):
                 table.listed = listed

@@ -85,8 +85,9 @@ class Registry(abc.ABC):
         """Called with a table, a person's seat, what (``"turn"``: its turn began; ``"reminder"``: a turn-based turn
         is running out) and the turn's deadline (the server's time; ``None`` without a clock), for another room to
         tell the person whose page is closed (Web Push).  ``"turn"`` is called by the process that played the move
-        before it (once per turn, for a table with a clock whose seat is not gone), ``"reminder"`` once per turn by
-        the process that sends it (kept in the set-up).  A hook's failure is logged, never the table's."""
+        before it (once per turn, at any table, but not for a gone seat, whose computer player plays at once),
+        ``"reminder"`` once per turn by the process that sends it (kept in the set-up).  A hook's failure is logged,
+        never the table's."""
         self.rate_shared_addresses = rate_shared_addresses
         """Whether a rated table stays rated when two of its seats play from one network address (a school's)."""
         self.marks = AddressMarks(store)

@@ -1,0 +1,235 @@
+""" "Your turn" where the person is: each device's push subscription kept per player, and one push to each of a
+player's devices when a table's turn becomes theirs while no page of theirs shows that table.
+
+The table room tells this room when a person's turn begins, and when a turn-based turn is running out
+(:attr:`racko.web.table.Hub.turn_hooks`, once per turn); the check is a few lookups in memory, on the event loop,
+and everything slow (reading the subscriptions, encrypting, the request to the browser's push service, dropping a
+dead subscription) happens in this room's worker threads, so that a push never delays a move."""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from racko.web.core import room_words_of
+from racko.web.players import Players
+from racko.web.push.keys import PushKeys
+from racko.web.store import Rows, SchemaPart, TableStore
+
+if TYPE_CHECKING:
+    from racko.web.table import Table
+
+SCHEMA = SchemaPart.of_room("push")
+DEVICES_PER_PLAYER = 10
+"""A player's subscriptions kept at most: an eleventh device replaces the one subscribed longest ago."""
+PUSH_SECONDS = 10.0
+"""How long one request to a push service may take."""
+TTL_SECONDS = 24 * 3600
+"""How long a push service keeps a push for a device that is off (a turn-based table's turn lasts a day or more)."""
+SENDERS = 4
+"""Worker threads that send pushes (each request waits on the network, not on the processor)."""
+DEAD = (404, 410)
+"""What a push service answers for a subscription that is gone for good (RFC 8030): it is dropped."""
+CONTACT = "mailto:racko@localhost"
+"""The contact the pushes' VAPID claims name by default (``racko serve --push-contact``)."""
+log = logging.getLogger("racko.serve")
+
+
+@dataclass(frozen=True)
+class Device:
+    """One browser's push subscription: where to send, its keys (base64url), and the language its pushes are in."""
+
+    endpoint: str
+    p256dh: str
+    auth: str
+    lang: str
+
+    def subscription(self) -> dict[str, Any]:
+        return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}
+
+
+def valid_endpoint(endpoint: Any, plain_http: bool) -> bool:
+    """A push service's address: an https URL (``plain_http``: http too, for a test's own push service)."""
+    if not isinstance(endpoint, str) or not 0 < len(endpoint) <= 1000:
+        return False
+    try:
+        parts = urlsplit(endpoint)
+    except ValueError:
+        return False
+    schemes = ("https", "http") if plain_http else ("https",)
+    return parts.scheme in schemes and bool(parts.hostname) and not parts.username and not parts.password
+
+
+def valid_key(value: Any, longest: int) -> bool:
+    alphabet = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_=")
+    return isinstance(value, str) and 0 < len(value) <= longest and set(value) <= alphabet
+
+
+class Pushes:
+    """The push room: subscriptions in the store, the keys that sign, and the turns this process saw."""
+
+    def __init__(
+        self,
+        store: TableStore,
+        players: Players,
+        keys: PushKeys | None,
+        *,
+        contact: str = CONTACT,
+        plain_http: bool = False,
+    ) -> None:
+        self.store = store
+        self.keys = keys
+        """``None``: pushes are off (the pages offer none)."""
+        self.contact = contact
+        self.plain_http = plain_http
+        """Whether an http:// endpoint is taken (a test's push service on 127.0.0.1; never in production)."""
+        self._senders = ThreadPoolExecutor(SENDERS, thread_name_prefix="racko-push")
+        players.forgetting.append(self._forget)
+
+    # --- devices -------------------------------------------------------------------------------------
+
+    def subscribe(self, player_id: str, device: Device) -> int:
+        """Keep ``device``'s subscription for ``player_id`` (a subscription another player had moves to this one:
+        one browser, one person); how many devices the player has now.  Blocks."""
+
+        def work(rows: Rows) -> int:
+            rows("DELETE FROM racko_push_devices WHERE endpoint = ?", (device.endpoint,))
+            rows(
+                "INSERT INTO racko_push_devices (endpoint, player_id, p256dh, auth, lang, created) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (device.endpoint, player_id, device.p256dh, device.auth, device.lang, time.time()),
+            )
+            kept = rows(
+                "SELECT endpoint FROM racko_push_devices WHERE player_id = ? ORDER BY created DESC, endpoint",
+                (player_id,),
+            )
+            for (endpoint,) in kept[DEVICES_PER_PLAYER:]:
+                rows("DELETE FROM racko_push_devices WHERE endpoint = ?", (endpoint,))
+            return min(len(kept), DEVICES_PER_PLAYER)
+
+        return self.store.run(work)
+
+    def unsubscribe(self, player_id: str, endpoint: str) -> int:
+        """Drop one of the player's devices; how many they have left.  Blocks."""
+
+        def work(rows: Rows) -> int:
+            rows("DELETE FROM racko_push_devices WHERE endpoint = ? AND player_id = ?", (endpoint, player_id))
+            return len(rows("SELECT endpoint FROM racko_push_devices WHERE player_id = ?", (player_id,)))
+
+        return self.store.run(work)
+
+    def devices_of(self, player_id: str) -> list[Device]:
+        rows = self.store.read(
+            lambda rows: rows(
+                "SELECT endpoint, p256dh, auth, lang FROM racko_push_devices WHERE player_id = ? ORDER BY endpoint",
+                (player_id,),
+            )
+        )
+        return [Device(str(endpoint), str(p256dh), str(auth), str(lang)) for endpoint, p256dh, auth, lang in rows]
+
+    def drop(self, endpoint: str) -> None:
+        """A subscription its push service says is gone."""
+        self.store.run(lambda rows: rows("DELETE FROM racko_push_devices WHERE endpoint = ?", (endpoint,)))
+
+    @staticmethod
+    def _forget(rows: Rows, player_id: str) -> None:
+        """Part of forgetting a player (the players room's transaction): their devices go (the foreign key's cascade
+        does the same; said here so that it never depends on it)."""
+        rows("DELETE FROM racko_push_devices WHERE player_id = ?", (player_id,))
+
+    # --- turns ---------------------------------------------------------------------------------------
+
+    async def turn(self, table: Table, seat: int, what: str, deadline: float | None) -> None:
+        """The table room's turn hook: a person's turn began (``what`` is ``"turn"``) or a turn-based turn is
+        running out (``"reminder"``, ``deadline`` its end); if no page of that person shows this table, their devices
+        get a push (sent in a worker thread).  Never blocks."""
+        if self.keys is None or table.session.match.over:
+            return
+        spec = table.setup["seats"][seat]
+        player_id = spec.get("player")
+        if spec["bot"] is not None or table.session.seats[seat].bot is not None or not player_id:
+            return
+        if table.connected(seat):  # the table is open in a page of theirs: the page says it
+            return
+        others = [str(other["name"]) for index, other in enumerate(table.setup["seats"]) if index != seat]
+        hours = None if what != "reminder" or deadline is None else max(1, round((deadline - time.time()) / 3600))
+        self._senders.submit(self._push_turn, str(player_id), table.table_id, others, hours)
+
+    def _push_turn(self, player_id: str, table_id: str, others: list[str], hours: int | None) -> None:
+        """In a worker thread: one push to each of the player's devices; a dead subscription is dropped."""
+        try:
+            devices = self.devices_of(player_id)
+        except Exception as error:
+            log.warning("push: the devices of a player could not be read: %s", type(error).__name__)
+            return
+        for device in devices:
+            self.send(device, turn_message(device.lang, table_id, others, hours))
+
+    def send(self, device: Device, message: dict[str, str]) -> bool:
+        """One push to one device (blocks: a worker thread's); whether the push service took it.  A subscription
+        the service says is gone (404, 410) is dropped; any other failure is logged with the service's host only
+        (an endpoint is a secret of its device)."""
+        from pywebpush import WebPushException, webpush  # loaded by the first push, not by every server start
+
+        keys = self.keys
+        if keys is None:
+            return False
+        host = urlsplit(device.endpoint).hostname
+        try:
+            webpush(
+                device.subscription(),
+                json.dumps(message, ensure_ascii=False),
+                vapid_private_key=_vapid(keys),
+                vapid_claims={"sub": self.contact},
+                ttl=TTL_SECONDS,
+                timeout=PUSH_SECONDS,
+                headers={"Urgency": "high"},
+            )
+        except WebPushException as error:
+            if error.status_code in DEAD:
+                self.drop(device.endpoint)
+                log.info("push: a device's subscription at %s is gone: dropped", host)
+            else:
+                log.warning("push: %s refused a push (%s)", host, error.status_code)
+            return False
+        except Exception as error:
+            log.warning("push: no push reached %s (%s)", host, type(error).__name__)
+            return False
+        return True
+
+    def close(self) -> None:
+        """Stop sending: pushes not started yet are dropped (the server is stopping)."""
+        self._senders.shutdown(wait=False, cancel_futures=True)
+
+
+def turn_message(lang: str, table_id: str, others: list[str], hours: int | None = None) -> dict[str, str]:
+    """What a "your turn" push says, in the device's language (English for one this server does not speak), and the
+    table it opens: the service worker shows ``title`` and ``body``, and opens ``url`` (a path of this site).
+    ``hours``: a turn-based turn's reminder, with the hours left."""
+    words = _words().get(lang) or _words()["en"]
+    body = words["push_turn_body"] if hours is None else words["push_reminder_body"].replace("{hours}", str(hours))
+    return {
+        "title": words["push_turn_title"],
+        "body": body.replace("{names}", ", ".join(others)),
+        "url": f"/t/{table_id}",
+        "tag": f"turn-{table_id}",
+    }
+
+
+@functools.cache
+def _words() -> dict[str, dict[str, str]]:
+    return room_words_of("push")
+
+
+@functools.lru_cache(maxsize=4)
+def _vapid(keys: PushKeys) -> Any:
+    """The signer of the pushes' VAPID claims, made once per key pair."""
+    from py_vapid import Vapid
+
+    return Vapid.from_pem(keys.private_pem)

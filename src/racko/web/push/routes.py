@@ -1,0 +1,62 @@
+"""The push room's routes: the service worker (served at the site's root, so that its scope covers every page), the
+server's public key and the player's devices count, and a device subscribing or unsubscribing (docs/PROTOCOL.md)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from racko.web.core import WEB, Refused, answers_refusals, json_body, static_files
+from racko.web.players import Players, player_of, required_player
+from racko.web.push.pushes import Device, Pushes, valid_endpoint, valid_key
+
+WORKER = WEB / "push" / "static" / "worker.js"
+LANGUAGES = ("en", "nl", "fr")
+
+
+def routes(pushes: Pushes, players: Players, allowed: frozenset[str]) -> list[BaseRoute]:
+    async def worker(request: Request) -> Response:
+        # Never kept stale by a cache: a new worker reaches every browser at its next visit.
+        return FileResponse(
+            WORKER,
+            media_type="text/javascript",
+            headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
+        )
+
+    async def state(request: Request) -> Response:
+        player = await player_of(request, players)
+        devices = len(await asyncio.to_thread(pushes.devices_of, player.id)) if player is not None else 0
+        return JSONResponse({"key": pushes.keys.public if pushes.keys else None, "devices": devices})
+
+    @answers_refusals
+    async def devices(request: Request) -> Response:
+        data = await json_body(request, allowed)
+        player = await required_player(request, players)
+        if pushes.keys is None:
+            raise Refused(503, "This server sends no notifications.")
+        endpoint = data.get("endpoint")
+        if not valid_endpoint(endpoint, pushes.plain_http):
+            raise Refused(400, "A subscription names its push service's https address.")
+        assert isinstance(endpoint, str)
+        if request.method == "DELETE":
+            left = await asyncio.to_thread(pushes.unsubscribe, player.id, endpoint)
+            return JSONResponse({"on": False, "devices": left})
+        keys = data.get("keys")
+        p256dh = keys.get("p256dh") if isinstance(keys, dict) else None
+        auth = keys.get("auth") if isinstance(keys, dict) else None
+        if not valid_key(p256dh, 100) or not valid_key(auth, 40):
+            raise Refused(400, "A subscription has its keys (p256dh and auth).")
+        assert isinstance(p256dh, str) and isinstance(auth, str)
+        lang = data.get("lang") if data.get("lang") in LANGUAGES else "en"
+        count = await asyncio.to_thread(pushes.subscribe, player.id, Device(endpoint, p256dh, auth, str(lang)))
+        return JSONResponse({"on": True, "devices": count})
+
+    return [
+        Route("/push-worker.js", worker),
+        Route("/api/push", state),
+        Route("/api/push/devices", devices, methods=["POST", "DELETE"]),
+        static_files("push"),
+    ]

@@ -1,0 +1,98 @@
+"use strict";
+// The push room's part of the player's page: "your turn" notifications on this device. The page registers the
+// service worker (/push-worker.js, whose scope is the whole site), subscribes this browser to its push service with
+// the server's public key when the person turns notifications on, and tells the server (POST /api/push/devices);
+// turning them off unsubscribes and tells the server too (DELETE).
+
+(() => {
+  const button = document.getElementById("push-toggle");
+  const state = document.getElementById("push-state");
+  const devices = document.getElementById("push-devices");
+  let key = null;
+  let registration = null;
+  let on = false;
+  let count = 0;
+  let said = null; // the last message, as a key and its values, said again in a language chosen later
+
+  function say(message, values) {
+    said = message ? [message, values] : null;
+    state.textContent = message ? t(message, values) : "";
+  }
+
+  function render() {
+    button.dataset.t = on ? "push_off" : "push_on";
+    button.textContent = t(button.dataset.t);
+    devices.textContent = key ? t("push_devices", { count }) : "";
+    if (said) state.textContent = t(said[0], said[1]);
+  }
+
+  function keyBytes(text) {
+    const base64 = text.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (text.length % 4)) % 4);
+    return Uint8Array.from(atob(base64), (character) => character.charCodeAt(0));
+  }
+
+  async function tellServer(subscription) {
+    const data = subscription.toJSON();
+    const answer = await api("/api/push/devices", {
+      method: "POST", body: JSON.stringify({ endpoint: data.endpoint, keys: data.keys, lang: LANG }),
+    });
+    count = answer.devices;
+  }
+
+  async function turnOn() {
+    const permission = await Notification.requestPermission();
+    if (permission !== "granted") { say("push_denied"); return; }
+    const subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) });
+    await tellServer(subscription);
+    on = true;
+    say("push_state_on");
+  }
+
+  async function turnOff() {
+    const subscription = await registration.pushManager.getSubscription();
+    if (subscription) {
+      const endpoint = subscription.endpoint;
+      await subscription.unsubscribe();
+      const answer = await api("/api/push/devices", { method: "DELETE", body: JSON.stringify({ endpoint }) });
+      count = answer.devices;
+    }
+    on = false;
+    say("push_state_off");
+  }
+
+  async function start() {
+    if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
+      say("push_unsupported");
+      return;
+    }
+    const found = await api("/api/push");
+    key = found.key;
+    count = found.devices;
+    if (!key) { say("push_unavailable"); render(); return; }
+    registration = await navigator.serviceWorker.register("/push-worker.js", { scope: "/" });
+    await navigator.serviceWorker.ready;
+    const subscription = await registration.pushManager.getSubscription();
+    if (subscription && Notification.permission === "granted") {
+      await tellServer(subscription); // the server keeps it (again): a device forgotten there is known again
+      on = true;
+    }
+    say(on ? "push_state_on" : "push_state_off");
+    render();
+    button.disabled = false;
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      try {
+        if (on) await turnOff(); else await turnOn();
+      } catch (error) {
+        say("push_failed", { reason: error.message || String(error) });
+      }
+      render();
+      button.disabled = false;
+      button.focus();
+    });
+  }
+
+  const language = document.getElementById("lang");
+  if (language) language.addEventListener("change", render);
+  start().catch((error) => { say("push_failed", { reason: error.message || String(error) }); });
+})();

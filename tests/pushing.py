@@ -1,0 +1,118 @@
+"""What the push room's tests share: a push service of the test's own on 127.0.0.1 (it keeps each push it is sent,
+or answers 410 for a subscription it says is gone), a device's keys made in the test, and a push read as the device
+reads it: its VAPID signature checked against the server's public key, its aes128gcm payload decrypted."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import queue
+import re
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import http_ece
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
+
+
+def b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def unb64url(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+@dataclass
+class Received:
+    """One push as the push service took it."""
+
+    path: str
+    headers: dict[str, str]
+    body: bytes
+
+
+class PushService:
+    """A push service on 127.0.0.1: a POST to ``/gone/...`` is answered 410 (the subscription is gone for good), any
+    other is taken (201) and kept in :attr:`received`.  Stopped (its thread joined) by :meth:`close`."""
+
+    def __init__(self) -> None:
+        self.received: queue.Queue[Received] = queue.Queue()
+        service = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                service.received.put(Received(self.path, {k.lower(): v for k, v in self.headers.items()}, body))
+                self.send_response(410 if self.path.startswith("/gone/") else 201)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.origin = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def next_push(self, seconds: float = 10.0) -> Received:
+        return self.received.get(timeout=seconds)
+
+    def nothing_within(self, seconds: float) -> bool:
+        try:
+            self.received.get(timeout=seconds)
+        except queue.Empty:
+            return True
+        return False
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(timeout=10)
+
+
+@dataclass
+class DeviceKeys:
+    """A browser's side of a subscription: its P-256 key pair and its 16-byte auth secret, made here."""
+
+    endpoint: str
+    private: ec.EllipticCurvePrivateKey = field(default_factory=lambda: ec.generate_private_key(ec.SECP256R1()))
+    auth: bytes = field(default_factory=lambda: os.urandom(16))
+
+    def subscription(self, lang: str = "en") -> dict[str, Any]:
+        """What a page posts to /api/push/devices (PushSubscription.toJSON() and the page's language)."""
+        point = self.private.public_key().public_bytes(
+            serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+        )
+        return {"endpoint": self.endpoint, "keys": {"p256dh": b64url(point), "auth": b64url(self.auth)}, "lang": lang}
+
+    def read(self, push: Received, server_key: str, contact: str) -> dict[str, Any]:
+        """The push's message, once its VAPID signature is checked against ``server_key`` (the server's public key
+        as /api/push gives it) for this push service, and its payload decrypted with this device's keys."""
+        assert push.headers["content-encoding"] == "aes128gcm"
+        assert int(push.headers["ttl"]) > 0
+        found = re.fullmatch(r"vapid t=([^,\s]+),\s*k=([^,\s]+)", push.headers["authorization"])
+        assert found, push.headers["authorization"]
+        token, key = found.groups()
+        assert key == server_key
+        head, claims, signature = token.split(".")
+        assert json.loads(unb64url(head)) == {"typ": "JWT", "alg": "ES256"}
+        raw = unb64url(signature)
+        public = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), unb64url(server_key))
+        der = encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big"))
+        public.verify(der, f"{head}.{claims}".encode(), ec.ECDSA(hashes.SHA256()))  # raises if forged
+        said = json.loads(unb64url(claims))
+        origin = self.endpoint.split("/", 3)[:3]
+        assert said["aud"] == "/".join(origin)
+        assert said["sub"] == contact
+        assert time.time() < said["exp"] <= time.time() + 24 * 3600
+        plain = http_ece.decrypt(push.body, private_key=self.private, auth_secret=self.auth, version="aes128gcm")
+        message: dict[str, Any] = json.loads(plain)
+        return message

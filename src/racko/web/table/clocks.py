@@ -43,7 +43,7 @@ class Clocks(Seating):
             table.timer = asyncio.get_running_loop().create_task(self._run_clock(table))
 
     async def _run_clock(self, table: Table) -> None:
-        while self.tables.get(table.table_id) is table and not table.session.match.over:
+        while self.tables.get(table.table_id) is table and not table.over:
             gone = timing.gone_to_act(table)
             if gone is not None:
                 await asyncio.sleep(self.pace)  # as any computer player: people can follow
@@ -94,6 +94,8 @@ class Clocks(Seating):
         version = session.version
         action = await asyncio.to_thread(self._stand_in(table, seat).act, session.observation(seat))
         if self.tables.get(table.table_id) is not table or session.version != version or session.to_act != seat:
+            return False
+        if table.over or session.seats[seat].bot is not None:  # ended, or its person resigned meanwhile
             return False
         if self.store.unsaved(table.table_id):
             return False

@@ -158,7 +158,7 @@ def test_an_offer_to_end_a_casual_game_is_said_to_all_declined_offered_again_and
         bob.send_json({"type": "decline-end"})
         for ws in (ann, bob):
             assert way_out(ws)["what"] == "declined"
-        said_and_refused(ann, {"type": "offer-end"}, "too-soon")  # not again before the table moves on
+        said_and_refused(ann, {"type": "offer-end"}, "offer-declined")  # not again before the table moves on
         said_and_refused(bob, {"type": "accept-end"}, "no-offer")
         bob.send_json({"type": "offer-end"})
         assert (way_out(ann)["what"], way_out(bob)["what"]) == ("offered", "offered")

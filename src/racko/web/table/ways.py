@@ -99,7 +99,7 @@ class WaysOut(Clocks):
                 raise WebError("offer-standing", "An offer to end the game stands already: wait for the answers.")
             declined = table.setup.get("declined")
             if isinstance(declined, dict) and declined.get("by") == seat and declined.get("after") == len(table.played):
-                raise WebError("too-soon", "Your offer was declined: play on before you offer again.")
+                raise WebError("offer-declined", "Your offer was declined: play on before you offer again.")
             if not others:
                 await self._end(table, AGREED, seat)
             else:

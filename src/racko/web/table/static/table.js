@@ -126,7 +126,10 @@ function receive(frame) {
     renderGameMode();
     renderPeople();
     renderGone();
+    renderWays();
     tick();
+  } else if (frame.type === "way-out") {
+    wayOut(frame);
   } else if (frame.type === "clock-warning") {
     if (frame.seat === you) hurry(frame.left);
   } else if (frame.type === "reaction") {
@@ -165,6 +168,7 @@ function receiveState(frame) {
   startClock();
   render();
   renderLog(frame.log);
+  renderWays();
   offerName();
   turnSignals(live);
   if (!drawnOnce) {
@@ -305,7 +309,7 @@ function render() {
   document.body.classList.toggle("game-over", view.over);
   const names = view.names;
   // The header: whose turn.
-  $("turn").replaceChildren(...(view.over ? tNodes("game_over", { name: bdi(view.winners) }) : mine ? [t("your_turn")]
+  $("turn").replaceChildren(...(view.ended ? [t("ended:" + view.ended)] : view.over ? tNodes("game_over", { name: bdi(view.winners) }) : mine ? [t("your_turn")]
     : view.to_act !== null ? tNodes("to_play", { name: bdi(names[view.to_act]) }) : []));
   $("turn").classList.toggle("mine", Boolean(mine));
   // The other seats, around the table.
@@ -800,7 +804,7 @@ function showResult() {
   reviewLink(result);
   if (view.over) {
     $("round-title").textContent = t("game_title", { title: variantTitle(setup.variant, setup.title) });
-    $("winner").replaceChildren("★ ", ...tNodes("winner_is", { name: bdi(view.winners) }));
+    $("winner").replaceChildren(...(view.ended ? [t("ended:" + view.ended)] : ["★ ", ...tNodes("winner_is", { name: bdi(view.winners) })]));
     $("download").href = "/api/tables/" + encodeURIComponent(TABLE) + "/record";
     const last = document.createElement("details");
     const summary = document.createElement("summary");
@@ -961,6 +965,7 @@ function renderPeople() {
     const item = document.createElement("li");
     let state = seat.bot ? t("bot", { bot: seat.bot }) : !seat.joined ? t("joined_not") : seat.connected ? t("connected") : t("away", { s: seat.away_for });
     if (seat.gone) state += " · " + t("gone");
+    if (seat.left) state += " · " + t("left:" + seat.left);
     item.append(bdi(view.names[seat.seat]), (seat.seat === you ? " (" + t("you") + ")" : "") + ": " + state);
     list.append(item);
     // A person who is away holds up the table: the others see for how long, and when they may hand the seat over.
@@ -988,6 +993,70 @@ function renderPeople() {
   }
   for (const line of [...$("away").children]) if (!away.has(line.dataset.seat)) line.remove();
   $("away").hidden = away.size === 0;
+}
+
+// --- a way out: offer to end the game, abort it, resign, leave the table (docs/PLAYING.md) ----------------------
+
+// The menu offers what this person may do now (the server says whether an abort is still allowed, and who is left);
+// a standing offer to end the game shows under the rack, with its answers.
+function renderWays() {
+  const playing = you !== null && view && !view.over && presence && presence.seats[you] && !presence.seats[you].bot;
+  $("menu-toggle").hidden = !playing;
+  if (!playing) openMenu(false);
+  const others = presence ? presence.seats.filter((seat) => seat.seat !== you && !seat.bot).length : 0;
+  $("way-offer").hidden = !playing || Boolean(presence.offer) || (presence.rated && others > 0);
+  $("way-abort").hidden = !playing || !presence.abortable;
+  const offer = playing ? presence.offer : null;
+  const box = $("offer-box");
+  const hadFocus = box.contains(document.activeElement);
+  box.hidden = !offer;
+  if (offer) {
+    const mine = offer.by === you;
+    const answered = offer.yes.includes(you);
+    $("offer-text").replaceChildren(...(mine ? [t("offer:mine")] : answered ? [t("offer:answered")] : tNodes("offer:them", { name: bdi(view.names[offer.by]) })));
+    $("offer-yes").hidden = mine || answered;
+    $("offer-no").textContent = t(mine ? "way:withdraw" : "way:decline");
+    $("offer-no").hidden = answered;
+  } else if (hadFocus) $("rack").querySelector("button:enabled")?.focus();
+}
+
+function openMenu(open) {
+  $("way-menu").hidden = !open;
+  $("menu-toggle").setAttribute("aria-expanded", String(open));
+  if (open) $("way-menu").querySelector("button:not([hidden])")?.focus();
+}
+
+// What cannot be undone is asked once more (the dialog starts on Cancel).
+function confirmWay(way) {
+  openMenu(false);
+  const alone = presence && presence.seats.every((seat) => seat.seat === you || seat.bot);
+  const key = way === "offer-end" && alone ? "offer-end-alone" : way;
+  $("confirm-text").textContent = t("confirm:" + key);
+  $("confirm-yes").textContent = t("way:" + way);
+  const dialog = $("confirm-dialog");
+  dialog.returnValue = "";
+  dialog.onclose = () => {
+    if (dialog.returnValue === "yes") send({ type: way });
+    else $("menu-toggle").focus();
+  };
+  dialog.showModal();
+}
+
+// Said to everyone: a line in the log and under the rack; the person who resigned watches from now on, and the one
+// who left the table goes to the lobby.
+function wayOut(frame) {
+  const line = t("said:" + frame.what, { name: shownName(frame.name) });
+  const item = document.createElement("li");
+  item.className = "way-out";
+  item.textContent = line;
+  $("log").append(item);
+  $("log").scrollTop = $("log").scrollHeight;
+  setStatus(line, true);
+  if (frame.seat === you && (frame.what === "resigned" || frame.what === "left")) {
+    you = null;
+    document.body.classList.add("spectating");
+    if (frame.what === "left") location.assign("/");
+  }
 }
 
 // The log, worded in the page's language with the current names: appended as entries arrive, rebuilt when the
@@ -1036,12 +1105,17 @@ function main() {
   $("notice-back").addEventListener("click", resume);
   $("back").addEventListener("click", () => send({ type: "back" }));
   $("react-toggle").addEventListener("click", () => openReactions($("reactions").hidden));
+  $("menu-toggle").addEventListener("click", () => openMenu($("way-menu").hidden));
+  for (const button of document.querySelectorAll("#way-menu [data-way]")) button.addEventListener("click", () => confirmWay(button.dataset.way));
+  $("offer-yes").addEventListener("click", () => send({ type: "accept-end" }));
+  $("offer-no").addEventListener("click", () => send({ type: "decline-end" }));
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && !$("reactions").hidden) { openReactions(false); $("react-toggle").focus(); return; }
+    if (event.key === "Escape" && !$("way-menu").hidden) { openMenu(false); $("menu-toggle").focus(); return; }
     if (event.key === "Escape" && !WIDE.matches && document.body.classList.contains("panel-open")) { setPanel(false, false); return; }
     if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
     if (event.ctrlKey || event.metaKey || event.altKey || stopped) return;
-    if ($("round-dialog").open || $("name-dialog").open) return;
+    if ($("round-dialog").open || $("name-dialog").open || $("confirm-dialog").open || !$("way-menu").hidden) return;
     const keys = { d: "draw", t: "take", x: "discard", r: "racko", w: "wait", k: "keep" };
     if (keys[event.key]) { verb(keys[event.key]); event.preventDefault(); }
     else if (event.key === "?") { if (rated) setStatus(t("err:hints-off"), true); else if (myTurn()) send({ type: "hint" }); event.preventDefault(); }

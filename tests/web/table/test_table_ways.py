@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 from starlette.testclient import TestClient
 
 from people import eventually, finished_games, get_as, person, play_to_the_end, until
@@ -216,3 +217,5 @@ def test_leaving_the_table_is_kept_through_a_restart_and_the_last_person_leaving
     record = json.loads(TestClient(table_app(path)).get(f"/api/tables/{table['table']}/record").text)
     assert [entry and entry["how"] for entry in record["left"]] == ["left", "left"]
     assert record["ended"]["how"] == "deserted"
+    schema = json.loads((Path(__file__).parents[3] / "docs" / "record.schema.json").read_text())
+    jsonschema.Draft202012Validator(schema).validate(record)  # the record's new keys are the documented ones

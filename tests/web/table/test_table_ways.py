@@ -119,22 +119,25 @@ def test_an_abort_comes_too_late_once_each_seat_moved_twice_and_a_spectator_cann
     any_client: TestClient,
 ) -> None:
     client = any_client
-    table = make_table(client, seats=["me", "medium"])
-    with (
-        client.websocket_connect(f"/ws/{table['table']}") as ws,
-        client.websocket_connect(f"/ws/{table['table']}") as watching,
-    ):
-        _, state = hello(ws, table["seats"][0]["token"])
-        hello(watching, None)
-        for frame in ({"type": "resign"}, {"type": "leave"}, {"type": "abort"}, {"type": "offer-end"}):
-            said_and_refused(watching, frame, "spectator")
-        said_and_refused(ws, {"type": "accept-end"}, "no-offer")  # nobody offered
-        said_and_refused(ws, {"type": "decline-end"}, "no-offer")
-        live = hub_of(client).tables[table["table"]]
-        while min(turns_played(live)) < 2:
-            state = play_to_the_end([ws], [state], moves=1)
-        said_and_refused(ws, {"type": "abort"}, "too-late")
+    table, ann, bob, _, _ = rated_pair(client)
+    ann_ws, ann_state = open_seat(client, table, ann)
+    bob_ws, bob_state = open_seat(client, table, bob)
+    try:
+        with client.websocket_connect(f"/ws/{table}") as watching:
+            hello(watching, None)
+            for frame in ({"type": "resign"}, {"type": "leave"}, {"type": "abort"}, {"type": "offer-end"}):
+                said_and_refused(watching, frame, "spectator")
+        said_and_refused(ann_ws, {"type": "accept-end"}, "no-offer")  # nobody offered
+        said_and_refused(bob_ws, {"type": "decline-end"}, "no-offer")
+        live = hub_of(client).tables[table]
+        states = [ann_state, bob_state]
+        while min(turns_played(live)) < 2:  # people only: every state comes from a move the test makes
+            play_to_the_end([ann_ws, bob_ws], states, moves=1)
+        said_and_refused(ann_ws, {"type": "abort"}, "too-late")
         assert live.setup.get("ended") is None and not live.over
+    finally:
+        ann_ws.__exit__(None, None, None)
+        bob_ws.__exit__(None, None, None)
 
 
 def test_an_offer_to_end_a_casual_game_is_said_to_all_declined_offered_again_and_accepted(

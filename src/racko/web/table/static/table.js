@@ -1107,6 +1107,7 @@ function main() {
   $("react-toggle").addEventListener("click", () => openReactions($("reactions").hidden));
   $("menu-toggle").addEventListener("click", () => openMenu($("way-menu").hidden));
   for (const button of document.querySelectorAll("#way-menu [data-way]")) button.addEventListener("click", () => confirmWay(button.dataset.way));
+  document.addEventListener("click", (event) => { if (!$("way-menu").hidden && !event.target.closest(".way-box")) openMenu(false); });
   $("offer-yes").addEventListener("click", () => send({ type: "accept-end" }));
   $("offer-no").addEventListener("click", () => send({ type: "decline-end" }));
   document.addEventListener("keydown", (event) => {

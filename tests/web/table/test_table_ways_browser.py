@@ -22,8 +22,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield address
 
 
-def choose(page: Page, way: str, *, keyboard: bool = False) -> None:
-    """Open the menu, choose ``way`` (its button's id), and say yes in the confirmation."""
+def choose(page: Page, way: str, *, keyboard: bool = False, confirm: bool = True) -> None:
+    """Open the menu, choose ``way`` (its button's id), and say yes in the confirmation (if it asks one)."""
     if keyboard:
         page.locator("#menu-toggle").focus()
         page.keyboard.press("Enter")
@@ -33,6 +33,9 @@ def choose(page: Page, way: str, *, keyboard: bool = False) -> None:
     else:
         page.locator("#menu-toggle").click()
         page.locator(f"#{way}").click()
+    if not confirm:  # an offer can be withdrawn: it is not asked again
+        expect(page.locator("#confirm-dialog")).not_to_be_visible()
+        return
     expect(page.locator("#confirm-dialog")).to_be_visible()
     expect(page.locator("#confirm-no")).to_be_focused()  # what cannot be undone starts on Cancel
     if keyboard:
@@ -58,14 +61,15 @@ def test_two_people_offer_decline_resign_and_abort_from_the_tables_menu(server: 
         assert serious_problems(ann, axe) == []  # the menu open
         ann.keyboard.press("Escape")
         expect(ann.locator("#way-menu")).to_be_hidden()
-        choose(ann, "way-offer", keyboard=True)
-        expect(ann.locator("#offer-box")).to_contain_text("You offered to end the game")
-        expect(bob.locator("#offer-box")).to_contain_text("Ann offers to end the game where it stands.")
+        choose(ann, "way-offer", keyboard=True, confirm=False)
+        expect(ann.locator("#offer-box")).to_contain_text("Waiting for the others.")
+        expect(ann.locator("#offer-no")).to_have_text("Cancel")  # the one who offered may withdraw it
+        expect(bob.locator("#offer-box")).to_contain_text("Ann offers to end the game.")
         assert serious_problems(bob, axe) == []  # the offer, on a phone
         box = bob.locator("#offer-box").bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 375  # the phone's width
         bob.locator("#offer-no").click()
-        expect(ann.locator("#log")).to_contain_text("Bob declined to end the game: play on.")
+        expect(ann.locator("#log")).to_contain_text("Bob declined: play on.")
         expect(ann.locator("#offer-box")).to_be_hidden()
         expect(bob.locator("#offer-box")).to_be_hidden()
         # Bob resigns: a computer player takes his seat, which Ann sees; Bob watches from then on.
@@ -74,15 +78,16 @@ def test_two_people_offer_decline_resign_and_abort_from_the_tables_menu(server: 
         assert menu is not None and menu["x"] >= 0 and menu["x"] + menu["width"] <= 375  # the menu fits the phone
         bob.locator("#way-resign").click()
         expect(bob.locator("#confirm-dialog")).to_be_visible()
+        expect(bob.locator("#confirm-text")).to_have_text("Resign? Give your seat to a computer? Rated: last place.")
         assert serious_problems(bob, axe) == []  # the confirmation
         bob.locator("#confirm-yes").click()
-        expect(ann.locator("#log")).to_contain_text("Bob resigned: a computer player plays the seat.")
+        expect(ann.locator("#log")).to_contain_text("Bob resigned.")
         expect(ann.locator("#people")).to_contain_text("resigned")
         expect(bob.locator("#menu-toggle")).to_be_hidden()
         expect(bob.locator("body")).to_have_class(re.compile(r"(^|\s)spectating(\s|$)"))
         # Ann aborts (nobody has had two turns yet): the game ends for both, counting for nothing.
         expect(ann.locator("#way-abort")).to_be_attached()
-        choose(ann, "way-abort")
+        choose(ann, "way-abort", keyboard=True)
         for page in (ann, bob):
             expect(page.locator("#turn")).to_have_text("Game aborted")
         expect(ann.locator("#menu-toggle")).to_be_hidden()

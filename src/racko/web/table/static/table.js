@@ -309,7 +309,7 @@ function render() {
   document.body.classList.toggle("game-over", view.over);
   const names = view.names;
   // The header: whose turn.
-  $("turn").replaceChildren(...(view.ended ? [t("ended:" + view.ended)] : view.over ? tNodes("game_over", { name: bdi(view.winners) }) : mine ? [t("your_turn")]
+  $("turn").replaceChildren(...(view.ended ? [t("e:" + view.ended)] : view.over ? tNodes("game_over", { name: bdi(view.winners) }) : mine ? [t("your_turn")]
     : view.to_act !== null ? tNodes("to_play", { name: bdi(names[view.to_act]) }) : []));
   $("turn").classList.toggle("mine", Boolean(mine));
   // The other seats, around the table.
@@ -804,7 +804,7 @@ function showResult() {
   reviewLink(result);
   if (view.over) {
     $("round-title").textContent = t("game_title", { title: variantTitle(setup.variant, setup.title) });
-    $("winner").replaceChildren(...(view.ended ? [t("ended:" + view.ended)] : ["★ ", ...tNodes("winner_is", { name: bdi(view.winners) })]));
+    $("winner").replaceChildren(...(view.ended ? [t("e:" + view.ended)] : ["★ ", ...tNodes("winner_is", { name: bdi(view.winners) })]));
     $("download").href = "/api/tables/" + encodeURIComponent(TABLE) + "/record";
     const last = document.createElement("details");
     const summary = document.createElement("summary");
@@ -965,7 +965,7 @@ function renderPeople() {
     const item = document.createElement("li");
     let state = seat.bot ? t("bot", { bot: seat.bot }) : !seat.joined ? t("joined_not") : seat.connected ? t("connected") : t("away", { s: seat.away_for });
     if (seat.gone) state += " · " + t("gone");
-    if (seat.left) state += " · " + t("left:" + seat.left);
+    if (seat.left) state += " · " + t("l:" + seat.left);
     item.append(bdi(view.names[seat.seat]), (seat.seat === you ? " (" + t("you") + ")" : "") + ": " + state);
     list.append(item);
     // A person who is away holds up the table: the others see for how long, and when they may hand the seat over.
@@ -995,30 +995,24 @@ function renderPeople() {
   $("away").hidden = away.size === 0;
 }
 
-// --- a way out: offer to end the game, abort it, resign, leave the table (docs/PLAYING.md) ----------------------
-
-// The menu offers what this person may do now (the server says whether an abort is still allowed, and who is left);
-// a standing offer to end the game shows under the rack, with its answers.
+// A way out (docs/PLAYING.md): the menu, what cannot be undone asked again, a standing offer under the rack.
 function renderWays() {
-  const playing = you !== null && view && !view.over && presence && presence.seats[you] && !presence.seats[you].bot;
-  $("menu-toggle").hidden = !playing;
-  if (!playing) openMenu(false);
-  const others = presence ? presence.seats.filter((seat) => seat.seat !== you && !seat.bot).length : 0;
-  $("way-offer").hidden = !playing || Boolean(presence.offer) || (presence.rated && others > 0);
-  $("way-abort").hidden = !playing || !presence.abortable;
-  const offer = playing ? presence.offer : null;
-  const box = $("offer-box");
-  const hadFocus = box.contains(document.activeElement);
+  const p = presence, on = you !== null && view && !view.over && p && p.seats[you] && !p.seats[you].bot;
+  const offer = on ? p.offer : null, box = $("offer-box"), wait = offer && (offer.by === you || offer.yes.includes(you));
+  $("menu-toggle").hidden = !on;
+  if (!on) openMenu(false);
+  $("way-offer").hidden = !on || Boolean(offer) || (p.rated && !alone());
+  $("way-abort").hidden = !on || !p.abortable;
+  if (!offer && box.contains(document.activeElement)) $("rack").querySelector("button:enabled")?.focus();
   box.hidden = !offer;
-  if (offer) {
-    const mine = offer.by === you;
-    const answered = offer.yes.includes(you);
-    $("offer-text").replaceChildren(...(mine ? [t("offer:mine")] : answered ? [t("offer:answered")] : tNodes("offer:them", { name: bdi(view.names[offer.by]) })));
-    $("offer-yes").hidden = mine || answered;
-    $("offer-no").textContent = t(mine ? "way:withdraw" : "way:decline");
-    $("offer-no").hidden = answered;
-  } else if (hadFocus) $("rack").querySelector("button:enabled")?.focus();
+  if (!offer) return;
+  $("offer-text").replaceChildren(...(wait ? [t("o:mine")] : tNodes("o:them", { name: bdi(view.names[offer.by]) })));
+  $("offer-yes").hidden = wait;
+  $("offer-no").hidden = wait && offer.by !== you;
+  $("offer-no").textContent = t(offer.by === you ? "w:cancel" : "w:decline");
 }
+
+const alone = () => presence.seats.every((seat) => seat.seat === you || seat.bot);
 
 function openMenu(open) {
   $("way-menu").hidden = !open;
@@ -1026,37 +1020,27 @@ function openMenu(open) {
   if (open) $("way-menu").querySelector("button:not([hidden])")?.focus();
 }
 
-// What cannot be undone is asked once more (the dialog starts on Cancel).
 function confirmWay(way) {
   openMenu(false);
-  const alone = presence && presence.seats.every((seat) => seat.seat === you || seat.bot);
-  const key = way === "offer-end" && alone ? "offer-end-alone" : way;
-  $("confirm-text").textContent = t("confirm:" + key);
-  $("confirm-yes").textContent = t("way:" + way);
+  if (way === "offer-end" && !alone()) return send({ type: way }); // an offer can be withdrawn
   const dialog = $("confirm-dialog");
+  $("confirm-text").textContent = t("w:" + way) + "? " + t(way === "resign" || way === "leave" ? "c:give-up" : "c:sure");
+  $("confirm-yes").textContent = t("w:" + way);
   dialog.returnValue = "";
-  dialog.onclose = () => {
-    if (dialog.returnValue === "yes") send({ type: way });
-    else $("menu-toggle").focus();
-  };
+  dialog.onclose = () => (dialog.returnValue === "yes" ? send({ type: way }) : $("menu-toggle").focus());
   dialog.showModal();
 }
 
-// Said to everyone: a line in the log and under the rack; the person who resigned watches from now on, and the one
-// who left the table goes to the lobby.
 function wayOut(frame) {
-  const line = t("said:" + frame.what, { name: shownName(frame.name) });
   const item = document.createElement("li");
-  item.className = "way-out";
-  item.textContent = line;
+  const name = shownName(frame.name), what = frame.what;
+  item.textContent = what === "resigned" || what === "left" ? name + " " + t("l:" + what) + "." : t({ offered: "o:them", agreed: "e:agreed", deserted: "e:deserted" }[what] || "s:" + what, { name });
   $("log").append(item);
-  $("log").scrollTop = $("log").scrollHeight;
-  setStatus(line, true);
-  if (frame.seat === you && (frame.what === "resigned" || frame.what === "left")) {
-    you = null;
-    document.body.classList.add("spectating");
-    if (frame.what === "left") location.assign("/");
-  }
+  setStatus(item.textContent, true);
+  if (frame.seat !== you || !["resigned", "left"].includes(what)) return;
+  you = null; // one who resigned watches; one who left goes to the lobby
+  document.body.classList.add("spectating");
+  if (what === "left") location.assign("/");
 }
 
 // The log, worded in the page's language with the current names: appended as entries arrive, rebuilt when the

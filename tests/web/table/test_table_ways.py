@@ -222,3 +222,28 @@ def test_leaving_the_table_is_kept_through_a_restart_and_the_last_person_leaving
     assert record["ended"]["how"] == "deserted"
     schema = json.loads((Path(__file__).parents[3] / "docs" / "record.schema.json").read_text())
     jsonschema.Draft202012Validator(schema).validate(record)  # the record's new keys are the documented ones
+
+
+def test_one_left_alone_in_a_rated_game_ends_it_at_once_and_it_is_rated_by_the_rounds_played(
+    any_client: TestClient,
+) -> None:
+    client = any_client
+    table, ann, bob, ann_id, bob_id = rated_pair(client)
+    ann_ws, _ = open_seat(client, table, ann)
+    bob_ws, _ = open_seat(client, table, bob)
+    try:
+        bob_ws.send_json({"type": "resign"})
+        assert way_out(ann_ws)["what"] == "resigned"
+        ann_ws.send_json({"type": "offer-end"})  # nobody is left to ask: it ends at once
+        said = way_out(ann_ws)
+        assert (said["what"], said["seat"]) == ("agreed", 0)
+        state = until(ann_ws, "state")
+        assert state["view"]["over"] and state["view"]["ended"] == "agreed"
+    finally:
+        ann_ws.__exit__(None, None, None)
+        bob_ws.__exit__(None, None, None)
+    page = eventually(lambda: finished_games(client, ann_id))
+    game = page["games"][0]
+    assert game["rated"] and {seat["seat"]: seat["place"] for seat in game["seats"]} == {0: 1, 1: 2}
+    bob_page = get_as(client, f"/api/players/{bob_id}").json()
+    assert page["ratings"]["classic"]["rating"] > bob_page["ratings"]["classic"]["rating"]

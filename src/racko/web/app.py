@@ -109,10 +109,13 @@ def create_app(
         await hub.forget_seats()
 
     async def game_over(table: Table, record: GameRecord) -> None:
-        # The seats gone at the end (their clock's computer player played for them) are rated last.
+        # The seats gone at the end (their clock's computer player played for them) are rated last, and so are the
+        # seats whose person resigned or left the table (docs/PLAYING.md).
         clock = table.clock
         gone = [
-            clock is not None and spec.bot is None and clock.gone(seat) for seat, spec in enumerate(table.session.seats)
+            (clock is not None and spec.bot is None and clock.gone(seat))
+            or bool(table.setup["seats"][seat].get("left"))
+            for seat, spec in enumerate(table.session.seats)
         ]
         await asyncio.to_thread(ratings.game_over, table.table_id, {**table.setup, "gone": gone}, record)
 

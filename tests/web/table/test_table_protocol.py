@@ -388,13 +388,17 @@ def test_a_seat_whose_person_stays_away_is_handed_to_a_computer_player_after_the
             ws.send_json({"type": "hand-over", "seat": 1, "bot": "easy"})
             state = until_frame(ws, "state")
             assert state["view"]["bots"] == [None, "easy"]
-            assert until_frame(ws, "presence")["seats"][1]["bot"] == "easy"
+            presence = until_frame(ws, "presence")["seats"][1]
+            # Bob left the game (docs/PLAYING.md): rated last and a game left, as resigning, never credited with the
+            # computer player's play (a leaver gained rating so before).
+            assert presence["bot"] == "easy" and presence["left"] == "away"
             for _ in range(20):  # the computer player now plays seat 1 whenever it is its turn
                 if state["view"]["to_act"] == 0:
                     break
                 state = until_frame(ws, "state")
             assert state["view"]["to_act"] == 0
-        assert hub_of(client).store.load(links["table"]).setup["seats"][1]["token"] is None  # Bob's link is void now
+        stored = hub_of(client).store.load(links["table"]).setup["seats"][1]
+        assert stored["token"] is None and stored["left"]["how"] == "away"  # Bob's link is void now
 
 
 def test_a_hint_names_its_reason_in_words_every_language_of_the_page_has() -> None:

@@ -149,7 +149,7 @@ class Pushes:
         """The table room's turn hook: a person's turn began (``what`` is ``"turn"``) or a turn-based turn is
         running out (``"reminder"``, ``deadline`` its end); if no page of that person shows this table, their devices
         get a push (sent in a worker thread).  Never blocks."""
-        if self.keys is None or table.session.match.over:
+        if self.keys is None or table.over:
             return
         spec = table.setup["seats"][seat]
         player_id = spec.get("player")

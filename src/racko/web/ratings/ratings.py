@@ -114,9 +114,12 @@ class Ratings:
         """Keep a finished game in the histories of those at the table and, if rated, move their ratings;
         whether the ratings moved.  Blocking: call it in a worker thread."""
         match = replay(record)
-        outcome = match.outcome
-        if outcome is None:
+        early = setup.get("ended")
+        if match.outcome is None and not isinstance(early, dict):
             return False
+        if isinstance(early, dict) and early.get("how") == "aborted":
+            return False  # an aborted game counts for nothing (docs/PLAYING.md "A way out")
+        # A game ended early (by agreement, or no person left) is placed by the totals of its finished rounds.
         seats = setup["seats"]
         seated: list[str | None] = [
             subject_of(spec["player"]) if spec.get("player") else

@@ -59,7 +59,7 @@ class Clocks(Seating):
     def _note_turn(self, table: Table) -> None:
         """After every change: the turn hooks told of a turn that began here, and the players' lists of tables told
         whose move it is and until when (written once per turn, and only at a table with a player's seat)."""
-        seat = None if table.session.match.over else table.session.to_act
+        seat = None if table.over else table.session.to_act
         if seat is not None and table.session.seats[seat].bot is not None:
             seat = None
         turn = _turn_of(table, seat)
@@ -101,7 +101,7 @@ class Clocks(Seating):
             table.timer = asyncio.get_running_loop().create_task(self._run_clock(table))
 
     async def _run_clock(self, table: Table) -> None:
-        while self.tables.get(table.table_id) is table and not table.session.match.over:
+        while self.tables.get(table.table_id) is table and not table.over:
             gone = timing.gone_to_act(table)
             if gone is not None:
                 await asyncio.sleep(self.pace)  # as any computer player: people can follow
@@ -182,6 +182,8 @@ class Clocks(Seating):
         version = session.version
         action = await asyncio.to_thread(self._stand_in(table, seat).act, session.observation(seat))
         if self.tables.get(table.table_id) is not table or session.version != version or session.to_act != seat:
+            return False
+        if table.over or session.seats[seat].bot is not None:  # ended, or its person resigned meanwhile
             return False
         if self.store.unsaved(table.table_id):
             return False

@@ -22,7 +22,7 @@ class ComputerPlayers(Moves):
         """Start the computer players' moves (after ``pause`` seconds) if one is to act and none is thinking yet."""
         if table.thinking is not None and not table.thinking.done():
             return
-        if table.session.bot_to_act() is None or table.session.match.over:
+        if table.session.bot_to_act() is None or table.over:
             return
         with contextlib.suppress(RuntimeError):  # no running loop (a table opened outside the server)
             table.thinking = asyncio.get_running_loop().create_task(self._bots_play(table, pause))
@@ -31,7 +31,7 @@ class ComputerPlayers(Moves):
         if pause:
             await asyncio.sleep(pause)
         session = table.session
-        while not session.match.over and self.tables.get(table.table_id) is table:
+        while not table.over and self.tables.get(table.table_id) is table:
             bot = session.bot_to_act()
             seat = session.to_act
             if bot is None or seat is None:
@@ -45,7 +45,7 @@ class ComputerPlayers(Moves):
             if self.metrics is not None:
                 self.metrics.thinking.observe(time.perf_counter() - started)
             handed_on = self.tables.get(table.table_id) is not table
-            if session.version != version or session.bot_to_act() is not bot or handed_on:
+            if session.version != version or session.bot_to_act() is not bot or handed_on or table.over:
                 continue  # the table changed meanwhile (a seat handed over, the table handed on): think again
             session.play_bot(action)
             try:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from racko.web.table.clocks import Clocks
+from racko.web.table.ways import WaysOut
 
 
-class Hub(Clocks):
+class Hub(WaysOut):
     """Every table this server process plays, and the people watching them: the tables and their leases
     (:mod:`.registry`), who watches and what each is shown (:mod:`.watching`), moves, hints and reactions
     (:mod:`.moves`), computer players (:mod:`.computer`), seats and set-ups (:mod:`.seating`), the clocks
-    (:mod:`.clocks`)."""
+    (:mod:`.clocks`), the ways out of a game (:mod:`.ways`)."""

@@ -41,12 +41,12 @@ class Moves(Watching):
                 raise WebError("not-saved", "The last move could not be saved; look again.") from None
             table = self.tables.get(table.table_id, table)
             session = table.session
+        if table.over:
+            raise WebError("over", "The game is over.")
         if not isinstance(version, int) or isinstance(version, bool):
             raise WebError("bad-frame", 'An action names the version it was chosen at ("version": a number).')
         if version != session.version:
             raise WebError("stale", "The table has moved on since you chose that: look again and choose anew.")
-        if session.match.over:
-            raise WebError("over", "The game is over.")
         if session.to_act != seat:
             raise WebError("not-your-turn", "It is not your turn.")
         if session.seats[seat].bot is not None:
@@ -141,7 +141,7 @@ class Moves(Watching):
         """The advisor's best choices for the seat to act, judged from its own observation (in a worker thread), with
         the sentences that say why and the chance to win (racko.analysis); none at a rated table."""
         session = table.session
-        if seat is None or session.to_act != seat or session.match.over:
+        if seat is None or session.to_act != seat or table.over:
             raise WebError("no-hint", "A hint is for your own turn.")
         if table.setup.get("rated"):  # fair play: in a game that counts, each plays on their own
             raise WebError("hints-off", "Hints are off in rated games.")

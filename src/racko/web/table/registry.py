@@ -21,7 +21,17 @@ from racko.web.ops import Metrics
 from racko.web.players import AddressMarks, Players
 from racko.web.store import IDLE_DAYS, UNPLAYED_DAYS, DamagedTableError, TableStore
 from racko.web.table import timing
-from racko.web.table.state import MOVED, Elsewhere, JournalStore, Table, replay_stored, said
+from racko.web.table.state import (
+    ABORTED,
+    MOVED,
+    Elsewhere,
+    JournalStore,
+    Table,
+    ended,
+    noted_record,
+    replay_stored,
+    said,
+)
 
 KEEP_SECONDS = 1.0
 """How often the leases of the tables this process plays are renewed (and idle tables looked for)."""
@@ -128,6 +138,7 @@ class Registry(abc.ABC):
             return timing.wake_at(table)
 
         store.noted = noted
+        store.notes = lambda record: noted_record(table.setup, record)
         self.tables[table_id] = table
         since = time.monotonic() - quiet_for
         for seat, spec in enumerate(setup["seats"]):
@@ -159,7 +170,7 @@ class Registry(abc.ABC):
                     table_id, stored.setup, list(stored.actions), stored.times, stored.made_by, quiet_for
                 )
                 log.info("table %s opened at version %d", table_id, table.version)
-                if table.session.match.over:  # its end may not have been passed on before a crash
+                if table.over:  # its end may not have been passed on before a crash
                     with contextlib.suppress(RuntimeError):  # no running loop: nobody to pass it to
                         self.in_background(self._report(table))
                 return table
@@ -368,7 +379,10 @@ class Registry(abc.ABC):
         if table.reported:
             return
         table.reported = True
-        record = table.session.record()
+        early = ended(table.setup)
+        if early is not None and early.get("how") == ABORTED:
+            return  # an aborted game counts for nothing: no rating, no history
+        record = noted_record(table.setup, table.session.record())
         for hook in self.game_over_hooks:
             try:
                 await hook(table, record)

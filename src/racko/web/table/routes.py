@@ -241,6 +241,14 @@ async def _handle(
         if seat is None:
             raise WebError("spectator", "Spectators have no seat to take back.")
         await hub.back(table, seat)
+    elif kind in ("resign", "leave"):
+        await hub.resign(table, seat, "resigned" if kind == "resign" else "left")
+    elif kind == "abort":
+        await hub.abort(table, seat)
+    elif kind == "offer-end":
+        await hub.offer_end(table, seat)
+    elif kind in ("accept-end", "decline-end"):
+        await hub.answer_end(table, seat, kind == "accept-end")
     elif kind == "react":
         await hub.react(table, seat, frame.get("reaction"))
     elif kind == "presence":

@@ -27,6 +27,7 @@ from racko.web.table.state import (
     Table,
     new_id,
     not_saved_if_refused,
+    noted_record,
     replay_stored,
     said,
     seat_line,
@@ -35,6 +36,10 @@ from racko.web.table.state import (
 
 NAME_LENGTH = 24
 ME, PERSON = "me", "person"
+
+
+AWAY = "away"
+"""How a seat handed to a computer player by the others (its person away) was left (the set-up's ``left``)."""
 
 
 class Seating(ComputerPlayers):
@@ -219,7 +224,7 @@ class Seating(ComputerPlayers):
                 return mine
             if not table.setup.get("public"):
                 raise WebError("not-public", "This table is by invitation only: ask for a seat's link.")
-            if table.session.match.over:
+            if table.over:
                 raise WebError("over", "The game is over.")
             seat = table.open_seat()
             if seat is None:
@@ -266,7 +271,10 @@ class Seating(ComputerPlayers):
             if table.session.seats[other].bot is not None:
                 raise WebError("bad-frame", "A computer player sits there already.")
             seats = list(table.setup["seats"])
-            seats[other] = {**seats[other], "bot": chosen, "token": None}
+            # The person who went away left the game: rated last and a game left (as by the clock), never credited
+            # with the computer player's play.
+            left = {"how": AWAY, "after": len(table.played), "at": self.now()}
+            seats[other] = {**seats[other], "bot": chosen, "token": None, "left": left}
             await self._keep_setup(table, {**table.setup, "seats": seats})
             table.session.hand_to_bot(other, chosen)
             table.away_since.pop(other, None)
@@ -279,8 +287,7 @@ class Seating(ComputerPlayers):
         """After the game: a new game at the same table, same seats and links."""
         if seat is None:
             raise WebError("spectator", "Only players can start the next game.")
-        session = table.session
-        if not session.match.over:
+        if not table.over:
             raise WebError("not-over", "The game is not over yet.")
         game = table.setup["game"]
         async with self._changing(table) as table:
@@ -291,9 +298,21 @@ class Seating(ComputerPlayers):
             filed = self.store.records(table.table_id)
             # Filed when it ended, unless that failed; the record filed then is passed on as it was, since the store
             # files a text it does not hold yet, and the record's text changes with a name changed after the game.
-            record = filed[game - 1] if len(filed) >= game else table.session.record().dumps()
-            seats = [{key: value for key, value in spec.items() if key != "back"} for spec in table.setup["seats"]]
-            setup = {**table.setup, "seed": secrets.randbits(32), "game": game + 1, "seats": seats, "clock_from": None}
+            record = (
+                filed[game - 1] if len(filed) >= game else noted_record(table.setup, table.session.record()).dumps()
+            )
+            # A seat whose person resigned or left keeps its computer player, and is nobody's any more.
+            seats = [
+                {key: value for key, value in spec.items() if key not in ("back", "left")}
+                | ({"player": None} if spec.get("left") else {})
+                for spec in table.setup["seats"]
+            ]
+            setup = {key: value for key, value in table.setup.items() if key not in ("ended", "offer", "declined")} | {
+                "seed": secrets.randbits(32),
+                "game": game + 1,
+                "seats": seats,
+                "clock_from": None,
+            }
             setup = self._clock_started(setup)
             with not_saved_if_refused():
                 self.store.restart(table.table_id, setup, record)

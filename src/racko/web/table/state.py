@@ -11,7 +11,7 @@ import hmac
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from racko.bots import Bot
@@ -30,6 +30,8 @@ TOKEN_BYTES = 24
 checked against that table's seats only)."""
 MOVED = 4012
 """The close code that tells a page to reconnect at once: the table is played by another process now."""
+ABORTED = "aborted"
+"""How the set-up's ``ended`` names an aborted game (no rating, no history)."""
 REPLACED = 4409
 """The close code of a connection whose seat was opened on another connection since."""
 
@@ -111,6 +113,12 @@ class Table:
     def version(self) -> int:
         return self.session.version
 
+    @property
+    def over(self) -> bool:
+        """Whether the game is over: played to its end, or ended early (resigned by everybody, aborted, ended by
+        agreement: the set-up's ``ended``, docs/PLAYING.md "A way out")."""
+        return self.session.match.over or ended(self.setup) is not None
+
     def seat_of_player(self, player_id: str) -> int | None:
         """The seat bound to this player, if any."""
         return seat_of_player(self.setup, player_id)
@@ -146,6 +154,8 @@ class JournalStore:
         self.now = now
         self.by: str | None = None
         self.noted: Callable[[list[Played]], float | None] | None = None
+        self.notes: Callable[[GameRecord], GameRecord] | None = None
+        """Adds the table's notes to a finished game's record (the seats that left, :func:`noted_record`)."""
 
     def save(self, record: GameRecord) -> None:
         family = family_of(record.rules)
@@ -168,11 +178,32 @@ class JournalStore:
 
     def finish(self, record: GameRecord) -> str:
         self.save(record)
+        if self.notes is not None:
+            record = self.notes(record)
         try:
             self.store.finish(self.table_id, record.dumps())
         except Exception as error:
             raise OSError(f"the table's database refused the finished game ({error})") from None
         return f"/api/tables/{self.table_id}/record"
+
+
+def ended(setup: dict[str, Any]) -> dict[str, Any] | None:
+    """How the table's game ended early, if it did (``{"how", "by", "after", "at"}``: docs/PLAYING.md)."""
+    value = setup.get("ended")
+    return value if isinstance(value, dict) else None
+
+
+def noted_record(setup: dict[str, Any], record: GameRecord) -> GameRecord:
+    """A game's record with what the set-up says of its end: per seat how its person left it (``left``: resigned or
+    left, after how many actions, when), and how the game ended early (``ended``); docs/record.schema.json."""
+    extra: dict[str, Any] = {}
+    left = [spec.get("left") for spec in setup["seats"]]
+    if any(left):
+        extra["left"] = left
+    early = ended(setup)
+    if early is not None:
+        extra["ended"] = early
+    return replace(record, extra={**record.extra, **extra}) if extra else record
 
 
 def said(error: BaseException) -> str:

@@ -53,7 +53,7 @@ def refresh(table: Table) -> None:
         preset,
         len(session.seats),
         table.played,
-        session.to_act if not session.match.over else None,
+        session.to_act if not table.over else None,
         len(session.match.results),
         start,
         backs_of(table.setup),
@@ -70,7 +70,7 @@ def gone_to_act(table: Table) -> int | None:
     """The seat to act if it is a gone person's (its computer player plays without waiting)."""
     clock = table.clock
     seat = table.session.to_act
-    if clock is None or seat is None or table.session.match.over or table.session.seats[seat].bot is not None:
+    if clock is None or seat is None or table.over or table.session.seats[seat].bot is not None:
         return None
     return seat if clock.gone(seat) else None
 
@@ -79,7 +79,7 @@ def due(table: Table) -> float | None:
     """When the running turn runs out: a person's seat that is not gone, once the clock has started."""
     clock = table.clock
     seat = table.session.to_act
-    if clock is None or seat is None or table.session.match.over or table.session.seats[seat].bot is not None:
+    if clock is None or seat is None or table.over or table.session.seats[seat].bot is not None:
         return None
     if clock.gone(seat):
         return None

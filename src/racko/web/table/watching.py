@@ -11,7 +11,7 @@ from typing import Any
 from racko.play.session import PlaySession
 from racko.web.table import timing
 from racko.web.table.registry import Registry
-from racko.web.table.state import REPLACED, Table, Watcher
+from racko.web.table.state import REPLACED, Table, Watcher, ended
 from racko.web.table.views import log_entries, table_setup, view_of
 
 
@@ -83,7 +83,7 @@ class Watching(Registry):
             "version": version,
             "since": start,
             "log": log_entries(session.events_between(start, version, watcher.viewer), session.names),
-            "view": view_of(session, watcher.viewer),
+            "view": ended_view(view_of(session, watcher.viewer), table),
             "clock": timing.clock_json(table, self.now()),
         }
         if session.save_problem:
@@ -112,6 +112,7 @@ class Watching(Registry):
                     # Whole seconds, rounded down: the page offers a hand-over only once the server takes it.
                     "away_for": None if since is None or spec.bot is not None else int(now - since),
                     "gone": clock is not None and spec.bot is None and clock.gone(seat),
+                    "left": _left_how(table.setup["seats"][seat]),
                 }
             )
         return {
@@ -123,6 +124,9 @@ class Watching(Registry):
             "rated": bool(table.setup.get("rated")),
             "casual_because": table.setup.get("casual_because"),
             "clock": timing.clock_json(table, self.now()),
+            "offer": table.setup.get("offer"),
+            "ended": ended(table.setup),
+            "abortable": abortable(table),
         }
 
     async def _tell_presence(self, table: Table) -> None:
@@ -136,10 +140,44 @@ class Watching(Registry):
     ) -> None:
         """Tell those who follow the tables (the lobby keeps the public ones' lines) that a table's seats, game or
         people changed: its id, its set-up, whether its game is over, and whether a person has it open."""
-        over = session is not None and session.match.over
+        over = session is not None and (session.match.over or ended(setup) is not None)
         for follower in self.followers:
             await follower(table_id, setup, over, people_here)
 
     async def _publish_table(self, table: Table) -> None:
         here = any(table.connected(seat) for seat, spec in enumerate(table.setup["seats"]) if spec["bot"] is None)
         await self._publish(table.table_id, table.setup, table.session, here)
+
+
+ABORT_TURNS = 2
+"""A game may be aborted until every seat has had this many turns (docs/PLAYING.md "A way out")."""
+
+
+def turns_played(table: Table) -> list[int]:
+    """Per seat, how many turns it has had in this game (a turn: a seat's actions in a row, within a round)."""
+    turns = [0] * len(table.session.seats)
+    last: tuple[int, int] | None = None
+    for played in table.played:
+        if (played.seat, played.round) != last:
+            turns[played.seat] += 1
+            last = (played.seat, played.round)
+    return turns
+
+
+def abortable(table: Table) -> bool:
+    """Whether the game may still be aborted: not over, and some seat has had fewer than two turns."""
+    return not table.over and min(turns_played(table)) < ABORT_TURNS
+
+
+def ended_view(view: dict[str, Any], table: Table) -> dict[str, Any]:
+    """A seat's view with the game's early end (``ended``: how, or ``None``): nobody is to act any more."""
+    early = ended(table.setup)
+    view["ended"] = early["how"] if early is not None else None
+    if early is not None:
+        view.update(over=True, to_act=None, legal=[], situation=None)
+    return view
+
+
+def _left_how(spec: dict[str, Any]) -> str | None:
+    left = spec.get("left")
+    return str(left["how"]) if isinstance(left, dict) else None

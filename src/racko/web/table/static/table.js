@@ -126,9 +126,12 @@ function receive(frame) {
     renderGameMode();
     renderPeople();
     renderGone();
+    renderWays();
     tick();
   } else if (frame.type === "clock-reminder") {
     if (frame.seat === you) remind(frame.left);
+  } else if (frame.type === "way-out") {
+    wayOut(frame);
   } else if (frame.type === "clock-warning") {
     if (frame.seat === you) hurry(frame.left);
   } else if (frame.type === "reaction") {
@@ -167,6 +170,7 @@ function receiveState(frame) {
   startClock();
   render();
   renderLog(frame.log);
+  renderWays();
   offerName();
   turnSignals(live);
   if (!drawnOnce) {
@@ -307,7 +311,7 @@ function render() {
   document.body.classList.toggle("game-over", view.over);
   const names = view.names;
   // The header: whose turn.
-  $("turn").replaceChildren(...(view.over ? tNodes("game_over", { name: bdi(view.winners) }) : mine ? [t("your_turn")]
+  $("turn").replaceChildren(...(view.ended ? [t("e:" + view.ended)] : view.over ? tNodes("game_over", { name: bdi(view.winners) }) : mine ? [t("your_turn")]
     : view.to_act !== null ? tNodes("to_play", { name: bdi(names[view.to_act]) }) : []));
   $("turn").classList.toggle("mine", Boolean(mine));
   // The other seats, around the table.
@@ -811,7 +815,7 @@ function showResult() {
   reviewLink(result);
   if (view.over) {
     $("round-title").textContent = t("game_title", { title: variantTitle(setup.variant, setup.title) });
-    $("winner").replaceChildren("★ ", ...tNodes("winner_is", { name: bdi(view.winners) }));
+    $("winner").replaceChildren(...(view.ended ? [t("e:" + view.ended)] : ["★ ", ...tNodes("winner_is", { name: bdi(view.winners) })]));
     $("download").href = "/api/tables/" + encodeURIComponent(TABLE) + "/record";
     const last = document.createElement("details");
     const summary = document.createElement("summary");
@@ -972,6 +976,7 @@ function renderPeople() {
     const item = document.createElement("li");
     let state = seat.bot ? t("bot", { bot: seat.bot }) : !seat.joined ? t("joined_not") : seat.connected ? t("connected") : t("away", { s: seat.away_for });
     if (seat.gone) state += " · " + t("gone");
+    if (seat.left) state += " · " + t("l:" + seat.left);
     item.append(bdi(view.names[seat.seat]), (seat.seat === you ? " (" + t("you") + ")" : "") + ": " + state);
     list.append(item);
     // A person who is away holds up the table: the others see for how long, and when they may hand the seat over.
@@ -999,6 +1004,54 @@ function renderPeople() {
   }
   for (const line of [...$("away").children]) if (!away.has(line.dataset.seat)) line.remove();
   $("away").hidden = away.size === 0;
+}
+
+// A way out (docs/PLAYING.md): the menu, what cannot be undone asked again, a standing offer under the rack.
+function renderWays() {
+  const p = presence, on = you !== null && view && !view.over && p && p.seats[you] && !p.seats[you].bot;
+  const offer = on ? p.offer : null, box = $("offer-box"), wait = offer && (offer.by === you || offer.yes.includes(you));
+  $("menu-toggle").hidden = !on;
+  if (!on) openMenu(false);
+  $("way-offer").hidden = !on || Boolean(offer) || (p.rated && !alone());
+  $("way-abort").hidden = !on || !p.abortable;
+  if (!offer && box.contains(document.activeElement)) $("rack").querySelector("button:enabled")?.focus();
+  box.hidden = !offer;
+  if (!offer) return;
+  $("offer-text").replaceChildren(...(wait ? [t("o:mine")] : tNodes("o:them", { name: bdi(view.names[offer.by]) })));
+  $("offer-yes").hidden = wait;
+  $("offer-no").hidden = wait && offer.by !== you;
+  $("offer-no").textContent = t(offer.by === you ? "w:cancel" : "w:decline");
+}
+
+const alone = () => presence.seats.every((seat) => seat.seat === you || seat.bot);
+
+function openMenu(open) {
+  $("way-menu").hidden = !open;
+  $("menu-toggle").setAttribute("aria-expanded", String(open));
+  if (open) $("way-menu").querySelector("button:not([hidden])")?.focus();
+}
+
+function confirmWay(way) {
+  openMenu(false);
+  if (way === "offer-end" && !alone()) return send({ type: way }); // an offer can be withdrawn
+  const dialog = $("confirm-dialog");
+  $("confirm-text").textContent = t("w:" + way) + "? " + t(way === "resign" || way === "leave" ? "c:give-up" : "c:sure");
+  $("confirm-yes").textContent = t("w:" + way);
+  dialog.returnValue = "";
+  dialog.onclose = () => (dialog.returnValue === "yes" ? send({ type: way }) : $("menu-toggle").focus());
+  dialog.showModal();
+}
+
+function wayOut(frame) {
+  const item = document.createElement("li");
+  const name = shownName(frame.name), what = frame.what;
+  item.textContent = what === "resigned" || what === "left" ? name + " " + t("l:" + what) + "." : t({ offered: "o:them", agreed: "e:agreed", deserted: "e:deserted" }[what] || "s:" + what, { name });
+  $("log").append(item);
+  setStatus(item.textContent, true);
+  if (frame.seat !== you || !["resigned", "left"].includes(what)) return;
+  you = null; // one who resigned watches; one who left goes to the lobby
+  document.body.classList.add("spectating");
+  if (what === "left") location.assign("/");
 }
 
 // The log, worded in the page's language with the current names: appended as entries arrive, rebuilt when the
@@ -1047,12 +1100,18 @@ function main() {
   $("notice-back").addEventListener("click", resume);
   $("back").addEventListener("click", () => send({ type: "back" }));
   $("react-toggle").addEventListener("click", () => openReactions($("reactions").hidden));
+  $("menu-toggle").addEventListener("click", () => openMenu($("way-menu").hidden));
+  for (const button of document.querySelectorAll("#way-menu [data-way]")) button.addEventListener("click", () => confirmWay(button.dataset.way));
+  document.addEventListener("click", (event) => { if (!$("way-menu").hidden && !event.target.closest(".way-box")) openMenu(false); });
+  $("offer-yes").addEventListener("click", () => send({ type: "accept-end" }));
+  $("offer-no").addEventListener("click", () => send({ type: "decline-end" }));
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && !$("reactions").hidden) { openReactions(false); $("react-toggle").focus(); return; }
+    if (event.key === "Escape" && !$("way-menu").hidden) { openMenu(false); $("menu-toggle").focus(); return; }
     if (event.key === "Escape" && !WIDE.matches && document.body.classList.contains("panel-open")) { setPanel(false, false); return; }
     if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
     if (event.ctrlKey || event.metaKey || event.altKey || stopped) return;
-    if ($("round-dialog").open || $("name-dialog").open) return;
+    if ($("round-dialog").open || $("name-dialog").open || $("confirm-dialog").open || !$("way-menu").hidden) return;
     const keys = { d: "draw", t: "take", x: "discard", r: "racko", w: "wait", k: "keep" };
     if (keys[event.key]) { verb(keys[event.key]); event.preventDefault(); }
     else if (event.key === "?") { if (rated) setStatus(t("err:hints-off"), true); else if (myTurn()) send({ type: "hint" }); event.preventDefault(); }

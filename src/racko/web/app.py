@@ -33,6 +33,7 @@ from racko.web.core import (
     CreationLimit,
     HeadersOnEveryResponse,
     static_files,
+    words_route,
 )
 from racko.web.ops import Metrics, keep_collections_short
 from racko.web.store import SchemaPart, TableStore
@@ -165,6 +166,7 @@ def create_app(
             # last: its /ws/{table} would take /ws/lobby, Starlette trying routes in order
             *table_room.routes(hub, metrics, allowed, creation, frames_per_second),
             static_files("core"),
+            words_route(),
         ],
         middleware=[Middleware(HeadersOnEveryResponse)],
         lifespan=lifespan,

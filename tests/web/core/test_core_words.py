@@ -15,7 +15,7 @@ import pytest
 
 import racko
 from racko.analysis.words import LANGUAGES, ROOMS, placeholders, room_words, words
-from racko.web.core import WEB, WORDS_MARK, page_text, page_words, room_words_of
+from racko.web.core import LANGUAGE_COOKIE, WEB, WORDS_MARK, page_language, page_text, page_words, room_words_of
 
 PACKAGE = Path(racko.__file__).parent
 WEB_ROOMS = sorted(path.parent.name for path in (PACKAGE / "web").glob("*/words.json"))
@@ -103,9 +103,9 @@ def _file(path: str) -> Path:
     return WEB / room / "static" / name
 
 
-def _served(page: str) -> str:
+def _served(page: str, language: str = "en") -> str:
     room, name = page.split("/")
-    return page_text(room, name)
+    return page_text(room, name, language)
 
 
 def _rooms_of(page: str) -> list[str]:
@@ -115,10 +115,10 @@ def _rooms_of(page: str) -> list[str]:
     return rooms
 
 
-def _embedded(page: str) -> dict[str, dict[str, str]]:
+def _embedded(page: str, language: str = "en") -> dict[str, dict[str, str]]:
     """The words the served page carries, read as its i18n.js reads them."""
-    text = _served(page)
-    blocks = re.findall(r'<script type="application/json" id="racko-words">(.*?)</script>', text, flags=re.S)
+    text = _served(page, language)
+    blocks = re.findall(r'<script type="application/json" id="racko-words"[^>]*>(.*?)</script>', text, flags=re.S)
     assert len(blocks) == 1, page
     assert "<" not in blocks[0]  # nothing in it can end the block early
     said: dict[str, dict[str, str]] = json.loads(blocks[0])
@@ -129,12 +129,16 @@ def _embedded(page: str) -> dict[str, dict[str, str]]:
 def test_every_page_carries_the_words_of_the_rooms_it_names(page: str) -> None:
     rooms = _rooms_of(page)
     assert rooms[0] == "core" and set(rooms) <= set(ALL_ROOMS), rooms
-    assert _embedded(page) == page_words(tuple(rooms))
+    words = page_words(tuple(rooms))
+    # English (every language's fallback) and the page's own language: another comes when the person chooses it.
+    assert _embedded(page) == {"en": words["en"]}
+    assert _embedded(page, "fr") == {"en": words["en"], "fr": words["fr"]}
     assert ANALYSIS_SENTENCES.get(page, set()) == {room for room in rooms if room.startswith("analysis:")}
     assert "<!--words" not in _served(page)
     # Nothing inline is run (the pages' script-src is 'self'): every script is a file, but the words' data block.
     scripts = re.findall(r"<script([^>]*)>", _served(page))
-    assert all(" src=" in script or script == ' type="application/json" id="racko-words"' for script in scripts)
+    data = f' type="application/json" id="racko-words" data-rooms="{" ".join(rooms)}"'
+    assert all(" src=" in script or script == data for script in scripts)
 
 
 _CALL = re.compile(r"(?:(?<=\.\.\.)|(?<![\w.$]))(?:t|tNodes)\(")
@@ -234,3 +238,25 @@ def test_no_word_is_left_in_a_script() -> None:
         assert not script.name.endswith("-words.js"), script.name
     i18n = _file("core/i18n.js").read_text(encoding="utf-8")
     assert "const WORDS = { en: {}, nl: {}, fr: {} };" in i18n and 'getElementById("racko-words")' in i18n
+
+
+def test_a_page_comes_in_the_language_chosen_else_the_browser_s_and_another_s_words_are_asked_for() -> None:
+    assert page_language("fr", "nl-NL,nl;q=0.9") == "fr"  # chosen on a page (the cookie) beats the browser
+    assert page_language(None, "de-DE,de;q=0.9,nl;q=0.8,en;q=0.5") == "nl"
+    assert page_language("xx", "de") == "en" and page_language(None, None) == "en"
+    from starlette.testclient import TestClient
+
+    from racko.web.app import create_app
+    from racko.web.store import SqliteTables
+
+    with TestClient(create_app(SqliteTables(":memory:"), pace=0.0)) as client:
+        dutch = client.get("/", headers={"Accept-Language": "nl-BE,nl;q=0.9"})
+        assert '"nl":{' in dutch.text and '"fr":{' not in dutch.text and "Cookie" in dutch.headers["vary"]
+        client.cookies.set(LANGUAGE_COOKIE, "fr")
+        assert '"fr":{' in client.get("/").text
+        client.cookies.clear()
+        answer = client.get("/api/words/fr", params={"rooms": "core table analysis:hints"})
+        assert answer.status_code == 200
+        assert answer.json() == page_words(("core", "table", "analysis:hints"))["fr"]
+        for wrong in ("/api/words/de?rooms=core", "/api/words/fr?rooms=core+nowhere", "/api/words/fr"):
+            assert client.get(wrong).status_code == 404, wrong

@@ -25,14 +25,17 @@ from racko.web.core.limits import (
     read_body,
 )
 from racko.web.core.pages import (
+    LANGUAGE_COOKIE,
     WEB,
     WORDS_MARK,
     page,
+    page_language,
     page_text,
     page_words,
     room_words_of,
     static_files,
     words_element,
+    words_route,
 )
 
 __all__ = [
@@ -41,6 +44,7 @@ __all__ = [
     "BURST",
     "CLOSING_SECONDS",
     "FRAME_LIMIT",
+    "LANGUAGE_COOKIE",
     "NEW_TABLES_PER_ADDRESS",
     "RATE",
     "SECURITY_HEADERS",
@@ -58,6 +62,7 @@ __all__ = [
     "json_body",
     "origin_allowed",
     "page",
+    "page_language",
     "page_text",
     "page_words",
     "read_body",
@@ -66,4 +71,5 @@ __all__ = [
     "room_words_of",
     "static_files",
     "words_element",
+    "words_route",
 ]

@@ -20,7 +20,7 @@ LONGEST_QUERY = 20 * MOST_ANSWERS
 
 def routes() -> list[BaseRoute]:
     async def learn_page(request: Request) -> Response:
-        return page("learn", "learn.html")
+        return page("learn", "learn.html", request)
 
     async def lesson(request: Request) -> Response:
         given = request.query_params.get("answers", "")

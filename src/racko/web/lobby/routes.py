@@ -34,7 +34,7 @@ def routes(lobby: Lobby, allowed: frozenset[str], frames_per_second: float) -> l
     hub = lobby.hub
 
     async def lobby_page(request: Request) -> Response:
-        return page("lobby", "lobby.html")
+        return page("lobby", "lobby.html", request)
 
     async def lobby_socket(websocket: WebSocket) -> None:
         if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"), allowed):

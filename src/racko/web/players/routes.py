@@ -58,10 +58,10 @@ def routes(
         return JSONResponse({"error": error, "code": code, "like": like}, status_code=409)
 
     async def me_page(request: Request) -> Response:
-        return page("players", "me.html")
+        return page("players", "me.html", request)
 
     async def claim_page(request: Request) -> Response:
-        return page("players", "claim.html")
+        return page("players", "claim.html", request)
 
     @answers_refusals
     async def me(request: Request) -> Response:

@@ -37,7 +37,7 @@ def routes(allowed: frozenset[str]) -> list[BaseRoute]:
     """The puzzles' routes; ``allowed`` are the origins whose pages may post a move."""
 
     async def puzzles_page(request: Request) -> Response:
-        return page("puzzles", "puzzles.html")
+        return page("puzzles", "puzzles.html", request)
 
     @answers_refusals
     async def one(request: Request) -> Response:

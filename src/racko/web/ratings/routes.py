@@ -24,13 +24,13 @@ def routes(ratings: Ratings, players: Players) -> list[BaseRoute]:
     replay."""
 
     async def ratings_page(request: Request) -> Response:
-        return page("ratings", "ratings.html")
+        return page("ratings", "ratings.html", request)
 
     async def player_page(request: Request) -> Response:
-        return page("ratings", "player.html")
+        return page("ratings", "player.html", request)
 
     async def replay_page(request: Request) -> Response:
-        return page("ratings", "replay.html")
+        return page("ratings", "replay.html", request)
 
     async def board(request: Request) -> Response:
         name = request.path_params["variant"]

@@ -24,7 +24,7 @@ def routes(
     """The review page of a table's game, and the review itself as JSON (docs/PROTOCOL.md)."""
 
     async def review_page(request: Request) -> Response:
-        return page("review", "review.html")
+        return page("review", "review.html", request)
 
     async def review_state(request: Request) -> Response:
         try:

@@ -48,10 +48,10 @@ def routes(
     """The table's routes; ``creation`` limits new tables from one address, ``frames_per_second`` each socket."""
 
     async def start_page(request: Request) -> Response:
-        return page("table", "index.html")  # a new table (the lobby is the front page)
+        return page("table", "index.html", request)  # a new table (the lobby is the front page)
 
     async def table_page(request: Request) -> Response:
-        return page("table", "table.html")
+        return page("table", "table.html", request)
 
     async def options(request: Request) -> Response:
         return JSONResponse(

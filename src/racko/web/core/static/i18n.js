@@ -1,9 +1,28 @@
 "use strict";
 // The page's words by language, then key: the rooms' words the server put into the page as data
-// (racko.web.http.page_text), read here once, before anything is said.
+// (racko.web.core.pages), read here once, before anything is said: English (every language's fallback) and the
+// page's own language; another language's words are asked for when the person chooses it (loadWords).
 const WORDS = { en: {}, nl: {}, fr: {} };
-for (const [language, words] of Object.entries(JSON.parse(document.getElementById("racko-words").textContent))) {
+const WORDS_BLOCK = document.getElementById("racko-words");
+const CARRIED = new Set();
+for (const [language, words] of Object.entries(JSON.parse(WORDS_BLOCK.textContent))) {
   Object.assign(WORDS[language], words);
+  CARRIED.add(language);
+}
+
+// A language's words for this page's rooms, from the server (same origin), once; whether they are here now.
+async function loadWords(language) {
+  if (CARRIED.has(language)) return true;
+  if (!(language in WORDS)) return false;
+  try {
+    const answer = await fetch("/api/words/" + language + "?rooms=" + encodeURIComponent(WORDS_BLOCK.dataset.rooms));
+    if (!answer.ok) return false;
+    Object.assign(WORDS[language], await answer.json());
+    CARRIED.add(language);
+    return true;
+  } catch (error) {
+    return false;
+  }
 }
 
 // The rules of the game being played, in short, in the page's language (the terminal's rules page says the same).
@@ -111,17 +130,33 @@ function describeEntry(entry, names, family, slots) {
   });
 }
 
-function chooseLanguage() {
+// The language the person wants: the one they chose on a page, else their browser's first that racko speaks.
+function wantedLanguage() {
   const kept = localStorage.getItem("racko-lang");
-  if (kept && WORDS[kept]) return kept;
+  if (kept && kept in WORDS) return kept;
   for (const wanted of navigator.languages || [navigator.language || "en"]) {
     const code = String(wanted).slice(0, 2).toLowerCase();
-    if (WORDS[code]) return code;
+    if (code in WORDS) return code;
   }
   return "en";
 }
 
-let LANG = chooseLanguage();
+// The page speaks the wanted language at once when it carries its words (the server chose them by the same
+// wishes), else English until they have come (languageChanged then says it again).
+const WANTED = wantedLanguage();
+let LANG = CARRIED.has(WANTED) ? WANTED : "en";
+const languageWatchers = [];
+
+// The page's language is now ``language``: kept for the next pages (here and, by a cookie, for the server).
+function useLanguage(language) {
+  LANG = language;
+  localStorage.setItem("racko-lang", language);
+  document.cookie = "racko-lang=" + language + "; path=/; max-age=31536000; SameSite=Lax";
+  translatePage();
+  for (const watcher of languageWatchers) watcher();
+}
+
+if (LANG !== WANTED) loadWords(WANTED).then((here) => { if (here) useLanguage(WANTED); });
 
 function t(key, values) {
   const text = (WORDS[LANG] && WORDS[LANG][key]) || WORDS.en[key] || key;
@@ -139,11 +174,11 @@ function translatePage() {
 function watchLanguage(onChange) {
   const select = document.getElementById("lang");
   select.value = LANG;
-  select.addEventListener("change", () => {
-    LANG = select.value;
-    localStorage.setItem("racko-lang", LANG);
-    translatePage();
-    if (onChange) onChange();
+  if (onChange) languageWatchers.push(onChange);
+  select.addEventListener("change", async () => {
+    const chosen = select.value;
+    if (await loadWords(chosen)) useLanguage(chosen);
+    else select.value = LANG; // its words did not come: the page stays in the language it speaks
   });
   translatePage();
 }

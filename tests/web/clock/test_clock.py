@@ -57,6 +57,10 @@ def test_a_new_round_starts_its_first_turn_after_the_pause() -> None:
     state = clock_state(NORMAL, 2, played, to_act=0, round_now=1, start=100.0)
     assert state.since == 110.0 + ROUND_PAUSE
     assert state.left(0, 110.0 + ROUND_PAUSE) == 30 + state.banks[0]  # the report's time is nobody's
+    # The pages are told when it starts, to close the round's report then (no clock runs while it is open).
+    assert state.json(112.0, [True, True])["starts_in"] == ROUND_PAUSE - 2
+    assert state.json(110.0 + ROUND_PAUSE, [True, True])["starts_in"] == 0
+    assert state.json(112.0, [False, True])["starts_in"] == 0  # a computer player's turn: no clock to wait for
 
 
 def test_no_clock_runs_before_the_start_and_a_row_without_a_time_starts_again_at_load() -> None:

@@ -153,6 +153,8 @@ class ClockState:
             "left": [round(self.left(seat, now), 1) for seat in range(len(self.banks))],
             "banks": [round(bank, 1) for bank in self.banks],
             "gone": [self.gone(seat) for seat in range(len(self.banks))],
+            # A round's first turn starts after the pause (ROUND_PAUSE): the pages close the round's report then.
+            "starts_in": round(self.since - now, 1) if running and self.since is not None and self.since > now else 0,
         }
 
 

@@ -830,6 +830,29 @@ function showResult() {
   for (const button of [$("again"), $("round-ok")]) button.autofocus = false;
   (view.over && you !== null ? $("again") : $("round-ok")).autofocus = true;
   if (!dialog.open) dialog.showModal();
+  pauseReport();
+}
+
+// At a table with a clock the next round's first turn starts after a pause the server says (clock.starts_in): the
+// round's report counts it down and closes itself then, so that no clock runs while the report is open.
+let pauseTimer = null;
+function pauseReport() {
+  clearInterval(pauseTimer);
+  const line = $("round-pause");
+  const ends = clock && !view.over && clock.starts_in > 0 ? clockAt + clock.starts_in * 1000 : null;
+  line.hidden = ends === null;
+  if (ends === null) return;
+  const tick = () => {
+    const left = Math.ceil((ends - performance.now()) / 1000);
+    if (left <= 0 || !$("round-dialog").open) {
+      clearInterval(pauseTimer);
+      $("round-dialog").close();
+      return;
+    }
+    line.textContent = t("round_pause", { s: left });
+  };
+  tick();
+  pauseTimer = setInterval(tick, 250);
 }
 
 // The review opens in a tab of its own, so that the table and its connection stay as they are: a seat's moves of the

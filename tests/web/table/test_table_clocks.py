@@ -13,24 +13,12 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from people import receive_json
 from racko.web.app import create_app
 from racko.web.clock import PRESETS, WARN_SECONDS
 from racko.web.store.postgres import PostgresTables
-from racko.web.table import Hub
-from tables import hub_of, make_table, table_app
+from tables import HandClock, frame_where, hub_of, join, journal, make_table, my_turn, table_app, wait_for
 
 FAST = PRESETS["fast"]
-
-
-class HandClock:
-    """The server's clock, moved by the test (seconds since the epoch)."""
-
-    def __init__(self) -> None:
-        self.at = 1_700_000_000.0
-
-    def __call__(self) -> float:
-        return self.at
 
 
 @pytest.fixture
@@ -43,48 +31,6 @@ def client(clock: HandClock) -> Iterator[TestClient]:
     with TestClient(table_app(now=clock)) as test_client:
         hub_of(test_client).clock_tick = 0.02  # a clock moved by hand is seen at once
         yield test_client
-
-
-def frame_where(ws: Any, kind: str, wanted: Any = lambda frame: True, limit: int = 200) -> dict[str, Any]:
-    for _ in range(limit):
-        frame = receive_json(ws)
-        if frame["type"] == kind and wanted(frame):
-            return frame
-    raise AssertionError(f"no {kind} frame as wanted")
-
-
-def join(ws: Any, token: str) -> dict[str, Any]:
-    """Say hello; the newest state."""
-    ws.send_json({"type": "hello", "token": token, "version": 0})
-    assert frame_where(ws, "welcome")
-    return frame_where(ws, "state")
-
-
-def my_turn(ws: Any, state: dict[str, Any], seat: int) -> dict[str, Any]:
-    """The state in which ``seat``'s turn begins (a computer player at the table moves first, at once)."""
-    while state["view"]["to_act"] != seat or state["view"]["held"] is not None:
-        state = frame_where(ws, "state")
-    return state
-
-
-def journal(hub: Hub, table_id: str) -> list[tuple[int, str | None, float | None]]:
-    """Each action's seat, who played it, and when."""
-    stored = hub.store.load(table_id)
-    assert stored is not None
-    return [
-        (int(action["seat"]), by, at)
-        for action, by, at in zip(stored.actions, stored.made_by, stored.times, strict=True)
-    ]
-
-
-def wait_for(look: Any, seconds: float = 10.0) -> Any:
-    ends = time.monotonic() + seconds
-    while time.monotonic() < ends:
-        found = look()
-        if found:
-            return found
-        time.sleep(0.01)
-    raise AssertionError("never")
 
 
 def test_a_person_who_stops_moving_has_a_turn_played_within_move_and_bank_once_then_is_gone_and_comes_back(

@@ -11,11 +11,10 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from test_table_clocks import HandClock, frame_where, join, journal, my_turn, wait_for
 
 from racko.web.clock import DAY, TURN_PRESETS
 from racko.web.table import Hub
-from tables import hub_of, make_table, table_app
+from tables import HandClock, frame_where, hub_of, join, journal, make_table, my_turn, table_app, wait_for
 
 ONE_DAY = TURN_PRESETS["days-1"]
 

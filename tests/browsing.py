@@ -10,12 +10,14 @@ import secrets
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import uvicorn
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, Playwright, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
@@ -75,6 +77,25 @@ def serving(folder: Path, *options: str) -> Iterator[str]:
             sys.stderr.write(
                 f"racko serve at {address} ended early ({ended}): {log.read_text(errors='replace')[-3000:]}\n"
             )
+
+
+@contextlib.contextmanager
+def serving_app(app: Any) -> Iterator[str]:
+    """An application served by uvicorn in this process (a thread of its own) on 127.0.0.1: for a browser test that
+    moves the server's clock by hand (``create_app(now=)``, which `racko serve` has no option for)."""
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, name="uvicorn-in-test", daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 30
+        while not server.started:
+            assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.02)
+        port = server.servers[0].sockets[0].getsockname()[1]
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
 
 
 def launch(playwright: Playwright) -> Browser:

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from racko.web.app import create_app
-from racko.web.store import SqliteTables
+from racko.web.app import create_app, schema_parts
+from racko.web.store import SqliteTables, TableStore
 from racko.web.store.postgres import PostgresTables
 
 
@@ -27,3 +27,18 @@ def any_client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestC
     )
     with TestClient(app) as test_client:
         yield test_client
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TableStore]:
+    """A grouping store of each kind, empty, with the rooms' tables made as the server makes them when it starts."""
+    made: TableStore
+    if request.param == "sqlite":
+        made = SqliteTables(tmp_path / "tables.sqlite3", grouped=True, exclusive=True)
+    else:
+        made = PostgresTables(request.getfixturevalue("postgres_url"), node="one")
+    made.prepare(schema_parts())
+    try:
+        yield made
+    finally:
+        made.close()

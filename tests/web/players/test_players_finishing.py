@@ -20,11 +20,10 @@ from people import get_as, lobby_until, person, quick, until
 from racko.match import Match
 from racko.play.session import PlaySession, SeatSpec
 from racko.rules import variant
-from racko.web.app import create_app, people, schema_parts
+from racko.web.app import create_app, people
 from racko.web.players import FINISHERS_SHARE, Finishing, note_game
 from racko.web.players.finishing import FIRST_WAIT_SECONDS, LONGEST_WAIT_SECONDS, RECENT_SECONDS, TRUSTED_UNTIL
 from racko.web.store import SqliteTables, TableStore
-from racko.web.store.postgres import PostgresTables
 
 WORDS = Path(__file__).parents[3] / "src" / "racko" / "web" / "lobby" / "words.json"
 
@@ -52,20 +51,6 @@ def test_the_lobby_s_words_say_the_threshold_the_server_keeps() -> None:
     words = json.loads(WORDS.read_text(encoding="utf-8"))
     for language in ("en", "nl", "fr"):
         assert str(round(FINISHERS_SHARE * 100)) in words[language]["finishers_only"]
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TableStore]:
-    made: TableStore
-    if request.param == "sqlite":
-        made = SqliteTables(tmp_path / "tables.sqlite3")
-    else:
-        made = PostgresTables(request.getfixturevalue("postgres_url"), node="one")
-    made.prepare(schema_parts())
-    try:
-        yield made
-    finally:
-        made.close()
 
 
 def _game(seed: int) -> Any:

@@ -12,7 +12,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,21 +32,6 @@ from racko.web.store.postgres import PostgresTables
 from racko.web.store.schema import SCHEMA_VERSION
 
 SETUP = {"rules": {"variant": "classic", "players": 2}, "seed": 7, "game": 1, "seats": [{"name": "Ann"}]}
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TableStore]:
-    """A grouping store of each kind, empty."""
-    made: TableStore
-    if request.param == "sqlite":
-        made = SqliteTables(tmp_path / "tables.sqlite3", grouped=True, exclusive=True)
-    else:
-        made = PostgresTables(request.getfixturevalue("postgres_url"), node="one")
-    made.prepare(schema_parts())  # the rooms' tables, as the server makes them when it starts
-    try:
-        yield made
-    finally:
-        made.close()
 
 
 def _action(number: int) -> dict[str, Any]:

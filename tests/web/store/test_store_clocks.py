@@ -6,11 +6,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 
 import psycopg
-import pytest
 
 from racko.web.app import schema_parts
 from racko.web.store import SqliteTables, TableStore
@@ -20,20 +18,6 @@ from racko.web.store.schema import SCHEMA_VERSION
 SETUP = {"rules": {"variant": "classic", "players": 2}, "seed": 7, "game": 1, "seats": [{"name": "Ann"}]}
 DRAW = {"act": "draw", "seat": 0}
 PLACE = {"act": "exchange", "seat": 0, "slot": 5}
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TableStore]:
-    made: TableStore
-    if request.param == "sqlite":
-        made = SqliteTables(tmp_path / "tables.sqlite3", grouped=True, exclusive=True)
-    else:
-        made = PostgresTables(request.getfixturevalue("postgres_url"), node="one")
-    made.prepare(schema_parts())
-    try:
-        yield made
-    finally:
-        made.close()
 
 
 def test_actions_keep_their_time_and_author_and_the_table_its_deadline(store: TableStore) -> None:

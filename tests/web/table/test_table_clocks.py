@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -19,18 +18,6 @@ from racko.web.store.postgres import PostgresTables
 from tables import HandClock, frame_where, hub_of, join, journal, make_table, my_turn, table_app, wait_for
 
 FAST = PRESETS["fast"]
-
-
-@pytest.fixture
-def clock() -> HandClock:
-    return HandClock()
-
-
-@pytest.fixture
-def client(clock: HandClock) -> Iterator[TestClient]:
-    with TestClient(table_app(now=clock)) as test_client:
-        hub_of(test_client).clock_tick = 0.02  # a clock moved by hand is seen at once
-        yield test_client
 
 
 def test_a_person_who_stops_moving_has_a_turn_played_within_move_and_bank_once_then_is_gone_and_comes_back(

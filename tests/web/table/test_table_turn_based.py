@@ -6,29 +6,15 @@ waiting table keeps no task.  A player's list of tables puts "your move" first, 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from starlette.testclient import TestClient
 
 from racko.web.clock import DAY, TURN_PRESETS
 from racko.web.table import Hub
-from tables import HandClock, frame_where, hub_of, join, journal, make_table, my_turn, table_app, wait_for
+from tables import HandClock, frame_where, hub_of, join, journal, make_table, my_turn, wait_for
 
 ONE_DAY = TURN_PRESETS["days-1"]
-
-
-@pytest.fixture
-def clock() -> HandClock:
-    return HandClock()
-
-
-@pytest.fixture
-def client(clock: HandClock) -> Iterator[TestClient]:
-    with TestClient(table_app(now=clock)) as test_client:
-        hub_of(test_client).clock_tick = 0.02
-        yield test_client
 
 
 def hooked(hub: Hub) -> list[tuple[str, int, str, float | None]]:

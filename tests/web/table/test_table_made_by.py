@@ -19,6 +19,7 @@ from starlette.testclient import TestClient
 from browsing import played_game
 from people import eventually, finished_games, get_as, person, play_to_the_end, until
 from racko.analysis.review import class_bounds
+from racko.play.session import renamed
 from racko.record import GameRecord, replay
 from racko.web.clock import PRESETS
 from racko.web.table import made_by_of, token_hash
@@ -149,6 +150,7 @@ def test_a_seat_that_left_has_its_later_moves_marked_left_and_the_journal_s_mark
     noted = noted_record(setup, record, journal)
     assert noted.made_by == expected and noted.extra["left"][0]["how"] == "resigned"
     assert GameRecord.loads(noted.dumps()).made_by == expected
+    assert GameRecord.loads(renamed(noted.dumps(), 0, "forgotten")).made_by == expected  # a forgotten player's name
     assert noted_record({"seats": [{"name": "Ann", "bot": None}, {"name": "Bob", "bot": None}]}, record) is record
 
 

@@ -13,6 +13,8 @@ from typing import Any
 
 import jsonschema
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from racko import bots
 from racko.actions import ACTION_TYPES
@@ -875,3 +877,90 @@ def test_monstrous_json_is_refused_with_one_clear_line(text: str, message: str, 
     path.write_text(text)
     with pytest.raises(RecordError, match=message):
         GameRecord.load(path)
+
+
+# --- Moves a computer player made for a person (made_by) --------------------------------------
+
+
+def test_made_by_round_trips_validates_and_is_left_out_when_empty(tmp_path: Path) -> None:
+    data = bot_record("classic-2")
+    count = sum(len(round_["actions"]) for round_ in data["rounds"])
+    made_by = {"1": "clock", "2": "gone", str(count): "left"}
+    record = GameRecord.from_json({**data, "made_by": made_by})
+    assert record.made_by == {1: "clock", 2: "gone", count: "left"}
+    assert "made_by" not in record.extra
+    written = record.to_json()
+    assert written["made_by"] == made_by
+    validator().validate(written)
+    path = tmp_path / "game.json"
+    record.save(path)
+    assert GameRecord.load(path).made_by == record.made_by
+    assert "made_by" not in GameRecord.from_json(data).to_json()  # an old record reads and writes as before
+
+
+def test_made_by_follows_a_version_1_record_to_its_numbers_with_every_pass() -> None:
+    data = example("bonus-wait.json")
+    actions = data["rounds"][0]["actions"]
+    version_1 = {**data, "version": 1, "rounds": [{**data["rounds"][0], "actions": actions[:5] + actions[6:]}]}
+    # Version 1's action 6 is version 2's action 7: the pass that version 1 left out is action 6.
+    record = GameRecord.from_json({**version_1, "made_by": {"6": "clock", "1": "gone"}})
+    assert record.made_by == {7: "clock", 1: "gone"}
+
+
+MADE_BY_CORRUPT: dict[str, tuple[Any, str]] = {
+    "a list": ([1, 2], '"made_by" must be a JSON object'),
+    "null": (None, '"made_by" must be a JSON object'),
+    "action 0": ({"0": "clock"}, "'0' is not an action number"),
+    "a leading zero": ({"01": "clock"}, "'01' is not an action number"),
+    "a negative number": ({"-1": "clock"}, "'-1' is not an action number"),
+    "a word": ({"first": "clock"}, "'first' is not an action number"),
+    "a number with a space": ({" 1": "clock"}, "' 1' is not an action number"),
+    "a huge number": ({"9" * 5000: "clock"}, "is not an action number"),
+    "beyond the last action": ({"999": "clock"}, "there is no action 999 in this record: it has"),
+    "an unknown reason": ({"1": "bot"}, 'action 1 must say "clock", "gone" or "left"'),
+    "a reason that is not a string": ({"1": 1}, 'action 1 must say "clock", "gone" or "left"'),
+}
+
+
+@pytest.mark.parametrize("name", list(MADE_BY_CORRUPT))
+def test_a_corrupt_made_by_is_refused_with_the_reason(name: str) -> None:
+    value, message = MADE_BY_CORRUPT[name]
+    data = {**example("figure3.json"), "made_by": value}
+    error = refused(data)
+    assert message in str(error)
+    assert not validator().is_valid(data) or name == "beyond the last action"  # the schema cannot count actions
+    with pytest.raises(RecordError, match="made_by"):
+        GameRecord.loads(json.dumps(data))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    value=st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=12),
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=12), inner, max_size=3),
+        max_leaves=8,
+    )
+)
+def test_any_made_by_either_reads_as_numbers_to_reasons_or_is_refused_with_a_record_error(value: Any) -> None:
+    data = {**bot_record("classic-2"), "made_by": value}
+    count = sum(len(round_["actions"]) for round_ in data["rounds"])
+    try:
+        record = GameRecord.from_json(data)
+    except RecordError as error:
+        assert "made_by" in str(error)
+        return
+    assert all(1 <= number <= count and why in ("clock", "gone", "left") for number, why in record.made_by.items())
+    assert GameRecord.from_json(record.to_json()).made_by == record.made_by
+
+
+@settings(max_examples=60, deadline=None)
+@given(marks=st.dictionaries(st.integers(min_value=1, max_value=40), st.sampled_from(["clock", "gone", "left"])))
+def test_valid_made_by_round_trips(marks: dict[int, str]) -> None:
+    data = bot_record("classic-2")
+    count = sum(len(round_["actions"]) for round_ in data["rounds"])
+    assert count >= 40
+    record = GameRecord.from_json({**data, "made_by": {str(number): why for number, why in marks.items()}})
+    assert record.made_by == marks
+    written = record.to_json()
+    assert list(written.get("made_by", {})) == [str(number) for number in sorted(marks)]
+    assert GameRecord.loads(json.dumps(written)).made_by == marks

@@ -23,6 +23,7 @@ from racko.observation import Phase, PublicView
 from racko.record import GameRecord, replay
 from racko.round import arrange_deck, deal_position
 from racko.rules import RACK_SIZE, variant
+from racko.tools.review_commands import review_lines
 
 runner = CliRunner()
 
@@ -222,3 +223,28 @@ def test_accuracy_is_100_for_no_loss_and_falls_with_every_loss(losses: list[floa
     lower = accuracy(worse)
     assert lower is not None and lower <= score and lower < 100
     assert accuracy([]) is None
+
+
+def test_moves_a_computer_player_made_for_a_person_are_left_out_of_their_review(game_file: Path) -> None:
+    """The record's made_by: the clock's, a gone seat's and a left seat's moves are never graded as the person's;
+    the review counts them, by why, and the accuracy is over the person's own decisions only."""
+    record = GameRecord.load(game_file)
+    whole = review(record, seats=[0], first=4, more=4).seats[0]
+    numbers = [decision.action for decision in whole.decisions]
+    assert len(numbers) >= 6
+    marks = {numbers[0]: "clock", numbers[1]: "clock", numbers[2]: "gone", numbers[-1]: "left"}
+    other = next(action.seat for action in record.rounds[0].actions if action.seat == 1)
+    seat_1 = next(n for n, a in enumerate((a for r in record.rounds for a in r.actions), start=1) if a.seat == other)
+    marked = GameRecord.loads(json.dumps({**record.to_json(), "made_by": {**marks, seat_1: "clock"}}))
+    result = review(marked, seats=[0], first=4, more=4)
+    seat = result.seats[0]
+    assert [decision.action for decision in seat.decisions] == [n for n in numbers if n not in marks]
+    assert seat.left_out == {"clock": 2, "gone": 1, "left": 1}  # seat 1's move is not seat 0's
+    assert seat.accuracy == accuracy(seat.decisions)
+    assert sum(seat.counts().values()) == len(numbers) - 4
+    assert result.to_json()["seats"][0]["left_out"] == {"clock": 2, "gone": 1, "left": 1}
+    assert "left_out" not in review(record, seats=[0], rounds=[1], first=2, more=2).to_json()["seats"][0]
+    text = "\n".join(review_lines(result, "Rack-O", 2))  # racko review's text
+    assert "Not graded, made by a computer player when the time ran out: 2." in text
+    assert "Not graded, made by a computer player while the seat was gone: 1." in text
+    assert "after the player left: 1." in text

@@ -10,6 +10,8 @@ described by docs/record.schema.json.
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,6 +25,12 @@ RECORD_FORMAT = "racko-record"
 RECORD_VERSION = 2
 """Version 2: where calling Rack-O is a choice, every turn ends with the call or a pass (``wait``); version 1
 recorded a pass only when the rack qualified, and is read by adding the others (:func:`_with_every_pass`)."""
+
+MADE_BY = ("clock", "gone", "left")
+"""Why a computer player made an action for a person's seat (a record's ``made_by``): ``clock``, the seat's turn ran
+out; ``gone``, the seat was gone (its clock had played for it twice in a row); ``left``, its person had resigned,
+left the table or been handed over (the record's ``left``)."""
+_ACTION_NUMBER = re.compile(r"[1-9][0-9]{0,8}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,9 +53,15 @@ class GameRecord:
     """Optional names of the seats, in seat order."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Other top-level keys (e.g. an app's notes), kept as they were."""
+    made_by: Mapping[int, str] = field(default_factory=dict)
+    """The actions a computer player made for a person's seat, by number (from 1 over the whole record, as
+    :func:`replay` counts them), and why (one of :data:`MADE_BY`); every other action was chosen by its seat's
+    player."""
 
     @classmethod
-    def of(cls, match: Match, players: tuple[str, ...] | None = None) -> GameRecord:
+    def of(
+        cls, match: Match, players: tuple[str, ...] | None = None, made_by: Mapping[int, str] | None = None
+    ) -> GameRecord:
         """The record of a game played so far."""
         return cls(
             rules=match.rules,
@@ -55,6 +69,7 @@ class GameRecord:
             first_dealer=match.first_dealer,
             seed=match.seed,
             players=players,
+            made_by=dict(made_by or {}),
         )
 
     @property
@@ -81,6 +96,8 @@ class GameRecord:
         }
         if self.players is not None:
             data["players"] = list(self.players)
+        if self.made_by:
+            data["made_by"] = {str(number): self.made_by[number] for number in sorted(self.made_by)}
         data.update(self.extra)
         return data
 
@@ -151,9 +168,10 @@ class GameRecord:
             rounds.append(
                 RoundRecord(dealer, cards, tuple(actions), tuple(order for order in orders if order is not None))
             )
-        known = {"format", "version", "rules", "seed", "first_dealer", "players", "rounds"}
+        made_by = _made_by(data["made_by"], number) if "made_by" in data else {}
+        known = {"format", "version", "rules", "seed", "first_dealer", "players", "rounds", "made_by"}
         extra = {key: value for key, value in data.items() if key not in known}
-        record = cls(rules, tuple(rounds), first_dealer, seed, players, extra)
+        record = cls(rules, tuple(rounds), first_dealer, seed, players, extra, made_by)
         return _with_every_pass(record) if version == 1 and not rules.auto_racko else record
 
     @classmethod
@@ -194,6 +212,25 @@ class GameRecord:
         temporary.replace(target)
 
 
+def _made_by(value: Any, count: int) -> dict[int, str]:
+    """A record's ``made_by`` read: action numbers (from 1 to ``count``, written as JSON keys) to why a computer
+    player made them; :class:`RecordError` saying what is wrong."""
+    if not isinstance(value, dict):
+        raise RecordError('"made_by" must be a JSON object from action numbers to "clock", "gone" or "left".')
+    made_by: dict[int, str] = {}
+    for key, why in value.items():
+        shown = repr(key) if not isinstance(key, str) or len(key) <= 20 else repr(key[:20] + "…")
+        if not isinstance(key, str) or not _ACTION_NUMBER.fullmatch(key):
+            raise RecordError(f'"made_by": {shown} is not an action number (1, 2, 3, … written without zeros before).')
+        number = int(key)
+        if number > count:
+            raise RecordError(f'"made_by": there is no action {number} in this record: it has {count}.')
+        if not isinstance(why, str) or why not in MADE_BY:
+            raise RecordError(f'"made_by": action {number} must say "clock", "gone" or "left".')
+        made_by[number] = why
+    return made_by
+
+
 def _cards(value: Any, family: Family[Any, Any]) -> tuple[int, ...] | None:
     """A list of cards as the family writes them, or ``None`` if it is not one."""
     if not isinstance(value, list):
@@ -228,9 +265,13 @@ def _with_every_pass(record: GameRecord) -> GameRecord:
     match = _start(record)
     rounds = []
     refused = False
+    numbers: dict[int, int] = {}  # the version-1 numbers to the new ones, for made_by
+    written = before = 0
     for round_record in record.rounds:
         actions: list[AnyAction] = []
         for action in round_record.actions:
+            written += 1
+            numbers[written] = before + len(actions) + 1
             actions.append(action)
             if refused:
                 continue
@@ -246,7 +287,11 @@ def _with_every_pass(record: GameRecord) -> GameRecord:
                     actions.append(legal[0])
                     match.apply(legal[0])
         rounds.append(RoundRecord(round_record.dealer, round_record.deck, tuple(actions), round_record.reshuffles))
-    return GameRecord(record.rules, tuple(rounds), record.first_dealer, record.seed, record.players, record.extra)
+        before += len(actions)
+    made_by = {numbers[number]: why for number, why in record.made_by.items()}
+    return GameRecord(
+        record.rules, tuple(rounds), record.first_dealer, record.seed, record.players, record.extra, made_by
+    )
 
 
 def replay(record: GameRecord, *, stop_after: int | None = None) -> Match:

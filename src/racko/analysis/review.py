@@ -3,7 +3,9 @@ difference cost, a class, and each player's accuracy and chance to win the round
 
 Each decision (which pile; where the card goes or whether to discard it; call or wait; High-Low's replace, swap and
 keep) is judged by :class:`racko.analysis.evaluate.Judge` from what that player could see then, never from the
-record's hidden cards.  A decision with one legal move is no decision and is left out.
+record's hidden cards.  A decision with one legal move is no decision and is left out, and so is one that a computer
+player made for the seat's person (the record's ``made_by``: the clock, a gone seat, a seat its person left): it is
+never graded as the person's, and each seat's review counts those left out, by why (:attr:`SeatReview.left_out`).
 
 Classes follow from the loss (how much worse the move played is than the best, in the measure's units):
 
@@ -27,9 +29,9 @@ import math
 import random
 import statistics
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from racko.actions import DrawFromStock, Exchange, TakeDiscard
@@ -137,6 +139,9 @@ class SeatReview:
     seat: int
     name: str
     decisions: tuple[Decision, ...]
+    left_out: Mapping[str, int] = field(default_factory=dict)
+    """The seat's decisions not graded because a computer player made them for its person, by why (the record's
+    ``made_by``: ``clock``, ``gone``, ``left``); never in :attr:`decisions` nor the accuracy."""
 
     @property
     def accuracy(self) -> float | None:
@@ -157,12 +162,15 @@ class SeatReview:
         return {grade: sum(1 for decision in chosen if decision.grade == grade) for grade in CLASSES}
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "seat": self.seat,
             "name": self.name,
             "accuracy": self.accuracy,
             "decisions": [decision.to_json() for decision in self.decisions],
         }
+        if self.left_out:  # only where a computer player made some of the seat's decisions
+            data["left_out"] = dict(sorted(self.left_out.items()))
+        return data
 
 
 @dataclass(frozen=True)
@@ -185,6 +193,13 @@ class _Turn:
     number: int
     observation: AnyObservation
     action: AnyAction
+    made_by: str | None = None
+    """Why a computer player made this action for the seat's person (the record's ``made_by``): not graded."""
+
+    @property
+    def graded(self) -> bool:
+        """Whether the turn is a decision of the seat's own player: more than one legal move, and not made for them."""
+        return self.made_by is None and len(self.observation.legal_actions()) > 1
 
 
 def review(
@@ -213,7 +228,12 @@ def review(
     if jobs < 1:
         raise RackoError("A review needs at least one job.")
     turns = _turns_by_round_and_seat(record, chosen, rounds)
-    total = sum(1 for found in turns.values() for turn in found if len(turn.observation.legal_actions()) > 1)
+    total = sum(1 for found in turns.values() for turn in found if turn.graded)
+    left_out: dict[int, dict[str, int]] = {seat: {} for seat in chosen}
+    for (_, seat), found in turns.items():
+        for turn in found:
+            if turn.made_by is not None and len(turn.observation.legal_actions()) > 1:
+                left_out[seat][turn.made_by] = left_out[seat].get(turn.made_by, 0) + 1
     done = [0]
     lock = threading.Lock()
 
@@ -222,7 +242,7 @@ def review(
         judge = Judge(seat, _judge_seed(seed, number, seat), first=first, more=more)
         graded = []
         for turn in turns[key]:
-            if len(turn.observation.legal_actions()) < 2:
+            if not turn.graded:  # no choice, or not the person's: the judge follows the round on
                 judge.see(turn.observation)
                 continue
             graded.append(_grade(judge, number, turn))
@@ -244,7 +264,10 @@ def review(
     return Review(
         measure,
         playouts,
-        tuple(SeatReview(seat, names[seat], tuple(sorted(decisions[seat], key=lambda d: d.action))) for seat in chosen),
+        tuple(
+            SeatReview(seat, names[seat], tuple(sorted(decisions[seat], key=lambda d: d.action)), left_out[seat])
+            for seat in chosen
+        ),
     )
 
 
@@ -302,7 +325,8 @@ def _turns_by_round_and_seat(
             number += 1
             seat = action.seat
             if seat in wanted and round_number in chosen_rounds:
-                found[(round_number, seat)].append(_Turn(number, match.observation(seat), action))
+                turn = _Turn(number, match.observation(seat), action, record.made_by.get(number))
+                found[(round_number, seat)].append(turn)
             match.apply(action)
     return {key: turns for key, turns in found.items() if turns}
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from racko import bots
@@ -264,9 +264,7 @@ def renamed(text: str, seat: int, name: str) -> str:
         if isinstance(seats[seat], dict):
             seats[seat]["name"] = name
         extra[SAVE_KEY] = {**played, "seats": seats}
-    changed = GameRecord(
-        record.rules, record.rounds, record.first_dealer, record.seed, tuple(players) if players else None, extra
-    )
+    changed = replace(record, players=tuple(players) if players else None, extra=extra)  # made_by and all kept
     return changed.dumps() if changed != record else text
 
 

@@ -111,6 +111,8 @@ def review_lines(result: Review, title: str, players: int) -> list[str]:
         if seat.name == f"seat {seat.seat + 1}":
             who = seat.name
         lines.append(f"{who}: accuracy {_accuracy(seat.accuracy)}; {_counts(seat)}.")
+        for why, count in sorted(seat.left_out.items()):  # a computer player's moves for the person: not theirs
+            lines.append(f"  {say('review:left-out:' + why, {'count': count})}.")
         for number, decisions in seat.rounds().items():
             counted = seat.counts(decisions)
             lines.append(

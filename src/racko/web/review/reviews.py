@@ -25,7 +25,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from multiprocessing.context import SpawnProcess
 from typing import Any
 
@@ -41,7 +41,7 @@ from racko.record import GameRecord, replay
 from racko.rules import variant
 from racko.web.core import Refused
 from racko.web.store import DamagedTableError, TableStore
-from racko.web.table import replay_stored, seat_of_player, seat_of_token
+from racko.web.table import made_by_of, replay_stored, seat_of_player, seat_of_token
 
 SEED = 0
 """Every review's seed: the same game gets the same review, whoever asks and whenever."""
@@ -130,6 +130,7 @@ def what_to_review(
     assert stored is not None
     match, names = _replayed(table_id, stored.setup, list(stored.actions))
     record = GameRecord.of(match, players=tuple(names))
+    record = replace(record, made_by=made_by_of(stored.setup, record, stored.made_by))  # not the person's moves
     if match.over:  # over, its record not filed yet
         return Asked(table_id, number, True, you, record, None, _rounds(round_number, len(record.rounds)))
     if you is None:
@@ -144,9 +145,7 @@ def what_to_review(
     if round_number is not None and ended < round_number <= len(record.rounds):
         raise Refused(409, f"Round {round_number} has not ended yet: a round is reviewed once it is over.")
     rounds = _rounds(round_number, ended)
-    played_so_far = GameRecord(
-        record.rules, record.rounds[:ended], record.first_dealer, record.seed, record.players, record.extra
-    )
+    played_so_far = replace(record, rounds=record.rounds[:ended])
     return Asked(table_id, number, False, you, played_so_far, (you,), rounds)
 
 

@@ -28,6 +28,7 @@ from racko.web.table.state import (
     JournalStore,
     Table,
     ended,
+    journal_made_by,
     noted_record,
     replay_stored,
     said,
@@ -124,12 +125,13 @@ class Registry(abc.ABC):
         except (RackoError, KeyError, TypeError, ValueError) as error:
             raise DamagedTableError(table_id, f"its set-up is not a game ({said(error)})") from None
         try:
-            store = JournalStore(self.store, table_id, len(actions), self.now)
+            store = JournalStore(self.store, table_id, len(actions), self.now, made_by)
             session = PlaySession(match, seats, store, bot_seed=setup["seed"])
         except (RackoError, KeyError, TypeError, ValueError) as error:
             raise DamagedTableError(table_id, f"its seats are not a game's ({said(error)})") from None
         table = Table(table_id, setup, session, quiet_since=time.monotonic(), opened_at=self.now())
         table.played = timing.played_of(session.record(), times, made_by)
+        table.made_by = store.made_by  # the same list: the store adds to it as actions are appended
         timing.refresh(table)
 
         def noted(played: list[Played]) -> float | None:
@@ -138,7 +140,7 @@ class Registry(abc.ABC):
             return timing.wake_at(table)
 
         store.noted = noted
-        store.notes = lambda record: noted_record(table.setup, record)
+        store.notes = lambda record: noted_record(table.setup, record, store.made_by)
         self.tables[table_id] = table
         since = time.monotonic() - quiet_for
         for seat, spec in enumerate(setup["seats"]):
@@ -382,7 +384,7 @@ class Registry(abc.ABC):
         early = ended(table.setup)
         if early is not None and early.get("how") == ABORTED:
             return  # an aborted game counts for nothing: no rating, no history
-        record = noted_record(table.setup, table.session.record())
+        record = noted_record(table.setup, table.session.record(), journal_made_by(table))
         for hook in self.game_over_hooks:
             try:
                 await hook(table, record)

@@ -25,6 +25,7 @@ from racko.web.table.registry import log
 from racko.web.table.state import (
     TOKEN_BYTES,
     Table,
+    journal_made_by,
     new_id,
     not_saved_if_refused,
     noted_record,
@@ -299,7 +300,9 @@ class Seating(ComputerPlayers):
             # Filed when it ended, unless that failed; the record filed then is passed on as it was, since the store
             # files a text it does not hold yet, and the record's text changes with a name changed after the game.
             record = (
-                filed[game - 1] if len(filed) >= game else noted_record(table.setup, table.session.record()).dumps()
+                filed[game - 1]
+                if len(filed) >= game
+                else noted_record(table.setup, table.session.record(), journal_made_by(table)).dumps()
             )
             # A seat whose person resigned or left keeps its computer player, and is nobody's any more.
             seats = [

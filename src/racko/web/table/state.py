@@ -10,7 +10,7 @@ import hashlib
 import hmac
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -108,6 +108,9 @@ class Table:
     listed: tuple[int | None, float | None] | None = None
     """The seat to act and its deadline as last written to its players' lists of tables (``None``: not yet)."""
     """Per person seat, the computer player that plays its turns when its time runs out or it is gone."""
+    made_by: list[str | None] = field(default_factory=list)
+    """Per action of the journal, who played it for the seat (the clock, a gone seat; ``None``: its own player): the
+    journal store's list, kept here once the finished game's store is let go (the record's ``made_by``)."""
 
     @property
     def version(self) -> int:
@@ -147,12 +150,22 @@ class JournalStore:
     server's time and who played it (``by``: set while the clock plays for a seat), and the table's deadline after
     them (``noted``: the table's clock takes the new actions and answers it)."""
 
-    def __init__(self, store: TableStore, table_id: str, stored: int, now: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        store: TableStore,
+        table_id: str,
+        stored: int,
+        now: Callable[[], float] = time.time,
+        made_by: Sequence[str | None] = (),
+    ) -> None:
         self.store = store
         self.table_id = table_id
         self.stored = stored
         self.now = now
         self.by: str | None = None
+        self.made_by: list[str | None] = [*made_by[:stored], *[None] * (stored - len(made_by))]
+        """Per action of the journal, who played it for the seat (``by`` when it was appended; the record's
+        ``made_by``, :func:`noted_record`)."""
         self.noted: Callable[[list[Played]], float | None] | None = None
         self.notes: Callable[[GameRecord], GameRecord] | None = None
         """Adds the table's notes to a finished game's record (the seats that left, :func:`noted_record`)."""
@@ -174,6 +187,7 @@ class JournalStore:
             self.store.append(self.table_id, self.stored, new, at=at, by=self.by, due=due)
         except Exception as error:  # a database error must reach the players as a failed save, like a full disk
             raise OSError(f"the table's database refused the move ({error})") from None
+        self.made_by.extend([self.by] * len(new))
         self.stored = len(actions)
 
     def finish(self, record: GameRecord) -> str:
@@ -193,9 +207,10 @@ def ended(setup: dict[str, Any]) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
-def noted_record(setup: dict[str, Any], record: GameRecord) -> GameRecord:
+def noted_record(setup: dict[str, Any], record: GameRecord, journal: Sequence[str | None] = ()) -> GameRecord:
     """A game's record with what the set-up says of its end: per seat how its person left it (``left``: resigned or
-    left, after how many actions, when), and how the game ended early (``ended``); docs/record.schema.json."""
+    left, after how many actions, when), how the game ended early (``ended``), and which actions a computer player
+    made for a person (``made_by``: the journal's marks, and the seats that left); docs/record.schema.json."""
     extra: dict[str, Any] = {}
     left = [spec.get("left") for spec in setup["seats"]]
     if any(left):
@@ -203,7 +218,41 @@ def noted_record(setup: dict[str, Any], record: GameRecord) -> GameRecord:
     early = ended(setup)
     if early is not None:
         extra["ended"] = early
-    return replace(record, extra={**record.extra, **extra}) if extra else record
+    made_by = {**record.made_by, **made_by_of(setup, record, journal)}
+    if not extra and made_by == record.made_by:
+        return record
+    return replace(record, extra={**record.extra, **extra}, made_by=made_by)
+
+
+MADE_BY_JOURNAL = ("clock", "gone")
+"""The journal's own marks (racko.web.table.timing's CLOCK and GONE); ``left`` comes from the set-up."""
+
+
+def made_by_of(setup: dict[str, Any], record: GameRecord, journal: Sequence[str | None]) -> dict[int, str]:
+    """The actions of the game a computer player made for a person's seat, by number from 1 (the record's
+    ``made_by``): those the journal marks (``journal``: per action, who played it for the seat: the clock, or the
+    seat being gone), and every action of a seat after its person left it (its ``left.after``)."""
+    after: dict[int, int] = {}
+    for seat, spec in enumerate(setup["seats"]):
+        left = spec.get("left")
+        if isinstance(left, dict) and isinstance(left.get("after"), int):
+            after[seat] = left["after"]
+    marks: dict[int, str] = {}
+    index = 0
+    for round_ in record.rounds:
+        for action in round_.actions:
+            by = journal[index] if index < len(journal) else None
+            if by in MADE_BY_JOURNAL:
+                marks[index + 1] = str(by)
+            elif action.seat in after and index >= after[action.seat]:
+                marks[index + 1] = "left"
+            index += 1
+    return marks
+
+
+def journal_made_by(table: Table) -> Sequence[str | None]:
+    """Per action of the table's journal, who played it for the seat (``None``: its own player)."""
+    return table.made_by
 
 
 def said(error: BaseException) -> str:

@@ -203,7 +203,11 @@ def replay_steps(record: GameRecord) -> dict[str, Any]:
     for round_record in record.rounds:
         for action in round_record.actions:
             events = match.apply(action)
-            steps.append(snapshot(log_entries(list(events), names)))
+            step = snapshot(log_entries(list(events), names))
+            # A move a computer player made for the seat's person (the record's made_by): the page says so.
+            step["made_by"] = record.made_by.get(len(steps))
+            step["seat"] = action.seat
+            steps.append(step)
     return {
         "names": names,
         "variant": record.rules.variant,

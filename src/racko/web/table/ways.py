@@ -14,7 +14,7 @@ from racko.play.session import default_opponent
 from racko.web.core import WebError
 from racko.web.table import timing
 from racko.web.table.clocks import Clocks
-from racko.web.table.state import ABORTED, Table, not_saved_if_refused, noted_record
+from racko.web.table.state import ABORTED, Table, journal_made_by, not_saved_if_refused, noted_record
 from racko.web.table.watching import abortable
 
 RESIGNED, LEFT = "resigned", "left"
@@ -137,7 +137,7 @@ class WaysOut(Clocks):
         filed as a finished game's."""
         early = {"how": how, "by": by, "after": len(table.played), "at": self.now()}
         setup: dict[str, Any] = {**table.setup, "ended": early, "offer": None}
-        record = noted_record(setup, table.session.record()).dumps()
+        record = noted_record(setup, table.session.record(), journal_made_by(table)).dumps()
         with not_saved_if_refused():
             self.store.update_setup(table.table_id, setup)
             self.store.finish(table.table_id, record)

@@ -21,10 +21,19 @@ function render() {
   }));
   $("piles").textContent = t("round") + " " + current.round + " · " + t("discard_pile") + ": " + (current.discard === null ? t("empty") : current.discard) + " · " + t("stock", { n: current.stock });
   const moves = $("moves");
-  moves.replaceChildren(...game.steps.slice(Math.max(1, step - 5), step + 1).flatMap((s) => s.log).map((entry) => {
-    const item = element("li");
-    item.append(...describeEntry(entry, game.names, game.variant === "highlow" ? "highlow" : "classic", game.slots));
-    return item;
+  moves.replaceChildren(...game.steps.slice(Math.max(1, step - 5), step + 1).flatMap((s) => {
+    const items = s.log.map((entry) => {
+      const item = element("li", s.made_by ? "made-by-computer" : "");
+      item.append(...describeEntry(entry, game.names, game.variant === "highlow" ? "highlow" : "classic", game.slots));
+      return item;
+    });
+    // A move a computer player made for the seat's person (the clock, a gone seat, a person who left): said so.
+    if (s.made_by) {
+      const note = element("li", "made-by");
+      note.append(...tNodes("made_by_" + s.made_by, { name: bdi(game.names[s.seat]) }));
+      items.push(note);
+    }
+    return items;
   }));
 }
 

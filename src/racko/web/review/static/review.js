@@ -141,6 +141,10 @@ function render() {
     const counts = element("span", "counts");
     for (const grade of CLASSES) counts.append(badge(grade, seat.counts[grade]), " ");
     item.append(" ", counts);
+    // Decisions a computer player made for the person (the clock, a gone seat, after leaving): not theirs, not graded.
+    for (const [why, count] of Object.entries(seat.left_out || {})) {
+      item.append(element("p", "left-out", t("review:left-out:" + why, { count })));
+    }
     return item;
   }));
   $("review-players").hidden = false;

@@ -37,6 +37,7 @@ import secrets
 import sqlite3
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,7 +48,6 @@ from racko.rules import Rules
 from racko.tools.bench.processes import HOST, ServeProcess
 from racko.tools.bench.server import (
     CONNECTING,
-    FORM,
     _raise_file_limit,
     _sigterm_stops,
     _Table,
@@ -93,20 +93,6 @@ def _get_json(port: int, path: str) -> Any:
         connection.request("GET", path)
         answer = connection.getresponse()
         return json.loads(answer.read())
-    finally:
-        connection.close()
-
-
-def _make_table(port: int, clock: str) -> str:
-    """A table through the server's own form with this clock (the second person not seated yet); its id."""
-    connection = http.client.HTTPConnection(HOST, port, timeout=30)
-    try:
-        connection.request("POST", "/api/tables", json.dumps({**FORM, "clock": clock}), {"Content-Type": "application/json"})
-        answer = connection.getresponse()
-        text = answer.read()
-        if answer.status != 200:
-            raise RuntimeError(f"the server refused a table: {answer.status} {text[:200]!r}")
-        return str(json.loads(text)["table"])
     finally:
         connection.close()
 
@@ -190,7 +176,10 @@ class _Turns:
 
 
 def _deadlines(
-    setup: dict[str, Any], rows: list[tuple[str, float | None, str | None]], presets: dict[str, dict[str, Any]], end: float
+    setup: dict[str, Any],
+    rows: list[tuple[str, float | None, str | None]],
+    presets: dict[str, dict[str, Any]],
+    end: float,
 ) -> tuple[list[float], int, int]:
     """The late seconds of each clock turn at one table, the deadlines missed before ``end`` and the clock turns
     played early: the clock replayed from ``clock_from`` and the journal's times (its first round only, until a seat
@@ -299,15 +288,14 @@ def _start(folder: Path, db: Path) -> tuple[ServeProcess, float]:
 async def _open_real_time(port: int, count: int, preset: str, seed: int) -> list[_Table]:
     """``count`` tables with the real-time clock ``preset`` through the form, both seats connected (the second
     names itself, which starts the clock); their people never move."""
-    form = {**FORM, "clock": preset}
-    connection_links: list[dict[str, Any]] = await asyncio.to_thread(_create_clocked, port, count, form)
+    connection_links = await asyncio.to_thread(create_tables, port, count, False, preset)
     rng = random.Random(seed)
     tables = [
         _Table(index, link["table"], [seat["token"] for seat in link["seats"]], 40, random.Random(rng.random()))
         for index, link in enumerate(connection_links)
     ]
     gate = asyncio.Semaphore(CONNECTING)
-    errors: Any = {}
+    errors: Counter[str] = Counter()
 
     async def open_one(table: _Table) -> None:
         async with gate:
@@ -315,22 +303,6 @@ async def _open_real_time(port: int, count: int, preset: str, seed: int) -> list
 
     await asyncio.gather(*(open_one(table) for table in tables))
     return tables
-
-
-def _create_clocked(port: int, count: int, form: dict[str, Any]) -> list[dict[str, Any]]:
-    connection = http.client.HTTPConnection(HOST, port, timeout=30)
-    links = []
-    try:
-        for _ in range(count):
-            connection.request("POST", "/api/tables", json.dumps(form), {"Content-Type": "application/json"})
-            answer = connection.getresponse()
-            text = answer.read()
-            if answer.status != 200:
-                raise RuntimeError(f"the server refused a table: {answer.status} {text[:200]!r}")
-            links.append(json.loads(text))
-    finally:
-        connection.close()
-    return links
 
 
 async def _deadlines_run(
@@ -395,7 +367,8 @@ def clocks_bench(settings: ClockSettings, say: Callable[[str], None]) -> dict[st
             presets = {preset["name"]: preset for preset in [*options["clocks"], *options["turn_clocks"]]}
             if settings.preset not in presets or presets[settings.preset]["days"]:
                 raise ValueError(f"--preset is a real-time speed: {', '.join(p['name'] for p in options['clocks'])}")
-            made = _make_table(server.port, TURN_PRESET)
+            (link,) = create_tables(server.port, 1, False, TURN_PRESET)
+            made = str(link["table"])
             _settle(server)
             figures["server_rss_empty_kb"] = server.rss_kb()
             figures["server_cpu_empty"] = _rest_cpu(server, settings.rest)

@@ -26,6 +26,7 @@ PACE_KEYS = {
     "through_proxy",
     "database",
     "p99_limit_ms",
+    "clock",
     "cores",
     "load_average_before",
     "load_average_after",
@@ -166,6 +167,41 @@ def test_the_lobby_is_measured_in_its_connections_and_quick_play_in_its_waits() 
     assert _gone(pid)
 
 
+CLOCK_KEYS = {
+    "benchmark", "turn_based_tables", "real_time_tables", "due_tables", "real_time_preset", "turn_based_preset",
+    "window_seconds", "rest_seconds", "database", "cores", "load_average_before", "load_average_after",
+    "server_rss_empty_kb", "server_cpu_empty", "start_seconds", "server_rss_turn_based_kb",
+    "memory_per_turn_based_table_kb", "server_cpu_at_rest", "real_time_open_seconds", "server_rss_real_time_kb",
+    "server_cpu_real_time_waiting", "server_cpu_deadlines", "server_rss_end_kb", "timeouts", "late_p50_ms",
+    "late_p99_ms", "late_max_ms", "met",
+} | {
+    f"{kind}_{key}"
+    for kind in ("turn_based", "real_time")
+    for key in ("timeouts", "tables_timed_out", "late_p50_ms", "late_p99_ms", "late_max_ms", "missed", "early")
+}  # fmt: skip
+
+
+def test_the_clocks_benchmark_plays_every_deadline_once() -> None:
+    code = "import sys; sys.argv[0] = 'racko'; from racko.cli import main; main()"
+    arguments = ["--turn-based", "20", "--real-time", "2", "--due", "6", "--window", "2", "--rest", "1", "--json"]
+    run = subprocess.run(
+        [sys.executable, "-c", code, "bench", "clocks", *arguments], capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0, run.stderr
+    figures = json.loads(run.stdout)
+    assert set(figures) == CLOCK_KEYS
+    assert figures["benchmark"] == "server-clocks" and figures["turn_based_tables"] == 20
+    # Each due table's turn was played by the clock once (a second would be a second clock turn there), none early,
+    # none missed; the idle tables and the real-time ones (their first deadline 45 s away) had none.
+    assert figures["turn_based_timeouts"] == figures["turn_based_tables_timed_out"] == 6
+    assert figures["turn_based_missed"] == figures["turn_based_early"] == 0
+    assert figures["real_time_timeouts"] == figures["real_time_missed"] == 0
+    assert 0 <= figures["turn_based_late_p50_ms"] <= figures["turn_based_late_max_ms"] < 10_000
+    assert figures["server_rss_turn_based_kb"] > 0 and figures["server_cpu_at_rest"] is not None
+    pids = [int(pid) for pid in re.findall(r"server pid (\d+)", run.stderr)]
+    assert len(pids) == 2 and all(_gone(pid) for pid in pids)
+
+
 def test_server_options_and_engine_options_do_not_mix() -> None:
     runner = CliRunner()
     assert runner.invoke(app, ["bench", "engine", "--tables", "5"]).exit_code == 2
@@ -176,6 +212,8 @@ def test_server_options_and_engine_options_do_not_mix() -> None:
     assert runner.invoke(app, ["bench", "server", "--db", "mysql://x"]).exit_code == 2
     assert runner.invoke(app, ["bench", "engine", "--lobbies", "5"]).exit_code == 2
     assert runner.invoke(app, ["bench", "server", "--find-max", "--quick", "5"]).exit_code == 2
+    assert runner.invoke(app, ["bench", "server", "--clock", "days-1"]).exit_code == 2
+    assert runner.invoke(app, ["bench", "clocks", "--preset", "days-1"]).exit_code == 2
 
 
 def test_the_browser_review_is_timed_on_a_game_played_at_a_real_server() -> None:

@@ -1,6 +1,7 @@
 """``racko bench``: one subcommand per benchmark, each with its own options (docs/BENCHMARKS.md).
 
-``engine`` the rules engine, ``batch`` the batch simulator, ``server`` the web server under load, ``page`` the table
+``engine`` the rules engine, ``batch`` the batch simulator, ``server`` the web server under load, ``clocks`` its
+clocks at scale (many turn-based tables, deadlines falling due), ``page`` the table
 page in Chromium, ``review`` a game's review (``--browser``: as the browser asks a real server for it).  Added to
 the main app by :func:`register`.  Every error is one ``racko: ...`` line on stderr.
 """
@@ -122,6 +123,10 @@ def server_command(
             help="People arriving over the measured stretch who press quick play (classic, 2 players): their waits.",
         ),
     ] = 0,
+    clock: Annotated[
+        str | None,
+        typer.Option(help="Give every table this real-time clock (fast, normal or slow); default: no clock."),
+    ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the simulated people.")] = 0,
     as_json: AsJson = False,
 ) -> None:
@@ -137,6 +142,8 @@ def server_command(
         raise _fail(f"--db is sqlite, postgres or a postgresql:// URL, not {db!r}.", 2)
     if processes > 1 and db == "sqlite":
         raise _fail("several server processes share a PostgreSQL database: add --db postgres.", 2)
+    if clock is not None and clock not in ("fast", "normal", "slow"):
+        raise _fail(f"--clock is fast, normal or slow, not {clock!r}.", 2)
     if find_max and (lobbies or quick):
         raise _fail("--lobbies and --quick are measured at a steady pace, not with --find-max.", 2)
     settings = BenchSettings(
@@ -158,6 +165,7 @@ def server_command(
         db=db,
         lobbies=lobbies,
         quick=quick,
+        clock=clock,
     )
 
     def say(line: str) -> None:
@@ -168,6 +176,57 @@ def server_command(
         typer.echo(json.dumps(figures))
         return
     for line in server_bench_lines(figures):
+        typer.echo(line)
+
+
+def clocks_command(
+    turn_based: Annotated[
+        int, typer.Option(min=1, max=100_000, help="Idle turn-based tables (1 day a move) open in the server.")
+    ] = 10_000,
+    real_time: Annotated[
+        int, typer.Option(min=0, max=5000, help="Real-time tables, both seats connected, whose people never move.")
+    ] = 1000,
+    due: Annotated[
+        int,
+        typer.Option(min=1, max=100_000, help="Turn-based tables filed while the server runs, due within --window."),
+    ] = 1000,
+    preset: Annotated[str, typer.Option(help="The real-time tables' clock: fast, normal or slow.")] = "fast",
+    window: Annotated[
+        float, typer.Option(min=1, max=3600, help="Seconds over which the due tables' deadlines are spread.")
+    ] = 60.0,
+    rest: Annotated[float, typer.Option(min=1, max=600, help="Seconds over which CPU at rest is measured.")] = 10.0,
+    db_dir: Annotated[
+        Path | None,
+        typer.Option(help="Folder for the server's temporary database (default: the system's temporary folder)."),
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the filed tables' deals and deadlines.")] = 0,
+    as_json: AsJson = False,
+) -> None:
+    """The server's clocks at scale: a racko serve started here with many idle turn-based tables and real-time
+    tables nobody moves at: how late each timeout is played, memory per idle table, CPU at rest."""
+    from racko.tools.bench.clocks import ClockSettings, clocks_bench, clocks_bench_lines
+
+    if preset not in ("fast", "normal", "slow"):
+        raise _fail(f"--preset is fast, normal or slow, not {preset!r}.", 2)
+    settings = ClockSettings(
+        turn_based=turn_based,
+        real_time=real_time,
+        due=due,
+        preset=preset,
+        window=window,
+        rest=rest,
+        db_dir=db_dir,
+        seed=seed,
+    )
+
+    def say(line: str) -> None:
+        typer.echo(f"racko bench: {line}", err=True)
+
+    figures = _measured("clocks", lambda: clocks_bench(settings, say))
+    if as_json:
+        typer.echo(json.dumps(figures))
+        return
+    for line in clocks_bench_lines(figures):
         typer.echo(line)
 
 
@@ -242,6 +301,7 @@ def register(app: typer.Typer, run_batch: BatchRunner) -> None:
     bench.command("engine")(engine_command)
     bench.command("batch")(batch_command)
     bench.command("server")(server_command)
+    bench.command("clocks")(clocks_command)
     bench.command("page")(page_command)
     bench.command("review")(review_command)
     app.add_typer(bench)

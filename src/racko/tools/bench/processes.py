@@ -208,7 +208,8 @@ class ServeProcess(_Process):
         self.node = node
         self.options = options
 
-    def start(self) -> None:
+    def start(self, seconds: float = START_SECONDS) -> None:
+        """Start it and wait until it answers (``seconds`` at most: it opens its tables before it listens)."""
         for _ in range(3):  # the free port may be taken between the probe and the bind: try another
             self.port = self.port or free_port()
             command = racko_command("serve", "--host", HOST, "--port", str(self.port))
@@ -222,7 +223,7 @@ class ServeProcess(_Process):
                     start_new_session=True,  # Ctrl+C reaches the caller only, which then stops the server
                     preexec_fn=die_with_parent if sys.platform == "linux" else None,
                 )
-            if wait_until_healthy(self.url, self.process):
+            if wait_until_healthy(self.url, self.process, seconds):
                 return
             self.kill()
             self.port = 0

@@ -91,6 +91,9 @@ class BenchSettings:
     lobbies: int = 0
     """Lobby connections open during the measured stretch; with them, the tables are public (listed in the lobby)
     and a public table is made every second to time how soon every lobby connection shows it."""
+    clock: str | None = None
+    """The tables' clock (a real-time preset: ``fast``, ``normal``, ``slow``), started when the second person names
+    themself; ``None``: no clock (the figures before issue 39)."""
     quick: int = 0
     """People who arrive at the lobby evenly spread over the measured stretch and press quick play (classic,
     2 players); how long each waits to be seated."""
@@ -409,10 +412,10 @@ class _Table:
                 await asyncio.wait_for(socket.close(), 1.0)
 
 
-def create_tables(port: int, count: int, public: bool = False) -> list[dict[str, Any]]:
-    """``count`` tables through the server's own form (one kept-alive HTTP connection)."""
+def create_tables(port: int, count: int, public: bool = False, clock: str | None = None) -> list[dict[str, Any]]:
+    """``count`` tables through the server's own form (one kept-alive HTTP connection), with ``clock`` if any."""
     connection = http.client.HTTPConnection(HOST, port, timeout=30)
-    body = json.dumps({**FORM, "public": public})
+    body = json.dumps({**FORM, "public": public, **({"clock": clock} if clock is not None else {})})
     links = []
     try:
         for _ in range(count):
@@ -654,13 +657,14 @@ async def _measure(server: Servers, settings: BenchSettings, say: Callable[[str]
         "through_proxy": server.proxy is not None,
         "database": "sqlite" if settings.db == "sqlite" else "postgresql",
         "p99_limit_ms": settings.limit_ms,
+        "clock": settings.clock,
         "cores": os.cpu_count(),
         "load_average_before": load_average(),
         "server_rss_before_kb": server.rss_kb(),
     }
     opened = time.perf_counter()
     lobbies = settings.lobbies > 0 or settings.quick > 0
-    links = await asyncio.to_thread(create_tables, server.port, settings.tables, settings.lobbies > 0)
+    links = await asyncio.to_thread(create_tables, server.port, settings.tables, settings.lobbies > 0, settings.clock)
     deck = 40  # 2-player classic
     tables = [
         _Table(index, link["table"], [seat["token"] for seat in link["seats"]], deck, random.Random(rng.random()))
@@ -816,8 +820,9 @@ def server_bench_lines(figures: dict[str, Any]) -> list[str]:
     processes = figures["processes"]
     servers = "one server process" if processes == 1 else f"{processes} server processes"
     proxy = " behind HAProxy" if figures["through_proxy"] else ""
+    clock = f", clock {figures['clock']}" if figures.get("clock") else ""
     lines = [
-        f"{figures['tables']:,} tables, 2 person seats each, {servers}{proxy} on {figures['database']} (sync "
+        f"{figures['tables']:,} tables{clock}, 2 person seats each, {servers}{proxy} on {figures['database']} (sync "
         f"{figures['sync']}; {figures['cores']} cores, shared with the load; load average "
         f"{figures['load_average_before']} before, {figures['load_average_after']} after)."
     ]

@@ -18,10 +18,13 @@ from racko.play.session import default_opponent
 from racko.web.clock import WARN_SECONDS
 from racko.web.core import WebError
 from racko.web.table import timing
-from racko.web.table.registry import log
+from racko.web.table.registry import LOOK_AHEAD_SECONDS, log
 from racko.web.table.seating import Seating
 from racko.web.table.state import JournalStore, Table, said
 
+SOON_SECONDS = LOOK_AHEAD_SECONDS + 1.0
+"""A turn-based clock whose next step (its reminder or deadline) is this near waits for it in its task; a later one
+has no task meanwhile (the keep loop's ``overdue`` wakes the table :data:`LOOK_AHEAD_SECONDS` before)."""
 RETRY_SECONDS = 1.0
 """The pause before the clock tries again a move the database refused."""
 STAND_IN_SEED = 7919
@@ -123,7 +126,11 @@ class Clocks(Seating):
                     if not await self._remind(table, seat, deadline):
                         await asyncio.sleep(self.clock_tick)
                     continue
-                return  # days to wait: no task meanwhile; the store's due wakes the table (the keep loop)
+                wake = remind if remind is not None else deadline
+                if wake - now > SOON_SECONDS:
+                    return  # days to wait: no task meanwhile; the store's due wakes the table (the keep loop)
+                await asyncio.sleep(max(0.0, min(wake - now, self.clock_tick)))
+                continue
             turn = (seat, table.clock.since)
             if now >= deadline - WARN_SECONDS and table.warned != turn:
                 table.warned = turn

@@ -39,6 +39,9 @@ KEEP_SECONDS = 1.0
 IDLE_SECONDS = 600.0
 """A table nobody has watched for this long (and no computer player is thinking at) leaves this process's memory;
 the next connection opens it again from the database."""
+LOOK_AHEAD_SECONDS = 2 * KEEP_SECONDS
+"""The keep loop wakes the tables whose deadline comes within this, so that their clocks wait for it to the moment
+(a look once a second alone would play a timeout up to a second late, and later when the loop's round is slow)."""
 SWEEP_SECONDS = 3600.0
 """How often the tables nobody needs any more are forgotten (and once at start)."""
 DAMAGED = "This table cannot be opened: its saved game is damaged. The server's operator has been told why."
@@ -272,12 +275,14 @@ class Registry(abc.ABC):
                 await self.sweep()
 
     async def _claim_overdue(self) -> None:
-        """Play the timeouts nobody else will: a table whose clock ran out while no live process held it (its
-        holder died, or nobody opened it) is claimed, opened and its clock set going, which plays the turn at once.
+        """Play the timeouts nobody else will: a table whose clock runs out within :data:`LOOK_AHEAD_SECONDS` (or
+        ran out) while no live process held it (its holder died, or nobody opened it) is claimed, opened and its
+        clock set going, which plays the turn at its time; a turn-based table held here has its clock task started
+        again (it has none while it waits).
         Two processes may both find it; the claim lets one of them open it, and the fenced append keeps a turn
         from being played twice."""
         try:
-            overdue = await asyncio.to_thread(self.store.overdue, self.now())
+            overdue = await asyncio.to_thread(self.store.overdue, self.now() + LOOK_AHEAD_SECONDS)
         except Exception as error:  # the database is away: the next turn looks again
             log.warning("could not look for tables whose clock ran out: %s", said(error))
             return

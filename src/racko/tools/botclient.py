@@ -38,7 +38,7 @@ def load_policy(spec: str, seed: int | None = None) -> Callable[[], Policy]:
     policy = getattr(importlib.import_module(module_name), name)
     if not callable(policy):
         raise ValueError(f"{spec} is not callable")
-    return lambda: policy  # type: ignore[no-any-return]
+    return lambda: policy
 
 
 class BotClient:

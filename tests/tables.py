@@ -4,6 +4,7 @@ and the journal as the store keeps it."""
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -11,9 +12,10 @@ from typing import Any
 from starlette.testclient import TestClient
 
 from people import receive_json
+from racko.highlow import HighLowObservation
 from racko.web.app import create_app
 from racko.web.store import SqliteTables
-from racko.web.table import Hub
+from racko.web.table import Hub, Table
 
 
 def table_app(path: Path | str = ":memory:", **options: Any) -> Any:
@@ -105,3 +107,62 @@ def wait_for(look: Any, seconds: float = 10.0) -> Any:
             return found
         time.sleep(0.01)
     raise AssertionError("never")
+
+
+def _ints(value: Any) -> set[int]:
+    if isinstance(value, bool):
+        return set()
+    if isinstance(value, int):
+        return {value}
+    if isinstance(value, list):
+        return set().union(*(_ints(part) for part in value)) if value else set()
+    return set()
+
+
+CARD_FIELDS = ("rack", "held", "discard", "known", "taken", "next_stock", "rows", "passed")
+
+
+def check_frame(table: Table, viewer: int | None, frame: dict[str, Any]) -> None:
+    """Everything in a frame to ``viewer`` is what that seat (or a spectator) may know at that moment."""
+    text = json.dumps(frame)
+    for secret in ("seed", "deck", "stock_order", "reshuffles", "random", "order"):
+        assert f'"{secret}"' not in text
+    if frame["type"] != "state":
+        return
+    for entry in frame["log"]:  # a card drawn blind is its drawer's alone (a Swap drawn in High-Low is shown)
+        assert {"racks", "rows", "order", "pile"}.isdisjoint(entry), entry
+        if entry["kind"] == "drew" and entry["seat"] != viewer:
+            assert entry["card"] in (None, "S"), (viewer, entry)
+    view = frame["view"]
+    session = table.session
+    observation = session.observation(viewer if viewer is not None else 0)
+    if viewer is None:
+        assert view["rack"] is None and view["held"] is None and view["legal"] == []
+    if isinstance(observation, HighLowObservation):
+        assert view["rows"] == [
+            [card if card > 0 else {0: "W", -1: "S"}[card] for card in row] for row in observation.public.rows
+        ]
+        if viewer is None or viewer != observation.public.to_act:
+            assert view["held"] is None
+        return
+    may_know = (
+        set(observation.seen_cards())
+        if viewer is not None
+        else set(observation.seen_cards())
+        - set(observation.rack)
+        - ({observation.held} if observation.held is not None else set())
+    )
+    if viewer is None:  # a spectator knows the public cards only
+        public = observation.public
+        may_know = set(public.discard_pile)
+        may_know |= {card for slots in public.known for card in slots if card is not None}
+        may_know |= {card for slots in public.left for cards in slots for card in cards}
+        may_know |= set(public.turned_over_pile or ())
+    if observation.public.taken_discard is not None:  # taken face up from the discard pile: everybody saw it
+        may_know.add(observation.public.taken_discard)
+    shown = set().union(*(_ints(view[key]) for key in CARD_FIELDS if key in view))
+    assert shown <= may_know, (viewer, shown - may_know)
+    for line in (entry["text"] for entry in frame["log"]):
+        if "drew from the stock (" in line or "You drew" in line:
+            assert viewer is not None and line.startswith(session.names[viewer])
+        assert "could go Rack-O" not in line or (viewer is not None and line.startswith(session.names[viewer]))

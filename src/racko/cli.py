@@ -84,6 +84,39 @@ app.command("serve")(serve_command)
 app.command("proxy-config")(proxy_config_command)
 app.add_typer(web_commands.admin_app)
 
+bot_app = typer.Typer(name="bot", help="Play at a racko server as a bot account (docs/BOTS.md).", no_args_is_help=True)
+app.add_typer(bot_app)
+
+
+@bot_app.command("connect")
+def bot_connect(
+    url: Annotated[str, typer.Argument(help="The server, such as http://127.0.0.1:8000.")],
+    token: Annotated[str, typer.Option(help="The bot account's token (racko admin bot add).")],
+    policy: Annotated[
+        str, typer.Option(help="racko:LEVEL (racko's own, such as racko:expert) or module:callable.")
+    ] = "racko:expert",
+    games: Annotated[int | None, typer.Option(help="Stop after this many games (default: play on).", min=1)] = None,
+    seed: Annotated[int | None, typer.Option(help="The seed of racko's levels.")] = None,
+) -> None:
+    """Play every game the bot is seated at, with a policy from an observation to an action; reconnects and
+    resumes by sequence number when the connection breaks."""
+    from racko.tools.botclient import BotClient, load_policy
+
+    try:
+        make = load_policy(policy, seed)
+    except (ValueError, ImportError, AttributeError) as error:
+        typer.echo(f"racko: {error}", err=True)
+        raise typer.Exit(2) from None
+    client = BotClient(url, token, make, say=lambda line: typer.echo(line, err=True))
+    try:
+        finished = client.run(games)
+    except KeyboardInterrupt:
+        client.stop.set()
+        raise typer.Exit(130) from None
+    except OSError:
+        raise typer.Exit(1) from None
+    typer.echo(f"{finished} games played.", err=True)
+
 
 def main() -> None:
     app()

@@ -17,6 +17,7 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 
 from racko.record import GameRecord
+from racko.web import bots as bots_room
 from racko.web import learn as learn_room
 from racko.web import lobby as lobby_room
 from racko.web import ops as ops_room
@@ -73,6 +74,7 @@ def create_app(
     push_keys: push_room.PushKeys | None = None,
     push_contact: str = push_room.CONTACT,
     push_to_plain_http: bool = False,
+    bot_keep_alive: float = bots_room.KEEP_ALIVE_SECONDS,
 ) -> Starlette:
     """The server's application over ``store``; ``frames_per_second`` limits each connection (tests that play at a
     machine's speed raise it); ``short_collections``: keep the cycle collector's pauses short (racko.web.ops.memory);
@@ -81,7 +83,8 @@ def create_app(
     ``rate_shared_addresses``: rate games whose seats play from one network address (racko.web.players.addresses);
     ``now``: the server's clock, which the tables' clocks read (tests pass one they move by hand; no CLI option);
     ``push_keys``: the VAPID keys that sign "your turn" pushes (None: no pushes), ``push_contact`` the contact their
-    claims name; ``push_to_plain_http``: take http:// push services too (a test's own, on 127.0.0.1; no CLI option)."""
+    claims name; ``push_to_plain_http``: take http:// push services too (a test's own, on 127.0.0.1; no CLI option);
+    ``bot_keep_alive``: seconds between the keep-alive lines of the Bot API's quiet streams (docs/BOTS.md)."""
     store.prepare(schema_parts())
     hub: Hub
     metrics = Metrics(
@@ -101,6 +104,7 @@ def create_app(
     allowed = frozenset(origin.rstrip("/") for origin in allow_origins)
     lobby = lobby_room.Lobby(hub, ratings, fill_seconds=fill_seconds, quick_target=quick_target)
     reviews = review_room.Reviews.with_playouts(review_playouts)
+    bot_events = bots_room.BotEvents(hub)
 
     async def forgotten(player_id: str) -> None:
         """A player was forgotten: out of quick play, out of the reviews kept here, and every table this process
@@ -163,6 +167,7 @@ def create_app(
             *puzzles_room.routes(allowed),
             *review_room.routes(reviews, store, ratings.record, hub.players, allowed),
             *ops_room.routes(store, lambda: len(hub.tables), metrics, running),
+            *bots_room.routes(hub, bot_events, bot_keep_alive),
             # last: its /ws/{table} would take /ws/lobby, Starlette trying routes in order
             *table_room.routes(hub, metrics, allowed, creation, frames_per_second),
             static_files("core"),

@@ -274,7 +274,7 @@ def admin_list(
         return
     for player in everyone:
         seen = time.strftime("%Y-%m-%d %H:%M", time.localtime(player["seen"]))
-        typer.echo(f"{player['id']}  {seen}  {plain_name(player['name'])}")
+        typer.echo(f"{player['id']}  {seen}  {plain_name(player['name'])}{' (bot)' if player['bot'] else ''}")
     typer.echo(f"{len(everyone)} players.")
 
 
@@ -317,6 +317,50 @@ def _change_player(db: str | None, player: str, change: Any) -> None:
     if not done:
         typer.echo(f"racko: there is no player {player[:40]!r}.", err=True)
         raise typer.Exit(1)
+
+
+bot_admin = typer.Typer(
+    name="bot",
+    help="Bot accounts, which play through the Bot API with a token (docs/BOTS.md): add one, revoke its token.",
+    no_args_is_help=True,
+)
+admin_app.add_typer(bot_admin)
+
+
+@bot_admin.command("add")
+def admin_bot_add(
+    name: Annotated[str, typer.Argument(help="The bot's name (plain text, as players' names are).")],
+    db: Annotated[str | None, typer.Option(help=DB_HELP)] = None,
+) -> None:
+    """Make a bot account and print its token, once (the server keeps only its hash).
+
+    The same name again gives that bot a new token: the old one stops working."""
+    from racko.web.players import clean_name, reserved_like
+
+    clean = clean_name(name)
+    if clean is None or reserved_like(clean) is not None:
+        typer.echo("racko: a bot's name is some text that is no computer level's, such as Robo.", err=True)
+        raise typer.Exit(2)
+    store = _admin_store(db)
+    try:
+        bot, token = _players(store).add_bot(clean)
+    except ValueError as error:
+        typer.echo(f"racko: {error}.", err=True)
+        raise typer.Exit(1) from None
+    finally:
+        store.close()
+    typer.echo(f"Bot {bot.name} ({bot.id}); its token, shown only now:", err=True)
+    typer.echo(token)
+
+
+@bot_admin.command("revoke")
+def admin_bot_revoke(
+    name: Annotated[str, typer.Argument(help="The bot's name.")],
+    db: Annotated[str | None, typer.Option(help=DB_HELP)] = None,
+) -> None:
+    """Revoke a bot account's token: the Bot API refuses it from now on (its games stay; ``add`` gives a new one)."""
+    _change_player(db, name, lambda players: players.revoke_bot(name))
+    typer.echo(f"The token of the bot {name} is revoked.")
 
 
 @admin_app.command("calibrate")

@@ -5,6 +5,7 @@
 from racko.web.players.addresses import MARKS_PER_SEAT, SHARED, AddressMarks, shares_a_network
 from racko.web.players.finishing import FINISHERS_SHARE, Finishing, counts, note_game
 from racko.web.players.identity import (
+    BOT_MARK,
     COOKIE,
     COOKIE_DAYS,
     FORGOTTEN,
@@ -24,6 +25,7 @@ from racko.web.players.requests import keep_player, player_of, required_player
 from racko.web.players.routes import routes
 
 __all__ = [
+    "BOT_MARK",
     "COOKIE",
     "COOKIE_DAYS",
     "FINISHERS_SHARE",

@@ -31,6 +31,11 @@ from racko.web.store import Rows, SchemaPart, TableStore
 COOKIE = "racko_player"
 KEY_BYTES = 24
 """A player's key: 192 random bits."""
+BOT_TOKEN_BYTES = 24
+"""A bot account's token (docs/BOTS.md): 192 random bits, kept hashed like a player's key, shown once."""
+BOT_MARK = " (bot)"
+"""What follows a bot account's name wherever it sits at a table (the seat's name: the table, the lobby, the games
+and records), so that nobody takes it for a person."""
 TRANSFER_SECONDS = 600.0
 """How long a "use on another device" code works (once)."""
 NAME_LENGTH = 24
@@ -409,12 +414,94 @@ class Players:
         }
 
     def everyone(self, limit: int = 1000) -> list[dict[str, Any]]:
-        """The players, most recently seen first (for the operator)."""
+        """The players, most recently seen first (for the operator); ``bot``: a bot account's."""
         return [
-            {"id": player_id, "name": name, "created": created, "seen": seen}
-            for player_id, name, created, seen in self.store.read(
+            {"id": player_id, "name": name, "created": created, "seen": seen, "bot": bot is not None}
+            for player_id, name, created, seen, bot in self.store.read(
                 lambda rows: rows(
-                    "SELECT id, name, created, seen FROM racko_players ORDER BY seen DESC LIMIT ?", (limit,)
+                    "SELECT p.id, p.name, p.created, p.seen, b.player_id FROM racko_players p "
+                    "LEFT JOIN racko_bot_accounts b ON b.player_id = p.id ORDER BY p.seen DESC LIMIT ?",
+                    (limit,),
                 )
             )
         ]
+
+    # --- bot accounts (docs/BOTS.md): a player marked as a bot, who plays through the Bot API with a token ---------
+
+    def add_bot(self, name: str) -> tuple[Player, str]:
+        """A bot account of this (clean) name and a new token for it, shown once (kept hashed): a new bot, or the
+        bot of that name again with a new token (its old token stops working).  ``ValueError`` if a person (or
+        another player) has that name."""
+        token = "rb_" + secrets.token_urlsafe(BOT_TOKEN_BYTES)
+        now = time.time()
+
+        def work(rows: Rows) -> Player:
+            found = rows(
+                "SELECT p.id, b.player_id FROM racko_players p LEFT JOIN racko_bot_accounts b ON b.player_id = p.id "
+                "WHERE p.name = ?",
+                (name,),
+            )
+            if any(bot is None for _, bot in found):
+                raise ValueError(f"a player who is not a bot is called {name}")
+            if found:
+                player_id = str(found[0][0])
+                rows("UPDATE racko_bot_accounts SET token_hash = ? WHERE player_id = ?", (key_hash(token), player_id))
+            else:
+                player_id = secrets.token_urlsafe(9)
+                rows(
+                    "INSERT INTO racko_players (id, name, created, seen) VALUES (?, ?, ?, ?)", (player_id, name, now, 0)
+                )
+                rows(
+                    "INSERT INTO racko_bot_accounts (player_id, token_hash, created) VALUES (?, ?, ?)",
+                    (player_id, key_hash(token), now),
+                )
+            return Player(player_id, name)
+
+        return self.store.run(work), token
+
+    def revoke_bot(self, name: str) -> bool:
+        """The bot account of this name keeps its games but its token stops working; False if there is no such bot."""
+        return bool(
+            self.store.run(
+                lambda rows: rows(
+                    "UPDATE racko_bot_accounts SET token_hash = NULL WHERE player_id IN "
+                    "(SELECT id FROM racko_players WHERE name = ?) RETURNING player_id",
+                    (name,),
+                )
+            )
+        )
+
+    def bot_of_token(self, token: str | None) -> Player | None:
+        """The bot account whose token this is (and it was seen now), or None (a revoked token, a player's key)."""
+        if not token or len(token) > 100:
+            return None
+        found = self.store.read(
+            lambda rows: rows(
+                "SELECT p.id, p.name, p.seen FROM racko_bot_accounts b JOIN racko_players p ON p.id = b.player_id "
+                "WHERE b.token_hash = ?",
+                (key_hash(token),),
+            )
+        )
+        if not found:
+            return None
+        player_id, name, seen = found[0]
+        now = time.time()
+        if now - float(seen) > SEEN_EVERY:
+            self.store.run(lambda rows: rows("UPDATE racko_players SET seen = ? WHERE id = ?", (now, player_id)))
+        return Player(str(player_id), str(name))
+
+    def bot_named(self, name: str) -> Player | None:
+        """The bot account of this name (a person's seat at a new table may be offered to it), or None."""
+        found = self.store.read(
+            lambda rows: rows(
+                "SELECT p.id, p.name FROM racko_bot_accounts b JOIN racko_players p ON p.id = b.player_id "
+                "WHERE p.name = ?",
+                (name,),
+            )
+        )
+        return Player(str(found[0][0]), str(found[0][1])) if found else None
+
+    def is_bot(self, player_id: str) -> bool:
+        return bool(
+            self.store.read(lambda rows: rows("SELECT 1 FROM racko_bot_accounts WHERE player_id = ?", (player_id,)))
+        )

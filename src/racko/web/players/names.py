@@ -135,6 +135,8 @@ def computer_level_like(name: str) -> str | None:
 def reserved_like(name: str) -> str | None:
     """The reserved name ``name`` poses as: a computer level's, or what the pages call a forgotten player (in any
     of their languages); None if it poses as neither."""
+    if name.strip().casefold().endswith("(bot)"):  # a bot account's seat is marked so: a person's is not
+        return "(bot)"
     _, forgotten = _reserved()
     found = (forgotten.get(_letters_and_digits(key)) for key in name_keys(name))
     return computer_level_like(name) or next((words for words in found if words is not None), None)

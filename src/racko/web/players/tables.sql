@@ -48,3 +48,8 @@ CREATE TABLE IF NOT EXISTS racko_turns (
     to_act INTEGER,
     due {REAL}
 );
+CREATE TABLE IF NOT EXISTS racko_bot_accounts (
+    player_id TEXT PRIMARY KEY REFERENCES racko_players(id) ON DELETE CASCADE,
+    token_hash TEXT UNIQUE,
+    created {REAL} NOT NULL
+);

@@ -44,7 +44,8 @@ def routes(ratings: Ratings, players: Players) -> list[BaseRoute]:
             return refused(404, "There is no such player (or they asked to be forgotten).")
         data = await asyncio.to_thread(ratings.of_player, found.id)
         finishing = await asyncio.to_thread(players.finishing, found.id)
-        return JSONResponse({"player": found.to_json(), **data, "finishing": finishing.json()})
+        bot = await asyncio.to_thread(players.is_bot, found.id)
+        return JSONResponse({"player": {**found.to_json(), "bot": bot}, **data, "finishing": finishing.json()})
 
     async def game_record(request: Request) -> Response:
         text = await asyncio.to_thread(ratings.record, request.path_params["game"][:80])

@@ -18,7 +18,16 @@ from racko.play.text import plain_name
 from racko.rules import Rules, variant
 from racko.web.clock import ALL_PRESETS
 from racko.web.core import WebError
-from racko.web.players import FORGOTTEN, MARKS_PER_SEAT, SHARED, Player, posing_as, reserved_like, shares_a_network
+from racko.web.players import (
+    BOT_MARK,
+    FORGOTTEN,
+    MARKS_PER_SEAT,
+    SHARED,
+    Player,
+    posing_as,
+    reserved_like,
+    shares_a_network,
+)
 from racko.web.table import timing
 from racko.web.table.computer import ComputerPlayers
 from racko.web.table.registry import log
@@ -37,6 +46,8 @@ from racko.web.table.state import (
 
 NAME_LENGTH = 24
 ME, PERSON = "me", "person"
+BOT_ACCOUNT = "bot-account:"
+"""A seat of the start page's form offered to a bot account: ``bot-account:NAME`` (docs/BOTS.md)."""
 
 
 AWAY = "away"
@@ -57,12 +68,20 @@ class Seating(ComputerPlayers):
         quick play seated); a seat with a player has joined under the player's name.  ``addresses``: where each
         seated person asked from (a rated table notes their networks, racko.web.addresses).  A store of one process
         opens the table here at once; a shared store leaves it to the process its first connection reaches."""
+        original_seats = [
+            _who(form, index) for index in range(len(form["seats"]) if isinstance(form.get("seats"), list) else 0)
+        ]
+        form, accounts = await self._bot_accounts(form)
         rules, seats, tokens = _setup_from_form(form)
         try:
             clock = timing.clock_choice(form, form.get("rated") is True)
         except ValueError as error:
             raise WebError("bad-form", str(error)) from None
         bound = list(players or []) + [None] * (len(seats) - len(players or []))
+        for index, account in accounts.items():  # a bot account's seat: bound to it, no link, marked as a bot
+            if index < len(seats):
+                bound[index] = Player(account.id, account.name + BOT_MARK)
+                tokens[index] = None
         asked_from = list(addresses or []) + [None] * (len(seats) - len(addresses or []))
         table_id = new_id()
         setup: dict[str, Any] = {
@@ -81,6 +100,7 @@ class Seating(ComputerPlayers):
                     "joined": seat.bot is not None or form_seat_is_me(form, index) or player is not None,
                     "player": player.id if player is not None and seat.bot is None else None,
                 }
+                | ({"account": "bot"} if index in accounts else {})
                 for index, seat in enumerate(seats)
             ],
         }
@@ -110,10 +130,30 @@ class Seating(ComputerPlayers):
         return {
             "table": table_id,
             "seats": [
-                {"seat": index, "name": seat.name, "who": _who(form, index), "token": tokens[index]}
-                for index, seat in enumerate(seats)
+                {"seat": index, "name": setup["seats"][index]["name"], "who": who, "token": tokens[index]}
+                for index, who in enumerate(original_seats)
             ],
         }
+
+    async def _bot_accounts(self, form: dict[str, Any]) -> tuple[dict[str, Any], dict[int, Player]]:
+        """The form with each seat ``bot-account:NAME`` (a bot account invited to it, docs/BOTS.md) made a person's
+        seat, and those bot accounts by seat; a name that is no bot account is a ``bad-form``."""
+        seats = form.get("seats")
+        if not isinstance(seats, list):
+            return form, {}
+        accounts: dict[int, Player] = {}
+        changed = list(seats)
+        for index, part in enumerate(seats):
+            if isinstance(part, str) and part.startswith(BOT_ACCOUNT):
+                name = part[len(BOT_ACCOUNT) :]
+                account = await asyncio.to_thread(self.players.bot_named, name)
+                if account is None:
+                    raise WebError("bad-form", f"Seat {index + 1}: there is no bot account {name[:30]!r}.")
+                if any(other.id == account.id for other in accounts.values()):
+                    raise WebError("bad-form", f"The bot {account.name} can sit in one seat only.")
+                accounts[index] = account
+                changed[index] = PERSON
+        return ({**form, "seats": changed} if accounts else form), accounts
 
     @contextlib.asynccontextmanager
     async def _changing(self, table: Table) -> AsyncIterator[Table]:

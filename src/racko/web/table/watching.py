@@ -113,6 +113,7 @@ class Watching(Registry):
                     "away_for": None if since is None or spec.bot is not None else int(now - since),
                     "gone": clock is not None and spec.bot is None and clock.gone(seat),
                     "left": _left_how(table.setup["seats"][seat]),
+                    "account": table.setup["seats"][seat].get("account"),
                 }
             )
         return {

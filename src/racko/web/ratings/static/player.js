@@ -42,7 +42,7 @@ function personName(seat) {
 
 function render() {
   const player = data.player;
-  $("player-title").replaceChildren(bdi(hidden.has(player.id) ? t("a_player") : player.name));
+  $("player-title").replaceChildren(bdi(hidden.has(player.id) ? t("a_player") : player.name), player.bot ? " (bot)" : "");
   // The record of finishing: rated games and games at public tables (a friends' casual table never counts).
   const finishing = data.finishing;
   $("finishing").textContent = finishing.finished + finishing.left

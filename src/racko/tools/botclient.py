@@ -1,0 +1,146 @@
+"""``racko bot connect``: a bot account plays at a racko server through the Bot API (docs/BOTS.md), with any
+function from an observation to an action: racko's own levels (``racko:expert``) or ``module:callable``.
+
+Standard library only (``urllib`` and threads): it follows the account's event stream, plays each game that starts
+in a thread of its own, and when a stream breaks it reconnects and resumes the game from the last version it was
+sent (``?since=``), so that no event is lost or seen twice."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from racko import bots
+from racko.families import family_of
+from racko.observation_json import AnyObservation, observation_from_json
+
+Policy = Callable[[AnyObservation], Any]
+"""A seat's observation to an action: a racko action, or an action as records write it (``{"act": "draw"}``)."""
+READ_SECONDS = 30.0
+"""A stream silent this long (its keep-alive lines included) is taken for broken, and opened again."""
+
+
+def load_policy(spec: str, seed: int | None = None) -> Callable[[], Policy]:
+    """What makes a policy for one game: ``racko:LEVEL`` (a computer level of racko's) or ``module:callable``."""
+    module_name, _, name = spec.partition(":")
+    if not module_name or not name:
+        raise ValueError(f"a policy is module:callable or racko:LEVEL, not {spec!r}")
+    if module_name == "racko":
+        if name not in bots.available():
+            raise ValueError(f"racko has no level {name!r}; it has {', '.join(bots.available())}")
+        return lambda: bots.create(name, seed=seed).act
+    policy = getattr(importlib.import_module(module_name), name)
+    if not callable(policy):
+        raise ValueError(f"{spec} is not callable")
+    return lambda: policy
+
+
+class BotClient:
+    """One bot account at one server: its token, its policy, and the games it plays."""
+
+    def __init__(
+        self, url: str, token: str, make_policy: Callable[[], Policy], say: Callable[[str], None] = print
+    ) -> None:
+        self.url = url.rstrip("/")
+        self.token = token
+        self.make_policy = make_policy
+        self.say = say
+        self.playing: dict[str, threading.Thread] = {}
+        self.finished: list[str] = []
+        self.stop = threading.Event()
+
+    def _request(self, path: str, body: dict[str, Any] | None = None, timeout: float = READ_SECONDS) -> Any:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.url + path, data=data, method="GET" if body is None else "POST")
+        request.add_header("Authorization", f"Bearer {self.token}")
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        return urllib.request.urlopen(request, timeout=timeout)
+
+    def _lines(self, path: str) -> Iterator[dict[str, Any]]:
+        with self._request(path) as stream:
+            for raw in stream:
+                if self.stop.is_set():
+                    return
+                if raw.strip():
+                    yield json.loads(raw)
+
+    def run(self, games: int | None = None) -> int:
+        """Follow the account's events and play every game it starts (reconnecting after a break) until ``games``
+        games have finished (``None``: until stopped); how many finished.  ``OSError`` if the token is refused."""
+        refused: list[OSError] = []
+        follower = threading.Thread(target=self._follow, args=(refused,), name="racko-bot-events", daemon=True)
+        follower.start()
+        while not self.stop.is_set() and not refused and (games is None or len(self.finished) < games):
+            time.sleep(0.1)
+        self.stop.set()
+        for thread in list(self.playing.values()):
+            thread.join(timeout=READ_SECONDS)
+        if refused:
+            raise refused[0]
+        return len(self.finished)
+
+    def _follow(self, refused: list[OSError]) -> None:
+        """The account's event stream, opened again after a break: each game that starts is played."""
+        while not self.stop.is_set():
+            try:
+                for event in self._lines("/api/bot/stream/event"):
+                    if event.get("type") == "gameStart":
+                        self._start(str(event["table"]))
+            except urllib.error.HTTPError as error:
+                if error.code in (401, 403):
+                    self.say(f"racko: the server refused the token: {error.read().decode(errors='replace')}")
+                    refused.append(error)
+                    return
+                time.sleep(1)
+            except (OSError, ValueError):  # the server away a moment: try again
+                time.sleep(1)
+
+    def _start(self, table: str) -> None:
+        running = self.playing.get(table)
+        if running is not None and running.is_alive():
+            return
+        thread = threading.Thread(target=self.play, args=(table,), name=f"racko-bot-{table}", daemon=True)
+        self.playing[table] = thread
+        thread.start()
+
+    def play(self, table: str) -> None:
+        """Play one game at ``table`` to its end: the seat's stream, resumed from the last version after a break."""
+        policy = self.make_policy()
+        since = 0
+        while not self.stop.is_set():
+            try:
+                for frame in self._lines(f"/api/bot/game/stream/{table}?since={since}"):
+                    if frame["type"] == "state":
+                        since = frame["version"]
+                        self._move(table, frame, policy)
+                    elif frame["type"] == "gameFinish":
+                        self.say(f"game at {table} finished")
+                        self.finished.append(table)
+                        return
+            except urllib.error.HTTPError as error:
+                if error.code in (401, 403, 404, 410):
+                    self.say(f"racko: cannot play at {table}: {error.read().decode(errors='replace')}")
+                    return
+                time.sleep(0.5)
+            except (OSError, ValueError):
+                time.sleep(0.5)
+
+    def _move(self, table: str, frame: dict[str, Any], policy: Policy) -> None:
+        view = frame["view"]
+        if not view["legal"] or view["to_act"] != view["you"]:
+            return
+        observation = observation_from_json(frame["observation"])
+        chosen = policy(observation)
+        action = chosen if isinstance(chosen, dict) else family_of(observation.rules).action_to_json(chosen)
+        action = {key: value for key, value in action.items() if key != "seat"}
+        try:
+            self._request(f"/api/bot/game/{table}/move", {"version": frame["version"], "action": action}).close()
+        except urllib.error.HTTPError as error:  # stale, out of time …: the stream brings the table as it is now
+            self.say(f"move refused at {table}: {error.read().decode(errors='replace')}")

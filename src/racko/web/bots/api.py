@@ -1,0 +1,231 @@
+"""The Bot API's routes (docs/BOTS.md, protocol ``v1``): a bot account's token in ``Authorization: Bearer``; its
+events and its seat's game as newline-delimited JSON streams with keep-alive lines; a move posted in the record
+format with the version it was chosen at, played through the table room's one path for moves (:meth:`Hub.act`: the
+same refusals, clocks and gone seats as a person's)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import BaseRoute, Route
+
+from racko.observation_json import observation_to_json
+from racko.web.core import BODY_LIMIT, TooBig, WebError, after_closing, read_body
+from racko.web.players import COOKIE, Player, Players
+from racko.web.table import Elsewhere, Hub, Table, Watcher
+
+PROTOCOL = "v1"
+"""The version of the Bot API (docs/BOTS.md); every stream's first line and the account say it."""
+KEEP_ALIVE_SECONDS = 7.0
+"""A stream with nothing to say sends an empty line this often, so that proxies and clients know it is alive."""
+BOT_ACCOUNT = "bot-account"
+STATUS = {
+    "stale": 409,
+    "not-your-turn": 409,
+    "over": 409,
+    "out-of-time": 409,
+    "not-your-seat": 403,
+    "spectator": 403,
+    "name-first": 403,
+    "no-table": 404,
+    "damaged": 410,
+    "elsewhere": 421,
+    "not-saved": 503,
+}
+"""The HTTP status of a refused move by the table room's code (any other: 400)."""
+
+
+class BotRefused(Exception):
+    """A Bot API request refused: a status, a code and a message, answered as ``{"code", "error"}``."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+
+    def response(self) -> JSONResponse:
+        return JSONResponse({"code": self.code, "error": str(self)}, status_code=self.status)
+
+
+class BotEvents:
+    """Each bot account's event streams in this process, and what they are told: a game started at a table where the
+    account sits (``gameStart``), a game there finished (``gameFinish``).  It follows the tables as the lobby does
+    (:attr:`Hub.followers`)."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.streams: dict[str, set[asyncio.Queue[dict[str, Any]]]] = {}
+        self.told: set[tuple[str, str, int, str]] = set()
+        """(player, table, game, type): each event once per process."""
+        hub.followers.append(self.table_changed)
+
+    async def table_changed(self, table_id: str, setup: dict[str, Any], over: bool, people_here: bool) -> None:
+        for seat, spec in enumerate(setup["seats"]):
+            player = spec.get("player")
+            if spec.get("account") != "bot" or player is None:
+                continue
+            kind = "gameFinish" if over else "gameStart"
+            key = (str(player), table_id, int(setup.get("game", 1)), kind)
+            if key in self.told:
+                continue
+            self.told.add(key)
+            event = {"type": kind, "table": table_id, "game": setup.get("game", 1), "seat": seat}
+            for queue in self.streams.get(str(player), set()):
+                queue.put_nowait(event)
+
+
+def routes(hub: Hub, events: BotEvents, keep_alive: float = KEEP_ALIVE_SECONDS) -> list[BaseRoute]:
+    """The Bot API's routes; ``keep_alive``: seconds between two keep-alive lines of a quiet stream."""
+    players: Players = hub.players
+
+    async def bot_of(request: Request) -> Player:
+        """The bot account of the request's token; a page's cookie, no token or a token that is no bot's is refused."""
+        if COOKIE in request.cookies:
+            raise BotRefused(403, "cookie", "The Bot API takes a bot's token, never a page's cookie.")
+        scheme, _, token = request.headers.get("authorization", "").partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            raise BotRefused(401, "no-token", "Send the bot's token: Authorization: Bearer TOKEN.")
+        bot = await asyncio.to_thread(players.bot_of_token, token.strip())
+        if bot is None:
+            raise BotRefused(401, "bad-token", "This token is no bot account's (or it was revoked).")
+        return bot
+
+    async def seat_at(table_id: str, bot: Player) -> tuple[Table, int]:
+        try:
+            table = await hub.reach(table_id)
+        except Elsewhere as elsewhere:
+            raise BotRefused(421, "elsewhere", f"{elsewhere} (node {elsewhere.node})") from None
+        except WebError as error:
+            raise BotRefused(STATUS.get(error.code, 404), error.code, str(error)) from None
+        seat = table.seat_of_player(bot.id)
+        if seat is None:
+            raise BotRefused(403, "not-your-seat", "This bot has no seat at this table.")
+        return table, seat
+
+    async def account(request: Request) -> Response:
+        try:
+            bot = await bot_of(request)
+        except BotRefused as refusal:
+            return refusal.response()
+        return JSONResponse({"id": bot.id, "name": bot.name, "bot": True, "protocol": PROTOCOL})
+
+    async def event_stream(request: Request) -> Response:
+        try:
+            bot = await bot_of(request)
+            seats = await asyncio.to_thread(players.seats_of, bot.id)
+        except BotRefused as refusal:
+            return refusal.response()
+        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        for line in seats:  # the games under way where it sits, first
+            queue.put_nowait({"type": "gameStart", "table": line["table"], "seat": line["seat"], "game": None})
+        events.streams.setdefault(bot.id, set()).add(queue)
+
+        async def lines() -> AsyncIterator[str]:
+            try:
+                yield json.dumps({"type": "hello", "protocol": PROTOCOL, "bot": bot.name}) + "\n"
+                while True:
+                    try:
+                        event = await asyncio.wait_for(queue.get(), keep_alive)
+                    except TimeoutError:
+                        yield "\n"
+                        continue
+                    yield json.dumps(event) + "\n"
+            finally:
+                events.streams.get(bot.id, set()).discard(queue)
+
+        return StreamingResponse(lines(), media_type="application/x-ndjson")
+
+    async def game_stream(request: Request) -> Response:
+        table_id = request.path_params["table"]
+        try:
+            bot = await bot_of(request)
+            since = _since(request.query_params.get("since"))
+            table, seat = await seat_at(table_id, bot)
+        except BotRefused as refusal:
+            return refusal.response()
+        queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+
+        async def send(frame: dict[str, Any]) -> None:
+            line = frame  # each frame is built for this watcher alone: the observation is added to it
+            if line["type"] == "welcome":
+                line = {"type": "game", "protocol": PROTOCOL, "table": table_id, "seat": seat} | {
+                    key: frame[key] for key in ("setup", "game", "away_seconds")
+                }
+            elif line["type"] == "state":
+                # Built now, before any other await: the view of the same version, the seat's own observation in
+                # the engine's terms (racko.observation_json), which racko's bots and any policy decide from.
+                now = hub.tables.get(table_id, table)
+                line["observation"] = observation_to_json(now.session.observation(seat))
+            queue.put_nowait(line)
+
+        async def close(code: int) -> None:
+            queue.put_nowait(None)
+
+        watcher = Watcher(seat, send, close=close)
+
+        async def lines() -> AsyncIterator[str]:
+            try:
+                await hub.join(hub.tables.get(table_id, table), watcher, since)
+                while True:
+                    try:
+                        line = await asyncio.wait_for(queue.get(), keep_alive)
+                    except TimeoutError:
+                        yield "\n"
+                        continue
+                    if line is None:  # the seat was opened on another stream, or the table moved: reconnect
+                        return
+                    yield json.dumps(line) + "\n"
+                    if line["type"] == "state" and line["view"]["over"]:
+                        yield json.dumps({"type": "gameFinish", "table": table_id, "version": line["version"]}) + "\n"
+                        return
+            finally:
+
+                async def leave() -> None:
+                    await hub.leave(hub.tables.get(table_id, table), watcher)
+
+                with contextlib.suppress(Exception):
+                    await after_closing(leave)
+
+        return StreamingResponse(lines(), media_type="application/x-ndjson")
+
+    async def move(request: Request) -> Response:
+        table_id = request.path_params["table"]
+        try:
+            bot = await bot_of(request)
+            try:
+                body = json.loads(await read_body(request, BODY_LIMIT))
+            except TooBig:
+                raise BotRefused(413, "too-big", "A move is at most 4 KiB.") from None
+            except (ValueError, RecursionError):
+                raise BotRefused(400, "bad-frame", "A move is a JSON object.") from None
+            if not isinstance(body, dict):
+                raise BotRefused(400, "bad-frame", 'A move is {"version": V, "action": {...}}.')
+            table, seat = await seat_at(table_id, bot)
+            try:
+                await hub.act(hub.tables.get(table_id, table), seat, body.get("version"), body.get("action"))
+            except WebError as error:
+                raise BotRefused(STATUS.get(error.code, 400), error.code, str(error)) from None
+        except BotRefused as refusal:
+            return refusal.response()
+        return JSONResponse({"ok": True, "version": hub.tables.get(table_id, table).version})
+
+    return [
+        Route("/api/bot/account", account),
+        Route("/api/bot/stream/event", event_stream),
+        Route("/api/bot/game/stream/{table}", game_stream),
+        Route("/api/bot/game/{table}/move", move, methods=["POST"]),
+    ]
+
+
+def _since(text: str | None) -> int:
+    if text is None:
+        return 0
+    if not text.isdigit() or len(text) > 12:
+        raise BotRefused(400, "bad-since", "since is the last version (sequence number) the bot was sent.")
+    return int(text)

@@ -1,0 +1,262 @@
+"""The Bot API (docs/BOTS.md) at a real server on 127.0.0.1 (uvicorn in this process): bot accounts and their
+tokens, the example client and `racko bot connect` each playing a whole game at a table a person made, a stream
+dropped mid-game resumed by sequence number, refused moves that change nothing, and every frame a bot is sent
+checked against what its seat may know when it is sent."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+from typer.testing import CliRunner
+
+from browsing import serving_app
+from racko.cli import app as cli_app
+from racko.observation_json import observation_from_json
+from racko.web.players import key_hash
+from racko.web.table import Table, Watcher
+from tables import check_frame, hub_of, table_app
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+@contextlib.contextmanager
+def bot_server(path: Path) -> Iterator[tuple[str, Any, list[str]]]:
+    """A server on ``path`` whose every frame to a seat bound to a bot is checked at the moment it is sent (the
+    failures are listed, the server swallowing a failing send); the address, the app and the failures."""
+    app = table_app(path, bot_keep_alive=0.2)
+    failures: list[str] = []
+    hub = app.state.hub  # built with the app: its join is wrapped before anything is served
+    joining = hub.join
+
+    async def checking_join(table: Table, watcher: Watcher, since: int | None) -> None:
+        send = watcher.send
+        seat = watcher.viewer
+        if seat is not None and table.setup["seats"][seat].get("account") == "bot":
+
+            async def checked_send(frame: dict[str, Any]) -> None:
+                now = hub.tables.get(table.table_id, table)
+                await send(frame)  # the Bot API adds the seat's observation to a state frame: checked too
+                try:
+                    check_frame(now, seat, frame)
+                    if frame["type"] == "state":
+                        assert observation_from_json(frame["observation"]) == now.session.observation(seat)
+                except Exception as error:  # kept for the end: the server swallows a failing send
+                    failures.append(repr(error)[:500])
+
+            watcher.send = checked_send
+        await joining(table, watcher, since)
+
+    hub.join = checking_join
+    with serving_app(app) as url:
+        yield url, app, failures
+    assert not failures, failures[:3]
+
+
+def call(url: str, path: str, token: str | None, body: Any = None, cookie: str | None = None) -> tuple[int, Any]:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url + path, data=data, method="GET" if body is None else "POST")
+    if token is not None:
+        request.add_header("Authorization", "Bearer " + token)
+    if cookie is not None:
+        request.add_header("Cookie", cookie)
+    if data is not None:
+        request.add_header("Content-Type", "application/json")
+    try:
+        with urllib.request.urlopen(request, timeout=20) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def new_table(url: str, seats: list[str], **form: Any) -> dict[str, Any]:
+    """A table a person makes on the start page, a bot account invited to a seat."""
+    status, made = call(url, "/api/tables", None, {"variant": "classic", "players": len(seats), "seats": seats, **form})
+    assert status == 200, made
+    return dict(made)
+
+
+def frames(url: str, path: str, token: str, stop: Any) -> list[dict[str, Any]]:
+    """A stream's lines until ``stop(frame)`` says enough (then the connection is dropped)."""
+    got: list[dict[str, Any]] = []
+    request = urllib.request.Request(url + path, headers={"Authorization": "Bearer " + token})
+    with urllib.request.urlopen(request, timeout=20) as stream:
+        for raw in stream:
+            if raw.strip():
+                got.append(json.loads(raw))
+                if stop(got[-1]):
+                    break
+    return got
+
+
+def environment() -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")])}
+
+
+def test_the_example_client_plays_a_whole_game(tmp_path: Path) -> None:
+    with bot_server(tmp_path / "tables.sqlite3") as (url, app, _):
+        _, token = hub_of_app(app).players.add_bot("Plain")
+        table = new_table(url, ["bot-account:Plain", "medium"], target=150)
+        assert [seat["token"] for seat in table["seats"]] == [None, None]  # no link opens a bot's seat
+        done = subprocess.run(
+            [sys.executable, str(ROOT / "examples" / "bot_client.py"), url, token, "1"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 0, done.stderr
+        assert "finished: " + table["table"] in done.stdout
+        assert hub_of_app(app).tables[table["table"]].session.match.over
+    assert len((ROOT / "examples" / "bot_client.py").read_text().splitlines()) <= 80
+    assert "import racko" not in (ROOT / "examples" / "bot_client.py").read_text()
+
+
+@pytest.mark.parametrize(("variant", "seats"), [("classic", ["expert"]), ("highlow", ["easy", "medium"])])
+def test_racko_bot_connect_plays_a_whole_game(tmp_path: Path, variant: str, seats: list[str]) -> None:
+    with bot_server(tmp_path / "tables.sqlite3") as (url, app, _):
+        _, token = hub_of_app(app).players.add_bot("Connected")
+        table = new_table(url, [*seats, "bot-account:Connected"], variant=variant, target=100)
+        command = [sys.executable, "-c", "from racko.cli import main; main()", "bot", "connect", url]
+        command += ["--token", token, "--policy", "racko:expert", "--games", "1", "--seed", "1"]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=60, env=environment())
+        assert done.returncode == 0, done.stderr
+        assert "1 games played." in done.stderr
+        played = hub_of_app(app).tables[table["table"]]
+        assert played.session.match.over and played.setup["seats"][len(seats)]["name"] == "Connected (bot)"
+
+
+def hub_of_app(app: Any) -> Any:
+    return app.state.hub
+
+
+def test_a_stream_dropped_mid_game_resumes_with_no_event_lost_or_repeated(tmp_path: Path) -> None:
+    with bot_server(tmp_path / "tables.sqlite3") as (url, app, _):
+        _, token = hub_of_app(app).players.add_bot("Resumer")
+        table_id = new_table(url, ["bot-account:Resumer", "easy"])["table"]
+        path = f"/api/bot/game/stream/{table_id}"
+        entries: list[dict[str, Any]] = []
+        since = 0
+        for _ in range(6):  # six connections, each dropped after the bot's move (the computer plays meanwhile)
+            got = frames(url, f"{path}?since={since}", token, lambda frame: frame["type"] == "state")
+            assert got[0]["type"] == "game" and got[0]["protocol"] == "v1" and got[0]["seat"] == 0
+            state = got[-1]
+            assert state["since"] == since, (state["since"], since)
+            entries += state["log"]
+            since = state["version"]
+            view = state["view"]
+            if view["legal"] and view["to_act"] == 0:
+                status, answer = call(
+                    url, f"/api/bot/game/{table_id}/move", token, {"version": since, "action": view["legal"][0]}
+                )
+                assert status == 200 and answer["version"] > since, answer
+        whole = frames(url, f"{path}?since=0", token, lambda frame: frame["type"] == "state")[-1]
+        assert entries == whole["log"][: len(entries)] and len(entries) >= 6
+        assert [entry["text"] for entry in entries] == [entry["text"] for entry in whole["log"][: len(entries)]]
+
+
+def test_illegal_stale_and_out_of_turn_moves_are_refused_and_change_nothing(tmp_path: Path) -> None:
+    with bot_server(tmp_path / "tables.sqlite3") as (url, app, _):
+        hub = hub_of_app(app)
+        _, token = hub.players.add_bot("Careful")
+        _, other = hub.players.add_bot("Elsewhere")
+        table_id = new_table(url, ["bot-account:Careful", "person"])["table"]
+        table = hub.tables[table_id]
+        version, seat = table.version, table.session.to_act
+        move = f"/api/bot/game/{table_id}/move"
+        if seat != 0:
+            assert call(url, move, token, {"version": version, "action": {"act": "draw"}})[1]["code"] == "not-your-turn"
+            return
+        refusals = [
+            ({"version": version, "action": {"act": "exchange", "slot": 99}}, 400, "illegal"),
+            ({"version": version, "action": {"act": "discard"}}, 400, "illegal"),
+            ({"version": version + 5, "action": {"act": "draw"}}, 409, "stale"),
+            ({"version": "x", "action": {"act": "draw"}}, 400, "bad-frame"),
+            ({"version": version, "action": "draw"}, 400, "bad-frame"),
+        ]
+        for body, status, code in refusals:
+            got_status, answer = call(url, move, token, body)
+            assert (got_status, answer["code"]) == (status, code), answer
+            assert isinstance(answer["error"], str) and answer["error"]
+            assert hub.tables[table_id].version == version and hub.tables[table_id].session.to_act == 0
+        assert call(url, move, other, {"version": version, "action": {"act": "draw"}})[1]["code"] == "not-your-seat"
+        assert call(url, move, None, {"version": version, "action": {"act": "draw"}})[0] == 401
+        assert call(url, move, "rb_nothing", {"version": version, "action": {"act": "draw"}})[0] == 401
+        status, answer = call(url, move, token, {"version": version, "action": {"act": "draw"}})
+        assert status == 200 and answer["version"] > version
+        assert call(url, move, token, {"version": answer["version"], "action": {"act": "draw"}})[1]["code"] == "illegal"
+
+
+def test_bot_accounts_tokens_hashed_revoked_marked_and_forgotten(tmp_path: Path) -> None:
+    db = tmp_path / "tables.sqlite3"
+    runner = CliRunner()
+    with bot_server(db) as (url, _app, _):
+        added = runner.invoke(cli_app, ["admin", "bot", "add", "Robo", "--db", str(db)])
+        assert added.exit_code == 0, added.output
+        token = added.stdout.strip().splitlines()[-1]
+        assert token.startswith("rb_") and len(token) >= 3 + 22  # at least 128 random bits (192 here)
+        status, account = call(url, "/api/bot/account", token)
+        assert status == 200 and account["name"] == "Robo" and account["bot"] and account["protocol"] == "v1"
+        stored = sqlite3.connect(db).execute("SELECT token_hash FROM racko_bot_accounts").fetchall()
+        assert stored == [(key_hash(token),)] and token not in db.read_bytes().decode("latin-1")
+        # a page's cookie on the Bot API, a person's name posing as a bot, the bot's token on a page's socket
+        assert call(url, "/api/bot/account", token, cookie="racko_player=abc")[1]["code"] == "cookie"
+        assert call(url, "/api/bot/account", None, cookie="racko_player=abc")[0] == 403
+        assert call(url, "/api/me", None, {"name": "Ann (bot)"})[0] == 409
+        table = new_table(url, ["person", "bot-account:Robo"], public=True)
+        assert table["seats"][1]["name"] == "Robo (bot)"
+        events = frames(url, "/api/bot/stream/event", token, lambda frame: frame["type"] == "gameStart")
+        assert events[0] == {"type": "hello", "protocol": "v1", "bot": "Robo"}
+        assert events[-1]["table"] == table["table"] and events[-1]["seat"] == 1
+        player = call(url, f"/api/players/{account['id']}", None)[1]["player"]
+        assert player["bot"] is True
+        listed = runner.invoke(cli_app, ["admin", "list", "--db", str(db)])
+        assert "Robo (bot)" in listed.stdout
+        # revoked: the token stops working; added again: a new token, the old one still refused
+        assert runner.invoke(cli_app, ["admin", "bot", "revoke", "Robo", "--db", str(db)]).exit_code == 0
+        assert call(url, "/api/bot/account", token) == (401, call(url, "/api/bot/account", token)[1])
+        assert call(url, "/api/bot/account", token)[1]["code"] == "bad-token"
+        again = runner.invoke(cli_app, ["admin", "bot", "add", "Robo", "--db", str(db)]).stdout.strip().splitlines()[-1]
+        assert call(url, "/api/bot/account", again)[1]["id"] == account["id"]
+        assert runner.invoke(cli_app, ["admin", "bot", "revoke", "Nobody", "--db", str(db)]).exit_code == 1
+        # forgotten like any player: its token goes with it
+        assert runner.invoke(cli_app, ["admin", "remove", account["id"], "--db", str(db)]).exit_code == 0
+        assert call(url, "/api/bot/account", again)[0] == 401
+        assert sqlite3.connect(db).execute("SELECT count(*) FROM racko_bot_accounts").fetchone() == (0,)
+
+
+def test_a_seat_for_no_bot_account_is_refused(tmp_path: Path) -> None:
+    with TestClient(table_app(tmp_path / "tables.sqlite3")) as client:
+        answer = client.post("/api/tables", json={"variant": "classic", "players": 2, "seats": ["me", "bot-account:X"]})
+        assert answer.status_code == 400 and "no bot account" in answer.json()["error"]
+        hub_of(client).players.add_bot("Y")
+        answer = client.post(
+            "/api/tables", json={"variant": "classic", "players": 3, "seats": ["me", "bot-account:Y", "bot-account:Y"]}
+        )
+        assert answer.status_code == 400 and "one seat" in answer.json()["error"]
+
+
+def test_a_bot_token_opens_no_page_socket_and_its_seat_is_marked(tmp_path: Path) -> None:
+    with TestClient(table_app(tmp_path / "tables.sqlite3")) as client:
+        _, token = hub_of(client).players.add_bot("Robo")
+        made = client.post(
+            "/api/tables", json={"variant": "classic", "players": 2, "seats": ["person", "bot-account:Robo"]}
+        )
+        table = made.json()
+        with client.websocket_connect(f"/ws/{table['table']}") as socket:
+            socket.send_json({"type": "hello", "token": token, "version": 0})
+            assert socket.receive_json()["code"] == "bad-token"
+        with client.websocket_connect(f"/ws/{table['table']}") as socket:
+            socket.send_json({"type": "hello", "token": table["seats"][0]["token"], "version": 0})
+            presence = next(frame for frame in iter(socket.receive_json, None) if frame["type"] == "presence")
+            assert presence["seats"][1]["account"] == "bot" and presence["seats"][0]["account"] is None

@@ -1,17 +1,22 @@
 """A clock outlives the process that held its table (issue 39): real `racko serve` processes on one PostgreSQL
 database; the process holding a table whose clock runs is killed with SIGKILL before the turn's deadline, and
-another process plays the timeout within a few seconds of it, once, never twice."""
+another process plays the timeout within a few seconds of it, once, never twice; a person's page in Chromium, behind
+the proxy, comes back to the table at the other process and shows the move."""
 
 from __future__ import annotations
 
 import json
+import re
 import secrets
 import time
 from pathlib import Path
 from typing import Any
 
+import psycopg
+from playwright.sync_api import Browser, expect
 from websockets.sync.client import connect
 
+from browsing import WAIT_MS
 from clusters import serving_cluster
 from racko.rules import variant
 from racko.web.app import schema_parts
@@ -27,13 +32,13 @@ SLACK_SECONDS = 5.0
 every second)."""
 
 
-def _file_running_table(postgres_url: str) -> tuple[str, list[str], float]:
-    """A two-person table whose clock started long enough ago that the first turn runs out ``LEAD_SECONDS`` from
+def _file_running_table(postgres_url: str, lead: float = LEAD_SECONDS) -> tuple[str, list[str], float]:
+    """A two-person table whose clock started long enough ago that the first turn runs out ``lead`` seconds from
     now: written as the server keeps it, with its deadline. Returns its id, the seats' tokens and the deadline."""
     table_id = "t" + secrets.token_urlsafe(8)
     tokens = [secrets.token_urlsafe(24) for _ in range(2)]
     now = time.time()
-    started = now + LEAD_SECONDS - FAST.move - FAST.bank
+    started = now + lead - FAST.move - FAST.bank
     setup: dict[str, Any] = {
         "rules": variant("classic").rules(2).to_dict(),
         "seed": 11,
@@ -70,8 +75,9 @@ def _journal(postgres_url: str, table_id: str) -> list[tuple[Any, ...]]:
 
 
 def test_a_killed_holder_s_running_clock_runs_out_on_another_process_once(tmp_path: Path, postgres_url: str) -> None:
-    table_id, tokens, deadline = _file_running_table(postgres_url)
     with serving_cluster(tmp_path, postgres_url, ("one", "two")) as (servers, _proxy):
+        # Filed once both processes run (starting them takes seconds; the table's turn must not run out meanwhile).
+        table_id, tokens, deadline = _file_running_table(postgres_url)
         holder, other = servers
         # Ann opens the table on the first process, which then holds it and runs its clock.
         with connect(holder.url.replace("http", "ws") + f"/ws/{table_id}", proxy=None, open_timeout=10) as ws:
@@ -98,3 +104,29 @@ def test_a_killed_holder_s_running_clock_runs_out_on_another_process_once(tmp_pa
         # next seat's turn runs out only a whole move and bank later.
         assert [(action_seat, by) for _, action_seat, by, _ in played] == [(seat, "clock"), (seat, "clock")]
         assert other.process is not None and other.process.poll() is None
+
+
+def test_a_page_behind_the_proxy_shows_the_timeout_played_by_the_process_that_took_the_table_over(
+    tmp_path: Path, postgres_url: str, chromium: Browser
+) -> None:
+    with serving_cluster(tmp_path, postgres_url, ("one", "two")) as (servers, proxy):
+        table_id, tokens, deadline = _file_running_table(postgres_url, lead=20.0)  # time for a page to load
+        page = chromium.new_context().new_page()
+        page.set_default_timeout(WAIT_MS)
+        try:
+            page.goto(f"{proxy.url}/t/{table_id}#seat={tokens[0]}")
+            expect(page.locator("body")).to_have_attribute("data-version", re.compile(r"\d+"))
+            expect(page.locator("#clock-mode")).to_contain_text("fast")
+            with psycopg.connect(postgres_url) as connection:
+                row = connection.execute("SELECT owner FROM racko_tables WHERE id = %s", (table_id,)).fetchone()
+            assert row is not None and row[0] is not None, "the table's page opened it at a process"
+            holder = next(server for server in servers if server.node == str(row[0]).split(" ")[0])
+            assert time.time() < deadline and _journal(postgres_url, table_id) == [], "the page took too long"
+            holder.kill()  # SIGKILL, before the turn runs out
+            # The page comes back through the proxy to the other process, which plays the turn when it runs out.
+            expect(page.locator("#log")).to_contain_text(re.compile(r"(Ann|Bob) (took|drew)"), timeout=30_000)
+            expect(page.locator("body")).not_to_have_attribute("data-version", "0")
+            played = _journal(postgres_url, table_id)
+            assert played and {by for _, _, by, _ in played} == {"clock"} and played[0][3] >= deadline
+        finally:
+            page.context.close()

@@ -219,6 +219,29 @@ def test_a_casual_game_is_in_the_histories_but_moves_no_rating(client: TestClien
     assert page["ratings"] == {} and [game["rated"] for game in page["games"]] == [False]
 
 
+def test_strangers_who_wish_for_the_same_turn_based_speed_meet_and_their_table_has_it(client: TestClient) -> None:
+    ann, bob, cy = person(client, "Ann"), person(client, "Bob"), person(client, "Cy")
+    with (
+        client.websocket_connect("/ws/lobby", headers=ann) as ann_lobby,
+        client.websocket_connect("/ws/lobby", headers=bob) as bob_lobby,
+        client.websocket_connect("/ws/lobby", headers=cy) as cy_lobby,
+    ):
+        quick(ann_lobby, rated=False, clock="days-2")
+        quick(bob_lobby, rated=False, clock="days-1")  # another speed: another wish, nobody is seated
+        queued = lobby_until(bob_lobby, "queued", lambda frame: frame["queues"])
+        assert [queue["clock"] for queue in queued["queues"]] == ["days-1"]
+        quick(cy_lobby, rated=False, clock="days-2")
+        table = until(ann_lobby, "seated")["table"]
+        assert until(cy_lobby, "seated")["table"] == table
+        quick(bob_lobby, rated=False, clock="days-9")
+        assert until(bob_lobby, "error")["code"] == "bad-frame"
+    with client.websocket_connect(f"/ws/{table}", headers=ann) as ws:
+        ws.send_json({"type": "hello", "token": None, "version": 0})
+        until(ws, "welcome")
+        clock = until(ws, "state")["clock"]
+        assert clock["preset"] == "days-2" and clock["days"] == 2 and clock["started"]
+
+
 def test_after_the_wait_the_empty_seats_are_filled_with_computer_players(client: TestClient) -> None:
     ann = person(client, "Ann")
     with client.websocket_connect("/ws/lobby", headers=ann) as lobby:

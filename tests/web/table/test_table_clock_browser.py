@@ -428,8 +428,11 @@ def test_quick_play_sends_the_speed_chosen_shows_it_while_waiting_and_the_table_
     expect(page.locator("#you")).to_contain_text("Cleo")
     speed = page.locator("#quick-clock")
     expect(speed).to_have_value("normal")
-    expect(speed.locator("option")).to_have_text([
+    expect(speed.locator('optgroup[label="Real time"] option')).to_have_text([
         "Fast: 15 s a move + 30 s bank", "Normal: 30 s a move + 60 s bank", "Slow: 60 s a move + 120 s bank",
+    ])  # fmt: skip
+    expect(speed.locator('optgroup[label="Turn-based (days per move)"] option')).to_have_text([
+        "1 day a move", "2 days a move", "3 days a move", "7 days a move",
     ])  # fmt: skip
     page.locator("#quick-rated").uncheck()
     speed.select_option("slow")

@@ -65,7 +65,8 @@ class QueueKey:
     rated: bool
     two_player_rule: bool = True
     clock: str = DEFAULT_PRESET
-    """The real-time speed (racko.web.clock): quick play always has a clock, so that nobody waits for ever."""
+    """The speed (racko.web.clock), real time or turn-based: quick play always has a clock, so that nobody waits for
+    ever."""
     finishers: bool = False
     """Only with players who finish most of their games (racko.web.players.finishing)."""
 
@@ -537,7 +538,7 @@ def _queue_key(frame: dict[str, Any]) -> QueueKey:
         raise WebError("bad-frame", f"{chosen.title} is played by {counts} players, or any of those.")
     clock = frame.get("clock", DEFAULT_PRESET)
     try:
-        preset_named(clock, allow_none=False)
+        preset_named(clock, allow_none=False, turn_based=True)
     except ValueError as error:
         raise WebError("bad-frame", str(error)) from None
     return QueueKey(

@@ -215,11 +215,18 @@ async function takeSeat(table) {
   } catch (error) { $("problem").textContent = t("err_generic", { message: error.message }); }
 }
 
-// Quick play always has a clock: the speeds with their numbers, the server's default chosen at first.
+// Quick play always has a clock: the real-time speeds with their numbers and the turn-based ones (days per move, for
+// strangers who play over days), each in a group; the server's default chosen at first.
 function quickClocks() {
   const select = $("quick-clock");
   const kept = select.value || OPTIONS.default_clock;
-  select.replaceChildren(...OPTIONS.clocks.map((preset) => new Option(t("clock:" + preset.name, { move: preset.move, bank: preset.bank }), preset.name)));
+  const real = document.createElement("optgroup");
+  real.label = t("speed_real_time");
+  real.append(...OPTIONS.clocks.map((preset) => new Option(t("clock:" + preset.name, { move: preset.move, bank: preset.bank }), preset.name)));
+  const days = document.createElement("optgroup");
+  days.label = t("speed_turn_based");
+  days.append(...(OPTIONS.turn_clocks || []).map((preset) => new Option(t("speed:" + preset.name), preset.name)));
+  select.replaceChildren(real, days);
   select.value = kept;
 }
 

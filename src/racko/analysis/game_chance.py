@@ -1,0 +1,125 @@
+"""The chance to win a game of Rack-O from the scores, and what a round's outcome does to it.
+
+Rack-O is played to 500 (the rules' target): a move is worth what it does to the *game*, not only whether the round
+is won.  The table shipped in ``data/game_chances.json`` gives, for 2, 3 and 4 players, the chance that a player
+wins the game from the points each still needs: their own and the best opponent's (the one who needs fewest), in
+steps of 5 from 5 to 500.  It is made by :func:`make_table` (``racko game-chances``, docs/REVIEW.md):
+
+1. the batch simulator (:mod:`racko.envs.batch`) plays ``rounds`` classic rounds with ``medium``'s policy at every
+   seat (the 2-player rule on with two players, as the rules say), from random decks;
+2. each seat's points and the best of the other seats' points of every round that went out (a round ended by the
+   turn cap is left out) give the joint distribution of a round's points (mine, the best other's);
+3. the game is played on from every pair of scores by those rounds, independently one after another, until a
+   player reaches the target; the higher total wins (equal totals count half).  With 3 or 4 players, the other
+   opponents are taken to need as many points as the best one (a bound: the table is a little pessimistic there).
+
+The chance depends on the points still needed only, so any target works: a target of 1 (one-round games) is a
+table cell where whoever goes out wins.  Bonus Rack-O's run bonuses add points the classic rounds of the table do
+not have; its scores are read through the same table (the bonus a round gives is counted in the outcome).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from importlib import resources
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+STEP = 5
+"""Scores move in steps of 5."""
+CELLS = 100
+"""Points still needed, in steps: 1 (5 points) to 100 (500 points); more is counted as 500."""
+PLAYERS = (2, 3, 4)
+TABLE_FILE = "game_chances.json"
+
+
+def _need(points: int) -> int:
+    """Points still needed, in steps (at least 1, at most :data:`CELLS`)."""
+    return min(CELLS, max(1, math.ceil(points / STEP)))
+
+
+@functools.cache
+def _table(players: int) -> tuple[tuple[float, ...], ...]:
+    data = json.loads(resources.files("racko.analysis").joinpath("data", TABLE_FILE).read_text())
+    rows: list[list[int]] = data["tables"][str(players)]
+    return tuple(tuple(cell / 10_000 for cell in row) for row in rows)
+
+
+def game_chance(own: int, best_other: int, players: int = 2, target: int = 500) -> float:
+    """The chance that a player with ``own`` points wins the game against opponents whose best has ``best_other``.
+
+    A game already over (somebody at the target or past it) is won by the higher total (equal: one half)."""
+    if own >= target or best_other >= target:
+        return 1.0 if own > best_other else 0.0 if own < best_other else 0.5
+    table = _table(min(max(players, 2), 4))
+    return table[_need(target - own) - 1][_need(target - best_other) - 1]
+
+
+def after_round(own: int, best_other: int, gained: int, other_gained: int, players: int = 2, target: int = 500) -> float:
+    """The chance to win the game after a round in which this player scored ``gained`` and the best other
+    ``other_gained``."""
+    return game_chance(own + gained, best_other + other_gained, players, target)
+
+
+# --- Making the table ------------------------------------------------------------------------------------------
+
+
+def round_points(players: int, rounds: int, seed: int = 0, policy: str = "medium") -> npt.NDArray[np.float64]:
+    """The joint distribution of a round's points in steps: ``[mine, best other's]``, from the batch simulator
+    (every seat of every round that went out counted once as "mine")."""
+    from racko.envs.batch import Table, play_decks
+    from racko.rules import STANDARD_DECK_SIZE
+
+    deck_size = STANDARD_DECK_SIZE[players]
+    generator = np.random.default_rng(seed)
+    decks = np.argsort(generator.random((rounds, deck_size)), axis=1) + 1
+    dealers = np.arange(rounds) % players
+    outcomes = play_decks(decks, dealers, policies=[policy] * players, table=Table(players=players), seed=seed)
+    assert outcomes.scores is not None
+    scores = outcomes.scores[outcomes.winners >= 0] // STEP
+    top = int(scores.max()) + 1
+    histogram = np.zeros((top, top))
+    for seat in range(players):
+        others = np.delete(scores, seat, axis=1).max(axis=1)
+        np.add.at(histogram, (scores[:, seat], others), 1.0)
+    return histogram / histogram.sum()
+
+
+def chances_from(histogram: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """The chance to win from every pair of points still needed (steps 1..CELLS each), the rounds independent."""
+    chances = np.zeros((CELLS + 1, CELLS + 1))
+    mine, others = np.nonzero(histogram)
+    weights = histogram[mine, others]
+    for total in range(2, 2 * CELLS + 1):  # fewer points needed first: every round brings the game nearer its end
+        for own in range(max(1, total - CELLS), min(CELLS, total - 1) + 1):
+            other = total - own
+            left_own, left_other = own - mine, other - others
+            over = (left_own <= 0) | (left_other <= 0)
+            ended = np.where(left_other > left_own, 1.0, np.where(left_other < left_own, 0.0, 0.5))
+            going = chances[np.clip(left_own, 0, CELLS), np.clip(left_other, 0, CELLS)]
+            chances[own, other] = float(np.sum(weights * np.where(over, ended, going)))
+    return chances[1:, 1:]
+
+
+def make_table(rounds: int = 20_000, seed: int = 0, policy: str = "medium") -> dict[str, Any]:
+    """The table of game-winning chances for 2, 3 and 4 players (see the module's description)."""
+    tables: dict[str, list[list[int]]] = {}
+    for players in PLAYERS:
+        chances = chances_from(round_points(players, rounds, seed, policy))
+        tables[str(players)] = [[round(10_000 * float(cell)) for cell in row] for row in chances]
+    return {
+        "about": (
+            "The chance (in 1/10000) to win a Rack-O game: tables[players][i][j] for a player who needs 5(i+1) "
+            "points and whose best opponent needs 5(j+1), made by racko game-chances (src/racko/analysis/"
+            "game_chance.py, docs/REVIEW.md)."
+        ),
+        "rounds": rounds,
+        "seed": seed,
+        "policy": policy,
+        "step": STEP,
+        "tables": tables,
+    }

@@ -59,7 +59,9 @@ def game_chance(own: int, best_other: int, players: int = 2, target: int = 500) 
     return table[_need(target - own) - 1][_need(target - best_other) - 1]
 
 
-def after_round(own: int, best_other: int, gained: int, other_gained: int, players: int = 2, target: int = 500) -> float:
+def after_round(
+    own: int, best_other: int, gained: int, other_gained: int, players: int = 2, target: int = 500
+) -> float:
     """The chance to win the game after a round in which this player scored ``gained`` and the best other
     ``other_gained``."""
     return game_chance(own + gained, best_other + other_gained, players, target)
@@ -123,3 +125,18 @@ def make_table(rounds: int = 20_000, seed: int = 0, policy: str = "medium") -> d
         "step": STEP,
         "tables": tables,
     }
+
+
+STAKE_LOSER_POINTS = 25
+"""The points of the player who does not go out, in :func:`round_stake` (a typical rack's ordered start)."""
+LEAST_STAKE = 0.05
+"""A round whose outcome hardly moves the game (one far ahead) is weighed as if it moved it by this much."""
+
+
+def round_stake(own: int, other: int, players: int = 2, target: int = 500) -> float:
+    """What a round is worth in the game: the chance to win the game after going out (75 against a typical 25)
+    minus after the opponent does; 1 in the game's last round, about 0.2 in its first (never below
+    :data:`LEAST_STAKE`)."""
+    won = after_round(own, other, 75, STAKE_LOSER_POINTS, players, target)
+    lost = after_round(own, other, STAKE_LOSER_POINTS, 75, players, target)
+    return max(LEAST_STAKE, won - lost)

@@ -1,0 +1,63 @@
+"""The review's game measure (issue 37): the table of game-winning chances, the race kernel's values, waits measured."""
+
+from __future__ import annotations
+
+import pytest
+
+from racko.analysis.game_chance import PLAYERS, game_chance, round_stake
+from racko.analysis.review import Decision, accuracy
+from racko.actions import DrawFromStock, TakeDiscard
+
+kernel = pytest.importorskip("racko.bots._rollout")
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_more_points_never_lower_the_chance_to_win_the_game(players: int) -> None:
+    scores = range(0, 500, 5)
+    for other in scores:
+        chances = [game_chance(own, other, players) for own in scores]
+        assert chances == sorted(chances), (players, other)
+    for own in scores:
+        chances = [game_chance(own, other, players) for other in scores]
+        assert chances == sorted(chances, reverse=True), (players, own)
+    assert game_chance(0, 0, 2) == pytest.approx(0.5, abs=0.01)
+    assert game_chance(495, 0, players) > 0.95 and game_chance(0, 495, players) < 0.05
+    assert game_chance(505, 480, players) == 1.0 and game_chance(480, 505, players) == 0.0
+
+
+def test_a_round_is_worth_more_of_the_game_near_its_end() -> None:
+    assert 0.1 < round_stake(0, 0) < 0.4
+    assert round_stake(450, 450) > 0.9
+    assert round_stake(1, 1, target=1) == pytest.approx(1.0)
+
+
+def _wait(opponent: list[int]) -> tuple[float, float]:
+    """The deciding seat waits with an ordered rack (the opponent plays first); the chance it then wins the round."""
+    rack = (1, 2, 3, 10, 12, 14, 16, 18, 20, 22)
+    deck = 40
+    seen = set(rack) | set(opponent)
+    pile = [card for card in range(1, deck + 1) if card not in seen][:1]
+    hidden = [card for card in range(1, deck + 1) if card not in seen and card not in pile]
+    weights = [0.0] * (10 * (deck + 1))
+    values = [1.0] * 55 + [0.0] * 55 + [0.5]  # the game won when the seat goes out, lost when the opponent does
+    call, wait = kernel.race(
+        deck, True, hidden, weights, opponent, [], [], [(rack, pile[0], 0), (rack, pile[0], 2)], 64, 1, 40, values
+    )
+    return call[4] / 64, wait[4] / 64
+
+
+def test_a_wait_is_measured_by_the_opponents_chance_to_go_out() -> None:
+    out_now = [23, 24, 25, 27, 29, 31, 33, 35, 37, 39]  # ordered with a run of three: goes out on its turn
+    never = [39, 37, 35, 33, 31, 29, 27, 25, 24, 23]  # falling: one card cannot put it in order
+    call, wait = _wait(out_now)
+    assert call == 1.0 and wait == 0.0
+    call, wait = _wait(never)
+    assert call == 1.0 and wait == 1.0
+
+
+def test_one_decision_drawing_instead_of_taking_40_is_no_zero_accuracy() -> None:
+    decision = Decision(
+        action=1, round=1, seat=0, measure="win_chance", played=DrawFromStock(0), best=TakeDiscard(0), best_slot=9,
+        loss=0.089, grade="inaccuracy", before=0.6, after=0.511, card=40, replaced=None,
+    )  # fmt: skip
+    assert accuracy([decision]) == pytest.approx(100 * 0.5 ** (0.089 / 0.2), abs=0.1)

@@ -150,7 +150,8 @@ def test_review_json_has_the_issue_s_keys_and_counts_seats_from_1_on_the_command
     assert numbers == sorted(numbers) and numbers[0] >= 1
     for decision in seat["decisions"]:
         assert set(decision) == {
-            "action", "played", "best", "loss", "class", "win_chance_before", "win_chance_after"
+            "action", "played", "best", "loss", "class", "win_chance_before", "win_chance_after",
+            "measure", "game_chance_before", "game_chance_after", "loss_error", "stake", "confidence",
         }  # fmt: skip
         assert decision["played"]["seat"] == 1 and decision["loss"] >= 0 and decision["class"] in CLASSES
         assert 0 <= decision["win_chance_after"] <= 1 and 0 <= decision["win_chance_before"] <= 1

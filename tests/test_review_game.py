@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from racko.actions import CallRacko, Discard, DrawFromStock, Exchange, TakeDiscard, Wait
+from racko.analysis.evaluate import Judge
 from racko.analysis.game_chance import PLAYERS, game_chance, round_stake
-from racko.analysis.review import Decision, accuracy
-from racko.actions import DrawFromStock, TakeDiscard
+from racko.analysis.review import Decision, _grade, _Turn, accuracy
+from racko.observation import Observation
+from racko.round import Round, arrange_deck
+from racko.rules import variant
 
 kernel = pytest.importorskip("racko.bots._rollout")
 
@@ -61,3 +65,46 @@ def test_one_decision_drawing_instead_of_taking_40_is_no_zero_accuracy() -> None
         loss=0.089, grade="inaccuracy", before=0.6, after=0.511, card=40, replaced=None,
     )  # fmt: skip
     assert accuracy([decision]) == pytest.approx(100 * 0.5 ** (0.089 / 0.2), abs=0.1)
+
+
+def _declined_racko(totals: tuple[int, int]) -> Observation:
+    """Seat 1 of the issue's kind of position: 3 drawn, and 3 into slot 5 goes Rack-O at once, while the rack
+    without it still goes out nearly always (it needs any card below 14 in slot 5)."""
+    mine = [15, 14, 16, 18, 20, 21, 22, 30, 34, 38]
+    theirs = [4, 8, 11, 12, 19, 27, 25, 33, 39, 40]
+    deck = arrange_deck([mine, theirs], dealer=1, turned_up=1, stock=[3], deck_size=40)
+    round_ = Round(variant("classic").rules(2), deck, 1, totals=totals)
+    round_.apply(DrawFromStock(0))
+    return round_.observation(0)
+
+
+def test_declining_a_racko_for_a_rack_that_still_wins_is_no_longer_good() -> None:
+    observation = _declined_racko((0, 0))
+    by_round = _grade(Judge(0, 7, game=False), 1, _Turn(1, observation, Discard(0)))
+    assert by_round.grade in ("best", "good") and by_round.loss < 0.03  # the round is won either way
+    by_game = _grade(Judge(0, 7, game=True), 1, _Turn(1, observation, Discard(0)))
+    assert by_game.measure == "game_chance" and by_game.best == Exchange(0, 0)
+    assert by_game.round_after is not None and by_game.round_after > 0.95
+    assert by_game.grade not in ("best", "good"), by_game  # the points given away: about 1 point of game chance
+    assert by_game.confidence is not None and by_game.confidence >= 0.95
+    assert by_game.loss > 0.005 and by_game.error is not None and by_game.error < by_game.loss / 3
+
+
+def test_a_bonus_wait_is_raced_not_a_constant() -> None:
+    mine = [1, 2, 3, 10, 12, 14, 16, 18, 20, 22]  # in order, a run of three: may call Rack-O
+    theirs = [39, 37, 35, 33, 31, 29, 27, 25, 24, 23]
+    deck = arrange_deck([mine, theirs], dealer=1, turned_up=40, stock=[5], deck_size=40)
+    round_ = Round(variant("bonus").rules(2), deck, 1)
+    round_.apply(DrawFromStock(0))
+    round_.apply(Discard(0))
+    observation = round_.observation(0)
+    assert {type(action) for action in observation.legal_actions()} == {CallRacko, Wait}
+    evaluation = Judge(0, 3, game=True).evaluate(observation)
+    call, wait = evaluation.value_of(CallRacko(0)), evaluation.value_of(Wait(0))
+    assert evaluation.measure == "game_chance" and evaluation.playouts > 0
+    # The opponent's hidden rack, dealt by the play-outs, hardly ever goes out in one turn: waiting costs next to
+    # nothing and a 4 may come (1 2 3 4: 100 points more), so waiting is measured as good as calling or better, where
+    # the constant graded it 0.2 worse.  (A sure opponent, in the races themselves: the test above.)
+    assert call.round_chance == 1.0 and wait.round_chance is not None and wait.round_chance > 0.9
+    assert 0 < call.value <= wait.value < 1
+    assert evaluation.loss(Wait(0)) == 0.0

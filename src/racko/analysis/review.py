@@ -76,12 +76,13 @@ solitaire play-outs' standard error at these counts.  Measured since (``racko re
 --bots master,hard,hard``): 0.088 turns, so these bounds are about 6, 11 and 23 measured spreads, looser than the win
 chance's 3, 6 and 12 (docs/REVIEW.md; narrowing them regrades the shipped puzzles, a step of its own)."""
 TURNS_CLASSES = ClassBounds(good=2 * TURNS_SPREAD, inaccuracy=4 * TURNS_SPREAD, mistake=8 * TURNS_SPREAD)
-GAME_CHANCE_CLASSES = WIN_CHANCE_CLASSES
+GAME_CHANCE_CLASSES = ClassBounds(good=0.02, inaccuracy=0.05, mistake=0.10)
 """The review's bounds in the chance to win the game (2 players), for a loss divided by the round's stake
 (:func:`racko.analysis.game_chance.round_stake`: what winning the round rather than losing it does to the game's
-chance, about 0.2 in a game's first round, 1 in its last): a loss of a fifth of the round's stake is a blunder, as
-0.20 of the round's chance was.  A move is flagged past a bound only where the play-outs are confident
-(:data:`CONFIDENCE`)."""
+chance, about 0.27 in a game's first round, 1 in its last).  Tighter than the round's 0.05, 0.10, 0.20, which were
+three, six and twelve spreads of a noisy estimate: the noise is now measured decision by decision, and a move is
+flagged past a bound only where the play-outs are confident (:data:`CONFIDENCE`).  Declining a Rack-O at once for a
+rack that still goes out nearly always costs about 0.035 of the stake (points given away), an inaccuracy."""
 CONFIDENCE = 0.95
 """A move is classed past a bound (inaccuracy, mistake, blunder) only when its loss is past it with this chance (one
 side of a normal interval on the paired play-outs' differences, :data:`CHECK_PLAYOUTS` and more where it is close)."""

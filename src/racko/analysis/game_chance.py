@@ -88,7 +88,8 @@ def round_points(players: int, rounds: int, seed: int = 0, policy: str = "medium
     for seat in range(players):
         others = np.delete(scores, seat, axis=1).max(axis=1)
         np.add.at(histogram, (scores[:, seat], others), 1.0)
-    return histogram / histogram.sum()
+    shares: npt.NDArray[np.float64] = histogram / histogram.sum()
+    return shares
 
 
 def chances_from(histogram: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:

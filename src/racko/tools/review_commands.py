@@ -323,26 +323,26 @@ def measure_spread(
 LADDER = ("easy", "medium", "hard", "expert", "master")
 
 
-def measure_ladder(
-    games: int, levels: Sequence[str], opponent: str = "hard", rounds: int = 1, progress: Any = None
-) -> dict[str, Any]:
-    """Each level plays the same deals against ``opponent`` (2 players, the 2-player rule, games of ``rounds``
-    rounds by the table of seeds 20_000 + game, the level in seat 1 and seat 2 alternately), and its decisions are
-    reviewed (seed 0): its accuracy with a 95 % interval (the games' accuracies' mean, plus or minus 1.96 of their
-    standard errors: a game's decisions are not independent of one another), its mean loss and classes."""
+def measure_ladder(games: int, levels: Sequence[str], opponent: str = "hard", progress: Any = None) -> dict[str, Any]:
+    """Each level plays the same deals against ``opponent``: the first round of a 500-point game (2 players, the
+    2-player rule; the deal of seed 20_000 + game; the level in seat 1 and seat 2 alternately), and its decisions
+    are reviewed as in ``racko review`` (seed 0, the game's measure).  Per level: its accuracy with a 95 % interval
+    (the games' accuracies' mean, plus or minus 1.96 of their standard error: a game's decisions are not independent
+    of one another), its mean loss and its classes."""
     found: dict[str, list[list[Decision]]] = {level: [] for level in levels}
     step = 0
     for game in range(games):
         for level in levels:
-            rules = variant("classic").rules(2, target=1 if rounds == 1 else 500)
-            match = Match(rules, seed=20_000 + game)
+            match = Match(variant("classic").rules(2), seed=20_000 + game)
             seat = game % 2
             seats = [opponent, opponent]
             seats[seat] = level
             players = [bots.create(name, seed=game * 10 + index) for index, name in enumerate(seats)]
-            play_match(match, players)
+            while match.to_act is not None and not match.rounds[0].over:
+                to_act = match.to_act
+                match.apply(players[to_act].act(match.observation(to_act)))
             record = GameRecord.of(match, players=tuple(seats))
-            result = review(record, seats=[seat], rounds=list(range(1, min(rounds, len(record.rounds)) + 1)))
+            result = review(record, seats=[seat], rounds=[1], reveal=True)
             found[level].append(list(result.seats[0].decisions))
             step += 1
             if progress is not None:
@@ -365,7 +365,7 @@ def measure_ladder(
             "mean_loss": round(statistics.fmean(d.loss for d in decisions), 5) if decisions else None,
             "classes": {grade: sum(1 for d in decisions if d.grade == grade) for grade in CLASSES},
         }
-    return {"games": games, "opponent": opponent, "rounds": rounds, "measure": "game_chance", "levels": table}
+    return {"games": games, "opponent": opponent, "measure": "game_chance", "levels": table}
 
 
 def _coarse(grade: str) -> str:
@@ -385,7 +385,8 @@ def spread_command(
         str | None,
         typer.Option(
             help="Instead: each of these levels (comma-separated, e.g. easy,medium,hard,expert,master) plays the "
-            "same deals against hard, and prints its accuracy with a 95 % interval (--games games of one round).",
+            "same deals against hard (the first round of --games 500-point games), and prints its accuracy with a "
+            "95 % interval.",
             show_default=False,
         ),
     ] = None,
@@ -399,13 +400,13 @@ def spread_command(
             for name in names:
                 bots.describe(name)
             with _progress("Games") as progress:
-                figures = measure_ladder(games, names, progress=progress)
+                ladder_figures = measure_ladder(games, names, progress=progress)
         except RackoError as error:
             raise _fail(str(error), 2) from None
         if as_json:
-            typer.echo(json.dumps(figures))
+            typer.echo(json.dumps(ladder_figures))
             return
-        for level, found in figures["levels"].items():
+        for level, found in ladder_figures["levels"].items():
             interval = found["interval"] or ["-", "-"]
             typer.echo(
                 f"{level}: accuracy {found['accuracy']} (95% {interval[0]}-{interval[1]}) over {found['games']} "

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
+from typer.testing import CliRunner
 
 from racko.actions import CallRacko, Discard, DrawFromStock, Exchange, TakeDiscard, Wait
 from racko.analysis.evaluate import Judge
 from racko.analysis.game_chance import PLAYERS, game_chance, round_stake
 from racko.analysis.review import Decision, _grade, _Turn, accuracy
+from racko.cli import app
 from racko.observation import Observation
 from racko.round import Round, arrange_deck
 from racko.rules import variant
@@ -108,3 +113,15 @@ def test_a_bonus_wait_is_raced_not_a_constant() -> None:
     assert call.round_chance == 1.0 and wait.round_chance is not None and wait.round_chance > 0.9
     assert 0 < call.value <= wait.value < 1
     assert evaluation.loss(Wait(0)) == 0.0
+
+
+def test_the_table_is_made_by_its_command(tmp_path: Path) -> None:
+    output = tmp_path / "chances.json"
+    result = CliRunner().invoke(app, ["game-chances", "--rounds", "300", "--games", "20", "--output", str(output)])
+    assert result.exit_code == 0, result.output
+    table = json.loads(output.read_text())
+    assert table["rounds"] == 300 and set(table["tables"]) == {"2", "3", "4"}
+    for rows in table["tables"].values():
+        assert len(rows) == 100 and all(len(row) == 100 for row in rows)
+        assert all(row == sorted(row) for row in rows)  # more points needed by the opponents: a better chance
+    assert table["tables"]["2"][99][99] == pytest.approx(5000, abs=300)

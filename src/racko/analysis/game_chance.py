@@ -10,8 +10,11 @@ steps of 5 from 5 to 500.  It is made by :func:`make_table` (``racko game-chance
 2. each seat's points and the best of the other seats' points of every round that went out (a round ended by the
    turn cap is left out) give the joint distribution of a round's points (mine, the best other's);
 3. the game is played on from every pair of scores by those rounds, independently one after another, until a
-   player reaches the target; the higher total wins (equal totals count half).  With 3 or 4 players, the other
-   opponents are taken to need as many points as the best one (a bound: the table is a little pessimistic there).
+   player reaches the target; the higher total wins (equal totals count half).  With 2 players this is worked out
+   exactly from the distribution; with 3 or 4 players, the other opponents are taken to need as many points as the
+   best one (a bound: the table is pessimistic there), and :data:`GAMES` games are played on from each pair of
+   scores with rounds drawn from the simulated ones (the same rounds for every pair, so that the table is smooth;
+   then a cell is never below one with fewer points for the player or more for the opponents).
 
 The chance depends on the points still needed only, so any target works: a target of 1 (one-round games) is a
 table cell where whoever goes out wins.  Bonus Rack-O's run bonuses add points the classic rounds of the table do
@@ -108,11 +111,65 @@ def chances_from(histogram: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     return chances[1:, 1:]
 
 
-def make_table(rounds: int = 20_000, seed: int = 0, policy: str = "medium") -> dict[str, Any]:
+GAMES = 2000
+"""Games played on from each pair of scores, with 3 or 4 players."""
+
+
+def simulated_rounds(players: int, rounds: int, seed: int = 0, policy: str = "medium") -> npt.NDArray[np.int64]:
+    """Every simulated round that went out: each seat's points in steps, ``(rounds, players)``."""
+    from racko.envs.batch import Table, play_decks
+    from racko.rules import STANDARD_DECK_SIZE
+
+    deck_size = STANDARD_DECK_SIZE[players]
+    generator = np.random.default_rng(seed)
+    decks = np.argsort(generator.random((rounds, deck_size)), axis=1) + 1
+    dealers = np.arange(rounds) % players
+    outcomes = play_decks(decks, dealers, policies=[policy] * players, table=Table(players=players), seed=seed)
+    assert outcomes.scores is not None
+    found: npt.NDArray[np.int64] = outcomes.scores[outcomes.winners >= 0] // STEP
+    return found
+
+
+def chances_played_on(points: npt.NDArray[np.int64], games: int = GAMES, seed: int = 0) -> npt.NDArray[np.float64]:
+    """The chance to win from every pair of points still needed (steps 1..CELLS), the other opponents needing as
+    many as the best: ``games`` games from each pair, rounds drawn from ``points`` (a random seat as the player)."""
+    players = points.shape[1]
+    generator = np.random.default_rng(seed)
+    longest = -(-CELLS * players // 15) + 1  # a round gives 15 steps to the seat going out: no game lasts longer
+    picks = generator.integers(0, len(points), size=(games, longest))
+    seats = generator.integers(0, players, size=(games, longest))
+    order = np.array([[seat, *[other for other in range(players) if other != seat]] for seat in range(players)])
+    steps = points[picks[..., None], order[seats]]  # (games, rounds, players): the player first
+    totals = np.cumsum(steps, axis=1).astype(np.int16)
+    chances = np.zeros((CELLS, CELLS))
+    chunk = 10
+    for own in range(1, CELLS + 1):
+        for low in range(0, CELLS, chunk):
+            needs = np.arange(low + 1, low + chunk + 1)
+            start = np.concatenate(
+                [np.full((chunk, 1), CELLS - own), np.repeat((CELLS - needs)[:, None], players - 1, axis=1)], axis=1
+            ).astype(np.int16)  # (pairs, players): points so far, in steps, of a game to CELLS steps
+            score = start[:, None, None, :] + totals[None, :, :, :]  # (pairs, games, rounds, players)
+            over = (score >= CELLS).any(axis=3)
+            end = over.argmax(axis=2)  # the round in which each game ends
+            final = np.take_along_axis(score, end[:, :, None, None], axis=2)[:, :, 0, :]
+            best = final.max(axis=2)
+            tied = (final == best[..., None]).sum(axis=2)
+            won = np.where(final[..., 0] == best, 1.0 / tied, 0.0)
+            chances[own - 1, low : low + chunk] = won.mean(axis=1)
+    # never below a cell with fewer points for the player (a higher need) or more for the opponents (a lower need)
+    chances = np.maximum.accumulate(chances[::-1], axis=0)[::-1]
+    return np.maximum.accumulate(chances, axis=1)
+
+
+def make_table(rounds: int = 20_000, seed: int = 0, policy: str = "medium", games: int = GAMES) -> dict[str, Any]:
     """The table of game-winning chances for 2, 3 and 4 players (see the module's description)."""
     tables: dict[str, list[list[int]]] = {}
     for players in PLAYERS:
-        chances = chances_from(round_points(players, rounds, seed, policy))
+        if players == 2:
+            chances = chances_from(round_points(players, rounds, seed, policy))
+        else:
+            chances = chances_played_on(simulated_rounds(players, rounds, seed, policy), games, seed)
         tables[str(players)] = [[round(10_000 * float(cell)) for cell in row] for row in chances]
     return {
         "about": (
@@ -123,6 +180,7 @@ def make_table(rounds: int = 20_000, seed: int = 0, policy: str = "medium") -> d
         "rounds": rounds,
         "seed": seed,
         "policy": policy,
+        "games": games,
         "step": STEP,
         "tables": tables,
     }

@@ -5,20 +5,24 @@ Each decision (which pile; where the card goes or whether to discard it; call or
 keep) is judged by :class:`racko.analysis.evaluate.Judge` from what that player could see then, never from the
 record's hidden cards.  A decision with one legal move is no decision and is left out.
 
-Classes follow from the loss (how much worse the move played is than the best, in the measure's units):
+With 2 players a move is judged by what it does to the *game*: the chance to win the game from the scores after each
+play-out's round (:mod:`racko.analysis.game_chance`), its loss read as a share of the round's stake (what winning the
+round rather than losing it is worth in the game).  Classes follow from the loss (how much worse the move played is
+than the best, in the measure's units):
 
 - ``best``: the move the judgement ranks first;
-- ``good``: a loss within the noise of the estimate (about three spreads, :data:`WIN_CHANCE_CLASSES`);
-- ``inaccuracy``, ``mistake``, ``blunder``: losses beyond that, twice that and four times that.
+- ``good``: a loss within :data:`GAME_CHANCE_CLASSES` ``good`` (turns: :data:`TURNS_CLASSES`);
+- ``inaccuracy``, ``mistake``, ``blunder``: losses beyond that, past the next bounds.
 
-The spread is measured (``racko review-spread``, docs/REVIEW.md): the standard deviation of a move's loss between
-reviews of the same decisions with different seeds.
+A move is flagged past a bound only where the play-outs are confident: the best and the played move are raced again
+side by side on fresh deals (more where the loss is close to a bound), and the class is the worst whose lower bound
+the loss passes with :data:`CONFIDENCE` (docs/REVIEW.md).
 
 A player's accuracy (0 to 100) over a round or a game is the mean of its decisions' accuracies, each
-``100 * 0.5 ** (loss / mistake bound)``: 100 for the best move, halved by a loss at the bound between a mistake and a
-blunder (0.20 of win chance, 2 turns), a quarter at twice that.  Each decision is scored by its own loss alone: a
-decision between two moves that played the worse one, by a little, loses a little (measured against moves chosen at
-random, as before, such a decision scored 0 whatever its loss).
+``100 * 0.5 ** (loss / stake / mistake bound)``: 100 for the best move, halved by a loss at the bound between a
+mistake and a blunder, a quarter at twice that.  Each decision is scored by its own loss alone: a decision between
+two moves that played the worse one, by a little, loses a little (measured against moves chosen at random, as
+before, such a decision scored 0 whatever its loss).
 """
 
 from __future__ import annotations

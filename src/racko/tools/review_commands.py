@@ -20,7 +20,7 @@ import typer
 from racko import bots
 from racko.analysis.evaluate import FIRST_PLAYOUTS, MORE_PLAYOUTS
 from racko.analysis.explain import move_sentence
-from racko.analysis.game_chance import TABLE_FILE, make_table
+from racko.analysis.game_chance import GAMES, TABLE_FILE, make_table
 from racko.analysis.review import CLASSES, Decision, Review, SeatReview, accuracy, class_bounds, review
 from racko.analysis.words import say
 from racko.bots.runner import play_match
@@ -445,6 +445,9 @@ _TABLE_PATH = Path(__file__).resolve().parent.parent / "analysis" / "data" / TAB
 def game_chances_command(
     rounds: Annotated[int, typer.Option(min=100, help="Rounds simulated for each player count.")] = 20_000,
     seed: Annotated[int, typer.Option(help="Seed of the decks.")] = 0,
+    games: Annotated[
+        int, typer.Option(min=10, help="With 3 and 4 players: games played on from each pair of scores.")
+    ] = GAMES,
     output: Annotated[
         Path,
         typer.Option(help="Where to write the table (the package's own by default).", dir_okay=False),
@@ -455,7 +458,7 @@ def game_chances_command(
     (docs/REVIEW.md)."""
     started = time.perf_counter()
     try:
-        table = make_table(rounds, seed)
+        table = make_table(rounds, seed, games=games)
     except RackoError as error:
         raise _fail(str(error), 2) from None
     output.write_text(json.dumps(table, separators=(",", ":")) + "\n")

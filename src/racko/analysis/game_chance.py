@@ -157,9 +157,15 @@ def chances_played_on(points: npt.NDArray[np.int64], games: int = GAMES, seed: i
             tied = (final == best[..., None]).sum(axis=2)
             won = np.where(final[..., 0] == best, 1.0 / tied, 0.0)
             chances[own - 1, low : low + chunk] = won.mean(axis=1)
-    # never below a cell with fewer points for the player (a higher need) or more for the opponents (a lower need)
-    chances = np.maximum.accumulate(chances[::-1], axis=0)[::-1]
-    return np.maximum.accumulate(chances, axis=1)
+    # Made monotone: never below a cell with fewer points for the player (a higher need), nor with more for the
+    # opponents (a lower need).  The mean of the running maximum from one side and the running minimum from the other
+    # is monotone and, unlike either alone, not biased up or down by the games' noise.
+    flipped = chances[::-1]
+    chances = ((np.maximum.accumulate(flipped, axis=0) + np.minimum.accumulate(flipped[::-1], axis=0)[::-1]) / 2)[::-1]
+    upward = np.maximum.accumulate(chances, axis=1)
+    downward = np.minimum.accumulate(chances[:, ::-1], axis=1)[:, ::-1]
+    smooth: npt.NDArray[np.float64] = (upward + downward) / 2
+    return smooth
 
 
 def make_table(rounds: int = 20_000, seed: int = 0, policy: str = "medium", games: int = GAMES) -> dict[str, Any]:

@@ -6,6 +6,7 @@ Added to the main app by :func:`register`.  Every error is one ``racko: ...`` li
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import json
 import os
 import statistics
@@ -328,7 +329,9 @@ def measure_ladder(games: int, levels: Sequence[str], opponent: str = "hard", pr
     2-player rule; the deal of seed 20_000 + game; the level in seat 1 and seat 2 alternately), and its decisions
     are reviewed as in ``racko review`` (seed 0, the game's measure).  Per level: its accuracy with a 95 % interval
     (the games' accuracies' mean, plus or minus 1.96 of their standard error: a game's decisions are not independent
-    of one another), its mean loss and its classes."""
+    of one another), its mean loss and its classes; and for each level and the next, the mean over the same deals
+    of the difference of their games' accuracies, with its 95 % interval (``steps``: paired, so that a deal's ease
+    cancels)."""
     found: dict[str, list[list[Decision]]] = {level: [] for level in levels}
     step = 0
     for game in range(games):
@@ -365,7 +368,27 @@ def measure_ladder(games: int, levels: Sequence[str], opponent: str = "hard", pr
             "mean_loss": round(statistics.fmean(d.loss for d in decisions), 5) if decisions else None,
             "classes": {grade: sum(1 for d in decisions if d.grade == grade) for grade in CLASSES},
         }
-    return {"games": games, "opponent": opponent, "measure": "game_chance", "levels": table}
+    steps = []
+    names = list(found)
+    for lower, higher in itertools.pairwise(names):
+        pairs = [
+            (accuracy(low), accuracy(high))
+            for low, high in zip(found[lower], found[higher], strict=True)
+            if low and high
+        ]
+        differences = [high - low for low, high in pairs if low is not None and high is not None]
+        if len(differences) > 1:
+            mean = statistics.fmean(differences)
+            error = statistics.stdev(differences) / len(differences) ** 0.5
+            steps.append(
+                {
+                    "lower": lower,
+                    "higher": higher,
+                    "difference": round(mean, 2),
+                    "interval": [round(mean - 1.96 * error, 2), round(mean + 1.96 * error, 2)],
+                }
+            )
+    return {"games": games, "opponent": opponent, "measure": "game_chance", "levels": table, "steps": steps}
 
 
 def _coarse(grade: str) -> str:
@@ -411,6 +434,11 @@ def spread_command(
             typer.echo(
                 f"{level}: accuracy {found['accuracy']} (95% {interval[0]}-{interval[1]}) over {found['games']} "
                 f"games, {found['decisions']} decisions; mean loss {found['mean_loss']} of game chance."
+            )
+        for step in ladder_figures["steps"]:
+            low, high = step["interval"]
+            typer.echo(
+                f"{step['higher']} - {step['lower']}: {step['difference']:+} on the same deals (95% {low} to {high})."
             )
         return
     levels = [name.strip() for name in bot_list.split(",")]

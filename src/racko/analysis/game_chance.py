@@ -111,7 +111,7 @@ def chances_from(histogram: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     return chances[1:, 1:]
 
 
-GAMES = 2000
+GAMES = 10_000
 """Games played on from each pair of scores, with 3 or 4 players."""
 
 

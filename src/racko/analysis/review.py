@@ -90,9 +90,9 @@ rack that still goes out nearly always costs about 0.035 of the stake (points gi
 CONFIDENCE = 0.95
 """A move is classed past a bound (inaccuracy, mistake, blunder) only when its loss is past it with this chance (one
 side of a normal interval on the paired play-outs' differences, :data:`CHECK_PLAYOUTS` and more where it is close)."""
-CHECK_PLAYOUTS = 96
+CHECK_PLAYOUTS = 64
 """Fresh play-outs on which the best and the played move are raced again, side by side, to measure the loss."""
-CHECK_MORE = 288
+CHECK_MORE = 192
 """Play-outs more where the loss is within two standard errors of a bound."""
 Z = 1.6449
 """The normal quantile of :data:`CONFIDENCE`."""

@@ -3,7 +3,8 @@
 Rack-O is played to 500 (the rules' target): a move is worth what it does to the *game*, not only whether the round
 is won.  The table shipped in ``data/game_chances.json`` gives, for 2, 3 and 4 players, the chance that a player
 wins the game from the points each still needs: their own and the best opponent's (the one who needs fewest), in
-steps of 5 from 5 to 500.  It is made by :func:`make_table` (``racko game-chances``, docs/REVIEW.md):
+steps of 5 from 5 to 500.  It is made by :func:`racko.envs.batch.game_chances.make_table` (``racko game-chances``,
+docs/REVIEW.md):
 
 1. the batch simulator (:mod:`racko.envs.batch`) plays ``rounds`` classic rounds with ``medium``'s policy at every
    seat (the 2-player rule on with two players, as the rules say), from random decks;
@@ -27,7 +28,6 @@ import functools
 import json
 import math
 from importlib import resources
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -70,29 +70,7 @@ def after_round(
     return game_chance(own + gained, best_other + other_gained, players, target)
 
 
-# --- Making the table ------------------------------------------------------------------------------------------
-
-
-def round_points(players: int, rounds: int, seed: int = 0, policy: str = "medium") -> npt.NDArray[np.float64]:
-    """The joint distribution of a round's points in steps: ``[mine, best other's]``, from the batch simulator
-    (every seat of every round that went out counted once as "mine")."""
-    from racko.envs.batch import Table, play_decks
-    from racko.rules import STANDARD_DECK_SIZE
-
-    deck_size = STANDARD_DECK_SIZE[players]
-    generator = np.random.default_rng(seed)
-    decks = np.argsort(generator.random((rounds, deck_size)), axis=1) + 1
-    dealers = np.arange(rounds) % players
-    outcomes = play_decks(decks, dealers, policies=[policy] * players, table=Table(players=players), seed=seed)
-    assert outcomes.scores is not None
-    scores = outcomes.scores[outcomes.winners >= 0] // STEP
-    top = int(scores.max()) + 1
-    histogram = np.zeros((top, top))
-    for seat in range(players):
-        others = np.delete(scores, seat, axis=1).max(axis=1)
-        np.add.at(histogram, (scores[:, seat], others), 1.0)
-    shares: npt.NDArray[np.float64] = histogram / histogram.sum()
-    return shares
+# --- Making the table (the rounds come from the batch simulator: racko.tools.game_chances) ---------------------
 
 
 def chances_from(histogram: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
@@ -113,21 +91,6 @@ def chances_from(histogram: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
 
 GAMES = 10_000
 """Games played on from each pair of scores, with 3 or 4 players."""
-
-
-def simulated_rounds(players: int, rounds: int, seed: int = 0, policy: str = "medium") -> npt.NDArray[np.int64]:
-    """Every simulated round that went out: each seat's points in steps, ``(rounds, players)``."""
-    from racko.envs.batch import Table, play_decks
-    from racko.rules import STANDARD_DECK_SIZE
-
-    deck_size = STANDARD_DECK_SIZE[players]
-    generator = np.random.default_rng(seed)
-    decks = np.argsort(generator.random((rounds, deck_size)), axis=1) + 1
-    dealers = np.arange(rounds) % players
-    outcomes = play_decks(decks, dealers, policies=[policy] * players, table=Table(players=players), seed=seed)
-    assert outcomes.scores is not None
-    found: npt.NDArray[np.int64] = outcomes.scores[outcomes.winners >= 0] // STEP
-    return found
 
 
 def chances_played_on(points: npt.NDArray[np.int64], games: int = GAMES, seed: int = 0) -> npt.NDArray[np.float64]:
@@ -166,30 +129,6 @@ def chances_played_on(points: npt.NDArray[np.int64], games: int = GAMES, seed: i
     downward = np.minimum.accumulate(chances[:, ::-1], axis=1)[:, ::-1]
     smooth: npt.NDArray[np.float64] = (upward + downward) / 2
     return smooth
-
-
-def make_table(rounds: int = 20_000, seed: int = 0, policy: str = "medium", games: int = GAMES) -> dict[str, Any]:
-    """The table of game-winning chances for 2, 3 and 4 players (see the module's description)."""
-    tables: dict[str, list[list[int]]] = {}
-    for players in PLAYERS:
-        if players == 2:
-            chances = chances_from(round_points(players, rounds, seed, policy))
-        else:
-            chances = chances_played_on(simulated_rounds(players, rounds, seed, policy), games, seed)
-        tables[str(players)] = [[round(10_000 * float(cell)) for cell in row] for row in chances]
-    return {
-        "about": (
-            "The chance (in 1/10000) to win a Rack-O game: tables[players][i][j] for a player who needs 5(i+1) "
-            "points and whose best opponent needs 5(j+1), made by racko game-chances (src/racko/analysis/"
-            "game_chance.py, docs/REVIEW.md)."
-        ),
-        "rounds": rounds,
-        "seed": seed,
-        "policy": policy,
-        "games": games,
-        "step": STEP,
-        "tables": tables,
-    }
 
 
 STAKE_LOSER_POINTS = 25

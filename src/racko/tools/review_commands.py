@@ -11,7 +11,7 @@ import json
 import os
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -21,7 +21,7 @@ import typer
 from racko import bots
 from racko.analysis.evaluate import FIRST_PLAYOUTS, MORE_PLAYOUTS
 from racko.analysis.explain import move_sentence
-from racko.analysis.game_chance import GAMES, TABLE_FILE, make_table
+from racko.analysis.game_chance import GAMES, TABLE_FILE
 from racko.analysis.review import CLASSES, Decision, Review, SeatReview, accuracy, class_bounds, review
 from racko.analysis.words import say
 from racko.bots.runner import play_match
@@ -467,6 +467,10 @@ def spread_command(
         )
 
 
+MakeTable = Callable[[int, int, int], dict[str, Any]]
+"""(rounds, seed, games) -> the table: :func:`racko.envs.batch.game_chances.make_table`, handed in by ``racko.cli``
+(the batch simulator is a front end of its own, which the tools may not import)."""
+_MAKE_TABLE: MakeTable | None = None
 _TABLE_PATH = Path(__file__).resolve().parent.parent / "analysis" / "data" / TABLE_FILE
 
 
@@ -485,8 +489,10 @@ def game_chances_command(
     simulator (medium's policy at every seat) for 2, 3 and 4 players, then every pair of scores played on to 500
     (docs/REVIEW.md)."""
     started = time.perf_counter()
+    if _MAKE_TABLE is None:
+        raise _fail("game-chances needs the batch simulator, which this racko was started without.", 2)
     try:
-        table = make_table(rounds, seed, games=games)
+        table = _MAKE_TABLE(rounds, seed, games)
     except RackoError as error:
         raise _fail(str(error), 2) from None
     output.write_text(json.dumps(table, separators=(",", ":")) + "\n")
@@ -497,8 +503,11 @@ def game_chances_command(
     )
 
 
-def register(app: typer.Typer) -> None:
-    """Add ``review`` to the ``racko`` app (its benchmark is ``racko bench review``)."""
+def register(app: typer.Typer, make_table: MakeTable | None = None) -> None:
+    """Add ``review`` to the ``racko`` app (its benchmark is ``racko bench review``); ``make_table`` makes the table
+    of game-winning chances for ``racko game-chances``."""
+    global _MAKE_TABLE
+    _MAKE_TABLE = make_table
     app.command("review")(review_command)
     app.command("review-spread", hidden=False)(spread_command)
     app.command("game-chances")(game_chances_command)

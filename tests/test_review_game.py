@@ -125,3 +125,22 @@ def test_the_table_is_made_by_its_command(tmp_path: Path) -> None:
         assert len(rows) == 100 and all(len(row) == 100 for row in rows)
         assert all(row == sorted(row) for row in rows)  # more points needed by the opponents: a better chance
     assert table["tables"]["2"][99][99] == pytest.approx(5000, abs=300)
+
+
+def test_the_ladder_prints_each_levels_accuracy_with_stable_keys() -> None:
+    result = CliRunner().invoke(app, ["review-spread", "--ladder", "easy,medium", "--games", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.stdout)
+    assert set(figures) == {"games", "opponent", "measure", "levels", "steps"} and figures["measure"] == "game_chance"
+    assert list(figures["levels"]) == ["easy", "medium"]
+    for found in figures["levels"].values():
+        assert set(found) == {
+            "games", "decisions", "accuracy", "interval", "accuracy_of_decisions", "mean_loss", "classes"
+        }  # fmt: skip
+        assert found["games"] == 2 and 0 <= found["accuracy"] <= 100 and found["interval"][0] <= found["accuracy"]
+    (step,) = figures["steps"]
+    assert (
+        step["lower"] == "easy"
+        and step["higher"] == "medium"
+        and set(step) == {"lower", "higher", "difference", "interval"}
+    )

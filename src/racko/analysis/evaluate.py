@@ -299,7 +299,7 @@ class Judge:
 
         def run(candidates: list[Race], rollouts: int, seed: int) -> list[Raced]:
             assert _kernel is not None
-            tallies = _kernel.race(
+            arguments = [
                 rules.deck_size,
                 rules.two_player_rule,
                 hidden,
@@ -311,8 +311,15 @@ class Judge:
                 rollouts,
                 seed & MASK,
                 RACE_CAP,
-                table,
-            )
+            ]
+            # the values only where asked: a kernel built before them still races for the round's chance
+            try:
+                tallies = _kernel.race(*arguments) if table is None else _kernel.race(*arguments, table)
+            except TypeError as error:  # a kernel compiled before the game's values (issue 37)
+                raise RackoError(
+                    "The compiled rollout kernel is older than this racko: build it again (pip install -e ., or "
+                    f"python setup.py build_ext --inplace) to review by the chance to win the game ({error})."
+                ) from None
             found = []
             for tally in tallies:
                 chance = (tally[0] + 0.5 * tally[1]) / rollouts

@@ -73,11 +73,20 @@ def _batch_bench(rounds: int, batches: int, seed: int, threads: int | None, as_j
         typer.echo(line)
 
 
+def _make_game_chances(rounds: int, seed: int, games: int) -> dict[str, Any]:
+    """``racko game-chances``: the table is made from the batch simulator's rounds (the envs front end)."""
+    try:
+        from racko.envs.batch.game_chances import make_table
+    except ImportError as error:  # the rl extra is not installed
+        raise RackoError(f"game-chances needs the rl extra (pip install 'racko[rl]'): {error}.") from None
+    return make_table(rounds, seed, games=games)
+
+
 app.command("demo")(demo_command)
 bench_commands.register(app, run_batch=_batch_bench)
 commands.register(app)
 arena_commands.register(app)
-review_commands.register(app)
+review_commands.register(app, make_table=_make_game_chances)
 puzzle_commands.register(app)
 play_commands.register(app)
 app.command("serve")(serve_command)

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from racko.actions import Action, CallRacko, Discard, DrawFromStock, Exchange, TakeDiscard, Wait
+from racko.analysis.game_chance import after_round, game_chance
 from racko.bots.expert import SOLITAIRE_GAPS, TABLE_GAPS, ExpertBot, calls_now, denial_costs, turns_from_draws
 from racko.bots.expert_highlow import GIFT
 from racko.bots.gaps import cards_that_may_come
@@ -46,17 +47,19 @@ from racko.errors import RackoError
 from racko.families import CLASSIC, HIGHLOW, AnyAction, AnyObservation, AnyRound, family_of
 from racko.highlow import HighLowObservation, HighLowPhase, KeepOrder, Replace, SwapCards
 from racko.observation import Observation, Phase
-from racko.rules import RACK_SIZE
-from racko.scoring import qualifies_for_racko
+from racko.rules import BONUS_FOR_RUN, POINTS_PER_CARD, RACK_SIZE, RACKO_SCORE
+from racko.scoring import longest_run, qualifies_for_racko
 
 try:  # the compiled kernel of the computer players; absent when racko was installed without a C compiler
     from racko.bots import _rollout as _kernel  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - depends on the build
     _kernel = None
 
-Measure = Literal["win_chance", "turns"]
+Measure = Literal["win_chance", "turns", "game_chance"]
 """``win_chance``: the chance (0 to 1) of winning the round, higher is better.  ``turns``: the seat's own turns
-until it goes out, counting this one, lower is better."""
+until it goes out, counting this one, lower is better.  ``game_chance``: the chance (0 to 1) of winning the game
+from the scores after the round's play-outs (:mod:`racko.analysis.game_chance`), higher is better: the review's
+measure with 2 players (``Judge(game=True)``)."""
 
 FIRST_PLAYOUTS = 32
 """Play-outs per legal move in the first stage."""
@@ -89,6 +92,8 @@ class MoveValue:
     playouts: int = 0
     """Play-outs behind this figure: the first stage's alone for a move never raced again (0: a rating without
     play-outs, or a forced outcome)."""
+    round_chance: float | None = None
+    """With the game's measure: the chance to win the round, from the same play-outs."""
 
 
 @dataclass(frozen=True)
@@ -117,7 +122,7 @@ class Evaluation:
         return self.difference(self.best.value, self.value_of(action).value)
 
     def difference(self, best: float, other: float) -> float:
-        return max(0.0, best - other) if self.measure == "win_chance" else max(0.0, other - best)
+        return max(0.0, other - best) if self.measure == "turns" else max(0.0, best - other)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -160,9 +165,19 @@ class Judge:
     """
 
     def __init__(
-        self, seat: int, seed: int = 0, *, first: int = FIRST_PLAYOUTS, more: int = MORE_PLAYOUTS, shown: int = 1
+        self,
+        seat: int,
+        seed: int = 0,
+        *,
+        first: int = FIRST_PLAYOUTS,
+        more: int = MORE_PLAYOUTS,
+        shown: int = 1,
+        game: bool = False,
     ) -> None:
         self.seat = seat
+        self.game = game
+        """Judge 2-player moves by the chance to win the game (``game_chance``), not the round."""
+        self._last: tuple[Observation, list[Line], list[float]] | None = None
         self.seed = seed
         self.first = first
         self.more = more
@@ -187,15 +202,21 @@ class Judge:
         if played is not None and played not in legal:
             raise RackoError(f"{played.describe()} is not a legal move here.")
         self.see(observation)
+        self._last = None
         self.decisions += 1
         seed = random.Random(self.seed * 1_000_003 + self.decisions).getrandbits(63)
         if isinstance(observation, HighLowObservation):
             return _rate_highlow(observation)
         measure = measure_of(observation)
+        if self.game and measure == "win_chance":
+            measure = "game_chance"
         if len(legal) == 1:
             raise RackoError("There is only one legal move here: nothing to choose.")
         rack = observation.rack
         if qualifies_for_racko(rack, observation.public.rules) and observation.public.phase is not Phase.PLACE:
+            assert isinstance(observation, Observation)
+            if measure == "game_chance":
+                return self._call_or_wait(observation, legal, seed)
             return _call_or_play_on(observation, measure, legal)
         return self._play_out(observation, measure, legal, played, seed)
 
@@ -203,9 +224,21 @@ class Judge:
         self, observation: Observation, measure: Measure, legal: list[Action], played: AnyAction | None, seed: int
     ) -> Evaluation:
         lines = candidate_lines(observation, legal)
-        run = self._races(observation) if measure == "win_chance" else self._turns(observation)
+        rounds = [0.0] * len(lines)
+        if measure == "turns":
+            run = self._turns(observation)
+        else:
+            races = self._races(observation, game=measure == "game_chance")
+
+            def run(candidates: list[Candidate], rollouts: int, seed: int) -> list[float]:
+                found = races([(c.rack, c.top, int(c.draws_first)) for c in candidates], rollouts, seed)
+                for candidate, outcome in zip(candidates, found, strict=True):
+                    rounds[next(i for i, line in enumerate(lines) if line.candidate is candidate)] = outcome.round
+                return [outcome.value for outcome in found]
+
         first = run([line.candidate for line in lines], self.first, seed)
-        higher = measure == "win_chance"
+        first_rounds = list(rounds)
+        higher = measure != "turns"
         order = sorted(range(len(lines)), key=lambda index: first[index], reverse=higher)
         values = list(first)
         refined: set[int] = set()
@@ -216,6 +249,9 @@ class Judge:
             more = run([lines[index].candidate for index in chosen], self.more, second_seed)
             for index, value in zip(chosen, more, strict=True):
                 values[index] = (first[index] * self.first + value * self.more) / (self.first + self.more)
+                rounds[index] = (first_rounds[index] * self.first + rounds[index] * self.more) / (
+                    self.first + self.more
+                )
                 depths[index] = self.first + self.more
             refined.update(chosen)
 
@@ -244,21 +280,26 @@ class Judge:
             if not challengers:
                 break
             refine(challengers[:FINALISTS])
-        moves = _collapse(lines, values, depths, measure)
+        moves = _collapse(lines, values, depths, measure, rounds if measure == "game_chance" else None)
+        self._last = (observation, lines, values)
         return Evaluation(self.seat, measure, moves, self.first + self.more)
 
-    def _races(self, observation: Observation) -> Callable[[list[Candidate], int, int], list[float]]:
-        """The chance that the seat goes out first after each candidate, from ``master``'s races."""
+    def _races(self, observation: Observation, *, game: bool = False) -> Callable[[list[Race], int, int], list[Raced]]:
+        """Each candidate's chance that the seat goes out first (``round``), from ``master``'s races, and its worth
+        (``value``): the same chance, or with ``game`` the chance to win the game after the round's outcome.  A
+        candidate is (rack, top, draws_first): 0 the seat has played its turn, 1 it still draws, 2 the opponent
+        plays first whatever the rack (waiting with a rack that may go out)."""
         public = observation.public
         hidden = hidden_cards(observation)
         weights = self._guess(observation, hidden)
         opponent = [card or 0 for card in public.known[1 - observation.seat]]
         pile = public.discard_pile if public.phase is Phase.PLACE else public.discard_pile[:-1]
         rules = public.rules
+        table = game_values(observation) if game else None
 
-        def run(candidates: list[Candidate], rollouts: int, seed: int) -> list[float]:
+        def run(candidates: list[Race], rollouts: int, seed: int) -> list[Raced]:
             assert _kernel is not None
-            tallies = _kernel.race(
+            arguments = [
                 rules.deck_size,
                 rules.two_player_rule,
                 hidden,
@@ -266,14 +307,110 @@ class Judge:
                 opponent,
                 public.known_stock_order,
                 pile,
-                [(c.rack, c.top, c.draws_first) for c in candidates],
+                candidates,
                 rollouts,
                 seed & MASK,
                 RACE_CAP,
-            )
-            return [(wins + 0.5 * capped) / rollouts for wins, capped, _better, _worse in tallies]
+            ]
+            # the values only where asked: a kernel built before them still races for the round's chance
+            try:
+                tallies = _kernel.race(*arguments) if table is None else _kernel.race(*arguments, table)
+            except TypeError as error:  # a kernel compiled before the game's values (issue 37)
+                raise RackoError(
+                    "The compiled rollout kernel is older than this racko: build it again (pip install -e ., or "
+                    f"python setup.py build_ext --inplace) to review by the chance to win the game ({error})."
+                ) from None
+            found = []
+            for tally in tallies:
+                chance = (tally[0] + 0.5 * tally[1]) / rollouts
+                if table is None:
+                    found.append(Raced(chance, chance, 0.0, 0.0, rollouts))
+                else:
+                    found.append(Raced(tally[4] / rollouts, chance, tally[5] / rollouts, tally[6] / rollouts, rollouts))
+            return found
 
         return run
+
+    def has_lines(self) -> bool:
+        """Whether the last decision judged was raced line by line (:meth:`compare` may race its moves again)."""
+        return self._last is not None
+
+    def compare(
+        self, best: AnyAction, played: AnyAction, rollouts: int, seed: int, best_slot: int | None = None
+    ) -> Raced:
+        """The last decision judged (:meth:`evaluate`, game's measure): ``best`` (at ``best_slot`` for a take)
+        against ``played`` (a take at its best slot on these deals), raced again on ``rollouts`` fresh deals; the
+        result's ``value`` and ``difference`` are the loss (best minus played), ``square`` the mean of the
+        difference's squares (for its standard error), ``round`` the played move's chance to win the round."""
+        if self._last is None:
+            raise RackoError("Nothing judged yet: evaluate a decision first.")
+        observation, lines, values = self._last
+
+        best_line = max(
+            (line for line in lines if line.action == best),
+            key=lambda line: (line.slot == best_slot, values[lines.index(line)]),
+        )
+        played_lines = [line for line in lines if line.action == played]
+        # The first candidate is the reference: each other's difference is its worth minus the best move's.  A take
+        # is worth its best slot on these deals (the benefit of the doubt goes to the move played).
+        pair = [best_line, *played_lines]
+        races = self._races(observation, game=True)
+        found = races(
+            [(line.candidate.rack, line.candidate.top, int(line.candidate.draws_first)) for line in pair],
+            rollouts,
+            seed,
+        )
+        top = max(found[1:], key=lambda raced: raced.value)
+        return Raced(found[0].value - top.value, top.round, -top.difference, top.square, rollouts)
+
+    def _call_or_wait(self, observation: Observation, legal: list[Action], seed: int) -> Evaluation:
+        """A rack that may go out (Bonus Rack-O, where calling is a choice), by the game's measure: calling is the
+        round won now with this rack's run, measured against the opponent racks the play-outs deal; waiting (at the
+        turn's end) lets the opponent play a turn first, measured by the same play-outs (its chance to go out on that
+        turn, and the points each then has), and adds, where the opponent did not go out, what the seat's next draw
+        may add to its run (every card that may come, at the best slot that keeps the rack qualifying).  At the turn's
+        start, drawing costs nothing (the card may be thrown and Rack-O called after it): its worth is calling's
+        plus what the drawn card may add; taking the top discard is raced as any move (it goes out at once where the
+        rack still qualifies)."""
+        rules = observation.public.rules
+        rack = observation.rack
+        top = observation.public.discard_top or 0
+        races = self._races(observation, game=True)
+        may_come = cards_that_may_come(observation)
+        better = _better_racks(rack, may_come, rules)
+        distinct = sorted(set(better.values()) - {rack})
+        lines = [line for line in candidate_lines(observation, legal) if isinstance(line.action, TakeDiscard)]
+        candidates: list[Race] = [(rack, top, 0), (rack, top, 2)]
+        candidates += [(after, top, 0) for after in distinct]
+        candidates += [(line.candidate.rack, line.candidate.top, int(line.candidate.draws_first)) for line in lines]
+        rollouts = self.first + self.more
+        found = races(candidates, rollouts, seed)
+        call, wait = found[0], found[1]
+        worth = {after: found[2 + index].value for index, after in enumerate(distinct)}
+        gain = (
+            sum(max(0.0, worth.get(better.get(card, rack), call.value) - call.value) for card in may_come)
+            / len(may_come)
+            if may_come
+            else 0.0
+        )
+        takes = found[2 + len(distinct) :]
+        moves: list[MoveValue] = []
+        best_take: tuple[float, float, int | None] | None = None
+        for line, raced in zip(lines, takes, strict=True):
+            if best_take is None or raced.value > best_take[0]:
+                best_take = (raced.value, raced.round, line.slot)
+        for action in legal:
+            if isinstance(action, CallRacko):
+                moves.append(MoveValue(action, call.value, None, rollouts, call.round))
+            elif isinstance(action, Wait):
+                # the opponent's turn as raced; where it did not go out, the seat's next draw may lengthen the run
+                moves.append(MoveValue(action, wait.value + wait.round * gain, None, rollouts, wait.round))
+            elif isinstance(action, DrawFromStock):
+                moves.append(MoveValue(action, call.value + gain, None, rollouts, call.round))
+            elif isinstance(action, TakeDiscard) and best_take is not None:
+                moves.append(MoveValue(action, best_take[0], best_take[2], rollouts, best_take[1]))
+        moves.sort(key=lambda move: (-move.value, not isinstance(move.action, CallRacko)))
+        return Evaluation(self.seat, "game_chance", tuple(moves), rollouts)
 
     def _guess(self, observation: Observation, hidden: list[int]) -> list[float]:
         """``master``'s guess of the opponent's hidden slots, made once a turn: taking the top discard changes the
@@ -361,22 +498,83 @@ def _finalists(lines: Sequence[Line], order: Sequence[int], played: AnyAction | 
 
 
 def _collapse(
-    lines: Sequence[Line], values: Sequence[float], depths: Sequence[int], measure: Measure
+    lines: Sequence[Line],
+    values: Sequence[float],
+    depths: Sequence[int],
+    measure: Measure,
+    rounds: Sequence[float] | None = None,
 ) -> tuple[MoveValue, ...]:
     """One value per move, best first: a take is worth its best slot.  Among moves as good, one that goes out at
     once comes first (its win is certain; the others' figures only round to it)."""
     best: dict[Action, tuple[MoveValue, bool]] = {}
-    higher = measure == "win_chance"
+    higher = measure != "turns"
 
     def rank(value: float, goes_out: bool) -> tuple[float, bool]:
         return (-value if higher else value, not goes_out)
 
-    for line, value, depth in zip(lines, values, depths, strict=True):
+    for index, (line, value, depth) in enumerate(zip(lines, values, depths, strict=True)):
         known = best.get(line.action)
         if known is None or rank(value, line.goes_out) < rank(known[0].value, known[1]):
             slot = line.slot if isinstance(line.action, TakeDiscard) else None
-            best[line.action] = (MoveValue(line.action, value, slot, depth), line.goes_out)
+            chance = rounds[index] if rounds is not None else None
+            best[line.action] = (MoveValue(line.action, value, slot, depth, chance), line.goes_out)
     return tuple(move for move, _ in sorted(best.values(), key=lambda found: rank(found[0].value, found[1])))
+
+
+Race = tuple[tuple[int, ...], int, int]
+"""A race's candidate: (rack, top discard, draws_first: 0, 1, or 2 for the opponent first)."""
+
+
+@dataclass(frozen=True)
+class Raced:
+    """One candidate's races."""
+
+    value: float
+    """Its worth: the chance to win the round, or with the game's values the chance to win the game."""
+    round: float
+    """The chance that the seat goes out first (a race at the cap counts half)."""
+    difference: float
+    """With the game's values: the mean, over the play-outs, of the first candidate's worth minus this one's."""
+    square: float
+    """The mean of that difference's squares."""
+    rollouts: int
+
+
+def game_values(observation: Observation) -> list[float]:
+    """The race kernel's table of a 2-player round's ends, in chances to win the game from the scores (see the
+    kernel's ``race``): who went out, with which run (Bonus Rack-O's bonus), the other rack's cards in order."""
+    public = observation.public
+    rules = public.rules
+    seat = observation.seat
+    own, other = public.totals[seat], public.totals[1 - seat]
+    values: list[float] = []
+    for out in (0, 1):
+        for run in range(5):
+            racko = RACKO_SCORE + (BONUS_FOR_RUN[run + 2] if rules.bonus and run else 0)
+            for prefix in range(RACK_SIZE + 1):
+                points = POINTS_PER_CARD * prefix
+                gained, other_gained = (racko, points) if out == 0 else (points, racko)
+                values.append(after_round(own, other, gained, other_gained, 2, rules.target))
+    values.append(game_chance(own, other, 2, rules.target))
+    return values
+
+
+def _better_racks(rack: tuple[int, ...], cards: Sequence[int], rules: Any) -> dict[int, tuple[int, ...]]:
+    """For each card that would lengthen the rack's longest run at some slot, keeping it qualifying: the rack with
+    the longest run it can make (Bonus Rack-O's next draw)."""
+    now = longest_run(rack)
+    found: dict[int, tuple[int, ...]] = {}
+    for card in cards:
+        best, best_run = rack, now
+        for slot in range(RACK_SIZE):
+            after = placed(rack, slot, card)
+            if qualifies_for_racko(after, rules):
+                run = longest_run(after)
+                if min(run, 6) > min(best_run, 6) and run >= 3:
+                    best, best_run = after, run
+        if best != rack:
+            found[card] = best
+    return found
 
 
 def _call_or_play_on(observation: Observation, measure: Measure, legal: list[Action]) -> Evaluation:
@@ -459,11 +657,12 @@ def evaluate(
     first: int = FIRST_PLAYOUTS,
     more: int = MORE_PLAYOUTS,
     shown: int = 1,
+    game: bool = False,
 ) -> Evaluation:
     """Every legal move of the seat to act, best first, judged from its own view.  ``seen`` are its earlier
     observations of the round, oldest first (they sharpen the guess of the opponent's rack); the same ``seed``
     gives the same figures.  ``shown``: how many of the best moves must rest on every play-out (a hint's)."""
-    judge = Judge(observation.seat, seed, first=first, more=more, shown=shown)
+    judge = Judge(observation.seat, seed, first=first, more=more, shown=shown, game=game)
     for earlier in seen:
         judge.see(earlier)
     return judge.evaluate(observation, played)

@@ -7,20 +7,24 @@ record's hidden cards.  A decision with one legal move is no decision and is lef
 player made for the seat's person (the record's ``made_by``: the clock, a gone seat, a seat its person left): it is
 never graded as the person's, and each seat's review counts those left out, by why (:attr:`SeatReview.left_out`).
 
-Classes follow from the loss (how much worse the move played is than the best, in the measure's units):
+With 2 players a move is judged by what it does to the *game*: the chance to win the game from the scores after each
+play-out's round (:mod:`racko.analysis.game_chance`), its loss read as a share of the round's stake (what winning the
+round rather than losing it is worth in the game).  Classes follow from the loss (how much worse the move played is
+than the best, in the measure's units):
 
 - ``best``: the move the judgement ranks first;
-- ``good``: a loss within the noise of the estimate (about three spreads, :data:`WIN_CHANCE_CLASSES`);
-- ``inaccuracy``, ``mistake``, ``blunder``: losses beyond that, twice that and four times that.
+- ``good``: a loss within :data:`GAME_CHANCE_CLASSES` ``good`` (turns: :data:`TURNS_CLASSES`);
+- ``inaccuracy``, ``mistake``, ``blunder``: losses beyond that, past the next bounds.
 
-The spread is measured (``racko review-spread``, docs/REVIEW.md): the standard deviation of a move's loss between
-reviews of the same decisions with different seeds.
+A move is flagged past a bound only where the play-outs are confident: the best and the played move are raced again
+side by side on fresh deals (more where the loss is close to a bound), and the class is the worst whose lower bound
+the loss passes with :data:`CONFIDENCE` (docs/REVIEW.md).
 
 A player's accuracy (0 to 100) over a round or a game is the mean of its decisions' accuracies, each
-``100 * 0.5 ** (loss / mistake bound)``: 100 for the best move, halved by a loss at the bound between a mistake and a
-blunder (0.20 of win chance, 2 turns), a quarter at twice that.  Each decision is scored by its own loss alone: a
-decision between two moves that played the worse one, by a little, loses a little (measured against moves chosen at
-random, as before, such a decision scored 0 whatever its loss).
+``100 * 0.5 ** (loss / stake / mistake bound)``: 100 for the best move, halved by a loss at the bound between a
+mistake and a blunder, a quarter at twice that.  Each decision is scored by its own loss alone: a decision between
+two moves that played the worse one, by a little, loses a little (measured against moves chosen at random, as
+before, such a decision scored 0 whatever its loss).
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from typing import Any
 
 from racko.actions import DrawFromStock, Exchange, TakeDiscard
 from racko.analysis.evaluate import FIRST_PLAYOUTS, MORE_PLAYOUTS, Judge, Measure, action_json
+from racko.analysis.game_chance import round_stake
 from racko.errors import RackoError
 from racko.families import AnyAction, AnyObservation
 from racko.play.hint import own_seat
@@ -77,9 +82,27 @@ solitaire play-outs' standard error at these counts.  Measured since (``racko re
 --bots master,hard,hard``): 0.088 turns, so these bounds are about 6, 11 and 23 measured spreads, looser than the win
 chance's 3, 6 and 12 (docs/REVIEW.md; narrowing them regrades the shipped puzzles, a step of its own)."""
 TURNS_CLASSES = ClassBounds(good=2 * TURNS_SPREAD, inaccuracy=4 * TURNS_SPREAD, mistake=8 * TURNS_SPREAD)
+GAME_CHANCE_CLASSES = ClassBounds(good=0.02, inaccuracy=0.05, mistake=0.10)
+"""The review's bounds in the chance to win the game (2 players), for a loss divided by the round's stake
+(:func:`racko.analysis.game_chance.round_stake`: what winning the round rather than losing it does to the game's
+chance, about 0.27 in a game's first round, 1 in its last).  Tighter than the round's 0.05, 0.10, 0.20, which were
+three, six and twelve spreads of a noisy estimate: the noise is now measured decision by decision, and a move is
+flagged past a bound only where the play-outs are confident (:data:`CONFIDENCE`).  Declining a Rack-O at once for a
+rack that still goes out nearly always costs about 0.035 of the stake (points given away), an inaccuracy."""
+CONFIDENCE = 0.95
+"""A move is classed past a bound (inaccuracy, mistake, blunder) only when its loss is past it with this chance (one
+side of a normal interval on the paired play-outs' differences, :data:`CHECK_PLAYOUTS` and more where it is close)."""
+CHECK_PLAYOUTS = 64
+"""Fresh play-outs on which the best and the played move are raced again, side by side, to measure the loss."""
+CHECK_MORE = 192
+"""Play-outs more where the loss is within two standard errors of a bound."""
+Z = 1.6449
+"""The normal quantile of :data:`CONFIDENCE`."""
 
 
 def class_bounds(measure: Measure) -> ClassBounds:
+    if measure == "game_chance":
+        return GAME_CHANCE_CLASSES
     return WIN_CHANCE_CLASSES if measure == "win_chance" else TURNS_CLASSES
 
 
@@ -107,8 +130,20 @@ class Decision:
     """The card the decision is about: the one held when placing, the top discard when picking."""
     replaced: int | None
     """The card the move played took out of the rack (exchanges)."""
+    round_before: float | None = None
+    """With the game's measure: the best move's chance to win the round."""
+    round_after: float | None = None
+    """With the game's measure: the move played's chance to win the round."""
+    error: float | None = None
+    """The standard error of ``loss`` where the two moves were raced again side by side (game's measure)."""
+    stake: float = 1.0
+    """What the round is worth in the game (game's measure): the loss is classed and scored divided by it."""
+    confidence: float | None = None
+    """The chance, from those play-outs, that the loss is in its class: past the class's lower bound for an
+    inaccuracy, mistake or blunder; within the bound of ``good`` for a good move (``None`` where not measured)."""
 
     def to_json(self) -> dict[str, Any]:
+        game = self.measure == "game_chance"
         chances = self.measure == "win_chance"
         return {
             "action": self.action,
@@ -116,15 +151,26 @@ class Decision:
             "best": action_json(self.best),
             "loss": round(self.loss, 4),
             "class": self.grade,
-            "win_chance_before": round(self.before, 4) if chances else None,
-            "win_chance_after": round(self.after, 4) if chances else None,
+            "measure": self.measure,
+            "win_chance_before": _rounded(self.round_before if game else self.before if chances else None),
+            "win_chance_after": _rounded(self.round_after if game else self.after if chances else None),
+            "game_chance_before": _rounded(self.before if game else None),
+            "game_chance_after": _rounded(self.after if game else None),
+            "loss_error": _rounded(self.error),
+            "stake": _rounded(self.stake if game else None),
+            "confidence": _rounded(self.confidence, 3),
         }
+
+
+def _rounded(value: float | None, digits: int = 4) -> float | None:
+    return None if value is None else round(value, digits)
 
 
 def decision_accuracy(decision: Decision) -> float:
     """One decision's accuracy, 0 to 100: 100 for no loss, halved by a loss at the bound between a mistake and a
-    blunder (the measure's own bound, so that win chance and turns read alike)."""
-    return 100 * math.pow(0.5, decision.loss / class_bounds(decision.measure).mistake)
+    blunder (the measure's own bound, so that win chance and turns read alike; the game's chance divided by the
+    round's stake)."""
+    return 100 * math.pow(0.5, decision.loss / decision.stake / class_bounds(decision.measure).mistake)
 
 
 def accuracy(decisions: Sequence[Decision]) -> float | None:
@@ -213,13 +259,15 @@ def review(
     first: int = FIRST_PLAYOUTS,
     more: int = MORE_PLAYOUTS,
     progress: Progress | None = None,
+    game: bool = True,
 ) -> Review:
     """Grade the decisions of ``seats`` (default: every seat) in ``rounds`` (numbers from 1; default: all).
 
     A finished game's record is open: any seat may be reviewed.  A game in progress holds every hidden card, so
     without ``reveal`` only the one person's seat of a ``racko play`` save is (as ``racko hint`` advises).  The
     same ``seed`` gives the same review; ``jobs`` threads judge rounds side by side (the play-outs run outside
-    Python's lock).
+    Python's lock).  With ``game`` (the default), 2-player moves are judged by the chance to win the game from the
+    scores; without it, by the chance to win the round (as the hint judges them).
     """
     rules = record.rules
     final = replay(record)
@@ -239,7 +287,7 @@ def review(
 
     def judge_all(key: tuple[int, int]) -> list[Decision]:
         number, seat = key
-        judge = Judge(seat, _judge_seed(seed, number, seat), first=first, more=more)
+        judge = Judge(seat, _judge_seed(seed, number, seat), first=first, more=more, game=game)
         graded = []
         for turn in turns[key]:
             if not turn.graded:  # no choice, or not the person's: the judge follows the round on
@@ -273,7 +321,7 @@ def review(
 
 def _default_measure(record: GameRecord) -> Measure:
     rules = record.rules
-    return "win_chance" if rules.players == 2 and rules.variant != "highlow" else "turns"
+    return "game_chance" if rules.players == 2 and rules.variant != "highlow" else "turns"
 
 
 def _judge_seed(seed: int, round_number: int, seat: int) -> int:
@@ -337,6 +385,18 @@ def _grade(judge: Judge, round_number: int, turn: _Turn) -> Decision:
     best = evaluation.best
     loss = evaluation.loss(turn.action)
     is_best = played.action == best.action or loss == 0.0
+    bounds = class_bounds(evaluation.measure)
+    stake = 1.0
+    if evaluation.measure == "game_chance":
+        public = turn.observation.public
+        seat = turn.action.seat
+        stake = round_stake(public.totals[seat], public.totals[1 - seat], 2, public.rules.target)
+    grade = bounds.of(loss / stake, is_best)
+    error: float | None = None
+    confidence: float | None = None
+    if evaluation.measure == "game_chance" and not is_best and loss / stake > bounds.good / 2 and judge.has_lines():
+        loss, error = _check(judge, best.action, best.slot, turn.action, turn.number, stake)
+        grade, confidence = _confident_class(bounds, loss / stake, error / stake)
     observation = turn.observation
     card: int | None = None
     replaced: int | None = None
@@ -355,9 +415,53 @@ def _grade(judge: Judge, round_number: int, turn: _Turn) -> Decision:
         best=best.action if not is_best else played.action,
         best_slot=best.slot,
         loss=loss,
-        grade=class_bounds(evaluation.measure).of(loss, is_best),
+        grade=grade,
         before=best.value,
         after=played.value,
         card=card,
         replaced=replaced,
+        round_before=best.round_chance,
+        round_after=played.round_chance,
+        error=error,
+        stake=stake,
+        confidence=confidence,
     )
+
+
+def _check(
+    judge: Judge, best: AnyAction, slot: int | None, played: AnyAction, number: int, stake: float
+) -> tuple[float, float]:
+    """The loss of ``played`` against ``best`` raced again side by side on fresh deals (the first figures chose the
+    best move on their own deals, which flatters it): :data:`CHECK_PLAYOUTS`, and :data:`CHECK_MORE` more where the
+    loss is within two standard errors of a bound.  Returns the loss (never below 0) and its standard error."""
+    bounds = class_bounds("game_chance")
+    total = mean = square = 0.0
+    for rollouts in (CHECK_PLAYOUTS, CHECK_MORE):
+        seed = random.Random(f"check:{judge.seed}:{number}:{total}").getrandbits(63)
+        raced = judge.compare(best, played, rollouts, seed, slot)
+        mean = (mean * total + raced.difference * rollouts) / (total + rollouts)
+        square = (square * total + raced.square * rollouts) / (total + rollouts)
+        total += rollouts
+        error = math.sqrt(max(0.0, square - mean * mean) / total)
+        if all(
+            abs(mean / stake - bound) > 2 * error / stake for bound in (bounds.good, bounds.inaccuracy, bounds.mistake)
+        ):
+            break
+    return max(0.0, mean), error
+
+
+def _confident_class(bounds: ClassBounds, loss: float, error: float) -> tuple[str, float]:
+    """The worst class whose lower bound the loss passes with :data:`CONFIDENCE` (``good`` if none), and the chance
+    that the loss is in it (past its lower bound; for ``good``, within its bound)."""
+    low = loss - Z * error
+    grade = bounds.of(max(0.0, low), False)
+    lower = {"inaccuracy": bounds.good, "mistake": bounds.inaccuracy, "blunder": bounds.mistake}.get(grade)
+    if error <= 0:
+        return grade, 1.0
+    if lower is None:
+        return grade, _normal((bounds.good - loss) / error)
+    return grade, _normal((loss - lower) / error)
+
+
+def _normal(z: float) -> float:
+    return 0.5 * (1 + math.erf(z / math.sqrt(2)))

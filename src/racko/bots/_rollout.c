@@ -488,7 +488,7 @@ static int read_candidates(PyObject *candidates, Py_ssize_t count, int deck_size
         PyObject *item = PySequence_Fast_GET_ITEM(candidates, i);
         PyObject *rack_obj;
         int top, first;
-        if (!PyArg_ParseTuple(item, "Oip", &rack_obj, &top, &first)) return 0;
+        if (!PyArg_ParseTuple(item, "Oii", &rack_obj, &top, &first)) return 0;
         int *cards;
         Py_ssize_t size;
         if (!read_cards(rack_obj, deck_size, &cards, &size, "rack")) return 0;
@@ -501,6 +501,10 @@ static int read_candidates(PyObject *candidates, Py_ssize_t count, int deck_size
         free(cards);
         if (top < 0 || top > deck_size) {
             PyErr_SetString(PyExc_ValueError, "top discard out of range");
+            return 0;
+        }
+        if (first < 0 || first > 2) {
+            PyErr_SetString(PyExc_ValueError, "draws_first: 0, 1, or 2 for the opponent first (race)");
             return 0;
         }
         tops[i] = top;
@@ -681,12 +685,13 @@ static int race_turn(const World *w, Race *r, int seat, int may_take) {
     return 1;
 }
 
-/* 2 when seat 0 (the deciding seat) goes out first, 0 when seat 1 does, 1 at the cap */
+/* 2 when seat 0 (the deciding seat) goes out first, 0 when seat 1 does, 1 at the cap; draws_first 2: the
+   opponent plays first, whatever seat 0's rack (Bonus Rack-O's wait) */
 static int race_out(const World *w, Race *r, int draws_first, int cap) {
-    if (draws_first) {
+    if (draws_first == 1) {
         if (!race_turn(w, r, 0, 0)) return 1;
     }
-    if (qualifies(w, r->rack[0])) return 2;
+    if (draws_first != 2 && qualifies(w, r->rack[0])) return 2;
     for (int turn = 0; turn < cap; turn++) {
         if (!race_turn(w, r, 1, 1)) return 1;
         if (qualifies(w, r->rack[1])) return 0;
@@ -694,6 +699,28 @@ static int race_out(const World *w, Race *r, int draws_first, int cap) {
         if (qualifies(w, r->rack[0])) return 2;
     }
     return 1;
+}
+
+/* how many cards rise from slot 5 before the first break (the score of a rack that did not go out, / 5) */
+static int ordered_prefix(const int *rack) {
+    int count = 1;
+    for (int i = 1; i < RACK && rack[i] > rack[i - 1]; i++) count++;
+    return count;
+}
+
+/* Bonus Rack-O's class of a rack's longest run: 0 below three, 1-4 for 3, 4, 5, 6 or more */
+static int run_class(const int *rack) {
+    int run = longest_run(rack);
+    return run < 3 ? 0 : (run > 6 ? 4 : run - 2);
+}
+
+#define VALUE_CELLS (2 * 5 * (RACK + 1) + 1)
+
+/* a race's worth by the table of values (race's values): who went out, with which run, and the other's prefix */
+static double race_value(const Race *r, int outcome, const double *values) {
+    if (outcome == 1) return values[VALUE_CELLS - 1];
+    int out = outcome == 2 ? 0 : 1;
+    return values[(out * 5 + run_class(r->rack[out])) * (RACK + 1) + ordered_prefix(r->rack[1 - out])];
 }
 
 /* the weights of race and wants: per opponent slot, deck_size + 1 non-negative weights, into a fresh array */
@@ -732,7 +759,11 @@ done:
    are read); opponent: its rack with 0 where hidden; known_order: the stock's next cards, top first; pile: the
    discard pile under the top card, bottom first; candidates: (rack, top, draws_first).
    Returns, per candidate, (wins, ties, better, worse): its play-outs won and capped, and those it won where the
-   first candidate lost (better) or lost where the first candidate won (worse). */
+   first candidate lost (better) or lost where the first candidate won (worse).
+   values (optional, 2 * 5 * 11 + 1 floats): a play-out's worth by its end: [w * 55 + b * 11 + k] when seat w (0 the
+   deciding seat, 1 the opponent) went out with a rack of run class b (0 below three, 1-4 for 3, 4, 5, 6+ cards in
+   a row) and the other rack's cards rose from slot 5 for k cards; the last, at the cap.  With values, each
+   candidate's tuple adds (sum, sum of the differences from the first candidate, sum of their squares). */
 /* One guess of the opponent's rack: its known cards stay, its hidden slots (0), in a random order, are each dealt
    a card of hidden by that slot's row of weights (deck_size + 1 per slot). The cards not dealt are left at the
    start of sample; returns how many. pool_weights holds hidden_count doubles of scratch. */
@@ -766,10 +797,29 @@ static PyObject *race(PyObject *self, PyObject *args) {
     (void)self;
     int deck_size, needs_run, rollouts, cap;
     unsigned long long seed;
-    PyObject *hidden_obj, *weights_obj, *opponent_obj, *known_obj, *pile_obj, *candidates_obj;
-    if (!PyArg_ParseTuple(args, "ipOOOOOOiKi", &deck_size, &needs_run, &hidden_obj, &weights_obj, &opponent_obj,
-                          &known_obj, &pile_obj, &candidates_obj, &rollouts, &seed, &cap))
+    PyObject *hidden_obj, *weights_obj, *opponent_obj, *known_obj, *pile_obj, *candidates_obj, *values_obj = Py_None;
+    if (!PyArg_ParseTuple(args, "ipOOOOOOiKi|O", &deck_size, &needs_run, &hidden_obj, &weights_obj, &opponent_obj,
+                          &known_obj, &pile_obj, &candidates_obj, &rollouts, &seed, &cap, &values_obj))
         return NULL;
+    double values[VALUE_CELLS];
+    int valued = values_obj != Py_None;
+    if (valued) {
+        PyObject *fast_values = PySequence_Fast(values_obj, "values");
+        if (!fast_values) return NULL;
+        if (PySequence_Fast_GET_SIZE(fast_values) != VALUE_CELLS) {
+            Py_DECREF(fast_values);
+            PyErr_SetString(PyExc_ValueError, "values: 2 * 5 * 11 + 1 floats");
+            return NULL;
+        }
+        for (int i = 0; i < VALUE_CELLS; i++) {
+            values[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast_values, i));
+            if (values[i] == -1.0 && PyErr_Occurred()) {
+                Py_DECREF(fast_values);
+                return NULL;
+            }
+        }
+        Py_DECREF(fast_values);
+    }
     if (deck_size < RACK + 2 || deck_size > MAX_DECK || rollouts < 1 || cap < 1) {
         PyErr_SetString(PyExc_ValueError, "deck size, rollouts or cap out of range");
         return NULL;
@@ -779,7 +829,7 @@ static PyObject *race(PyObject *self, PyObject *args) {
         *firsts = NULL, *sample = NULL, *stock = NULL, *work_stock = NULL, *pile = NULL, *counts = NULL,
         *outcome = NULL;
     long *tally = NULL;
-    double *weights = NULL, *pool_weights = NULL;
+    double *weights = NULL, *pool_weights = NULL, *worth = NULL, *sums = NULL;
     unsigned char *marks = NULL;
     PyObject *result = NULL, *candidates = NULL;
     Py_ssize_t hidden_count, opponent_count, known_count, pile_count, count = 0;
@@ -819,8 +869,10 @@ static PyObject *race(PyObject *self, PyObject *args) {
     marks = malloc(deck_cards);
     outcome = malloc(sizeof(int) * (size_t)(count + 1));
     tally = calloc(4 * (size_t)(count + 1), sizeof(long));
+    worth = malloc(sizeof(double) * (size_t)(count + 1));
+    sums = calloc(3 * (size_t)(count + 1), sizeof(double));
     if (!racks || !tops || !firsts || !sample || !stock || !work_stock || !pile || !counts || !marks || !outcome ||
-        !tally) {
+        !tally || !worth || !sums) {
         PyErr_NoMemory();
         goto done;
     }
@@ -847,7 +899,15 @@ static PyObject *race(PyObject *self, PyObject *args) {
             memcpy(r.rack[0], racks + RACK * c, sizeof(int) * RACK);
             memcpy(r.rack[1], opp, sizeof opp);
             outcome[c] = race_out(&w, &r, firsts[c], cap);
+            if (valued) worth[c] = race_value(&r, outcome[c], values);
         }
+        if (valued)
+            for (Py_ssize_t c = 0; c < count; c++) {
+                double difference = worth[c] - worth[0];
+                sums[3 * c] += worth[c];
+                sums[3 * c + 1] += difference;
+                sums[3 * c + 2] += difference * difference;
+            }
         for (Py_ssize_t c = 0; c < count; c++) {
             tally[4 * c] += outcome[c] == 2;
             tally[4 * c + 1] += outcome[c] == 1;
@@ -858,11 +918,22 @@ static PyObject *race(PyObject *self, PyObject *args) {
     Py_END_ALLOW_THREADS
     result = PyList_New(count);
     if (!result) goto done;
-    for (Py_ssize_t c = 0; c < count; c++)
-        PyList_SET_ITEM(result, c,
-                        Py_BuildValue("(llll)", tally[4 * c], tally[4 * c + 1], tally[4 * c + 2], tally[4 * c + 3]));
+    for (Py_ssize_t c = 0; c < count; c++) {
+        PyObject *item =
+            valued ? Py_BuildValue("(llllddd)", tally[4 * c], tally[4 * c + 1], tally[4 * c + 2], tally[4 * c + 3],
+                                   sums[3 * c], sums[3 * c + 1], sums[3 * c + 2])
+                   : Py_BuildValue("(llll)", tally[4 * c], tally[4 * c + 1], tally[4 * c + 2], tally[4 * c + 3]);
+        if (!item) {
+            Py_DECREF(result);
+            result = NULL;
+            goto done;
+        }
+        PyList_SET_ITEM(result, c, item);
+    }
 done:
     close_gap_tables(&w);
+    free(worth);
+    free(sums);
     Py_XDECREF(candidates);
     free(hidden);
     free(opponent);

@@ -6,11 +6,12 @@ Added to the main app by :func:`register`.  Every error is one ``racko: ...`` li
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import json
 import os
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -20,7 +21,8 @@ import typer
 from racko import bots
 from racko.analysis.evaluate import FIRST_PLAYOUTS, MORE_PLAYOUTS
 from racko.analysis.explain import move_sentence
-from racko.analysis.review import CLASSES, Decision, Review, SeatReview, class_bounds, review
+from racko.analysis.game_chance import GAMES, TABLE_FILE
+from racko.analysis.review import CLASSES, Decision, Review, SeatReview, accuracy, class_bounds, review
 from racko.analysis.words import say
 from racko.bots.runner import play_match
 from racko.errors import RackoError
@@ -98,8 +100,10 @@ def review_command(
 def review_lines(result: Review, title: str, players: int) -> list[str]:
     """The review as text: each player's accuracy and class counts, then per round the decisions that cost
     something (inaccuracies, mistakes, blunders) with the best move."""
-    chances = result.measure == "win_chance"
-    how = "by its chance to win the round" if chances else "by the turns it leaves to go out (lower is better)"
+    how = {
+        "game_chance": "by its chance to win the game from the scores",
+        "win_chance": "by its chance to win the round",
+    }.get(result.measure, "by the turns it leaves to go out (lower is better)")
     figures = f" ({result.playouts} play-outs a move)" if result.playouts else " (the expert's rating, no play-outs)"
     lines = [
         f"Review of {title}, {players} player{'s' if players != 1 else ''}: each decision judged from the "
@@ -138,7 +142,13 @@ def decision_line(decision: Decision) -> str:
     """One decision in a line: its number, the move played, the class and cost, the best move."""
     played = move_sentence(decision.played, decision.card).text()
     best = move_sentence(decision.best, decision.card, decision.best_slot).text()
-    if decision.measure == "win_chance":
+    if decision.measure == "game_chance":
+        sure = "" if decision.confidence is None else f", {100 * decision.confidence:.0f}% sure"
+        cost = (
+            f"-{100 * decision.loss:.1f} points of game chance{sure}; {100 * decision.before:.0f}% to win the game "
+            "with the best move"
+        )
+    elif decision.measure == "win_chance":
         cost = f"-{100 * decision.loss:.0f} points of win chance; {100 * decision.before:.0f}% with the best move"
     else:
         cost = f"+{decision.loss:.1f} turns; {decision.before:.1f} turns to go with the best move"
@@ -153,7 +163,7 @@ def plot_review(result: Review, path: str | Path) -> None:
         raise RackoError("Plotting needs matplotlib: install it with pip install 'racko[plot]'.") from None
     figure = Figure(figsize=(11, 4.5), layout="constrained")
     axes = figure.subplots()
-    chances = result.measure == "win_chance"
+    chances = result.measure != "turns"
     rounds = sorted({decision.round for seat in result.seats for decision in seat.decisions})
     # Every decision of the game on one axis, in the record's order; a line where each round starts.
     order = sorted({decision.action for seat in result.seats for decision in seat.decisions})
@@ -172,7 +182,9 @@ def plot_review(result: Review, path: str | Path) -> None:
     axes.set_xlabel("decisions in the game's order (dashed: a new round)")
     if chances:
         axes.set_ylim(0, 100)
-        axes.set_ylabel("chance to win the round after the move (%)")
+        axes.set_ylabel(
+            f"chance to win the {'game' if result.measure == 'game_chance' else 'round'} after the move (%)"
+        )
     else:
         axes.set_ylabel("turns to go out after the move")
     axes.set_title(say("review:chart"))
@@ -254,7 +266,7 @@ class Spread:
     measure: str
 
     def to_json(self) -> dict[str, Any]:
-        bounds = class_bounds("win_chance" if self.measure == "win_chance" else "turns")
+        bounds = class_bounds("turns" if self.measure == "turns" else self.measure)  # type: ignore[arg-type]
         return {
             "games": self.games,
             "seeds": self.seeds,
@@ -311,6 +323,76 @@ def measure_spread(
     return Spread(games, seeds, len(deviations), spread, agreement, by_level, measure)
 
 
+LADDER = ("easy", "medium", "hard", "expert", "master")
+
+
+def measure_ladder(games: int, levels: Sequence[str], opponent: str = "hard", progress: Any = None) -> dict[str, Any]:
+    """Each level plays the same deals against ``opponent``: the first round of a 500-point game (2 players, the
+    2-player rule; the deal of seed 20_000 + game; the level in seat 1 and seat 2 alternately), and its decisions
+    are reviewed as in ``racko review`` (seed 0, the game's measure).  Per level: its accuracy with a 95 % interval
+    (the games' accuracies' mean, plus or minus 1.96 of their standard error: a game's decisions are not independent
+    of one another), its mean loss and its classes; and for each level and the next, the mean over the same deals
+    of the difference of their games' accuracies, with its 95 % interval (``steps``: paired, so that a deal's ease
+    cancels)."""
+    found: dict[str, list[list[Decision]]] = {level: [] for level in levels}
+    step = 0
+    for game in range(games):
+        for level in levels:
+            match = Match(variant("classic").rules(2), seed=20_000 + game)
+            seat = game % 2
+            seats = [opponent, opponent]
+            seats[seat] = level
+            players = [bots.create(name, seed=game * 10 + index) for index, name in enumerate(seats)]
+            while match.to_act is not None and not match.rounds[0].over:
+                to_act = match.to_act
+                match.apply(players[to_act].act(match.observation(to_act)))
+            record = GameRecord.of(match, players=tuple(seats))
+            result = review(record, seats=[seat], rounds=[1], reveal=True)
+            found[level].append(list(result.seats[0].decisions))
+            step += 1
+            if progress is not None:
+                progress(step, games * len(levels))
+    table: dict[str, Any] = {}
+    for level, per_game in found.items():
+        decisions = [decision for game in per_game for decision in game]
+        per_game_accuracy = [accuracy(game) for game in per_game if game]
+        values = [value for value in per_game_accuracy if value is not None]
+        mean = statistics.fmean(values) if values else None
+        error = statistics.stdev(values) / len(values) ** 0.5 if len(values) > 1 else None
+        table[level] = {
+            "games": len(per_game),
+            "decisions": len(decisions),
+            "accuracy": round(mean, 2) if mean is not None else None,
+            "interval": [round(mean - 1.96 * error, 2), round(mean + 1.96 * error, 2)]
+            if mean is not None and error is not None
+            else None,
+            "accuracy_of_decisions": accuracy(decisions),
+            "mean_loss": round(statistics.fmean(d.loss for d in decisions), 5) if decisions else None,
+            "classes": {grade: sum(1 for d in decisions if d.grade == grade) for grade in CLASSES},
+        }
+    steps = []
+    names = list(found)
+    for lower, higher in itertools.pairwise(names):
+        pairs = [
+            (accuracy(low), accuracy(high))
+            for low, high in zip(found[lower], found[higher], strict=True)
+            if low and high
+        ]
+        differences = [high - low for low, high in pairs if low is not None and high is not None]
+        if len(differences) > 1:
+            mean = statistics.fmean(differences)
+            error = statistics.stdev(differences) / len(differences) ** 0.5
+            steps.append(
+                {
+                    "lower": lower,
+                    "higher": higher,
+                    "difference": round(mean, 2),
+                    "interval": [round(mean - 1.96 * error, 2), round(mean + 1.96 * error, 2)],
+                }
+            )
+    return {"games": games, "opponent": opponent, "measure": "game_chance", "levels": table, "steps": steps}
+
+
 def _coarse(grade: str) -> str:
     """A class as a reader weighs it: ``best`` and ``good`` alike (both fine moves)."""
     return "good" if grade == "best" else grade
@@ -324,9 +406,43 @@ def spread_command(
         bool, typer.Option("--two-player-rule/--no-two-player-rule", help="With 2 players: the run of three.")
     ] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+    ladder: Annotated[
+        str | None,
+        typer.Option(
+            help="Instead: each of these levels (comma-separated, e.g. easy,medium,hard,expert,master) plays the "
+            "same deals against hard (the first round of --games 500-point games), and prints its accuracy with a "
+            "95 % interval.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Measure the review's spread: games of computer players reviewed with several seeds; the standard deviation of
-    each move's loss between seeds, and how each level's moves are classed (docs/REVIEW.md)."""
+    each move's loss between seeds, and how each level's moves are classed (docs/REVIEW.md).  With --ladder: each
+    level's accuracy over the same deals."""
+    if ladder is not None:
+        names = [name.strip() for name in ladder.split(",") if name.strip()]
+        try:
+            for name in names:
+                bots.describe(name)
+            with _progress("Games") as progress:
+                ladder_figures = measure_ladder(games, names, progress=progress)
+        except RackoError as error:
+            raise _fail(str(error), 2) from None
+        if as_json:
+            typer.echo(json.dumps(ladder_figures))
+            return
+        for level, found in ladder_figures["levels"].items():
+            interval = found["interval"] or ["-", "-"]
+            typer.echo(
+                f"{level}: accuracy {found['accuracy']} (95% {interval[0]}-{interval[1]}) over {found['games']} "
+                f"games, {found['decisions']} decisions; mean loss {found['mean_loss']} of game chance."
+            )
+        for step in ladder_figures["steps"]:
+            low, high = step["interval"]
+            typer.echo(
+                f"{step['higher']} - {step['lower']}: {step['difference']:+} on the same deals (95% {low} to {high})."
+            )
+        return
     levels = [name.strip() for name in bot_list.split(",")]
     try:
         for name in levels:
@@ -338,8 +454,8 @@ def spread_command(
     if as_json:
         typer.echo(json.dumps(figures.to_json()))
         return
-    unit = "points of win chance" if figures.measure == "win_chance" else "turns"
-    scale = 100 if figures.measure == "win_chance" else 1
+    unit = "turns" if figures.measure == "turns" else "points of win chance"
+    scale = 1 if figures.measure == "turns" else 100
     typer.echo(
         f"{figures.games} games, {figures.decisions} decisions, each reviewed {figures.seeds} times "
         f"({FIRST_PLAYOUTS + MORE_PLAYOUTS} play-outs a move): spread {scale * figures.spread:.2f} {unit}; "
@@ -353,7 +469,47 @@ def spread_command(
         )
 
 
-def register(app: typer.Typer) -> None:
-    """Add ``review`` to the ``racko`` app (its benchmark is ``racko bench review``)."""
+MakeTable = Callable[[int, int, int], dict[str, Any]]
+"""(rounds, seed, games) -> the table: :func:`racko.envs.batch.game_chances.make_table`, handed in by ``racko.cli``
+(the batch simulator is a front end of its own, which the tools may not import)."""
+_MAKE_TABLE: MakeTable | None = None
+_TABLE_PATH = Path(__file__).resolve().parent.parent / "analysis" / "data" / TABLE_FILE
+
+
+def game_chances_command(
+    rounds: Annotated[int, typer.Option(min=100, help="Rounds simulated for each player count.")] = 20_000,
+    seed: Annotated[int, typer.Option(help="Seed of the decks.")] = 0,
+    games: Annotated[
+        int, typer.Option(min=10, help="With 3 and 4 players: games played on from each pair of scores.")
+    ] = GAMES,
+    output: Annotated[
+        Path,
+        typer.Option(help="Where to write the table (the package's own by default).", dir_okay=False),
+    ] = _TABLE_PATH,
+) -> None:
+    """Make the table of game-winning chances by score that the review grades moves with: rounds of the batch
+    simulator (medium's policy at every seat) for 2, 3 and 4 players, then every pair of scores played on to 500
+    (docs/REVIEW.md)."""
+    started = time.perf_counter()
+    if _MAKE_TABLE is None:
+        raise _fail("game-chances needs the batch simulator, which this racko was started without.", 2)
+    try:
+        table = _MAKE_TABLE(rounds, seed, games)
+    except RackoError as error:
+        raise _fail(str(error), 2) from None
+    output.write_text(json.dumps(table, separators=(",", ":")) + "\n")
+    start = table["tables"]["2"][-1][-1] / 100
+    typer.echo(
+        f"Wrote {output}: {rounds} rounds a player count, {time.perf_counter() - started:.0f} s; "
+        f"2 players at 0-0: {start:.1f}%."
+    )
+
+
+def register(app: typer.Typer, make_table: MakeTable | None = None) -> None:
+    """Add ``review`` to the ``racko`` app (its benchmark is ``racko bench review``); ``make_table`` makes the table
+    of game-winning chances for ``racko game-chances``."""
+    global _MAKE_TABLE
+    _MAKE_TABLE = make_table
     app.command("review")(review_command)
     app.command("review-spread", hidden=False)(spread_command)
+    app.command("game-chances")(game_chances_command)

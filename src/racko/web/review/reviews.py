@@ -182,9 +182,17 @@ def review_json(
     round, its moves in words, why the best move is best where it was not played, and each seat's accuracy and
     classes per round."""
     result = review(
-        record, seats=seats, rounds=rounds, reveal=True, seed=SEED, jobs=threads, first=first, more=more,
+        record,
+        seats=seats,
+        rounds=rounds,
+        reveal=True,
+        seed=SEED,
+        jobs=threads,
+        first=first,
+        more=more,
         progress=progress,
-    )  # fmt: skip
+        game=False,
+    )  # fmt: skip  (the page speaks of the round's chance: the game's measure is racko review's, docs/REVIEW.md)
     names = record_names(record.players, record.rules.players)
     reasons = _reasons(record, result, names)
     return {

@@ -214,14 +214,15 @@ def _bucket(card: int, deck: int) -> int:
 
 def act_and_wait(page: Page, selector: str, press: str = "click") -> bool:
     """Act through the page, by a click or a tap, and wait until the table has moved on.  False when a round's end
-    came first: its report covers the table (the next round may already be the page's, behind it)."""
+    came first: its report covers the table (the next round may already be the page's, behind it), or covered it
+    and closed itself (a table with a clock closes it when the next round's first turn starts)."""
     before = version(page)
     report = page.locator("#round-dialog")
     target = page.locator(selector)
     try:
         target.tap(timeout=5000) if press == "tap" else target.click(timeout=5000)
     except PlaywrightTimeoutError:
-        if report.is_visible():
+        if report.is_visible() or version(page) != before:
             return False
         raise
     deadline = time.monotonic() + WAIT_MS / 1000

@@ -40,7 +40,7 @@ async def read_frame(websocket: WebSocket) -> dict[str, Any]:
 async def after_closing(*steps: Callable[[], Awaitable[None]]) -> None:
     """A closed socket's bookkeeping (leaving the table, the page closed), run to its end even when the server
     cancels the socket's handler (shutting down, or a client gone mid-frame): cut short, a table whose people have
-    all left would stay listed as a game to watch, and a person closed their last page would stay online."""
+    all left would stay listed as a game to watch, and a person who closed their last page would stay online."""
     with anyio.CancelScope(shield=True), anyio.move_on_after(CLOSING_SECONDS):
         for step in steps:
             await step()

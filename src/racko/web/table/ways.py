@@ -158,13 +158,20 @@ class WaysOut(Clocks):
         for watcher in list(table.watchers):
             with contextlib.suppress(Exception):
                 await watcher.send(frame)
+        if table.over and not table.session.match.over:
+            # Not in the asker's own task: a person who closes the page right after must not cancel the game's end
+            # on its way to the lobby, the players' lists, the ratings and the histories.
+            self.in_background(self._pass_on_end(table))
         await self.broadcast(table)
         await self._tell_presence(table)
         self.wake_bots(table)
+        if not table.over:
+            await self._publish_table(table)
+
+    async def _pass_on_end(self, table: Table) -> None:
         await self._publish_table(table)
-        if table.over and not table.session.match.over:
-            await asyncio.to_thread(self.players.table_over, table.table_id, True)
-            self.in_background(self._report(table))
+        await asyncio.to_thread(self.players.table_over, table.table_id, True)
+        await self._report(table)
 
 
 def _people(table: Table, but: int) -> list[int]:

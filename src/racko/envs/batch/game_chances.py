@@ -17,13 +17,7 @@ from racko.rules import STANDARD_DECK_SIZE
 def round_points(players: int, rounds: int, seed: int = 0, policy: str = "medium") -> npt.NDArray[np.float64]:
     """The joint distribution of a round's points in steps: ``[mine, best other's]``, from the batch simulator
     (every seat of every round that went out counted once as "mine")."""
-    deck_size = STANDARD_DECK_SIZE[players]
-    generator = np.random.default_rng(seed)
-    decks = np.argsort(generator.random((rounds, deck_size)), axis=1) + 1
-    dealers = np.arange(rounds) % players
-    outcomes = play_decks(decks, dealers, policies=[policy] * players, table=Table(players=players), seed=seed)
-    assert outcomes.scores is not None
-    scores = outcomes.scores[outcomes.winners >= 0] // STEP
+    scores = simulated_rounds(players, rounds, seed, policy)
     top = int(scores.max()) + 1
     histogram = np.zeros((top, top))
     for seat in range(players):

@@ -47,6 +47,20 @@ def _measured(what: str, run: Callable[[], Figures]) -> Figures:
         raise _fail(f"the {what} benchmark failed: {error}") from None
 
 
+def _say(line: str) -> None:
+    """A benchmark's progress, on standard error (standard output is for its figures)."""
+    typer.echo(f"racko bench: {line}", err=True)
+
+
+def _print_figures(figures: Figures, lines: Callable[[Figures], list[str]], as_json: bool) -> None:
+    """A benchmark's figures, as JSON or as the lines that say them."""
+    if as_json:
+        typer.echo(json.dumps(figures))
+        return
+    for line in lines(figures):
+        typer.echo(line)
+
+
 def engine_command(
     rounds: Annotated[int, typer.Option(min=1, help="Rounds to play.")] = 10_000,
     batches: Batches = 5,
@@ -167,16 +181,7 @@ def server_command(
         quick=quick,
         clock=clock,
     )
-
-    def say(line: str) -> None:
-        typer.echo(f"racko bench: {line}", err=True)
-
-    figures = _measured("server", lambda: server_bench(settings, say))
-    if as_json:
-        typer.echo(json.dumps(figures))
-        return
-    for line in server_bench_lines(figures):
-        typer.echo(line)
+    _print_figures(_measured("server", lambda: server_bench(settings, _say)), server_bench_lines, as_json)
 
 
 def clocks_command(
@@ -218,16 +223,7 @@ def clocks_command(
         db_dir=db_dir,
         seed=seed,
     )
-
-    def say(line: str) -> None:
-        typer.echo(f"racko bench: {line}", err=True)
-
-    figures = _measured("clocks", lambda: clocks_bench(settings, say))
-    if as_json:
-        typer.echo(json.dumps(figures))
-        return
-    for line in clocks_bench_lines(figures):
-        typer.echo(line)
+    _print_figures(_measured("clocks", lambda: clocks_bench(settings, _say)), clocks_bench_lines, as_json)
 
 
 def page_command(

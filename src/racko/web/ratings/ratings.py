@@ -5,8 +5,8 @@ When a game at a table ends, every seat with a player or a computer player gets 
 person at it was a player, the ratings move: one rating per subject (``p:ID`` for a player, ``bot:LEVEL`` for a
 computer level) and variant, the places from the final totals (Partners: the two sides, as teams), and each new
 rating kept in ``racko_rating_history`` for the player's chart.  Bot accounts are rated on a board of their own
-(:data:`POOLS`: ``racko_bot_ratings``), where racko's levels are rated too.  A game is passed on once (its id is the table's and
-the game's number), so a table opened again after a crash passes it on again harmlessly.
+(:data:`POOLS`: ``racko_bot_ratings``), where racko's levels are rated too.  A game is passed on once (its id is the
+table's and the game's number), so a table opened again after a crash passes it on again harmlessly.
 
 Computer levels start from ratings calibrated between them (:func:`calibrate`, written to
 ``web/ratings/data/bot_ratings.json`` by ``racko admin calibrate``: rounds between the levels, each ranked by its
@@ -154,9 +154,7 @@ class Ratings:
         places = _places(sides, side_totals, gone)
         game_id = f"{table_id}-{setup['game']}"
         now = time.time()
-        accounts = {
-            subject_of(spec["player"]) for spec in seats if spec.get("account") == "bot" and spec.get("player")
-        }
+        accounts = {subject_of(spec["player"]) for spec in seats if spec.get("account") == "bot" and spec.get("player")}
         with_people = any(spec["bot"] is None and spec.get("account") != "bot" for spec in seats)
         pool = PEOPLE if with_people or not accounts else BOTS
 
@@ -198,8 +196,9 @@ class Ratings:
                 )
             if not rated:
                 return False
-            self._rate(rows, rules.variant, game_id, [[subjects[seat] or "" for seat in side] for side in sides],
-                       [places[side[0]] for side in sides], now, pool, accounts if pool == PEOPLE else set())  # fmt: skip
+            teams = [[subjects[seat] or "" for seat in side] for side in sides]
+            guests = accounts if pool == PEOPLE else set()
+            self._rate(rows, rules.variant, game_id, teams, [places[side[0]] for side in sides], now, pool, guests)
             return True
 
         return self.store.run(work)
@@ -367,9 +366,7 @@ class Ratings:
         newcomer's, or a level's calibrated one, for a subject that has none yet): the bot ladder pairs by them."""
 
         def work(rows: Rows) -> dict[str, int]:
-            return {
-                subject: shown(*self._rating(rows, subject, variant_name, pool))["rating"] for subject in subjects
-            }
+            return {subject: shown(*self._rating(rows, subject, variant_name, pool))["rating"] for subject in subjects}
 
         return self.store.read(work)
 

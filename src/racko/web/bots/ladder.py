@@ -45,6 +45,10 @@ RATING_STEP = 400.0
 rating are preferred."""
 REMATCH_COST = 2.0
 """What it costs to seat two entrants again whose last game was against each other."""
+PATIENCE_SECONDS = 60.0
+"""An entrant free for less than this only meets a partner it has met at most once more than the one it has met
+least (among all entrants, busy or not): it waits a little for a fresher partner rather than meet the same one
+again and again.  After this it takes the best partner free."""
 JITTER = 0.5
 """The random part of a pair's cost (seeded), so that equals are drawn in no fixed order."""
 STALE_SECONDS = 6 * 3600.0
@@ -99,6 +103,8 @@ class Entrant:
     """Games under way."""
     today: int
     """Ladder games started in the last 24 hours."""
+    waiting: float = float("inf")
+    """Seconds since its last ladder game finished (none: forever)."""
 
     @property
     def level(self) -> bool:
@@ -119,7 +125,8 @@ def pairings(
     levels together (a game with no bot account rates nobody).  The entrants who played fewest games today choose
     first (equals in a random order); each takes the free partner of least cost: :data:`MEETING_COST` for each
     meeting in the last day (``met``), the rating gap over :data:`RATING_STEP`, :data:`REMATCH_COST` if their last
-    games were against each other, and up to :data:`JITTER` at random."""
+    games were against each other, and up to :data:`JITTER` at random; a partner met more than once more often than
+    the entrant's least met one waits unless both have been free :data:`PATIENCE_SECONDS`."""
     free = [
         entrant
         for entrant in entrants
@@ -127,6 +134,23 @@ def pairings(
     ]
     rng.shuffle(free)
     free.sort(key=lambda entrant: (entrant.today, entrant.playing))
+    least = {
+        entrant.subject: min(
+            (
+                met.get(frozenset((entrant.subject, other.subject)), 0)
+                for other in entrants
+                if other.subject != entrant.subject and not (entrant.level and other.level)
+            ),
+            default=0,
+        )
+        for entrant in free
+    }
+
+    def fresh(entrant: Entrant, other: Entrant) -> bool:
+        times = met.get(frozenset((entrant.subject, other.subject)), 0)
+        patient = min(entrant.waiting, other.waiting) >= PATIENCE_SECONDS
+        return patient or times <= min(least[entrant.subject], least[other.subject]) + 1
+
     taken: set[str] = set()
     chosen: list[tuple[str, str]] = []
     for entrant in free:
@@ -135,7 +159,10 @@ def pairings(
         partners = [
             other
             for other in free
-            if other.subject != entrant.subject and other.subject not in taken and not (entrant.level and other.level)
+            if other.subject != entrant.subject
+            and other.subject not in taken
+            and not (entrant.level and other.level)
+            and fresh(entrant, other)
         ]
         if not partners:
             continue

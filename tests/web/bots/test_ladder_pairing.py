@@ -39,7 +39,7 @@ def simulate(limits: LadderLimits, seed: int, bots: int = 20) -> Simulated:
         met: Counter[frozenset[str]] = Counter()
         last: dict[str, str] = {}
         finished: dict[str, float] = {}
-        for started, ends, a, b in world.games:
+        for _started, ends, a, b in world.games:
             if ends <= now:
                 finished[a], finished[b] = max(finished.get(a, 0.0), ends), max(finished.get(b, 0.0), ends)
             today.update((a, b))

@@ -234,7 +234,7 @@ class Ladder:
         ids."""
         now = self.hub.now()
         online = sorted(player for player, streams in self.events.streams.items() if streams)
-        if not await asyncio.to_thread(self._note, online, now):
+        if not await asyncio.to_thread(self.note_online, online, now):
             return []
         standing, entrants = await asyncio.to_thread(self._standing, now)
         made: list[str] = []
@@ -246,7 +246,7 @@ class Ladder:
                 made.append(table)
         return made
 
-    def _note(self, online: list[str], now: float) -> bool:
+    def note_online(self, online: list[str], now: float) -> bool:
         """The bots online in this process noted in the store; whether this process holds the pairing lease now
         (taken if free or run out, kept by renewing it: a process that stops loses it within three pairings)."""
 

@@ -50,8 +50,9 @@ def schema_parts() -> list[SchemaPart]:
 
 def people(store: TableStore) -> tuple[players_room.Players, ratings_room.Ratings]:
     """The players room and the ratings room over ``store``, wired as the server wires them: forgetting a player
-    reaches the ratings and histories too (``racko admin`` uses the same)."""
+    reaches the ratings and histories, and the bot ladder's meetings, too (``racko admin`` uses the same)."""
     players = players_room.Players(store)
+    players.forgetting.append(bots_room.forget_on_ladder)
     return players, ratings_room.Ratings(store, players)
 
 

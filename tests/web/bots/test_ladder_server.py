@@ -1,6 +1,7 @@
 """The bot ladder at a real server on 127.0.0.1 (uvicorn in this process, ``create_app(bot_ladder=…)`` as `racko
 serve --bot-ladder` makes it): two `racko bot connect --policy racko:easy` clients online are paired and play a
-rated game to its end, their ratings move on the bots' board and the people's board never lists them; a bot meets
+rated game to its end, their ratings move on the bots' board and the people's board never lists them (and a bot
+forgotten leaves the ladder's tables); a bot meets
 racko's level, whose bots' rating moves and people's rating does not; and one process pairs at a time."""
 
 from __future__ import annotations
@@ -69,6 +70,11 @@ def test_two_bots_online_are_paired_and_their_ratings_move_on_the_bots_board(tmp
         assert sorted(spec["name"] for spec in setup["seats"]) == ["Ada (bot)", "Bob (bot)"]
         found = app.state.ratings.game_seats(f"{table_id}-1")
         assert found is not None and found[1]  # the finished game, rated
+        ada = hub.players.bot_named("Ada")
+        assert hub.players.forget(ada.id)  # forgotten: out of the ladder's meetings and its online list too
+        kept = hub.store.read(lambda rows: rows("SELECT entrant_a, entrant_b FROM racko_ladder_games"))
+        assert "forgotten" in kept[0] and "p:" + ada.id not in kept[0]
+        assert not hub.store.read(lambda rows: rows("SELECT 1 FROM racko_ladder_online WHERE player_id = ?", (ada.id,)))
     assert bots["Ada"]["bot"] is True and bots["Bob"]["bot"] is True
     assert bots["Ada"]["games"] == bots["Bob"]["games"] == 1
     assert bots["Ada"]["rating"] != NEWCOMER and bots["Bob"]["rating"] != NEWCOMER

@@ -4,7 +4,7 @@ number, and its moves through the table room's one path for moves; and the bot l
 seats the bots online in rated games round the clock."""
 
 from racko.web.bots.api import KEEP_ALIVE_SECONDS, PROTOCOL, BotEvents, routes
-from racko.web.bots.ladder import SCHEMA, Entrant, Ladder, LadderLimits, pairings
+from racko.web.bots.ladder import SCHEMA, Entrant, Ladder, LadderLimits, forget_on_ladder, pairings
 
 __all__ = [
     "KEEP_ALIVE_SECONDS",
@@ -14,6 +14,7 @@ __all__ = [
     "Entrant",
     "Ladder",
     "LadderLimits",
+    "forget_on_ladder",
     "pairings",
     "routes",
 ]

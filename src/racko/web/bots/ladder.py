@@ -218,7 +218,6 @@ class Ladder:
         self.holder = f"{self.store.node or 'racko'}-{secrets.token_hex(4)}"
         self.finished_told: set[str] = set()
         hub.followers.append(self._table_changed)
-        hub.players.forgetting.append(self._forget)
 
     async def run(self) -> None:
         """Pair the ladder every :attr:`LadderLimits.every` seconds, for as long as the server runs."""
@@ -364,10 +363,11 @@ class Ladder:
             ),
         )
 
-    def _forget(self, rows: Rows, player_id: str) -> None:
-        """A player forgotten (in the players room's transaction): not online any more, and a forgotten player in
-        the ladder's meetings."""
-        rows("DELETE FROM racko_ladder_online WHERE player_id = ?", (player_id,))
-        subject = subject_of(player_id)
-        rows("UPDATE racko_ladder_games SET entrant_a = ? WHERE entrant_a = ?", (FORGOTTEN_SUBJECT, subject))
-        rows("UPDATE racko_ladder_games SET entrant_b = ? WHERE entrant_b = ?", (FORGOTTEN_SUBJECT, subject))
+
+def forget_on_ladder(rows: Rows, player_id: str) -> None:
+    """A player forgotten (in the players room's transaction, whether or not this server runs the ladder now): not
+    online any more, and a forgotten player in the ladder's meetings."""
+    rows("DELETE FROM racko_ladder_online WHERE player_id = ?", (player_id,))
+    subject = subject_of(player_id)
+    rows("UPDATE racko_ladder_games SET entrant_a = ? WHERE entrant_a = ?", (FORGOTTEN_SUBJECT, subject))
+    rows("UPDATE racko_ladder_games SET entrant_b = ? WHERE entrant_b = ?", (FORGOTTEN_SUBJECT, subject))

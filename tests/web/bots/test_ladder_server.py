@@ -2,7 +2,8 @@
 serve --bot-ladder` makes it): two `racko bot connect --policy racko:easy` clients online are paired and play a
 rated game to its end, their ratings move on the bots' board and the people's board never lists them (and a bot
 forgotten leaves the ladder's tables); a bot meets
-racko's level, whose bots' rating moves and people's rating does not; and one process pairs at a time."""
+racko's level, whose bots' rating moves and people's rating does not; and, on PostgreSQL, one process pairs at a time
+and sees the bots online at the others."""
 
 from __future__ import annotations
 
@@ -15,7 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from browsing import serving_app
-from racko.web.bots import Ladder, LadderLimits
+from racko.web.app import create_app
+from racko.web.bots import LadderLimits
+from racko.web.store.postgres import PostgresTables
 from tables import table_app
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -70,6 +73,11 @@ def test_two_bots_online_are_paired_and_their_ratings_move_on_the_bots_board(tmp
         assert sorted(spec["name"] for spec in setup["seats"]) == ["Ada (bot)", "Bob (bot)"]
         found = app.state.ratings.game_seats(f"{table_id}-1")
         assert found is not None and found[1]  # the finished game, rated
+        bob, ladder = hub.players.bot_named("Bob"), app.state.ladder
+        ladder.note_online([bob.id], hub.now())
+        _, entrants = ladder.standing(hub.now())
+        (standing,) = [entrant for entrant in entrants if entrant.subject == "p:" + bob.id]
+        assert standing.today == 1 and standing.playing == 0 and 0 <= standing.waiting < 60  # its game of the day
         ada = hub.players.bot_named("Ada")
         assert hub.players.forget(ada.id)  # forgotten: out of the ladder's meetings and its online list too
         kept = hub.store.read(lambda rows: rows("SELECT entrant_a, entrant_b FROM racko_ladder_games"))
@@ -93,15 +101,28 @@ def test_a_bot_meets_a_racko_level_whose_bots_rating_moves_and_people_s_does_not
     assert people["easy"] == people_before["easy"] and "Solo" not in people
 
 
-def test_one_process_pairs_at_a_time(tmp_path: Path) -> None:
-    app = ladder_app(tmp_path / "tables.sqlite3")
-    hub = app.state.hub
-    first = app.state.ladder
-    second = Ladder(hub, first.events, app.state.ratings, first.limits)  # another process on the same database
-    assert first.note_online([], 100.0)
-    assert not second.note_online([], 100.1)
-    assert first.note_online([], 100.5)  # renewed by its holder
-    assert not second.note_online([], 101.0)
-    lease = 3 * first.limits.every
-    assert second.note_online([], 100.5 + lease + 0.01)  # the holder stopped renewing: the lease passes on
-    assert not first.note_online([], 100.5 + lease + 0.02)
+def test_one_process_pairs_at_a_time_and_sees_the_bots_online_at_the_others(postgres_url: str) -> None:
+    """Two server processes on one PostgreSQL database (each its own store and ladder, as `racko serve --node`
+    makes them): one holds the pairing lease, renews it, and hands it on when it stops renewing; the bots online at
+    the other process are entrants of the one that pairs."""
+    stores = [PostgresTables(postgres_url, node=node) for node in ("one", "two")]
+    try:
+        apps = [create_app(store, bot_ladder=LadderLimits(every=0.2, levels=("easy",))) for store in stores]
+        first, second = (app.state.ladder for app in apps)
+        far, _ = apps[1].state.hub.players.add_bot("Far")
+        assert first.note_online([], 100.0)
+        assert not second.note_online([far.id], 100.1)  # online at the second process, which does not pair
+        assert first.note_online([], 100.3)  # renewed by its holder
+        _, entrants = first.standing(100.4)
+        assert {entrant.subject for entrant in entrants} == {"p:" + far.id, "bot:easy"}
+        lease = 3 * first.limits.every
+        assert not second.note_online([far.id], 100.3 + lease - 0.01)
+        assert second.note_online([far.id], 100.3 + lease + 0.01)  # the holder stopped renewing: passed on
+        assert not first.note_online([], 100.3 + lease + 0.02)
+        _, entrants = second.standing(100.3 + lease + 0.03)
+        assert "p:" + far.id in {entrant.subject for entrant in entrants}
+        _, entrants = second.standing(100.3 + lease + 0.03 + 4 * first.limits.every)
+        assert "p:" + far.id not in {entrant.subject for entrant in entrants}  # not seen lately: offline
+    finally:
+        for store in stores:
+            store.close()

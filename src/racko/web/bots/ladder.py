@@ -188,7 +188,7 @@ def pairings(
 @dataclass(frozen=True)
 class Standing:
     """What the store says of the ladder now: each entrant's games under way and of the last day, the meetings of
-    the last day and each entrant's last opponent."""
+    the last day, each entrant's last opponent and when its last game finished."""
 
     playing: dict[str, int]
     today: Counter[str]
@@ -196,6 +196,8 @@ class Standing:
     last_opponent: dict[str, str]
     names: dict[str, str]
     """Bot accounts' names by subject (a table's seat invites ``bot-account:NAME``)."""
+    free_since: dict[str, float]
+    """When each entrant's latest ladder game of the last day finished."""
 
 
 class Ladder:
@@ -235,7 +237,7 @@ class Ladder:
         online = sorted(player for player, streams in self.events.streams.items() if streams)
         if not await asyncio.to_thread(self.note_online, online, now):
             return []
-        standing, entrants = await asyncio.to_thread(self._standing, now)
+        standing, entrants = await asyncio.to_thread(self.standing, now)
         made: list[str] = []
         for first, second in pairings(entrants, standing.met, standing.last_opponent, self.limits, self.rng):
             seats = [first, second]
@@ -266,7 +268,7 @@ class Ladder:
 
         return self.store.run(work)
 
-    def _standing(self, now: float) -> tuple[Standing, list[Entrant]]:
+    def standing(self, now: float) -> tuple[Standing, list[Entrant]]:
         """The ladder as the store has it, and its entrants now: the bot accounts seen online by any process in the
         last three pairings, and the levels."""
 
@@ -285,6 +287,7 @@ class Ladder:
             today: Counter[str] = Counter()
             met: Counter[Pair] = Counter()
             last: dict[str, tuple[float, str]] = {}
+            free_since: dict[str, float] = {}
             for entrant_a, entrant_b, started, finished in rows(
                 "SELECT entrant_a, entrant_b, started, finished FROM racko_ladder_games WHERE started >= ? "
                 "ORDER BY started",
@@ -294,23 +297,33 @@ class Ladder:
                 today.update((a, b))
                 met[frozenset((a, b))] += 1
                 last[a], last[b] = (float(started), b), (float(started), a)
-                if finished is None and now - float(started) < STALE_SECONDS:
-                    for level in (a, b):
-                        if level.startswith(LEVEL):
-                            playing[level] = playing.get(level, 0) + 1
+                if finished is not None:
+                    for subject in (a, b):
+                        free_since[subject] = max(free_since.get(subject, 0.0), float(finished))
+                elif now - float(started) < STALE_SECONDS:
+                    for subject in (a, b):
+                        if subject.startswith(LEVEL):  # a bot's games under way are counted at its tables
+                            playing[subject] = playing.get(subject, 0) + 1
             return Standing(
                 playing,
                 today,
                 met,
                 {subject: opponent for subject, (_, opponent) in last.items()},
                 {subject_of(player): name for player, name in names.items()},
+                free_since,
             )
 
         standing = self.store.run(work)
         subjects = [*standing.names, *(LEVEL + level for level in self.limits.levels)]
         rated = self.ratings.shown_ratings(self.limits.variant, subjects, BOTS)
         entrants = [
-            Entrant(subject, rated[subject], standing.playing.get(subject, 0), standing.today[subject])
+            Entrant(
+                subject,
+                rated[subject],
+                standing.playing.get(subject, 0),
+                standing.today[subject],
+                now - standing.free_since[subject] if subject in standing.free_since else float("inf"),
+            )
             for subject in subjects
         ]
         return standing, entrants

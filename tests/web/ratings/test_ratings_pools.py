@@ -60,6 +60,8 @@ def test_bots_are_rated_on_their_own_board_and_people_on_theirs() -> None:
     assert people_board["Ann"]["games"] == 1 and "bot" not in people_board["Ann"]
     assert "Robo" not in people_board and bots_board["Robo"] == robo_then and "Ann" not in bots_board
     assert ratings.of_player(ann.id)["pool"] == "people"
+    (game,) = ratings.of_player(ann.id)["games"]
+    assert [seat["name"] for seat in game["seats"]] == ["Ann", "Robo (bot)"]  # marked on the person's page too
 
     # Forgetting the bot takes its line off the bots' board.
     assert players.forget(robo.id)

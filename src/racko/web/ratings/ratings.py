@@ -33,6 +33,7 @@ from racko.play.session import renamed
 from racko.record import GameRecord, replay
 from racko.rules import VARIANTS
 from racko.web.players import (
+    BOT_MARK,
     FORGOTTEN,
     FORGOTTEN_SUBJECT,
     Players,
@@ -324,9 +325,12 @@ class Ratings:
                 "ORDER BY games.finished DESC LIMIT ?) ORDER BY seats.seat",
                 (subject, STATS_GAMES),
             )
-            names = names_in(rows, sorted({str(who)[2:] for _, _, who, _, _ in found if str(who).startswith("p:")}))
+            ids = sorted({str(who)[2:] for _, _, who, _, _ in found if str(who).startswith("p:")})
+            names, accounts = names_in(rows, ids), bots_in(rows, ids)
             for game_id, seat, who, place, total in found:
                 player = names.get(str(who)[2:]) if str(who).startswith("p:") else None
+                if player is not None and str(who)[2:] in accounts:
+                    player += BOT_MARK  # marked as a bot wherever its name is shown
                 seats.setdefault(game_id, []).append(
                     {"seat": seat, "subject": who, "name": _name(who, player), "place": place, "total": total}
                 )

@@ -29,7 +29,7 @@ from racko.web.ratings import BOTS, Ratings
 from racko.web.store import Rows, SchemaPart
 from racko.web.table import Hub
 
-log = logging.getLogger("racko.ladder")
+log = logging.getLogger("racko.serve")
 
 SCHEMA = SchemaPart.of_room("bots")
 """The ladder's games (who met whom, when; a table's id), the bots each process has online, and the pairing lease."""
@@ -245,6 +245,13 @@ class Ladder:
             table = await self._start(seats, standing.names, now)
             if table is not None:
                 made.append(table)
+        if made:
+            log.info(
+                "the bot ladder made %d tables (%d entrants, %d bots online)",
+                len(made),
+                len(entrants),
+                len(standing.names),
+            )
         return made
 
     def note_online(self, online: list[str], now: float) -> bool:
@@ -355,7 +362,6 @@ class Ladder:
                 (table, self.limits.variant, seats[0], seats[1], now),
             ),
         )
-        log.info("the bot ladder seats %s at %s", " and ".join(seats), table)
         return table
 
     async def _table_changed(self, table_id: str, setup: dict[str, Any], over: bool, people_here: bool) -> None:

@@ -45,13 +45,14 @@ log = logging.getLogger("racko.serve")
 
 def schema_parts() -> list[SchemaPart]:
     """The rooms' own tables in the store (the table room's journal is the store's own)."""
-    return [players_room.SCHEMA, ratings_room.SCHEMA, lobby_room.SCHEMA, push_room.SCHEMA]
+    return [players_room.SCHEMA, ratings_room.SCHEMA, lobby_room.SCHEMA, push_room.SCHEMA, bots_room.SCHEMA]
 
 
 def people(store: TableStore) -> tuple[players_room.Players, ratings_room.Ratings]:
     """The players room and the ratings room over ``store``, wired as the server wires them: forgetting a player
-    reaches the ratings and histories too (``racko admin`` uses the same)."""
+    reaches the ratings and histories, and the bot ladder's meetings, too (``racko admin`` uses the same)."""
     players = players_room.Players(store)
+    players.forgetting.append(bots_room.forget_on_ladder)
     return players, ratings_room.Ratings(store, players)
 
 
@@ -75,6 +76,7 @@ def create_app(
     push_contact: str = push_room.CONTACT,
     push_to_plain_http: bool = False,
     bot_keep_alive: float = bots_room.KEEP_ALIVE_SECONDS,
+    bot_ladder: bots_room.LadderLimits | None = None,
 ) -> Starlette:
     """The server's application over ``store``; ``frames_per_second`` limits each connection (tests that play at a
     machine's speed raise it); ``short_collections``: keep the cycle collector's pauses short (racko.web.ops.memory);
@@ -84,7 +86,8 @@ def create_app(
     ``now``: the server's clock, which the tables' clocks read (tests pass one they move by hand; no CLI option);
     ``push_keys``: the VAPID keys that sign "your turn" pushes (None: no pushes), ``push_contact`` the contact their
     claims name; ``push_to_plain_http``: take http:// push services too (a test's own, on 127.0.0.1; no CLI option);
-    ``bot_keep_alive``: seconds between the keep-alive lines of the Bot API's quiet streams (docs/BOTS.md)."""
+    ``bot_keep_alive``: seconds between the keep-alive lines of the Bot API's quiet streams (docs/BOTS.md);
+    ``bot_ladder``: run the bot ladder within these limits (None: no ladder; docs/BOTS.md)."""
     store.prepare(schema_parts())
     hub: Hub
     metrics = Metrics(
@@ -105,6 +108,7 @@ def create_app(
     lobby = lobby_room.Lobby(hub, ratings, fill_seconds=fill_seconds, quick_target=quick_target)
     reviews = review_room.Reviews.with_playouts(review_playouts)
     bot_events = bots_room.BotEvents(hub)
+    ladder = None if bot_ladder is None else bots_room.Ladder(hub, bot_events, ratings, bot_ladder)
 
     async def forgotten(player_id: str) -> None:
         """A player was forgotten: out of quick play, out of the reviews kept here, and every table this process
@@ -138,7 +142,10 @@ def create_app(
         lobby_task = asyncio.create_task(lobby.run())
         pages_task = asyncio.create_task(hub.players.keep_pages_noted())
         collector = asyncio.create_task(keep_collections_short()) if short_collections else None
+        ladder_task = None if ladder is None else asyncio.create_task(ladder.run())
         yield
+        if ladder_task is not None:
+            ladder_task.cancel()
         running["closing"] = True
         keeper.cancel()
         lobby_task.cancel()
@@ -182,4 +189,5 @@ def create_app(
     app.state.reviews = reviews
     app.state.pushes = pushes
     app.state.metrics = metrics
+    app.state.ladder = ladder
     return app

@@ -99,6 +99,32 @@ def serve_command(
         str,
         typer.Option(help="The operator's contact the notifications name to the push services (mailto: or https:)."),
     ] = "mailto:racko@localhost",
+    bot_ladder: Annotated[
+        bool,
+        typer.Option(
+            "--bot-ladder",
+            help="Run the bot ladder: bot accounts online (an open event stream) are seated in rated 2-player games "
+            "round the clock, against each other and racko's levels, rated on the bots' board (docs/BOTS.md); give "
+            "every process of one PostgreSQL database the same ladder options (one of them pairs at a time).",
+        ),
+    ] = False,
+    ladder_games_per_day: Annotated[
+        int, typer.Option(help="Ladder games each bot (and level) starts in any 24 hours, at most.", min=1)
+    ] = 100,
+    ladder_games_at_once: Annotated[
+        int,
+        typer.Option(help="Games under way a bot (or level) may have when the ladder seats it, at most.", min=1),
+    ] = 1,
+    ladder_variant: Annotated[
+        str, typer.Option(help="The ladder's variant: classic or bonus (2 players).")
+    ] = "classic",
+    ladder_clock: Annotated[str, typer.Option(help="The ladder's clock: fast, normal or slow.")] = "fast",
+    ladder_levels: Annotated[
+        str, typer.Option(help="racko's levels on the ladder, its anchors (comma-separated; empty: none).")
+    ] = "easy,medium,hard",
+    ladder_target: Annotated[
+        int | None, typer.Option(help="The ladder games' target score (default: the variant's own).", min=5)
+    ] = None,
 ) -> None:
     """Play Rack-O in the browser, with friends and computer players: start the server and print its address."""
     import uvicorn
@@ -117,6 +143,23 @@ def serve_command(
         if not _is_origin(origin):
             typer.echo(f"racko: --allow-origin takes an origin such as https://example.org, not {origin!r}.", err=True)
             raise typer.Exit(2)
+    ladder = None
+    if bot_ladder:
+        from racko.web.bots import LadderLimits
+
+        ladder = LadderLimits(
+            games_per_day=ladder_games_per_day,
+            games_at_once=ladder_games_at_once,
+            variant=ladder_variant,
+            clock=ladder_clock,
+            levels=tuple(level.strip() for level in ladder_levels.split(",") if level.strip()),
+            target=ladder_target,
+        )
+        try:
+            ladder.check()
+        except ValueError as error:
+            typer.echo(f"racko: {error}.", err=True)
+            raise typer.Exit(2) from None
     os.umask(0o077)  # every file this process makes (database, journal, lock, logs) is its owner's only
     name = node or f"{socket.gethostname().split('.')[0] or 'racko'}-{port}"
     configure_logging(log_format, name)
@@ -140,6 +183,7 @@ def serve_command(
             rate_shared_addresses=rate_shared_addresses,
             push_keys=keys,
             push_contact=push_contact,
+            bot_ladder=ladder,
         ),
         host=host,
         port=port,

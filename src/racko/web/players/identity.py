@@ -100,6 +100,29 @@ def names_in(rows: Rows, player_ids: list[str]) -> dict[str, str]:
     return {str(player_id): str(name) for player_id, name in found}
 
 
+def bots_in(rows: Rows, player_ids: list[str]) -> set[str]:
+    """Those of these players that are bot accounts, read in the caller's transaction (the ratings room keeps their
+    ratings on a board of their own)."""
+    if not player_ids:
+        return set()
+    marks = ", ".join("?" for _ in player_ids)
+    found = rows(f"SELECT player_id FROM racko_bot_accounts WHERE player_id IN ({marks})", tuple(player_ids))
+    return {str(player_id) for (player_id,) in found}
+
+
+def games_under_way(rows: Rows, player_ids: list[str]) -> dict[str, int]:
+    """How many tables whose game is not over each of these players sits at (0 for none), read in the caller's
+    transaction (the bot ladder counts a bot's games at once)."""
+    if not player_ids:
+        return {}
+    marks = ", ".join("?" for _ in player_ids)
+    found = rows(
+        f"SELECT player_id, COUNT(*) FROM racko_seats WHERE over = 0 AND player_id IN ({marks}) GROUP BY player_id",
+        tuple(player_ids),
+    )
+    return {player_id: 0 for player_id in player_ids} | {str(player_id): int(count) for player_id, count in found}
+
+
 def online_in(rows: Rows, limit: int) -> tuple[list[dict[str, str]], int]:
     """The players seen within :data:`ONLINE_SECONDS`, the most recent first (at most ``limit``), and how many they
     are, read in the caller's transaction (the lobby's)."""

@@ -4,8 +4,9 @@ When a game at a table ends, every seat with a player or a computer player gets 
 (``racko_games``, ``racko_game_seats``: the game's record, its place and total).  If the table was rated and every
 person at it was a player, the ratings move: one rating per subject (``p:ID`` for a player, ``bot:LEVEL`` for a
 computer level) and variant, the places from the final totals (Partners: the two sides, as teams), and each new
-rating kept in ``racko_rating_history`` for the player's chart.  A game is passed on once (its id is the table's and
-the game's number), so a table opened again after a crash passes it on again harmlessly.
+rating kept in ``racko_rating_history`` for the player's chart.  Bot accounts are rated on a board of their own
+(:data:`POOLS`: ``racko_bot_ratings``), where racko's levels are rated too.  A game is passed on once (its id is the
+table's and the game's number), so a table opened again after a crash passes it on again harmlessly.
 
 Computer levels start from ratings calibrated between them (:func:`calibrate`, written to
 ``web/ratings/data/bot_ratings.json`` by ``racko admin calibrate``: rounds between the levels, each ranked by its
@@ -31,7 +32,17 @@ from racko.play.library import Stats, count_game
 from racko.play.session import renamed
 from racko.record import GameRecord, replay
 from racko.rules import VARIANTS
-from racko.web.players import FORGOTTEN, FORGOTTEN_SUBJECT, Players, counts, names_in, note_game, subject_of
+from racko.web.players import (
+    BOT_MARK,
+    FORGOTTEN,
+    FORGOTTEN_SUBJECT,
+    Players,
+    bots_in,
+    counts,
+    names_in,
+    note_game,
+    subject_of,
+)
 from racko.web.store import Rows, SchemaPart, TableStore
 
 CALIBRATED = Path(__file__).parent / "data" / "bot_ratings.json"
@@ -40,6 +51,12 @@ SCALE = 40.0
 HISTORY_SHOWN = 50
 STATS_GAMES = 200
 """A player's statistics count their latest games, at most this many (each is replayed to be counted)."""
+PEOPLE, BOTS = "people", "bots"
+POOLS = {PEOPLE: ("racko_ratings", "racko_rating_history"), BOTS: ("racko_bot_ratings", "racko_bot_rating_history")}
+"""The two boards' tables (ratings, their history): people's, and bot accounts' (the bot ladder's, docs/BOTS.md).
+racko's computer levels have a rating on each.  A rated game with no person and a bot account moves the bots'
+board; a rated game with a person moves the people's board, for the people and levels at it only: a bot account
+there plays at its bots' rating and keeps nothing (docs/RATINGS.md)."""
 
 
 SCHEMA = SchemaPart.of_room(
@@ -101,8 +118,9 @@ class Ratings:
         games they finished their seat becomes a forgotten player's, in the histories and the records."""
         subject = subject_of(player_id)
         games = rows("SELECT game_id, seat FROM racko_game_seats WHERE subject = ?", (subject,))
-        rows("DELETE FROM racko_ratings WHERE subject = ?", (subject,))
-        rows("DELETE FROM racko_rating_history WHERE subject = ?", (subject,))
+        for ratings_table, history_table in POOLS.values():
+            rows(f"DELETE FROM {ratings_table} WHERE subject = ?", (subject,))
+            rows(f"DELETE FROM {history_table} WHERE subject = ?", (subject,))
         rows("UPDATE racko_game_seats SET subject = ? WHERE subject = ?", (FORGOTTEN_SUBJECT, subject))
         for game_id, seat in games:
             for (text,) in rows("SELECT record FROM racko_games WHERE id = ?", (game_id,)):
@@ -137,6 +155,9 @@ class Ratings:
         places = _places(sides, side_totals, gone)
         game_id = f"{table_id}-{setup['game']}"
         now = time.time()
+        accounts = {subject_of(spec["player"]) for spec in seats if spec.get("account") == "bot" and spec.get("player")}
+        with_people = any(spec["bot"] is None and spec.get("account") != "bot" for spec in seats)
+        pool = PEOPLE if with_people or not accounts else BOTS
 
         def work(rows: Rows) -> bool:
             # A player forgotten while the game went on (here or in another process, before the table heard of it)
@@ -176,41 +197,58 @@ class Ratings:
                 )
             if not rated:
                 return False
-            self._rate(rows, rules.variant, game_id, [[subjects[seat] or "" for seat in side] for side in sides],
-                       [places[side[0]] for side in sides], now)  # fmt: skip
+            teams = [[subjects[seat] or "" for seat in side] for side in sides]
+            guests = accounts if pool == PEOPLE else set()
+            self._rate(rows, rules.variant, game_id, teams, [places[side[0]] for side in sides], now, pool, guests)
             return True
 
         return self.store.run(work)
 
     def _rate(
-        self, rows: Rows, variant_name: str, game_id: str, teams: list[list[str]], ranks: list[int], now: float
+        self,
+        rows: Rows,
+        variant_name: str,
+        game_id: str,
+        teams: list[list[str]],
+        ranks: list[int],
+        now: float,
+        pool: str = PEOPLE,
+        guests: set[str] | frozenset[str] = frozenset(),
     ) -> None:
-        """Move the ratings of the sides by their places.  A forgotten player's seat plays at a newcomer's rating
-        and keeps nothing, so that the others' game still counts and nothing names the one forgotten."""
-        current = {subject: self._rating(rows, subject, variant_name) for team in teams for subject in team}
+        """Move the ratings of the sides by their places on ``pool``'s board.  A forgotten player's seat plays at a
+        newcomer's rating and keeps nothing, so that the others' game still counts and nothing names the one
+        forgotten; so does a ``guests`` subject (a bot account at a person's table), at its bots' rating."""
+        current = {
+            subject: self._rating(rows, subject, variant_name, BOTS if subject in guests else pool)
+            for team in teams
+            for subject in team
+        }
+        ratings_table, history_table = POOLS[pool]
         ratings = [[self.model.rating(*current[subject], name=subject) for subject in team] for team in teams]
         updated = self.model.rate(ratings, ranks=[float(rank) for rank in ranks])
         for team, new in zip(teams, updated, strict=True):
             for subject, rating in zip(team, new, strict=True):
-                if subject == FORGOTTEN_SUBJECT:
+                if subject == FORGOTTEN_SUBJECT or subject in guests:
                     continue
                 rows(
-                    "INSERT INTO racko_ratings (subject, variant, mu, sigma, games) VALUES (?, ?, ?, ?, 1) "
+                    f"INSERT INTO {ratings_table} (subject, variant, mu, sigma, games) VALUES (?, ?, ?, ?, 1) "
                     "ON CONFLICT (subject, variant) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
-                    "games = racko_ratings.games + 1",
+                    f"games = {ratings_table}.games + 1",
                     (subject, variant_name, rating.mu, rating.sigma),
                 )
                 rows(
-                    "INSERT INTO racko_rating_history (subject, variant, game_id, mu, sigma, at) VALUES "
+                    f"INSERT INTO {history_table} (subject, variant, game_id, mu, sigma, at) VALUES "
                     "(?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                     (subject, variant_name, game_id, rating.mu, rating.sigma, now),
                 )
 
-    def _rating(self, rows: Rows, subject: str, variant_name: str) -> tuple[float, float]:
+    def _rating(self, rows: Rows, subject: str, variant_name: str, pool: str = PEOPLE) -> tuple[float, float]:
         if subject == FORGOTTEN_SUBJECT:
             default = self.model.rating()
             return float(default.mu), float(default.sigma)
-        found = rows("SELECT mu, sigma FROM racko_ratings WHERE subject = ? AND variant = ?", (subject, variant_name))
+        found = rows(
+            f"SELECT mu, sigma FROM {POOLS[pool][0]} WHERE subject = ? AND variant = ?", (subject, variant_name)
+        )
         if found:
             return float(found[0][0]), float(found[0][1])
         if subject.startswith("bot:") and subject[4:] in self.calibrated.get(variant_name, {}):
@@ -220,23 +258,30 @@ class Ratings:
 
     # --- what the pages show ----------------------------------------------------------------------------
 
-    def board(self, variant_name: str, limit: int = 100) -> list[dict[str, Any]]:
-        """A variant's ratings, people and computer levels (those that played a rated game, and the calibrated
-        levels), best first by the cautious estimate (mu - 3 sigma)."""
+    def board(self, variant_name: str, limit: int = 100, pool: str = PEOPLE) -> list[dict[str, Any]]:
+        """A variant's ratings on ``pool``'s board (people's or bots'), players and computer levels (those that
+        played a rated game, and the calibrated levels), best first by the cautious estimate (mu - 3 sigma); a bot
+        account's line says ``"bot": true``, and the people's board has none (a bot rated there before the bots had
+        a board of their own is left out)."""
 
         def work(rows: Rows) -> list[tuple[Any, ...]]:
             found = rows(
-                "SELECT subject, mu, sigma, games FROM racko_ratings WHERE variant = ? "
+                f"SELECT subject, mu, sigma, games FROM {POOLS[pool][0]} WHERE variant = ? "
                 "ORDER BY mu - 3 * sigma DESC LIMIT ?",
                 (variant_name, limit),
             )
-            names = names_in(rows, [str(line[0])[2:] for line in found if str(line[0]).startswith("p:")])
-            return [(*line, names.get(str(line[0])[2:]) if str(line[0]).startswith("p:") else None) for line in found]
+            ids = [str(line[0])[2:] for line in found if str(line[0]).startswith("p:")]
+            names, accounts = names_in(rows, ids), bots_in(rows, ids)
+            return [
+                (*line, names.get(str(line[0])[2:]) if str(line[0]).startswith("p:") else None, line[0][2:] in accounts)
+                for line in found
+            ]
 
         lines = [
             {"subject": subject, "name": name if name is not None else subject[4:], "games": games, **shown(mu, sigma)}
-            for subject, mu, sigma, games, name in self.store.read(work)
-            if name is not None or subject.startswith("bot:")  # a player forgotten has no line
+            | ({"bot": True} if bot else {})
+            for subject, mu, sigma, games, name, bot in self.store.read(work)
+            if (name is not None and bot == (pool == BOTS)) or subject.startswith("bot:")  # a player forgotten: none
         ]
         rated = {line["subject"] for line in lines}
         for level, (mu, sigma) in self.calibrated.get(variant_name, {}).items():
@@ -249,15 +294,19 @@ class Ratings:
         subject = subject_of(player_id)
 
         def work(rows: Rows) -> dict[str, Any]:
+            # A player's ratings are on one board: a bot account's on the bots' (which wins over any it had on the
+            # people's before the bots had a board of their own), a person's on the people's.
+            pool = BOTS if bots_in(rows, [player_id]) else PEOPLE
+            ratings_table, history_table = POOLS[pool]
             ratings = {
                 name: {"games": games, **shown(mu, sigma)}
                 for name, mu, sigma, games in rows(
-                    "SELECT variant, mu, sigma, games FROM racko_ratings WHERE subject = ?", (subject,)
+                    f"SELECT variant, mu, sigma, games FROM {ratings_table} WHERE subject = ?", (subject,)
                 )
             }
             history: dict[str, list[dict[str, Any]]] = {}
             for name, mu, sigma, at in rows(
-                "SELECT variant, mu, sigma, at FROM racko_rating_history WHERE subject = ? ORDER BY at", (subject,)
+                f"SELECT variant, mu, sigma, at FROM {history_table} WHERE subject = ? ORDER BY at", (subject,)
             ):
                 history.setdefault(name, []).append({"at": at, **shown(mu, sigma)})
             # The player's latest games, and every seat of them, in two queries: the latest few are listed, all
@@ -276,13 +325,16 @@ class Ratings:
                 "ORDER BY games.finished DESC LIMIT ?) ORDER BY seats.seat",
                 (subject, STATS_GAMES),
             )
-            names = names_in(rows, sorted({str(who)[2:] for _, _, who, _, _ in found if str(who).startswith("p:")}))
+            ids = sorted({str(who)[2:] for _, _, who, _, _ in found if str(who).startswith("p:")})
+            names, accounts = names_in(rows, ids), bots_in(rows, ids)
             for game_id, seat, who, place, total in found:
                 player = names.get(str(who)[2:]) if str(who).startswith("p:") else None
+                if player is not None and str(who)[2:] in accounts:
+                    player += BOT_MARK  # marked as a bot wherever its name is shown
                 seats.setdefault(game_id, []).append(
                     {"seat": seat, "subject": who, "name": _name(who, player), "place": place, "total": total}
                 )
-            return {"ratings": ratings, "history": history, "latest": latest, "seats": seats}
+            return {"ratings": ratings, "history": history, "latest": latest, "seats": seats, "pool": pool}
 
         found = self.store.read(work)
         games = [
@@ -305,7 +357,22 @@ class Ratings:
             with contextlib.suppress(RackoError):  # a record that does not load is left out of the statistics
                 count_game(stats, GameRecord.loads(text), {int(seat)}, levels)
         stats.skipped.clear()
-        return {"ratings": found["ratings"], "history": found["history"], "games": games, "stats": stats.to_json()}
+        return {
+            "ratings": found["ratings"],
+            "history": found["history"],
+            "pool": found["pool"],
+            "games": games,
+            "stats": stats.to_json(),
+        }
+
+    def shown_ratings(self, variant_name: str, subjects: list[str], pool: str = BOTS) -> dict[str, int]:
+        """The ratings of these subjects (``p:ID``, ``bot:LEVEL``) on ``pool``'s board as people see them (a
+        newcomer's, or a level's calibrated one, for a subject that has none yet): the bot ladder pairs by them."""
+
+        def work(rows: Rows) -> dict[str, int]:
+            return {subject: shown(*self._rating(rows, subject, variant_name, pool))["rating"] for subject in subjects}
+
+        return self.store.read(work)
 
     def record(self, game_id: str) -> str | None:
         found = self.store.read(lambda rows: rows("SELECT record FROM racko_games WHERE id = ?", (game_id,)))

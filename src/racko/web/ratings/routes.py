@@ -13,9 +13,7 @@ from racko.record import GameRecord
 from racko.rules import VARIANTS
 from racko.web.core import page, refused, static_files
 from racko.web.players import Players
-from racko.web.ratings.ratings import (
-    Ratings,
-)
+from racko.web.ratings.ratings import POOLS, Ratings
 from racko.web.table import replay_steps
 
 
@@ -36,7 +34,11 @@ def routes(ratings: Ratings, players: Players) -> list[BaseRoute]:
         name = request.path_params["variant"]
         if name not in VARIANTS:
             return refused(404, "There is no such variant.")
-        return JSONResponse({"variant": name, "lines": await asyncio.to_thread(ratings.board, name)})
+        pool = request.query_params.get("pool", "people")
+        if pool not in POOLS:
+            return refused(404, "There is no such board: people or bots.")
+        lines = await asyncio.to_thread(ratings.board, name, 100, pool)
+        return JSONResponse({"variant": name, "pool": pool, "lines": lines})
 
     async def player(request: Request) -> Response:
         found = await asyncio.to_thread(players.find, request.path_params["player"][:40])

@@ -32,3 +32,20 @@ CREATE TABLE IF NOT EXISTS racko_rating_history (
     at {REAL} NOT NULL,
     PRIMARY KEY (subject, variant, game_id)
 );
+CREATE TABLE IF NOT EXISTS racko_bot_ratings (
+    subject TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    mu {REAL} NOT NULL,
+    sigma {REAL} NOT NULL,
+    games INTEGER NOT NULL,
+    PRIMARY KEY (subject, variant)
+);
+CREATE TABLE IF NOT EXISTS racko_bot_rating_history (
+    subject TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    game_id TEXT NOT NULL,
+    mu {REAL} NOT NULL,
+    sigma {REAL} NOT NULL,
+    at {REAL} NOT NULL,
+    PRIMARY KEY (subject, variant, game_id)
+);

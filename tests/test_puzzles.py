@@ -168,7 +168,7 @@ def test_the_web_serves_a_puzzle_without_its_answer_and_judges_moves(client: Tes
     assert "answer" not in json.dumps(served) and "deck" not in json.dumps(served)
     url = f"/api/puzzles/{puzzle.id}/answer"
     right = client.post(url, json={"move": puzzle.answer, "lang": "fr"}).json()
-    assert right["right"] is True and right["why"][0]["text"].startswith("Juste")
+    assert right["right"] is True and right["why"][0]["text"].startswith("Bien vu")
     wrong = client.post(url, json={"move": wrong_move(puzzle)}).json()
     assert wrong["right"] is False and wrong["answer"] == puzzle.answer and wrong["loss"] > 0.09
     assert client.post(url, json={"move": {"act": "fly"}}).status_code == 400

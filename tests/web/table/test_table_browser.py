@@ -655,9 +655,9 @@ def test_cards_have_text_alternatives_idle_slots_are_no_controls_and_a_hint_is_f
 @pytest.mark.parametrize(
     ("variant_name", "players", "title", "present", "absent"),
     [
-        ("classic", 2, "Klassieke Rack-O", ["d trekken", "t aflegkaart", "x afleggen", "r Rack-O"], ["w ", "k "]),
+        ("classic", 2, "Klassiek Rack-O", ["d trekken", "t aflegkaart", "x afleggen", "r Rack-O"], ["w ", "k "]),
         ("bonus", 2, "Bonus-Rack-O", ["d trekken", "w wachten"], ["k "]),
-        ("highlow", 3, "Hoog-Laag-Rack-O", ["een plaats", "k rij houden"], ["d trekken", "w wachten", "x afleggen"]),
+        ("highlow", 3, "Hoog-Laag-Rack-O", ["een plaats", "k je rij houden"], ["d trekken", "w wachten", "x afleggen"]),
     ],
 )
 def test_the_variant_s_title_and_its_keys_in_the_page_s_language(
@@ -706,10 +706,10 @@ def test_the_hint_says_why_in_the_page_s_language(server: str, visit: Visitor) -
     page = visit(link(server, table, 0), locale="nl-NL")
     expect(page.locator("#prompt")).to_have_attribute("data-situation", "pick")
     page.keyboard.press("?")
-    expect(page.locator("#status")).to_contain_text("wint deze zet de ronde ongeveer")
+    expect(page.locator("#status")).to_contain_text("wint deze zet de ronde in ongeveer")
     page.locator("#lang").select_option("fr")
     page.locator("#btn-hint").click()
-    expect(page.locator("#status")).to_contain_text("ce coup gagne la manche environ")
+    expect(page.locator("#status")).to_contain_text("ce coup gagne la manche dans environ")
     assert "{" not in (page.locator("#status").text_content() or "")
 
 

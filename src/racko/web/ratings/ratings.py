@@ -72,6 +72,13 @@ def shown(mu: float, sigma: float) -> dict[str, int]:
     return {"rating": round(mu * SCALE), "uncertainty": round(2 * sigma * SCALE)}
 
 
+def ranked(mu: float, sigma: float) -> int:
+    """The number the ratings page ranks by, and shows: the cautious estimate μ − 3σ on the rating's scale (the
+    rating less 1.5 times its ± ), so that a few lucky games do not put a new player above those who proved
+    themselves over many."""
+    return round((mu - 3 * sigma) * SCALE)
+
+
 def calibrated_ratings(path: Path = CALIBRATED) -> dict[str, dict[str, tuple[float, float]]]:
     """The computer levels' starting ratings, per variant: ``{variant: {level: (mu, sigma)}}``."""
     try:
@@ -222,7 +229,7 @@ class Ratings:
 
     def board(self, variant_name: str, limit: int = 100) -> list[dict[str, Any]]:
         """A variant's ratings, people and computer levels (those that played a rated game, and the calibrated
-        levels), best first by the cautious estimate (mu - 3 sigma)."""
+        levels), best first by the cautious estimate (:func:`ranked`), which each line carries as ``ranked``."""
 
         def work(rows: Rows) -> list[tuple[Any, ...]]:
             found = rows(
@@ -234,15 +241,22 @@ class Ratings:
             return [(*line, names.get(str(line[0])[2:]) if str(line[0]).startswith("p:") else None) for line in found]
 
         lines = [
-            {"subject": subject, "name": name if name is not None else subject[4:], "games": games, **shown(mu, sigma)}
+            {
+                "subject": subject,
+                "name": name if name is not None else subject[4:],
+                "games": games,
+                "ranked": ranked(mu, sigma),
+                **shown(mu, sigma),
+            }
             for subject, mu, sigma, games, name in self.store.read(work)
             if name is not None or subject.startswith("bot:")  # a player forgotten has no line
         ]
         rated = {line["subject"] for line in lines}
         for level, (mu, sigma) in self.calibrated.get(variant_name, {}).items():
             if f"bot:{level}" not in rated:
-                lines.append({"subject": f"bot:{level}", "name": level, "games": 0, **shown(mu, sigma)})
-        return sorted(lines, key=lambda line: line["rating"] - line["uncertainty"] * 1.5, reverse=True)
+                line = {"subject": f"bot:{level}", "name": level, "games": 0, "ranked": ranked(mu, sigma)}
+                lines.append({**line, **shown(mu, sigma)})
+        return sorted(lines, key=lambda line: (line["ranked"], line["rating"]), reverse=True)
 
     def of_player(self, player_id: str) -> dict[str, Any]:
         """A player's ratings per variant, their rating's history (for the chart) and their finished games."""

@@ -1,5 +1,7 @@
 "use strict";
-// The ratings of a variant: players and computer levels, best first, each with how uncertain it still is.
+// The ratings of a variant: players and computer levels, best first by the cautious rating (the rating less 1.5 times
+// its uncertainty, which the server ranks by): that number first, so that the order shown is the order of a number
+// shown, then the rating with its uncertainty.
 const $ = (id) => document.getElementById(id);
 let OPTIONS = null;
 
@@ -8,7 +10,7 @@ async function render() {
   const data = await api("/api/ratings/" + encodeURIComponent(name));
   const table = $("ratings-board");
   const head = element("tr");
-  for (const key of ["rank", "name", "rating", "games"]) head.append(element("th", "", t(key)));
+  for (const key of ["rank", "name", "ranked", "rating", "games"]) head.append(element("th", "", t(key)));
   const rows = data.lines.map((line, index) => {
     const row = element("tr");
     const who = element("td");
@@ -18,7 +20,8 @@ async function render() {
       link.append(bdi(line.name));
       who.append(link);
     } else who.append(line.name + " (" + t("computer_level") + ")");
-    row.append(element("td", "", String(index + 1)), who, element("td", "", line.rating + " ± " + line.uncertainty), element("td", "", String(line.games)));
+    row.append(element("td", "", String(index + 1)), who, element("td", "ranked", String(line.ranked)),
+      element("td", "", line.rating + " ± " + line.uncertainty), element("td", "", String(line.games)));
     return row;
   });
   table.replaceChildren(head, ...rows);

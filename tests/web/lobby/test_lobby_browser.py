@@ -173,12 +173,12 @@ def test_two_strangers_meet_by_quick_play_play_a_rated_game_and_a_third_watches(
         expect(person.page.locator("#winner")).to_be_visible()
 
     ann_page = _own_page(ann.page)
-    expect(ann_page.locator("#player-ratings")).to_contain_text("(1 rated games)")
+    expect(ann_page.locator("#player-ratings")).to_contain_text("(1 rated game)")
     expect(ann_page.locator("#charts svg")).to_have_count(1)
     expect(ann_page.locator("#games li")).to_have_count(1)
     expect(ann_page.locator("#games")).to_contain_text("Bob")
     bob_page = _own_page(bob.page)
-    expect(bob_page.locator("#player-ratings")).to_contain_text("(1 rated games)")
+    expect(bob_page.locator("#player-ratings")).to_contain_text("(1 rated game)")
     ratings = {
         name: int(re.search(r": (\d+) ±", text).group(1))  # type: ignore[union-attr]
         for name, text in (("Ann", ann_page.locator("#player-ratings").inner_text()),

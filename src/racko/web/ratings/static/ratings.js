@@ -13,7 +13,7 @@ async function render() {
   for (const key of ["rank", "name", "ranked", "rating", "games"]) head.append(element("th", "", t(key)));
   const rows = data.lines.map((line, index) => {
     const row = element("tr");
-    const who = element("td");
+    const who = element("td", "name");
     if (line.subject.startsWith("p:")) {
       const link = element("a");
       link.href = "/p/" + encodeURIComponent(line.subject.slice(2));
@@ -21,7 +21,7 @@ async function render() {
       who.append(link);
     } else who.append(line.name + " (" + t("computer_level") + ")");
     row.append(element("td", "", String(index + 1)), who, element("td", "ranked", String(line.ranked)),
-      element("td", "", line.rating + " ± " + line.uncertainty), element("td", "", String(line.games)));
+      element("td", "rating", line.rating + " ±\u00a0" + line.uncertainty), element("td", "", String(line.games)));
     return row;
   });
   table.replaceChildren(head, ...rows);

@@ -12,14 +12,15 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
-from browsing import DESKTOP, LOCALES, TALL_PHONE, serious_problems, serving
+from browsing import DESKTOP, LOCALES, PHONE, TALL_PHONE, serious_problems, serving
 from racko.web.core import page_words
 
 PAGES = {"lobby": "/", "new": "/new", "ratings": "/ratings", "learn": "/learn", "puzzles": "/puzzles", "me": "/me",
          "review": "/t/none/review"}  # fmt: skip
 """Every page with the shared header (a review page's header is there before the page learns there is no game)."""
-SCREENS = {"phone": TALL_PHONE, "desktop": DESKTOP}
+SCREENS = {"phone": TALL_PHONE, "small-phone": PHONE, "desktop": DESKTOP}
 NAMES = {("phone", "en"): "Hal", ("phone", "nl"): "Ilse", ("phone", "fr"): "Joël",
+         ("small-phone", "en"): "Nils", ("small-phone", "nl"): "Olga", ("small-phone", "fr"): "Pénélope",
          ("desktop", "en"): "Kim", ("desktop", "nl"): "Lieke", ("desktop", "fr"): "Maël"}  # fmt: skip
 """A returning player for each screen and language (their own link, "You", is in the header too)."""
 
@@ -36,7 +37,8 @@ WHAT_IS_CUT = """() => {
     if (style.display !== "inline" && element.scrollWidth > element.clientWidth + 0.5)
       cut.push(name(element) + " overflows: " + element.scrollWidth + " > " + element.clientWidth);
     if (style.maskImage && style.maskImage !== "none") cut.push(name(element) + " fades its edge");
-    if (box.left < -0.5 || box.right > innerWidth + 0.5 || box.left < barBox.left - 0.5 || box.right > barBox.right + 0.5)
+    const beyond = box.left < Math.max(0, barBox.left) - 0.5 || box.right > Math.min(innerWidth, barBox.right) + 0.5;
+    if (beyond)
       cut.push(name(element) + " is beyond the screen or the header: " + box.left + ".." + box.right);
   }
   for (const link of bar.querySelectorAll("nav a:not([hidden])")) {
@@ -51,7 +53,8 @@ WHAT_IS_CUT = """() => {
   const words = measure.measureText(select.selectedOptions[0].textContent).width;
   const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 16;
   if (words > room) cut.push("the language box shows " + Math.floor(room) + " px of its " + Math.ceil(words) + " px");
-  if (document.documentElement.scrollWidth > innerWidth) cut.push("the page is " + document.documentElement.scrollWidth + " px wide");
+  const wide = document.documentElement.scrollWidth;
+  if (wide > innerWidth) cut.push("the page is " + wide + " px wide");
   return cut;
 }"""
 
@@ -80,7 +83,7 @@ def _header_in(page: Page, language: str) -> None:
 
 
 @pytest.mark.parametrize("language", ["en", "nl", "fr"])
-@pytest.mark.parametrize("screen", ["phone", "desktop"])
+@pytest.mark.parametrize("screen", ["phone", "small-phone", "desktop"])
 def test_every_word_of_the_header_shows_whole_on_every_page(
     server: str, chromium: Browser, shots: Path, screen: str, language: str
 ) -> None:
@@ -92,12 +95,17 @@ def test_every_word_of_the_header_shows_whole_on_every_page(
             page.goto(server + path)
             _header_in(page, language)
             found = page.evaluate(WHAT_IS_CUT)
+            header = page.locator("header.bar").bounding_box()
+            assert header is not None
+            if header["height"] > 100:  # two rows at most (a link is 44 px high, to be touched)
+                found.append(f"the header is {header['height']} px high")
             if found:
                 cut[name] = found
+            expect(page.get_by_label(page_words(("core",))[language]["language"])).to_have_value(language)
             if name in ("lobby", "learn"):
                 page.screenshot(path=str(shots / f"header-{name}-{screen}-{language}.png"))
         assert cut == {}
-        if screen == "phone":  # the header as a phone shows it, with a player's page open: nothing serious for axe
+        if screen != "desktop":  # the header as a phone shows it, with a player's page open: nothing serious for axe
             page.goto(server + "/")
             _header_in(page, language)
             assert serious_problems(page, Axe()) == []
@@ -115,5 +123,9 @@ def test_the_language_box_changes_the_header_s_words_and_they_still_fit(server: 
             page.locator("#lang").select_option(language)
             _header_in(page, language)
             assert page.evaluate(WHAT_IS_CUT) == []
+        page.locator("header nav a[href='/puzzles']").tap()  # every link within reach of a finger
+        page.wait_for_url(server + "/puzzles")
+        current = page.locator("header nav a[aria-current='page']")
+        expect(current).to_have_text(page_words(("core",))["nl"]["nav_puzzles"])
     finally:
         context.close()

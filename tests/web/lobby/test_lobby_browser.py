@@ -409,4 +409,3 @@ def test_on_a_phone_a_new_person_is_asked_for_a_name_first_and_a_returning_playe
     expect(page.locator("#queues li")).to_have_count(1)
     page.locator("#queues button").first.tap()  # cancelled: the next test's people find nobody waiting
     expect(page.locator("#queues li")).to_have_count(0)
-

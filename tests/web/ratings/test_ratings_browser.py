@@ -98,7 +98,7 @@ COUNTS = {
 
 @pytest.mark.parametrize("language", ["en", "nl", "fr"])
 def test_a_player_s_page_says_one_game_and_two_games_as_its_language_does(
-    served: tuple[str, dict[str, str]], chromium: Browser, language: str
+    served: tuple[str, dict[str, str]], chromium: Browser, shots: Path, language: str
 ) -> None:
     server, ids = served
     one_rated, two_rated, one_game, two_games = COUNTS[language]
@@ -110,6 +110,7 @@ def test_a_player_s_page_says_one_game_and_two_games_as_its_language_does(
             expect(page.locator("#player-ratings")).to_contain_text(rated)
             expect(page.locator("#stats li").first).to_contain_text(games)
             expect(page.locator("#finishing")).to_contain_text(re.compile(r"\d"))
+            page.screenshot(path=str(shots / f"player-{name}-phone-{language}.png"), full_page=True)
         assert serious_problems(page, Axe()) == []
     finally:
         context.close()

@@ -36,6 +36,10 @@ PHONE_SIDEWAYS = {"viewport": {"width": 667, "height": 375}, "is_mobile": True, 
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 SCREENS = {"desktop": DESKTOP, "phone": PHONE, "sideways": PHONE_SIDEWAYS}
 """The three screens the table is made for: 1280×800, 375×667 and 667×375."""
+TALL_PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+"""A phone of today, 390×844 with touch (the pages were tried on one in issue 40)."""
+LOCALES = {"en": "en-GB", "nl": "nl-NL", "fr": "fr-FR"}
+"""A browser's locale for each of racko's languages: a page comes in the browser's language."""
 
 
 def free_port() -> int:
@@ -263,3 +267,14 @@ def wait_for_turn_or_round_end(pages: list[Page]) -> Page | None:
                 return page
         time.sleep(0.05)
     raise AssertionError("nobody's turn came and no round ended")
+
+
+def in_first_screen(page: Page, selector: str) -> bool:
+    """Whether the element is wholly within the screen a person sees first, the page not scrolled."""
+    box = page.locator(selector).bounding_box()
+    assert box is not None, f"{selector} is not shown"
+    seen = page.evaluate("({ x: window.scrollX, y: window.scrollY, width: innerWidth, height: innerHeight })")
+    return bool(
+        seen["x"] == 0 and seen["y"] == 0 and box["x"] >= 0 and box["y"] >= 0
+        and box["x"] + box["width"] <= seen["width"] and box["y"] + box["height"] <= seen["height"]
+    )  # fmt: skip

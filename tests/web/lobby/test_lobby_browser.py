@@ -15,7 +15,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
-from browsing import PHONE, WAIT_MS, serious_problems, serving
+from browsing import LOCALES, PHONE, TALL_PHONE, WAIT_MS, in_first_screen, serious_problems, serving
 
 DECK = 40
 """Two players' classic deck."""
@@ -173,12 +173,12 @@ def test_two_strangers_meet_by_quick_play_play_a_rated_game_and_a_third_watches(
         expect(person.page.locator("#winner")).to_be_visible()
 
     ann_page = _own_page(ann.page)
-    expect(ann_page.locator("#player-ratings")).to_contain_text("(1 rated games)")
+    expect(ann_page.locator("#player-ratings")).to_contain_text("(1 rated game)")
     expect(ann_page.locator("#charts svg")).to_have_count(1)
     expect(ann_page.locator("#games li")).to_have_count(1)
     expect(ann_page.locator("#games")).to_contain_text("Bob")
     bob_page = _own_page(bob.page)
-    expect(bob_page.locator("#player-ratings")).to_contain_text("(1 rated games)")
+    expect(bob_page.locator("#player-ratings")).to_contain_text("(1 rated game)")
     ratings = {
         name: int(re.search(r": (\d+) ±", text).group(1))  # type: ignore[union-attr]
         for name, text in (("Ann", ann_page.locator("#player-ratings").inner_text()),
@@ -381,3 +381,31 @@ def test_the_lobby_on_a_phone_fits_the_screen(
     wide = page.evaluate("document.documentElement.scrollWidth")
     assert wide <= PHONE["viewport"]["width"], wide
     page.screenshot(path=str(shots / "lobby-phone.png"), full_page=True)
+
+
+@pytest.mark.parametrize("language", ["en", "nl", "fr"])
+def test_on_a_phone_a_new_person_is_asked_for_a_name_first_and_a_returning_player_sees_quick_play_first(
+    server: str, chromium: Browser, people: list[Person], shots: Path, language: str
+) -> None:
+    person = Person(chromium, **TALL_PHONE, locale=LOCALES[language])
+    people.append(person)
+    page = person.page
+    page.goto(server + "/")
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    first_panel = page.locator("#lobby > .panel").first
+    expect(first_panel).to_have_id("who")  # no name yet: that comes first, its box and button in the first screen
+    expect(page.locator("#name")).to_be_visible()
+    assert in_first_screen(page, "#name") and in_first_screen(page, "#name-form button")
+    page.screenshot(path=str(shots / f"lobby-new-phone-{language}.png"))
+    _pick_name(page, {"en": "Nell", "nl": "Otto", "fr": "Paulette"}[language])
+    expect(first_panel).to_have_id("quick")  # named: the way to play moves up at once
+
+    page.goto(server + "/")  # a returning player: the way to play is the first thing on the screen
+    expect(page.locator("#you")).to_be_visible()
+    expect(first_panel).to_have_id("quick")
+    assert in_first_screen(page, "#quick-go"), page.locator("#quick-go").bounding_box()
+    page.screenshot(path=str(shots / f"lobby-returning-phone-{language}.png"))
+    page.locator("#quick-go").tap()
+    expect(page.locator("#queues li")).to_have_count(1)
+    page.locator("#queues button").first.tap()  # cancelled: the next test's people find nobody waiting
+    expect(page.locator("#queues li")).to_have_count(0)

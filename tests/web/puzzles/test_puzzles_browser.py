@@ -118,35 +118,3 @@ def test_the_puzzles_page_has_no_serious_accessibility_problem(
     page.screenshot(path=str(shots / f"puzzles-phone-{language}.png"), full_page=True)
     assert {name: found for name, found in problems.items() if found} == {}
     context.close()
-
-
-def test_on_a_phone_the_header_is_one_row_whose_links_all_scroll_into_reach(
-    server: str, chromium: Browser, shots: Path
-) -> None:
-    """The pages' shared header (here on the puzzles and lesson pages, in French, the longest words): one row on a
-    375 px phone, the page's own link in view, the others reached by scrolling the row, the language still named."""
-    context = chromium.new_context(reduced_motion="reduce", locale="fr-FR", **PHONE)
-    page = context.new_page()
-    page.set_default_timeout(WAIT_MS)
-    page.goto(server + "/puzzles")
-    expect(page.locator("html")).to_have_attribute("lang", "fr")
-    links = page.locator(".bar .links")
-    current = links.locator('[aria-current="page"]')
-    expect(current).to_have_text("Problèmes")
-    bar = page.locator(".bar").bounding_box()
-    assert bar is not None and bar["height"] < 64, bar  # three rows (160 px) before
-    row = links.bounding_box()
-    shown = current.bounding_box()
-    assert row is not None and shown is not None
-    assert row["x"] - 1 <= shown["x"] and shown["x"] + shown["width"] <= row["x"] + row["width"] + 1, (row, shown)
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["viewport"]["width"]
-    expect(links).to_have_class("links more-before")  # the row was scrolled to the end: the fade says more before
-    expect(page.get_by_label("Langue")).to_have_value("fr")
-    page.screenshot(path=str(shots / "header-phone-fr.png"))
-    lobby = links.get_by_role("link", name="Salon")
-    lobby.scroll_into_view_if_needed()
-    expect(links).to_have_class("links more-after")
-    links.get_by_role("link", name="Apprendre").click()
-    page.wait_for_url(server + "/learn")
-    expect(links.locator('[aria-current="page"]')).to_have_text("Apprendre")
-    context.close()

@@ -89,6 +89,13 @@ def shown(mu: float, sigma: float) -> dict[str, int]:
     return {"rating": round(mu * SCALE), "uncertainty": round(2 * sigma * SCALE)}
 
 
+def ranked(mu: float, sigma: float) -> int:
+    """The number the ratings page ranks by, and shows: the cautious estimate μ − 3σ on the rating's scale (the
+    rating less 1.5 times its ± ), so that a few lucky games do not put a new player above those who proved
+    themselves over many."""
+    return round((mu - 3 * sigma) * SCALE)
+
+
 def calibrated_ratings(path: Path = CALIBRATED) -> dict[str, dict[str, tuple[float, float]]]:
     """The computer levels' starting ratings, per variant: ``{variant: {level: (mu, sigma)}}``."""
     try:
@@ -260,9 +267,9 @@ class Ratings:
 
     def board(self, variant_name: str, limit: int = 100, pool: str = PEOPLE) -> list[dict[str, Any]]:
         """A variant's ratings on ``pool``'s board (people's or bots'), players and computer levels (those that
-        played a rated game, and the calibrated levels), best first by the cautious estimate (mu - 3 sigma); a bot
-        account's line says ``"bot": true``, and the people's board has none (a bot rated there before the bots had
-        a board of their own is left out)."""
+        played a rated game, and the calibrated levels), best first by the cautious estimate (:func:`ranked`), which
+        each line carries as ``ranked``; a bot account's line says ``"bot": true``, and the people's board has none
+        (a bot rated there before the bots had a board of their own is left out)."""
 
         def work(rows: Rows) -> list[tuple[Any, ...]]:
             found = rows(
@@ -278,7 +285,13 @@ class Ratings:
             ]
 
         lines = [
-            {"subject": subject, "name": name if name is not None else subject[4:], "games": games, **shown(mu, sigma)}
+            {
+                "subject": subject,
+                "name": name if name is not None else subject[4:],
+                "games": games,
+                "ranked": ranked(mu, sigma),
+                **shown(mu, sigma),
+            }
             | ({"bot": True} if bot else {})
             for subject, mu, sigma, games, name, bot in self.store.read(work)
             if (name is not None and bot == (pool == BOTS)) or subject.startswith("bot:")  # a player forgotten: none
@@ -286,8 +299,9 @@ class Ratings:
         rated = {line["subject"] for line in lines}
         for level, (mu, sigma) in self.calibrated.get(variant_name, {}).items():
             if f"bot:{level}" not in rated:
-                lines.append({"subject": f"bot:{level}", "name": level, "games": 0, **shown(mu, sigma)})
-        return sorted(lines, key=lambda line: line["rating"] - line["uncertainty"] * 1.5, reverse=True)
+                line = {"subject": f"bot:{level}", "name": level, "games": 0, "ranked": ranked(mu, sigma)}
+                lines.append({**line, **shown(mu, sigma)})
+        return sorted(lines, key=lambda line: (line["ranked"], line["rating"]), reverse=True)
 
     def of_player(self, player_id: str) -> dict[str, Any]:
         """A player's ratings per variant, their rating's history (for the chart) and their finished games."""

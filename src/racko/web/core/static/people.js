@@ -33,27 +33,6 @@ async function whoAmI() {
   return me.id ? me : null;
 }
 
-// On a phone the header's links scroll sideways in one row: show the current page's link, and fade the edge on the
-// side where more links wait (racko.css), again whenever the row scrolls, resizes or its words change language.
-function watchHeaderLinks() {
-  const links = document.querySelector(".bar .links");
-  if (!links) return;
-  const mark = () => {
-    const more = links.scrollWidth - links.clientWidth;
-    links.classList.toggle("more-before", more > 1 && links.scrollLeft > 1);
-    links.classList.toggle("more-after", more > 1 && links.scrollLeft < more - 1);
-  };
-  const current = links.querySelector('[aria-current="page"]');
-  if (current && links.scrollWidth > links.clientWidth) {
-    links.scrollLeft = Math.max(0, current.offsetLeft - links.offsetLeft - (links.clientWidth - current.offsetWidth) / 2);
-  }
-  links.addEventListener("scroll", mark, { passive: true });
-  new ResizeObserver(mark).observe(links);
-  new MutationObserver(mark).observe(links, { subtree: true, characterData: true, childList: true, attributes: true });
-  mark();
-}
-document.addEventListener("DOMContentLoaded", watchHeaderLinks);
-
 function element(tag, className, text) {
   const made = document.createElement(tag);
   if (className) made.className = className;

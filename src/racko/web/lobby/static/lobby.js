@@ -73,7 +73,12 @@ function applyChange(change) {
   if (change) { lobby.online_count = change.online_count; lobby.queues = change.queues; }
 }
 
+// A returning player (one with a name) sees the way to play first, and who they are after it; a new player is asked
+// for a name first (quick play asks for one too), so the panels swap places once the page knows who is here.
 function renderWho() {
+  const lobbyPanels = $("lobby");
+  if (me && lobbyPanels.firstElementChild !== $("quick")) lobbyPanels.prepend($("quick"));
+  if (!me && lobbyPanels.firstElementChild !== $("who")) lobbyPanels.prepend($("who"));
   $("name-form").hidden = !!me;
   $("who-title").textContent = me ? t("your_page") : t("pick_name");
   const you = $("you");
@@ -271,13 +276,14 @@ async function main() {
     $("problem").textContent = "";
     send(wish);
   });
+  const knowing = whoAmI(); // asked at once, beside the options: who is here decides which panel comes first
   OPTIONS = await api("/api/options");
   $("quick-variant").replaceChildren(...OPTIONS.variants.map((v) => new Option(variantTitle(v.name, v.title), v.name)));
   $("quick-variant").addEventListener("change", quickPlayers);
   $("quick-players").addEventListener("change", () => { $("run-rule-row").hidden = !["2", "any"].includes($("quick-players").value) || !OPTIONS.variants.find((v) => v.name === $("quick-variant").value).players.includes(2); });
   quickPlayers();
   quickClocks();
-  const known = await whoAmI();
+  const known = await knowing;
   me = me || known; // a name picked meanwhile stays
   watchLanguage(() => {
     for (const option of $("quick-variant").options) option.textContent = variantTitle(option.value, option.textContent);

@@ -35,6 +35,20 @@ function chart(variantName, points) {
   return figure;
 }
 
+// One line of statistics: the games and rounds played and won, each count with its noun in the singular or plural.
+function statsLine(tally) {
+  const games = t("stats_line", {
+    games: t(saysOne(tally.games) ? "n_games_one" : "n_games", { n: tally.games }),
+    won: t(saysOne(tally.won) ? "n_won_one" : "n_won", { n: tally.won }),
+  });
+  const rounds = t("stats_rounds", {
+    rounds: t(saysOne(tally.rounds) ? "n_rounds_one" : "n_rounds", { n: tally.rounds }),
+    rounds_won: t(saysOne(tally.rounds_won) ? "n_won_one" : "n_won", { n: tally.rounds_won }),
+    best_round: tally.best_round,
+  });
+  return games + "; " + rounds;
+}
+
 function personName(seat) {
   if (seat.subject.startsWith("p:") && hidden.has(seat.subject.slice(2))) return t("a_player");
   return seat.name;
@@ -45,12 +59,14 @@ function render() {
   $("player-title").replaceChildren(bdi(hidden.has(player.id) ? t("a_player") : player.name), player.bot ? " (bot)" : "");
   // The record of finishing: rated games and games at public tables (a friends' casual table never counts).
   const finishing = data.finishing;
-  $("finishing").textContent = finishing.finished + finishing.left
-    ? t("finishing", { finished: finishing.finished, games: finishing.finished + finishing.left, share: Math.round(finishing.share * 100), left: finishing.left })
+  const counting = finishing.finished + finishing.left;
+  $("finishing").textContent = counting
+    ? t("finishing", { finished: finishing.finished, games: counting, share: Math.round(finishing.share * 100), left: finishing.left })
     : t("finishing_none");
   const ratings = Object.entries(data.ratings);
   $("player-ratings").replaceChildren(...(ratings.length ? ratings.map(([name, r]) =>
-    element("li", "", t("rating_in", { title: variantTitle(name, name), rating: r.rating, uncertainty: r.uncertainty, games: r.games }))) :
+    element("li", "", t("rating_in", { title: variantTitle(name, name), rating: r.rating, uncertainty: r.uncertainty,
+      games: t(saysOne(r.games) ? "n_rated_games_one" : "n_rated_games", { n: r.games }) }))) :
     [element("li", "empty", t("no_ratings"))]));
   $("charts").replaceChildren(...Object.entries(data.history).filter(([, points]) => points.length).map(([name, points]) => chart(name, points)));
   // The statistics as racko stats counts them (the server replays the player's latest games).
@@ -59,7 +75,7 @@ function render() {
     .concat(Object.entries(stats.by_variant))
     .concat(Object.entries(stats.by_opponent).map(([name, tally]) => [t("stats_against", { name: name === "people only" ? t("people_only") : name }), tally])) : [];
   $("stats").replaceChildren(...(rows.length ? rows.map(([name, tally]) =>
-    element("li", "", name + ": " + t("stats_line", tally) + "; " + t("stats_rounds", tally))) : [element("li", "empty", t("no_games"))]));
+    element("li", "", name + ": " + statsLine(tally))) : [element("li", "empty", t("no_games"))]));
   $("games").replaceChildren(...(data.games.length ? data.games.map((game) => {
     const item = element("li", "line");
     const when = new Date(game.finished * 1000).toLocaleString(LANG);

@@ -100,8 +100,10 @@ def frames(url: str, path: str, token: str, stop: Any) -> list[dict[str, Any]]:
     return got
 
 
-def environment() -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")])}
+def environment(*folders: Path) -> dict[str, str]:
+    """This environment, with racko's source (and ``folders``) first on the path of a process started from it."""
+    path = [str(ROOT / "src"), *map(str, folders), os.environ.get("PYTHONPATH", "")]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
 
 
 def test_the_example_client_plays_a_whole_game(tmp_path: Path) -> None:
@@ -134,6 +136,52 @@ def test_racko_bot_connect_plays_a_whole_game(tmp_path: Path, variant: str, seat
         assert "1 games played." in done.stderr
         played = hub_of_app(app).tables[table["table"]]
         assert played.session.match.over and played.setup["seats"][len(seats)]["name"] == "Connected (bot)"
+
+
+@pytest.mark.parametrize(
+    ("variant", "seats", "agent"),
+    [("classic", ["medium"], "env_agent:sorting"), ("highlow", ["easy", "easy"], "env_agent:masked_random")],
+)
+def test_racko_bot_connect_plays_a_whole_game_with_an_agent_of_the_environments(
+    tmp_path: Path, variant: str, seats: list[str], agent: str
+) -> None:
+    """``--policy env:module:callable``: examples/env_agent.py's agents, which take the environments' observation
+    vector and action mask, play a whole game through the adapter."""
+    with bot_server(tmp_path / "tables.sqlite3") as (url, app, _):
+        _, token = hub_of_app(app).players.add_bot("Learner")
+        form = {"variant": variant, "target": 75} | ({"two_player_rule": False} if variant == "classic" else {})
+        table = new_table(url, ["bot-account:Learner", *seats], **form)
+        command = [sys.executable, "-c", "from racko.cli import main; main()", "bot", "connect", url]
+        command += ["--token", token, "--policy", f"env:{agent}", "--games", "1"]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=90, env=environment(ROOT / "examples"))
+        assert done.returncode == 0, done.stderr
+        assert "1 games played." in done.stderr
+        played = hub_of_app(app).tables[table["table"]]
+        assert played.session.match.over
+        assert any(action.seat == 0 for action in played.session.match.actions), "the agent's seat moved"
+
+
+def test_an_agent_that_chooses_an_illegal_index_stops_the_client_with_the_reason(tmp_path: Path) -> None:
+    (tmp_path / "wrong_agent.py").write_text("def act(observation, action_mask):\n    return 55\n")
+    with bot_server(tmp_path / "tables.sqlite3") as (url, app, _):
+        _, token = hub_of_app(app).players.add_bot("Wrong")
+        table = new_table(url, ["bot-account:Wrong", "easy"])
+        command = [sys.executable, "-c", "from racko.cli import main; main()", "bot", "connect", url]
+        command += ["--token", token, "--policy", "env:wrong_agent:act", "--games", "1"]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=60, env=environment(tmp_path))
+        assert done.returncode == 1, done.stderr
+        assert "the policy failed" in done.stderr and "action 55, which is not legal now" in done.stderr
+        played = hub_of_app(app).tables[table["table"]]
+        assert not any(action.seat == 0 for action in played.session.match.actions)  # nothing was played for it
+    unknown = ["--token", "rb_x", "--policy", "env:no_such_module_here:act"]
+    bad = subprocess.run(
+        [sys.executable, "-c", "from racko.cli import main; main()", "bot", "connect", "http://127.0.0.1:9", *unknown],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=environment(),
+    )
+    assert bad.returncode == 2 and "no_such_module_here" in bad.stderr
 
 
 def hub_of_app(app: Any) -> Any:

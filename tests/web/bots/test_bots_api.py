@@ -184,6 +184,52 @@ def test_an_agent_that_chooses_an_illegal_index_stops_the_client_with_the_reason
     assert bad.returncode == 2 and "no_such_module_here" in bad.stderr
 
 
+EVERY_VARIANT = [("classic", 2), ("classic", 3), ("bonus", 2), ("partners", 4), ("highlow", 3)]
+"""Every variant, and classic for 2 and 3 (Partners is classic for 4): the tables a bot may be invited to."""
+
+
+def bot_form(variant: str, players: int) -> dict[str, Any]:
+    """A short game: to 75 (a Rack-O ends it), the 2-player rule off so that a Rack-O comes soon."""
+    return {"variant": variant, "target": 75} | ({"two_player_rule": False} if players == 2 else {})
+
+
+@pytest.mark.parametrize(("variant", "players"), EVERY_VARIANT)
+def test_the_example_client_and_racko_bot_connect_play_each_other_to_the_end(
+    tmp_path: Path, variant: str, players: int
+) -> None:
+    """Seats taken in turn by examples/bot_client.py and `racko bot connect`, each its own process."""
+    with bot_server(tmp_path / "tables.sqlite3") as (url, app, _):
+        hub = hub_of_app(app)
+        names = [f"Seat {seat + 1}" for seat in range(players)]
+        tokens = [hub.players.add_bot(name)[1] for name in names]
+        table = new_table(url, [f"bot-account:{name}" for name in names], **bot_form(variant, players))
+        connect = [sys.executable, "-c", "from racko.cli import main; main()", "bot", "connect", url, "--games", "1"]
+        commands = [
+            [sys.executable, str(ROOT / "examples" / "bot_client.py"), url, token, "1"]
+            if seat % 2 == 0
+            else [*connect, "--token", token, "--policy", "racko:expert", "--seed", str(seat)]
+            for seat, token in enumerate(tokens)
+        ]
+        logs = [tmp_path / f"seat-{seat}.log" for seat in range(players)]
+        clients = []
+        try:
+            for command, log in zip(commands, logs, strict=True):
+                with log.open("wb") as written:
+                    client = subprocess.Popen(command, stdout=written, stderr=subprocess.STDOUT, env=environment())
+                clients.append(client)
+            codes = [client.wait(timeout=120) for client in clients]
+        finally:
+            for client in clients:
+                client.kill()
+                client.wait()
+        said = [log.read_text() for log in logs]
+        assert codes == [0] * players, said
+        assert all(("finished: " if seat % 2 == 0 else "1 games played.") in text for seat, text in enumerate(said))
+        played = hub.tables[table["table"]]
+        assert played.session.match.over
+        assert {action.seat for action in played.session.match.actions} == set(range(players))  # every seat played
+
+
 def hub_of_app(app: Any) -> Any:
     return app.state.hub
 

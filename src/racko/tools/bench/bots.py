@@ -107,7 +107,21 @@ class _Connection:
     async def request(
         self, method: str, path: str, headers: list[tuple[str, str]], body: bytes | None = None
     ) -> tuple[int, bytes]:
-        """A request and its whole answer: the status and the body; the connection is kept for the next one."""
+        """A request and its whole answer: the status and the body; the connection is kept for the next one.  A
+        kept connection the server has closed meanwhile (uvicorn closes idle ones after 5 s) is opened again and the
+        request sent again (a move sent twice is refused as stale: it is played once)."""
+        reused = self.writer is not None and self.http.our_state is h11.IDLE
+        try:
+            return await self._exchange(method, path, headers, body)
+        except (ConnectionError, h11.ProtocolError):
+            if not reused:
+                raise
+            await self.close()
+            return await self._exchange(method, path, headers, body)
+
+    async def _exchange(
+        self, method: str, path: str, headers: list[tuple[str, str]], body: bytes | None
+    ) -> tuple[int, bytes]:
         await self._send(method, path, headers, body)
         status, chunks = 0, []
         while not isinstance(event := await self._next(), h11.EndOfMessage):
@@ -253,7 +267,11 @@ async def _play_games(
         "two_player_rule": False,
     }
     for _ in range(games):
-        status, answer = await maker.request("POST", "/api/tables", [], json.dumps(form).encode())
+        try:
+            status, answer = await maker.request("POST", "/api/tables", [], json.dumps(form).encode())
+        except (OSError, h11.ProtocolError):
+            run.errors["table-connection"] += 1
+            return
         if status != 200:
             run.errors[f"table-{status}"] += 1
             return
@@ -316,6 +334,7 @@ async def _measure_bots(servers: Servers, settings: BotBenchSettings, say: Calla
     figures.update(
         {
             "tables": len(pairs),
+            "games_expected": expected,
             "games_finished": run.finished,
             "seconds": round(wall, 2),
             "moves": moves,

@@ -1,5 +1,6 @@
 """``racko bot connect``: a bot account plays at a racko server through the Bot API (docs/BOTS.md), with any
-function from an observation to an action: racko's own levels (``racko:expert``) or ``module:callable``.
+function from an observation to an action: racko's own levels (``racko:expert``), ``module:callable``, or an agent
+of ``racko.envs``' encoding (``env:module:callable``, through the envs front end's adapter).
 
 Standard library only (``urllib`` and threads): it follows the account's event stream, plays each game that starts
 in a thread of its own, and when a stream breaks it reconnects and resumes the game from the last version it was

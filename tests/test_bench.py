@@ -103,6 +103,76 @@ def test_the_server_benchmark_measures_actions_and_stops_its_server() -> None:
     assert _gone(pid)
 
 
+BOTS_KEYS = {
+    "benchmark",
+    "bots",
+    "games_per_bot",
+    "variant",
+    "players_per_table",
+    "target",
+    "sync",
+    "cores",
+    "load_average_before",
+    "load_average_after",
+    "server_rss_before_kb",
+    "server_rss_after_kb",
+    "tables",
+    "games_expected",
+    "games_finished",
+    "seconds",
+    "moves",
+    "moves_per_second",
+    "ack_p50_ms",
+    "ack_p90_ms",
+    "ack_p99_ms",
+    "ack_max_ms",
+    "events",
+    "events_per_second",
+    "server_cpu",
+    "server_cpu_per_move_ms",
+    "client_cpu",
+    "errors",
+    "error_codes",
+    "browser",
+    "browser_cpu_per_move_ms",
+    "cpu_per_move_ratio",
+}
+BROWSER_KEYS = {
+    "tables",
+    "interval",
+    "seconds",
+    "moves",
+    "moves_per_second",
+    "p50_ms",
+    "p99_ms",
+    "server_cpu",
+    "server_cpu_per_move_ms",
+    "errors",
+}
+
+
+def test_bots_play_their_games_through_the_bot_api_and_are_measured_beside_the_browser() -> None:
+    figures, pid = _bench("--bots", "4", "--games", "2", "--seconds", "1", "--warmup", "0")
+    assert set(figures) == BOTS_KEYS and set(figures["browser"]) == BROWSER_KEYS
+    assert figures["benchmark"] == "server-bots" and figures["tables"] == 2
+    assert figures["games_expected"] == figures["games_finished"] == 4
+    assert figures["errors"] == 0, figures["error_codes"]
+    assert figures["moves"] >= 4 * 10  # four whole games: every turn is two moves, and a round is many turns
+    assert 0 < figures["ack_p50_ms"] <= figures["ack_p99_ms"] <= figures["ack_max_ms"]
+    assert figures["events"] > figures["moves"]  # every move is a state on both seats' streams
+    assert figures["server_cpu_per_move_ms"] > 0 and figures["browser_cpu_per_move_ms"] > 0
+    assert figures["browser"]["moves"] > 0 and figures["browser"]["errors"] == 0
+    assert _gone(pid)
+
+
+def test_bots_come_in_pairs_on_one_process() -> None:
+    runner = CliRunner()
+    odd = runner.invoke(app, ["bench", "server", "--bots", "3"])
+    assert odd.exit_code == 2 and "even number" in odd.stderr
+    several = runner.invoke(app, ["bench", "server", "--bots", "4", "--processes", "2", "--db", "postgres"])
+    assert several.exit_code == 2 and "one process" in several.stderr
+
+
 def test_finding_the_most_actions_a_second_is_bounded_in_steps() -> None:
     figures, pid = _bench(
         "--find-max", "--tables", "4", "--start-rate", "8", "--step-seconds", "1", "--max-steps", "2", "--warmup", "0.5"

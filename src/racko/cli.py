@@ -93,6 +93,17 @@ app.command("serve")(serve_command)
 app.command("proxy-config")(proxy_config_command)
 app.add_typer(web_commands.admin_app)
 
+
+def _env_agent_policy(agent: Any) -> Any:
+    """``racko bot connect --policy env:…``: an agent of the environments' encoding, made a policy by the envs front
+    end's adapter (which the tools may not import)."""
+    try:
+        from racko.envs.agent import agent_policy
+    except ImportError as error:  # the rl extra is not installed
+        raise ValueError(f"env: agents need the rl extra (pip install 'racko[rl]'): {error}") from None
+    return agent_policy(agent)
+
+
 bot_app = typer.Typer(name="bot", help="Play at a racko server as a bot account (docs/BOTS.md).", no_args_is_help=True)
 app.add_typer(bot_app)
 
@@ -102,17 +113,21 @@ def bot_connect(
     url: Annotated[str, typer.Argument(help="The server, such as http://127.0.0.1:8000.")],
     token: Annotated[str, typer.Option(help="The bot account's token (racko admin bot add).")],
     policy: Annotated[
-        str, typer.Option(help="racko:LEVEL (racko's own, such as racko:expert) or module:callable.")
+        str,
+        typer.Option(
+            help="racko:LEVEL (racko's own, such as racko:expert), module:callable (an observation to an action) "
+            "or env:module:callable (an agent of racko.envs: the encoded observation and action mask to an index)."
+        ),
     ] = "racko:expert",
     games: Annotated[int | None, typer.Option(help="Stop after this many games (default: play on).", min=1)] = None,
     seed: Annotated[int | None, typer.Option(help="The seed of racko's levels.")] = None,
 ) -> None:
     """Play every game the bot is seated at, with a policy from an observation to an action; reconnects and
     resumes by sequence number when the connection breaks."""
-    from racko.tools.botclient import BotClient, load_policy
+    from racko.tools.botclient import BotClient, PolicyFailed, load_policy
 
     try:
-        make = load_policy(policy, seed)
+        make = load_policy(policy, seed, adapt_agent=_env_agent_policy)
     except (ValueError, ImportError, AttributeError) as error:
         typer.echo(f"racko: {error}", err=True)
         raise typer.Exit(2) from None
@@ -122,7 +137,7 @@ def bot_connect(
     except KeyboardInterrupt:
         client.stop.set()
         raise typer.Exit(130) from None
-    except OSError:
+    except (OSError, PolicyFailed):  # the client said why
         raise typer.Exit(1) from None
     typer.echo(f"{finished} games played.", err=True)
 

@@ -1,5 +1,6 @@
 """``racko bot connect``: a bot account plays at a racko server through the Bot API (docs/BOTS.md), with any
-function from an observation to an action: racko's own levels (``racko:expert``) or ``module:callable``.
+function from an observation to an action: racko's own levels (``racko:expert``), ``module:callable``, or an agent
+of ``racko.envs``' encoding (``env:module:callable``, through the envs front end's adapter).
 
 Standard library only (``urllib`` and threads): it follows the account's event stream, plays each game that starts
 in a thread of its own, and when a stream breaks it reconnects and resumes the game from the last version it was
@@ -26,19 +27,42 @@ READ_SECONDS = 30.0
 """A stream silent this long (its keep-alive lines included) is taken for broken, and opened again."""
 
 
-def load_policy(spec: str, seed: int | None = None) -> Callable[[], Policy]:
-    """What makes a policy for one game: ``racko:LEVEL`` (a computer level of racko's) or ``module:callable``."""
+def load_callable(spec: str) -> Callable[..., Any]:
+    """The function ``module:callable`` names (``ImportError``, ``AttributeError`` or ``ValueError`` if none)."""
     module_name, _, name = spec.partition(":")
     if not module_name or not name:
-        raise ValueError(f"a policy is module:callable or racko:LEVEL, not {spec!r}")
-    if module_name == "racko":
-        if name not in bots.available():
-            raise ValueError(f"racko has no level {name!r}; it has {', '.join(bots.available())}")
-        return lambda: bots.create(name, seed=seed).act
-    policy = getattr(importlib.import_module(module_name), name)
-    if not callable(policy):
+        raise ValueError(f"a policy is module:callable, not {spec!r}")
+    found = getattr(importlib.import_module(module_name), name)
+    if not callable(found):
         raise ValueError(f"{spec} is not callable")
+    return found  # type: ignore[no-any-return]
+
+
+def load_policy(
+    spec: str, seed: int | None = None, adapt_agent: Callable[[Callable[..., Any]], Policy] | None = None
+) -> Callable[[], Policy]:
+    """What makes a policy for one game: ``racko:LEVEL`` (a computer level of racko's), ``module:callable`` (a
+    policy), or ``env:module:callable`` (an agent of ``racko.envs``' encoding, made a policy by ``adapt_agent``:
+    the envs front end's adapter, which the command above both hands in)."""
+    kind, _, rest = spec.partition(":")
+    if kind == "env":
+        if adapt_agent is None:
+            raise ValueError("env: agents are not available here")
+        adapted = adapt_agent(load_callable(rest))
+        return lambda: adapted
+    if kind == "racko":
+        if rest not in bots.available():
+            raise ValueError(f"racko has no level {rest!r}; it has {', '.join(bots.available())}")
+        return lambda: bots.create(rest, seed=seed).act
+    if not kind or not rest:
+        raise ValueError(f"a policy is racko:LEVEL, module:callable or env:module:callable, not {spec!r}")
+    policy = load_callable(spec)
     return lambda: policy
+
+
+class PolicyFailed(Exception):
+    """The policy raised an error, or chose what is no action: the client stops and says so (a broken policy is
+    not played on by retrying it, and its turns fall to the table's clock)."""
 
 
 class BotClient:
@@ -54,6 +78,7 @@ class BotClient:
         self.playing: dict[str, threading.Thread] = {}
         self.finished: list[str] = []
         self.stop = threading.Event()
+        self.failure: PolicyFailed | None = None
 
     def _request(self, path: str, body: dict[str, Any] | None = None, timeout: float = READ_SECONDS) -> Any:
         data = None if body is None else json.dumps(body).encode()
@@ -73,7 +98,8 @@ class BotClient:
 
     def run(self, games: int | None = None) -> int:
         """Follow the account's events and play every game it starts (reconnecting after a break) until ``games``
-        games have finished (``None``: until stopped); how many finished.  ``OSError`` if the token is refused."""
+        games have finished (``None``: until stopped); how many finished.  ``OSError`` if the token is refused,
+        :class:`PolicyFailed` if the policy failed."""
         refused: list[OSError] = []
         follower = threading.Thread(target=self._follow, args=(refused,), name="racko-bot-events", daemon=True)
         follower.start()
@@ -84,6 +110,8 @@ class BotClient:
             thread.join(timeout=READ_SECONDS)
         if refused:
             raise refused[0]
+        if self.failure is not None:
+            raise self.failure
         return len(self.finished)
 
     def _follow(self, refused: list[OSError]) -> None:
@@ -124,6 +152,11 @@ class BotClient:
                         self.say(f"game at {table} finished")
                         self.finished.append(table)
                         return
+            except PolicyFailed as failure:
+                self.say(f"racko: the policy failed at {table}: {failure}")
+                self.failure = failure
+                self.stop.set()
+                return
             except urllib.error.HTTPError as error:
                 if error.code in (401, 403, 404, 410):
                     self.say(f"racko: cannot play at {table}: {error.read().decode(errors='replace')}")
@@ -137,8 +170,11 @@ class BotClient:
         if not view["legal"] or view["to_act"] != view["you"]:
             return
         observation = observation_from_json(frame["observation"])
-        chosen = policy(observation)
-        action = chosen if isinstance(chosen, dict) else family_of(observation.rules).action_to_json(chosen)
+        try:
+            chosen = policy(observation)
+            action = chosen if isinstance(chosen, dict) else family_of(observation.rules).action_to_json(chosen)
+        except Exception as error:  # whatever a policy raises: a broken policy, not a broken connection
+            raise PolicyFailed(f"{type(error).__name__}: {error}") from error
         action = {key: value for key, value in action.items() if key != "seat"}
         try:
             self._request(f"/api/bot/game/{table}/move", {"version": frame["version"], "action": action}).close()

@@ -373,28 +373,35 @@ admin_app.add_typer(bot_admin)
 
 @bot_admin.command("add")
 def admin_bot_add(
-    name: Annotated[str, typer.Argument(help="The bot's name (plain text, as players' names are).")],
+    names: Annotated[
+        list[str], typer.Argument(help="The bot's name (plain text, as players' names are); several: one token each.")
+    ],
     db: Annotated[str | None, typer.Option(help=DB_HELP)] = None,
 ) -> None:
-    """Make a bot account and print its token, once (the server keeps only its hash).
+    """Make a bot account and print its token, once (the server keeps only its hash); several names, a token a line
+    in their order.
 
     The same name again gives that bot a new token: the old one stops working."""
     from racko.web.players import clean_name, reserved_like
 
-    clean = clean_name(name)
-    if clean is None or reserved_like(clean) is not None:
+    cleaned = [clean_name(name) for name in names]
+    if any(clean is None or reserved_like(clean) is not None for clean in cleaned):
         typer.echo("racko: a bot's name is some text that is no computer level's, such as Robo.", err=True)
         raise typer.Exit(2)
     store = _admin_store(db)
     try:
-        bot, token = _players(store).add_bot(clean)
-    except ValueError as error:
-        typer.echo(f"racko: {error}.", err=True)
-        raise typer.Exit(1) from None
+        players = _players(store)
+        for clean in cleaned:
+            assert clean is not None
+            try:
+                bot, token = players.add_bot(clean)
+            except ValueError as error:
+                typer.echo(f"racko: {error}.", err=True)
+                raise typer.Exit(1) from None
+            typer.echo(f"Bot {bot.name} ({bot.id}); its token, shown only now:", err=True)
+            typer.echo(token)
     finally:
         store.close()
-    typer.echo(f"Bot {bot.name} ({bot.id}); its token, shown only now:", err=True)
-    typer.echo(token)
 
 
 @bot_admin.command("revoke")

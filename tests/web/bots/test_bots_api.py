@@ -100,8 +100,10 @@ def frames(url: str, path: str, token: str, stop: Any) -> list[dict[str, Any]]:
     return got
 
 
-def environment() -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")])}
+def environment(*folders: Path) -> dict[str, str]:
+    """This environment, with racko's source (and ``folders``) first on the path of a process started from it."""
+    path = [str(ROOT / "src"), *map(str, folders), os.environ.get("PYTHONPATH", "")]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
 
 
 def test_the_example_client_plays_a_whole_game(tmp_path: Path) -> None:
@@ -134,6 +136,98 @@ def test_racko_bot_connect_plays_a_whole_game(tmp_path: Path, variant: str, seat
         assert "1 games played." in done.stderr
         played = hub_of_app(app).tables[table["table"]]
         assert played.session.match.over and played.setup["seats"][len(seats)]["name"] == "Connected (bot)"
+
+
+@pytest.mark.parametrize(
+    ("variant", "seats", "agent"),
+    [("classic", ["medium"], "env_agent:sorting"), ("highlow", ["easy", "easy"], "env_agent:masked_random")],
+)
+def test_racko_bot_connect_plays_a_whole_game_with_an_agent_of_the_environments(
+    tmp_path: Path, variant: str, seats: list[str], agent: str
+) -> None:
+    """``--policy env:module:callable``: examples/env_agent.py's agents, which take the environments' observation
+    vector and action mask, play a whole game through the adapter."""
+    with bot_server(tmp_path / "tables.sqlite3") as (url, app, _):
+        _, token = hub_of_app(app).players.add_bot("Learner")
+        form = {"variant": variant, "target": 75} | ({"two_player_rule": False} if variant == "classic" else {})
+        table = new_table(url, ["bot-account:Learner", *seats], **form)
+        command = [sys.executable, "-c", "from racko.cli import main; main()", "bot", "connect", url]
+        command += ["--token", token, "--policy", f"env:{agent}", "--games", "1"]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=90, env=environment(ROOT / "examples"))
+        assert done.returncode == 0, done.stderr
+        assert "1 games played." in done.stderr
+        played = hub_of_app(app).tables[table["table"]]
+        assert played.session.match.over
+        assert any(action.seat == 0 for action in played.session.match.actions), "the agent's seat moved"
+
+
+def test_an_agent_that_chooses_an_illegal_index_stops_the_client_with_the_reason(tmp_path: Path) -> None:
+    (tmp_path / "wrong_agent.py").write_text("def act(observation, action_mask):\n    return 55\n")
+    with bot_server(tmp_path / "tables.sqlite3") as (url, app, _):
+        _, token = hub_of_app(app).players.add_bot("Wrong")
+        table = new_table(url, ["bot-account:Wrong", "easy"])
+        command = [sys.executable, "-c", "from racko.cli import main; main()", "bot", "connect", url]
+        command += ["--token", token, "--policy", "env:wrong_agent:act", "--games", "1"]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=60, env=environment(tmp_path))
+        assert done.returncode == 1, done.stderr
+        assert "the policy failed" in done.stderr and "action 55, which is not legal now" in done.stderr
+        played = hub_of_app(app).tables[table["table"]]
+        assert not any(action.seat == 0 for action in played.session.match.actions)  # nothing was played for it
+    unknown = ["--token", "rb_x", "--policy", "env:no_such_module_here:act"]
+    bad = subprocess.run(
+        [sys.executable, "-c", "from racko.cli import main; main()", "bot", "connect", "http://127.0.0.1:9", *unknown],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=environment(),
+    )
+    assert bad.returncode == 2 and "no_such_module_here" in bad.stderr
+
+
+EVERY_VARIANT = [("classic", 2), ("classic", 3), ("bonus", 2), ("partners", 4), ("highlow", 3)]
+"""Every variant, and classic for 2 and 3 (Partners is classic for 4): the tables a bot may be invited to."""
+
+
+def bot_form(variant: str, players: int) -> dict[str, Any]:
+    """A short game: to 75 (a Rack-O ends it), the 2-player rule off so that a Rack-O comes soon."""
+    return {"variant": variant, "target": 75} | ({"two_player_rule": False} if players == 2 else {})
+
+
+@pytest.mark.parametrize(("variant", "players"), EVERY_VARIANT)
+def test_the_example_client_and_racko_bot_connect_play_each_other_to_the_end(
+    tmp_path: Path, variant: str, players: int
+) -> None:
+    """Seats taken in turn by examples/bot_client.py and `racko bot connect`, each its own process."""
+    with bot_server(tmp_path / "tables.sqlite3") as (url, app, _):
+        hub = hub_of_app(app)
+        names = [f"Seat {seat + 1}" for seat in range(players)]
+        tokens = [hub.players.add_bot(name)[1] for name in names]
+        table = new_table(url, [f"bot-account:{name}" for name in names], **bot_form(variant, players))
+        connect = [sys.executable, "-c", "from racko.cli import main; main()", "bot", "connect", url, "--games", "1"]
+        commands = [
+            [sys.executable, str(ROOT / "examples" / "bot_client.py"), url, token, "1"]
+            if seat % 2 == 0
+            else [*connect, "--token", token, "--policy", "racko:expert", "--seed", str(seat)]
+            for seat, token in enumerate(tokens)
+        ]
+        logs = [tmp_path / f"seat-{seat}.log" for seat in range(players)]
+        clients = []
+        try:
+            for command, log in zip(commands, logs, strict=True):
+                with log.open("wb") as written:
+                    client = subprocess.Popen(command, stdout=written, stderr=subprocess.STDOUT, env=environment())
+                clients.append(client)
+            codes = [client.wait(timeout=120) for client in clients]
+        finally:
+            for client in clients:
+                client.kill()
+                client.wait()
+        said = [log.read_text() for log in logs]
+        assert codes == [0] * players, said
+        assert all(("finished: " if seat % 2 == 0 else "1 games played.") in text for seat, text in enumerate(said))
+        played = hub.tables[table["table"]]
+        assert played.session.match.over
+        assert {action.seat for action in played.session.match.actions} == set(range(players))  # every seat played
 
 
 def hub_of_app(app: Any) -> Any:

@@ -141,15 +141,42 @@ def server_command(
         str | None,
         typer.Option(help="Give every table this real-time clock (fast, normal or slow); default: no clock."),
     ] = None,
+    bots: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            max=5000,
+            help="Bot accounts (an even number) playing in pairs through the Bot API instead: move acknowledgement, "
+            "events per second, CPU per move; then the browser's sockets (--tables is not used; --seconds and "
+            "--warmup are theirs) at the bots' rate, for their CPU per move.",
+        ),
+    ] = 0,
+    games: Annotated[int, typer.Option(min=1, max=1000, help="--bots: games each bot plays, a table each.")] = 10,
+    target: Annotated[
+        int, typer.Option(min=5, max=1000, help="--bots: the tables' target score (75: mostly one round).")
+    ] = 75,
     seed: Annotated[int, typer.Option(help="Seed of the simulated people.")] = 0,
     as_json: AsJson = False,
 ) -> None:
     """The web server under load: a racko serve process (or several behind HAProxy) started here on 127.0.0.1,
-    loaded with simulated people: actions per second, latency to every seat, memory per table."""
+    loaded with simulated people: actions per second, latency to every seat, memory per table.  With --bots: bot
+    accounts playing through the Bot API (docs/BENCHMARKS.md)."""
     from racko.tools.bench.server import PLAYERS, SYNC_LEVELS, BenchSettings, server_bench, server_bench_lines
 
     if sync not in SYNC_LEVELS:
         raise _fail(f"--sync is {' or '.join(SYNC_LEVELS)}, not {sync!r}.", 2)
+    if bots:
+        from racko.tools.bench.bots import BotBenchSettings, bots_bench, bots_bench_lines
+
+        if bots < 2 or bots % 2:
+            raise _fail("the bots play in pairs: --bots is an even number, 2 or more.", 2)
+        if find_max or processes > 1 or proxy or db != "sqlite" or lobbies or quick or clock:
+            raise _fail("--bots is measured on one process and SQLite, at the bots' own pace, on its own.", 2)
+        settings_of_bots = BotBenchSettings(
+            bots=bots, games=games, target=target, seconds=seconds, warmup=warmup, sync=sync, seed=seed, db_dir=db_dir
+        )
+        _print_figures(_measured("bots", lambda: bots_bench(settings_of_bots, _say)), bots_bench_lines, as_json)
+        return
     if players not in PLAYERS:
         raise _fail(f"--players is {' or '.join(PLAYERS)}, not {players!r}.", 2)
     if db not in ("sqlite", "postgres") and not db.startswith(("postgresql://", "postgres://")):

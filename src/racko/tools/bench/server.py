@@ -112,6 +112,8 @@ class Servers:
         self.postgres: TemporaryPostgres | None = None
         self.processes: list[ServeProcess] = []
         self.proxy: Proxy | None = None
+        self.location = ""
+        """The database the servers share (``racko serve --db``), once started."""
 
     def start(self) -> None:
         settings = self.settings
@@ -122,6 +124,7 @@ class Servers:
             location = self.postgres.start()
         else:
             location = settings.db
+        self.location = location
         options = ["--pace", "0", "--sync", settings.sync, "--new-tables-per-minute", "1000000"]
         for index in range(settings.processes):
             server = ServeProcess(self.folder, location, f"bench{index + 1}", *options)
@@ -644,7 +647,9 @@ def _stretch(run: _Run, start: float, stop: float, clock: _Clock) -> dict[str, A
     }
 
 
-async def _measure(server: Servers, settings: BenchSettings, say: Callable[[str], None]) -> dict[str, Any]:
+async def measure_tables(server: Servers, settings: BenchSettings, say: Callable[[str], None]) -> dict[str, Any]:
+    """The person seats' tables on ``server``, loaded as ``settings`` say (``racko bench server``'s measurement; the
+    bots' benchmark measures the browser's CPU per move with it too); the figures."""
     rng = random.Random(settings.seed)
     url = f"ws://{HOST}:{server.port}"
     figures: dict[str, Any] = {
@@ -805,7 +810,7 @@ def server_bench(settings: BenchSettings, say: Callable[[str], None]) -> dict[st
     _raise_file_limit()
     with _sigterm_stops(), running_servers(settings) as servers:
         say(f"{servers.describe()}.")
-        return asyncio.run(_measure(servers, settings, say))
+        return asyncio.run(measure_tables(servers, settings, say))
 
 
 def server_bench_lines(figures: dict[str, Any]) -> list[str]:

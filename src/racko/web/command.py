@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 import typer
 
 from racko.play.library import data_dir
+from racko.web.bots import GAMES_AT_ONCE, REQUESTS_PER_MINUTE
 from racko.web.core import NEW_TABLES_PER_ADDRESS
 from racko.web.lobby import FILL_SECONDS
 from racko.web.ops import LOG_FORMATS
@@ -99,6 +100,18 @@ def serve_command(
         str,
         typer.Option(help="The operator's contact the notifications name to the push services (mailto: or https:)."),
     ] = "mailto:racko@localhost",
+    bot_requests_per_minute: Annotated[
+        int,
+        typer.Option(
+            help="Requests a minute each bot's token may make to the Bot API (more are refused with 429).", min=1
+        ),
+    ] = REQUESTS_PER_MINUTE,
+    bot_games_at_once: Annotated[
+        int,
+        typer.Option(
+            help="Games not over a bot may play at once before its challenges and seeks are refused (429).", min=1
+        ),
+    ] = GAMES_AT_ONCE,
 ) -> None:
     """Play Rack-O in the browser, with friends and computer players: start the server and print its address."""
     import uvicorn
@@ -140,6 +153,8 @@ def serve_command(
             rate_shared_addresses=rate_shared_addresses,
             push_keys=keys,
             push_contact=push_contact,
+            bot_requests_per_minute=bot_requests_per_minute,
+            bot_games_at_once=bot_games_at_once,
         ),
         host=host,
         port=port,

@@ -255,10 +255,11 @@ class Challenges:
             self._end(challenge, EXPIRED, None)
 
     def _end(self, challenge: Challenge, state: str, reason: str | None) -> None:
-        """End it, and tell the bot (and a challenging bot) how; a person's page asks."""
+        """End it, and tell the bot (when it did not end it itself) and a challenging bot how; a person's page
+        asks."""
         challenge.state, challenge.reason, challenge.ended = state, reason, self.now()
         told = {"id": challenge.id, "state": state, "reason": reason, "table": challenge.table}
-        if state != ACCEPTED:  # the accepting bot knows; its gameStart follows on its stream
+        if state in (EXPIRED, WITHDRAWN):  # an answer of the bot's own is not told back to it
             self.events.tell(challenge.bot.id, {"type": "challengeCanceled", **told})
         if challenge.challenger_is_bot:
             kind = {ACCEPTED: "challengeAccepted", DECLINED: "challengeDeclined"}.get(state, "challengeCanceled")

@@ -247,7 +247,7 @@ def test_accept_decline_and_withdraw_at_once_have_exactly_one_winner(tmp_path: P
 
 def test_the_limits_per_token_refuse_with_429_and_change_nothing(tmp_path: Path) -> None:
     with server(tmp_path / "t.sqlite3", bot_requests_per_minute=6, bot_games_at_once=1) as (url, app):
-        robo, token = app.state.hub.players.add_bot("Robo")
+        _, token = app.state.hub.players.add_bot("Robo")
         _, other = app.state.hub.players.add_bot("Other")
         made = call(
             url, "/api/tables", body={"variant": "classic", "players": 2, "seats": ["bot-account:Robo", "easy"]}

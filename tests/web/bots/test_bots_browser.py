@@ -23,6 +23,8 @@ from tables import table_app, wait_for
 
 ROOT = Path(__file__).resolve().parents[3]
 LOCALES = {"en": "en-GB", "nl": "nl-NL", "fr": "fr-FR"}
+CHALLENGE = {"en": "Challenge", "nl": "Uitdagen", "fr": "Défier"}
+TITLE = {"en": "Challenge Robo (bot)", "nl": "Robo (bot) uitdagen", "fr": "Défier Robo (bot)"}
 DECLINED = {
     "en": "Robo declined: no reason given.",
     "nl": "Robo weigert: geen reden opgegeven.",
@@ -116,7 +118,10 @@ def test_a_bot_s_decline_is_said_in_the_person_s_language(tmp_path: Path, chromi
         with bot_running(url, token, "--challenges", "decline"):
             online(app, "Robo")
             page = person_page(chromium, url, "Ann", language)
-            page.goto(url + "/challenge/Robo")
+            page.goto(url + "/p/" + app_bot(app))  # the bot's player page links to its challenge page
+            expect(page.locator("#player-title")).to_contain_text("Robo (bot)")
+            page.get_by_role("link", name=CHALLENGE[language]).click()
+            expect(page.locator("#challenge-title")).to_have_text(TITLE[language])
             page.locator("#send").click()
             expect(page.locator("#answer")).to_have_text(DECLINED[language])
             expect(page.locator("#withdraw")).to_be_hidden()

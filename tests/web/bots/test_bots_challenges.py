@@ -189,6 +189,12 @@ def test_bad_challenges_are_refused_and_change_nothing(tmp_path: Path) -> None:
             assert call(url, f"/api/challenges/{made['id']}")[0] == 401
             assert call(url, f"/api/challenges/{made['id']}", cookie=person(url, "Bob"))[0] == 403
             assert call(url, f"/api/challenges/{made['id']}", cookie=ann)[1]["state"] == "open"
+            # Ann has three waiting now (the two above and this one): a fourth waits for one of them to end.
+            assert call(url, "/api/challenges", body=asked, cookie=ann)[0] == 200
+            status, answer = call(url, "/api/challenges", body=asked, cookie=ann)
+            assert (status, answer["code"]) == (429, "too-many-challenges"), answer
+            assert call(url, f"/api/challenges/{made['id']}/withdraw", body={}, cookie=ann)[1]["state"] == "withdrawn"
+            assert call(url, "/api/challenges", body=asked, cookie=ann)[0] == 200
             assert tables_of(app, robo.id) == 0
 
 

@@ -34,6 +34,8 @@ SWEEP_SECONDS = 1.0
 """How often expired challenges are looked for (each one is also found expired whenever it is asked about)."""
 KEPT_SECONDS = 600.0
 """How long an ended challenge can still be asked about (its challenger's page learns how it ended)."""
+OPEN_AT_ONCE = 3
+"""Challenges one challenger may have waiting at once (a person's page, or a bot, cannot flood a bot with them)."""
 DECLINE_REASONS = ("generic", "later", "variant", "players", "clock", "rated", "casual")
 """Why a bot declines, one of these words (each said in the challenger's language on their page)."""
 OPEN, ACCEPTED, DECLINED, EXPIRED, WITHDRAWN, FAILED = "open", "accepted", "declined", "expired", "withdrawn", "failed"
@@ -153,8 +155,8 @@ class Challenges:
         address: str | None = None,
     ) -> Challenge:
         """A new challenge to the bot named ``bot_name``, told on its event stream; refused when there is no such
-        bot, it is the challenger, it is not listening, or it (or a challenging bot) plays as many games as it
-        may."""
+        bot, it is the challenger, it is not listening, it (or a challenging bot) plays as many games as it may, or
+        the challenger has :data:`OPEN_AT_ONCE` challenges waiting already."""
         settings = challenge_settings(body)
         bot = await asyncio.to_thread(self.hub.players.bot_named, bot_name[:40])
         if bot is None:
@@ -167,6 +169,11 @@ class Challenges:
         if challenger_is_bot:
             await self.limits.may_start_a_game(challenger)
         self.sweep()
+        waiting = sum(1 for c in self.challenges.values() if c.challenger.id == challenger.id and c.state == OPEN)
+        if waiting >= OPEN_AT_ONCE:
+            raise BotRefused(
+                429, "too-many-challenges", f"At most {OPEN_AT_ONCE} challenges wait for an answer at once: wait."
+            )
         challenge = Challenge(
             "c" + secrets.token_urlsafe(12), challenger, challenger_is_bot, bot, settings, self.now(), address
         )
@@ -188,6 +195,8 @@ class Challenges:
         async with challenge.lock:
             self._still_open(challenge)
             await self.limits.may_start_a_game(bot)
+            if challenge.challenger_is_bot:
+                await self.limits.may_start_a_game(challenge.challenger)
             try:
                 challenge.table = await self._make_table(challenge)
             except WebError as error:

@@ -16,9 +16,11 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from typer.testing import CliRunner
 from websockets.sync.client import connect
 
 from browsing import serving_app
+from racko.cli import app as cli_app
 from tables import HandClock, table_app
 
 
@@ -327,3 +329,10 @@ def wait_until(look: Any) -> None:
             return
         threading.Event().wait(0.02)
     raise AssertionError("it never came")
+
+
+def test_racko_bot_connect_refuses_an_unknown_answer_to_challenges() -> None:
+    answer = CliRunner().invoke(
+        cli_app, ["bot", "connect", "http://127.0.0.1:9", "--token", "rb_x", "--challenges", "maybe"]
+    )
+    assert answer.exit_code == 2 and "--challenges is accept or decline" in answer.output

@@ -156,3 +156,26 @@ def ask(page: Page, *, bots_welcome: bool) -> None:
     page.locator("#quick-rated").set_checked(False)
     page.locator("#quick-bots").set_checked(bots_welcome)
     page.locator("#quick-go").click()
+
+
+def test_an_accepted_challenge_with_a_friend_s_seat_gives_its_link_first(tmp_path: Path, chromium: Browser) -> None:
+    with served(tmp_path / "t.sqlite3") as (url, app):
+        _, token = app.state.hub.players.add_bot("Robo")
+        with bot_running(url, token, "--policy", "racko:easy"):
+            online(app, "Robo")
+            page = person_page(chromium, url, "Ann")
+            page.goto(url + "/challenge/Robo")
+            page.locator("#players").select_option("3")
+            page.locator("#seat-2").select_option("person")
+            page.locator("#send").click()
+            expect(page.locator("#answer")).to_contain_text("Robo accepted. Send each friend their seat's link")
+            friend = page.locator("#answer input.link").input_value()
+            assert "#seat=" in friend and page.url.endswith("/challenge/Robo")
+            assert serious_problems(page, Axe()) == []
+            page.locator("#to-table").click()
+            expect(page.locator("#others")).to_contain_text("Robo (bot)")
+            guest = chromium.new_context(**DESKTOP).new_page()  # the friend opens the link sent to them
+            guest.goto(friend)
+            expect(guest.locator("body")).to_have_attribute("data-version", re.compile(r"\d+"))
+            expect(guest.locator("#others")).to_contain_text("Ann")
+            guest.context.close()

@@ -336,3 +336,27 @@ def test_racko_bot_connect_refuses_an_unknown_answer_to_challenges() -> None:
         cli_app, ["bot", "connect", "http://127.0.0.1:9", "--token", "rb_x", "--challenges", "maybe"]
     )
     assert answer.exit_code == 2 and "--challenges is accept or decline" in answer.output
+
+
+def test_a_challenge_seats_friends_and_other_bots_as_the_start_page_does(tmp_path: Path) -> None:
+    with server(tmp_path / "t.sqlite3") as (url, app):
+        _, token = app.state.hub.players.add_bot("Robo")
+        other, _ = app.state.hub.players.add_bot("Other")
+        ann = person(url, "Ann")
+        asked = {"bot": "Robo", "variant": "classic", "players": 4}
+        with listening(url, token) as events:
+            for wrong in (["person", "bot-account:Robo"], ["person", "bot-account:Nobody"], ["person", "me"]):
+                status, answer = call(url, "/api/challenges", body={**asked, "seats": wrong}, cookie=ann)
+                assert (status, answer["code"]) == (400, "bad-challenge"), (wrong, answer)
+            seats = ["person", "bot-account:Other"]
+            made = call(url, "/api/challenges", body={**asked, "seats": seats}, cookie=ann)[1]
+            assert events.next("challenge")["seats"] == seats
+            accepted = call(url, f"/api/bot/challenge/{made['id']}/accept", token, {})[1]
+            assert "guests" not in accepted  # a friend's link is never the bot's
+            assert "guests" not in call(url, f"/api/bot/challenge/{made['id']}", token)[1]
+            seen = call(url, f"/api/challenges/{made['id']}", cookie=ann)[1]
+            assert [guest["seat"] for guest in seen["guests"]] == [2]
+            table = app.state.hub.tables[seen["table"]]
+            assert table.seat_of(seen["guests"][0]["token"]) == 2
+            assert [spec["name"] for spec in table.setup["seats"]] == ["Ann", "Robo (bot)", "Player 3", "Other (bot)"]
+            assert table.setup["seats"][3]["player"] == other.id

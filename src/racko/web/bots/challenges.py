@@ -38,6 +38,9 @@ OPEN_AT_ONCE = 3
 """Challenges one challenger may have waiting at once (a person's page, or a bot, cannot flood a bot with them)."""
 DECLINE_REASONS = ("generic", "later", "variant", "players", "clock", "rated", "casual")
 """Why a bot declines, one of these words (each said in the challenger's language on their page)."""
+PERSON, BOT_ACCOUNT = "person", "bot-account:"
+"""A seat beyond the challenger's and the bot's for a person (a link for the challenger to send) or a bot account
+(seated as the start page's form seats one, docs/BOTS.md)."""
 OPEN, ACCEPTED, DECLINED, EXPIRED, WITHDRAWN, FAILED = "open", "accepted", "declined", "expired", "withdrawn", "failed"
 
 
@@ -50,22 +53,27 @@ class Challenge:
     challenger_is_bot: bool
     bot: Player
     settings: dict[str, Any]
-    """variant, players, seats (the computer levels of the seats after the challenger's and the bot's), target,
-    clock, rated, two_player_rule."""
+    """variant, players, seats (who sits in the seats after the challenger's and the bot's: a computer level,
+    ``person`` or ``bot-account:NAME``, as the start page's form says them), target, clock, rated,
+    two_player_rule."""
     made: float
     address: str | None = None
     state: str = OPEN
     reason: str | None = None
     table: str | None = None
     ended: float | None = None
+    guests: list[dict[str, Any]] = field(default_factory=list)
+    """The links of the ``person`` seats of the table made (``{"seat", "token"}``): for the challenger alone."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
 
     def expires(self) -> float:
         return self.made + CHALLENGE_SECONDS
 
-    def status(self, now: float) -> dict[str, Any]:
-        """How it stands, as its challenger and the bot are shown it."""
-        return {
+    def status(self, now: float, challenger: bool = False) -> dict[str, Any]:
+        """How it stands, as the bot is shown it; ``challenger``: as its challenger is, with the links of the seats
+        of the people they invite (a seat's link is for whoever it is sent to, never the bot)."""
+        more = {"guests": self.guests} if challenger else {}
+        return more | {
             "id": self.id,
             "state": self.state,
             "reason": self.reason,
@@ -102,11 +110,17 @@ def challenge_settings(body: dict[str, Any]) -> dict[str, Any]:
         raise BotRefused(400, "bad-challenge", f"{chosen.title} is played by {counts} players.")
     levels = body.get("seats", [])
     playing = bots_for(chosen.name)
-    if not isinstance(levels, list) or len(levels) != players - 2 or not all(level in playing for level in levels):
+    fits = (PERSON, *playing)
+    if (
+        not isinstance(levels, list)
+        or len(levels) != players - 2
+        or not all(isinstance(level, str) and (level in fits or level.startswith(BOT_ACCOUNT)) for level in levels)
+    ):
         raise BotRefused(
             400,
             "bad-challenge",
-            f"seats: the computer players of the {players - 2} other seats, each one of {', '.join(playing)}.",
+            f"seats: who sits in the {players - 2} other seats, each {PERSON}, {BOT_ACCOUNT}NAME or one of "
+            f"{', '.join(playing)}.",
         )
     rated = body.get("rated") is True
     clock = body.get("clock", "normal" if rated else NO_CLOCK)
@@ -163,6 +177,11 @@ class Challenges:
             raise BotRefused(404, "no-bot", f"There is no bot account {bot_name[:30]!r}.")
         if bot.id == challenger.id:
             raise BotRefused(400, "bad-challenge", "A bot cannot challenge itself.")
+        others = [seat[len(BOT_ACCOUNT) :] for seat in settings["seats"] if seat.startswith(BOT_ACCOUNT)]
+        for name in others:
+            other = await asyncio.to_thread(self.hub.players.bot_named, name[:40])
+            if other is None or other.id in (bot.id, challenger.id) or others.count(name) > 1:
+                raise BotRefused(400, "bad-challenge", f"seats: {name[:30]!r} is no other bot account.")
         if not self.events.listening(bot.id):
             raise BotRefused(409, "bot-offline", f"{bot.name} is not connected: a bot is challenged while it listens.")
         await self.limits.may_start_a_game(bot)
@@ -276,13 +295,14 @@ class Challenges:
 
     async def _make_table(self, challenge: Challenge) -> str:
         """The table, made as the start page's form makes one: the challenger's seat bound to them (a person's
-        page opens it without a link), the bot's to the bot account, then the computer players."""
+        page opens it without a link), the bot's to the bot account, then the other seats (a person's seat has a
+        link, kept for the challenger)."""
         settings = challenge.settings
-        first = "bot-account:" + challenge.challenger.name if challenge.challenger_is_bot else "person"
+        first = BOT_ACCOUNT + challenge.challenger.name if challenge.challenger_is_bot else PERSON
         form = {
             "variant": settings["variant"],
             "players": settings["players"],
-            "seats": [first, "bot-account:" + challenge.bot.name, *settings["seats"]],
+            "seats": [first, BOT_ACCOUNT + challenge.bot.name, *settings["seats"]],
             "names": ["" if challenge.challenger_is_bot else challenge.challenger.name],
             "target": settings["target"],
             "clock": settings["clock"],
@@ -292,6 +312,9 @@ class Challenges:
         }
         person = None if challenge.challenger_is_bot else challenge.challenger
         links = await self.hub.create(form, [person], [challenge.address if person is not None else None])
+        challenge.guests = [
+            {"seat": seat["seat"], "token": seat["token"]} for seat in links["seats"][2:] if seat["token"] is not None
+        ]
         return str(links["table"])
 
     async def _tell_open_ones(self, bot: Player, tell: Callable[[dict[str, Any]], None]) -> None:

@@ -29,7 +29,7 @@ from racko.web.core import (
 from racko.web.lobby import Lobby
 from racko.web.players import Player, required_player
 
-SEEK_STATUS = {"too-many": 429, "leaver-wait": 429}
+SEEK_STATUS = {"too-many": 429}
 """The HTTP status of a seek the lobby refuses (any other: 400)."""
 
 
@@ -52,7 +52,7 @@ def matching_routes(
         return bot, body
 
     def answered(status: dict[str, Any]) -> JSONResponse:
-        return JSONResponse(status)
+        return JSONResponse(status, headers={"Cache-Control": "no-store"})  # a guest's link may be in it
 
     # --- a bot's routes ---------------------------------------------------------------------------------
 
@@ -62,7 +62,7 @@ def matching_routes(
             made = await challenges.make(bot, True, request.path_params["name"], body)
         except BotRefused as refusal:
             return refusal.response()
-        return answered(made.status(challenges.now()))
+        return answered(made.status(challenges.now(), challenger=True))
 
     async def bot_looks(request: Request) -> Response:
         try:
@@ -72,7 +72,7 @@ def matching_routes(
                 raise BotRefused(403, "not-yours", "This challenge is neither to nor from this bot.")
         except BotRefused as refusal:
             return refusal.response()
-        return answered(challenge.status(challenges.now()))
+        return answered(challenge.status(challenges.now(), challenger=bot.id == challenge.challenger.id))
 
     async def bot_answers(request: Request) -> Response:
         answer = request.path_params["answer"]
@@ -90,7 +90,7 @@ def matching_routes(
                 raise BotRefused(404, "no-route", "A challenge is answered with accept, decline or cancel.")
         except BotRefused as refusal:
             return refusal.response()
-        return answered(challenge.status(challenges.now()))
+        return answered(challenge.status(challenges.now(), challenger=bot.id == challenge.challenger.id))
 
     async def seek(request: Request) -> Response:
         try:
@@ -135,7 +135,7 @@ def matching_routes(
             made = await challenges.make(person, False, str(body.get("bot", "")), body, client_address(request))
         except BotRefused as refusal:
             return refusal.response()
-        return answered(made.status(challenges.now()))
+        return answered(made.status(challenges.now(), challenger=True))
 
     async def person_looks(request: Request) -> Response:
         try:
@@ -153,7 +153,7 @@ def matching_routes(
             return BotRefused(refused.status, "refused", str(refused)).response()
         except BotRefused as refusal:
             return refusal.response()
-        return answered(challenge.status(challenges.now()))
+        return answered(challenge.status(challenges.now(), challenger=True))
 
     return [
         Route("/api/bot/challenge/{id}/{answer}", bot_answers, methods=["POST"]),

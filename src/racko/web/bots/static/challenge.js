@@ -17,13 +17,14 @@ function showSeats() {
   for (const row of [...box.querySelectorAll(".seat")]) row.remove();
   $("seat-you").replaceChildren(t("seat") + " 1: ", me ? bdi(me.name) : t("challenge_you"));
   $("seat-bot").replaceChildren(t("seat") + " 2: ", bdi(botName + " (bot)"));
-  for (let seat = 2; seat < players; seat++) { // the seats beyond yours and the bot's: racko's computer players
+  for (let seat = 2; seat < players; seat++) { // the seats beyond yours and the bot's: a friend, or racko's computer
     const label = element("label", "seat");
     const select = element("select");
     select.id = "seat-" + seat;
+    select.append(new Option(t("person"), "person"));
     for (const bot of variant.bots) select.append(new Option(t("computer") + ": " + bot, bot));
     const wanted = kept[seat - 2];
-    select.value = wanted && variant.bots.includes(wanted) ? wanted : variant.default_bot;
+    select.value = wanted && [...select.options].some((o) => o.value === wanted) ? wanted : variant.default_bot;
     label.append(element("span", "", t("seat") + " " + (seat + 1)), " ", select);
     box.append(label);
   }
@@ -54,9 +55,29 @@ function show() {
   const state = challenge.state;
   $("withdraw").hidden = state !== "open";
   if (state === "open") $("answer").textContent = t("challenge_open", { bot: botName, seconds: Math.ceil(challenge.expires_in) });
+  else if (state === "accepted" && challenge.guests && challenge.guests.length) guestLinks(); // first, the friends' links
   else if (state === "accepted") { $("answer").textContent = t("challenge_accepted", { bot: botName }); location.assign("/t/" + encodeURIComponent(challenge.table)); }
   else if (state === "declined") $("answer").textContent = t("challenge_declined", { bot: botName, reason: t("decline:" + challenge.reason) });
   else $("answer").textContent = t("challenge_" + state, { bot: botName });
+}
+
+// Accepted, with seats for friends: their links to send, then the person's own way to the table.
+function guestLinks() {
+  const table = "/t/" + encodeURIComponent(challenge.table);
+  const list = element("ul", "lines");
+  for (const guest of challenge.guests) {
+    const item = element("li");
+    const field = element("input", "link");
+    field.readOnly = true;
+    field.value = location.origin + table + "#seat=" + guest.token;
+    field.setAttribute("aria-label", t("seat") + " " + (guest.seat + 1));
+    item.append(t("seat") + " " + (guest.seat + 1) + ": ", field);
+    list.append(item);
+  }
+  const go = element("a", "button primary", t("go"));
+  go.href = table;
+  go.id = "to-table";
+  $("answer").replaceChildren(t("challenge_links", { bot: botName }), list, go);
 }
 
 async function follow() {

@@ -70,9 +70,10 @@ class BotEvents:
 
     async def opened(self, bot: Player, queue: asyncio.Queue[dict[str, Any]]) -> None:
         """A bot's event stream opened: the bot is online (the lobby lists it) while one is open."""
-        if not self.streams.get(bot.id):
+        first = not self.streams.get(bot.id)
+        self.streams.setdefault(bot.id, set()).add(queue)  # at once: nothing told meanwhile is missed
+        if first:
             await self.hub.players.page_opened(bot.id)
-        self.streams.setdefault(bot.id, set()).add(queue)
         for hook in self.on_open:
             await hook(bot, queue.put_nowait)
 

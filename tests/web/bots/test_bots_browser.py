@@ -17,9 +17,10 @@ from typing import Any
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
+from test_bots_challenges import listening
 
 from browsing import DESKTOP, WAIT_MS, play_a_turn, serious_problems, serving_app, wait_for_turn_or_round_end
-from tables import table_app, wait_for
+from tables import HandClock, table_app, wait_for
 
 ROOT = Path(__file__).resolve().parents[3]
 LOCALES = {"en": "en-GB", "nl": "nl-NL", "fr": "fr-FR"}
@@ -50,8 +51,8 @@ def bot_running(url: str, token: str, *options: str) -> Iterator[subprocess.Pope
 
 
 @contextlib.contextmanager
-def served(path: Path) -> Iterator[tuple[str, Any]]:
-    app = table_app(path, bot_keep_alive=0.5)
+def served(path: Path, **options: Any) -> Iterator[tuple[str, Any]]:
+    app = table_app(path, bot_keep_alive=0.5, **options)
     with serving_app(app) as url:
         yield url, app
 
@@ -179,3 +180,22 @@ def test_an_accepted_challenge_with_a_friend_s_seat_gives_its_link_first(tmp_pat
             expect(guest.locator("body")).to_have_attribute("data-version", re.compile(r"\d+"))
             expect(guest.locator("#others")).to_contain_text("Ann")
             guest.context.close()
+
+
+def test_an_unanswered_challenge_expires_and_the_page_says_so(tmp_path: Path, chromium: Browser) -> None:
+    clock = HandClock()
+    with served(tmp_path / "t.sqlite3", now=clock) as (url, app):
+        _, token = app.state.hub.players.add_bot("Robo")
+        with listening(url, token) as events:  # listening, and never answering
+            page = person_page(chromium, url, "Ann", "nl")
+            page.goto(url + "/challenge/Robo")
+            page.locator("#send").click()
+            events.next("challenge")
+            expect(page.locator("#answer")).to_have_text("Wachten op het antwoord van Robo (nog 60 s).")
+            expect(page.locator("#withdraw")).to_be_visible()
+            clock.at += 60
+            expect(page.locator("#answer")).to_have_text(
+                "Robo antwoordde niet binnen een minuut: de uitdaging is verlopen."
+            )
+            expect(page.locator("#withdraw")).to_be_hidden()
+            assert events.next("challengeCanceled")["state"] == "expired"

@@ -108,7 +108,7 @@ def create_app(
     lobby = lobby_room.Lobby(hub, ratings, fill_seconds=fill_seconds, quick_target=quick_target)
     reviews = review_room.Reviews.with_playouts(review_playouts)
     bot_events = bots_room.BotEvents(hub)
-    bot_limits = bots_room.BotLimits(players, bot_requests_per_minute, bot_games_at_once)
+    bot_limits = bots_room.BotLimits(players, bot_requests_per_minute, bot_games_at_once, now)
     challenges = bots_room.Challenges(hub, bot_events, bot_limits)
 
     async def forgotten(player_id: str) -> None:

@@ -254,7 +254,8 @@ def test_accept_decline_and_withdraw_at_once_have_exactly_one_winner(tmp_path: P
 
 
 def test_the_limits_per_token_refuse_with_429_and_change_nothing(tmp_path: Path) -> None:
-    with server(tmp_path / "t.sqlite3", bot_requests_per_minute=6, bot_games_at_once=1) as (url, app):
+    clock = HandClock()  # the buckets fill by the server's clock: still while the test runs
+    with server(tmp_path / "t.sqlite3", now=clock, bot_requests_per_minute=6, bot_games_at_once=1) as (url, app):
         _, token = app.state.hub.players.add_bot("Robo")
         _, other = app.state.hub.players.add_bot("Other")
         made = call(
@@ -280,6 +281,11 @@ def test_the_limits_per_token_refuse_with_429_and_change_nothing(tmp_path: Path)
             assert answer["retry_after"] == "10"
             assert table.version == before and app.state.hub.tables[table.table_id].version == before
             assert call(url, "/api/bot/account", other)[0] == 200  # another token has its own
+            clock.at += 9.9
+            assert call(url, "/api/bot/account", token)[0] == 429  # a request's worth comes back in 10 s
+            clock.at += 0.1
+            assert call(url, "/api/bot/account", token)[0] == 200
+            assert call(url, "/api/bot/account", token)[0] == 429
 
 
 def test_a_seeking_bot_meets_only_people_who_welcome_bots(tmp_path: Path) -> None:

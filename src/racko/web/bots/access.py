@@ -4,11 +4,12 @@ token (requests a minute, games at once; docs/BOTS.md), and the refusal every Bo
 from __future__ import annotations
 
 import asyncio
+import time
+from collections.abc import Callable
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from racko.web.core import Bucket
 from racko.web.players import COOKIE, Player, Players
 
 REQUESTS_PER_MINUTE = 600
@@ -36,25 +37,35 @@ class BotLimits:
     minute, as full as a minute's worth at first), and games not over at once."""
 
     def __init__(
-        self, players: Players, requests_per_minute: int = REQUESTS_PER_MINUTE, games_at_once: int = GAMES_AT_ONCE
+        self,
+        players: Players,
+        requests_per_minute: int = REQUESTS_PER_MINUTE,
+        games_at_once: int = GAMES_AT_ONCE,
+        now: Callable[[], float] = time.monotonic,
     ) -> None:
         self.players = players
         self.requests_per_minute = requests_per_minute
         self.games_at_once = games_at_once
-        self.buckets: dict[str, Bucket] = {}
+        self.now = now
+        """The clock the buckets fill by (the server's; a test moves it by hand)."""
+        self.buckets: dict[str, tuple[float, float]] = {}
+        """Each bot's requests left and when that was counted."""
 
     def take(self, bot: Player) -> None:
         """One request of ``bot``'s; a 429 ``slow-down`` once it goes faster than the operator allows."""
-        bucket = self.buckets.get(bot.id)
-        if bucket is None:
-            bucket = self.buckets[bot.id] = Bucket(self.requests_per_minute / 60.0, self.requests_per_minute)
-        if not bucket.take():
+        now = self.now()
+        full = float(self.requests_per_minute)
+        left, counted = self.buckets.get(bot.id, (full, now))
+        left = min(full, left + max(0.0, now - counted) * full / 60.0)
+        if left < 1:
+            self.buckets[bot.id] = (left, now)
             raise BotRefused(
                 429,
                 "slow-down",
                 f"This bot made more than {self.requests_per_minute} requests a minute: wait, then try again.",
                 retry_after=max(1, round(60 / self.requests_per_minute)),
             )
+        self.buckets[bot.id] = (left - 1, now)
 
     async def may_start_a_game(self, bot: Player) -> None:
         """A 429 ``too-many-games`` if ``bot`` sits at as many games not over as it may."""

@@ -1,6 +1,7 @@
 "use strict";
-// A person challenges a bot account: the game's settings, then the bot's answer as it comes (the page asks every
-// second); an accepted challenge takes the person to the table, where their seat is theirs without a link.
+// A person challenges a bot account: the game's settings (the button waits, disabled, for the options and the
+// person's name), then the bot's answer as it comes (the page asks every second); an accepted challenge takes the
+// person to the table, where their seat is theirs without a link.
 let OPTIONS = null, challenge = null, me = null;
 const $ = (id) => document.getElementById(id);
 const botName = decodeURIComponent(location.pathname.split("/").pop());

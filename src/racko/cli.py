@@ -121,17 +121,45 @@ def bot_connect(
     ] = "racko:expert",
     games: Annotated[int | None, typer.Option(help="Stop after this many games (default: play on).", min=1)] = None,
     seed: Annotated[int | None, typer.Option(help="The seed of racko's levels.")] = None,
+    challenges: Annotated[
+        str, typer.Option(help="accept: the challenges the policy can play (the others declined); decline: all.")
+    ] = "accept",
+    seek: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Ask quick play for a game of this variant (repeat for more), again after each game: with the "
+            "people who welcome bots and the other bots seeking.",
+        ),
+    ] = None,
+    seek_clock: Annotated[str, typer.Option(help="The speed of the games sought (--seek).")] = "normal",
+    seek_rated: Annotated[bool, typer.Option("--seek-rated", help="Seek rated games (default: casual).")] = False,
 ) -> None:
-    """Play every game the bot is seated at, with a policy from an observation to an action; reconnects and
-    resumes by sequence number when the connection breaks."""
+    """Play every game the bot is seated at, with a policy from an observation to an action; answers challenges,
+    seeks quick play's games if asked; reconnects and resumes by sequence number when the connection breaks."""
+    from racko.play.session import bots_for
     from racko.tools.botclient import BotClient, PolicyFailed, load_policy
+
+    if challenges not in ("accept", "decline"):
+        typer.echo(f"racko: --challenges is accept or decline, not {challenges!r}.", err=True)
+        raise typer.Exit(2)
 
     try:
         make = load_policy(policy, seed, adapt_agent=_env_agent_policy)
     except (ValueError, ImportError, AttributeError) as error:
         typer.echo(f"racko: {error}", err=True)
         raise typer.Exit(2) from None
-    client = BotClient(url, token, make, say=lambda line: typer.echo(line, err=True))
+    level = policy.partition(":")[2] if policy.startswith("racko:") else None
+    client = BotClient(
+        url,
+        token,
+        make,
+        say=lambda line: typer.echo(line, err=True),
+        plays=lambda variant: level is None or level in bots_for(variant),
+        accept_challenges=challenges == "accept",
+        seeks=tuple(
+            {"variant": name, "players": "any", "clock": seek_clock, "rated": seek_rated} for name in seek or ()
+        ),
+    )
     try:
         finished = client.run(games)
     except KeyboardInterrupt:

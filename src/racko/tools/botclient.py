@@ -4,7 +4,9 @@ of ``racko.envs``' encoding (``env:module:callable``, through the envs front end
 
 Standard library only (``urllib`` and threads): it follows the account's event stream, plays each game that starts
 in a thread of its own, and when a stream breaks it reconnects and resumes the game from the last version it was
-sent (``?since=``), so that no event is lost or seen twice."""
+sent (``?since=``), so that no event is lost or seen twice.  It accepts the challenges its policy can play (racko's
+levels: the variants they play; declined with ``variant`` otherwise), and with ``seeks`` asks quick play for games
+while its event stream is open (again after each game it finishes)."""
 
 from __future__ import annotations
 
@@ -69,12 +71,25 @@ class BotClient:
     """One bot account at one server: its token, its policy, and the games it plays."""
 
     def __init__(
-        self, url: str, token: str, make_policy: Callable[[], Policy], say: Callable[[str], None] = print
+        self,
+        url: str,
+        token: str,
+        make_policy: Callable[[], Policy],
+        say: Callable[[str], None] = print,
+        *,
+        plays: Callable[[str], bool] = lambda variant: True,
+        accept_challenges: bool = True,
+        seeks: tuple[dict[str, Any], ...] = (),
     ) -> None:
         self.url = url.rstrip("/")
         self.token = token
         self.make_policy = make_policy
         self.say = say
+        self.plays = plays
+        """Whether the policy plays a variant (a challenge of another variant is declined)."""
+        self.accept_challenges = accept_challenges
+        self.seeks = seeks
+        """Quick play's wishes (``{"variant", "players", "clock", "rated"}``) asked for while the stream is open."""
         self.playing: dict[str, threading.Thread] = {}
         self.finished: list[str] = []
         self.stop = threading.Event()
@@ -119,8 +134,13 @@ class BotClient:
         while not self.stop.is_set():
             try:
                 for event in self._lines("/api/bot/stream/event"):
-                    if event.get("type") == "gameStart":
+                    kind = event.get("type")
+                    if kind == "gameStart":
                         self._start(str(event["table"]))
+                    elif kind == "challenge":
+                        self._answer(event)
+                    elif kind in ("hello", "gameFinish"):
+                        self._seek()
             except urllib.error.HTTPError as error:
                 if error.code in (401, 403):
                     self.say(f"racko: the server refused the token: {error.read().decode(errors='replace')}")
@@ -129,6 +149,26 @@ class BotClient:
                 time.sleep(1)
             except (OSError, ValueError):  # the server away a moment: try again
                 time.sleep(1)
+
+    def _answer(self, challenge: dict[str, Any]) -> None:
+        """Accept a challenge the policy can play, decline any other (the server tells the challenger)."""
+        variant = str(challenge.get("variant"))
+        accept = self.accept_challenges and self.plays(variant)
+        path = f"/api/bot/challenge/{challenge['id']}/" + ("accept" if accept else "decline")
+        reason = {} if accept else {"reason": "generic" if not self.accept_challenges else "variant"}
+        who = challenge.get("from", {}).get("name", "?")
+        try:
+            self._request(path, reason).close()
+            self.say(f"{'accepted' if accept else 'declined'} the challenge of {who} ({variant})")
+        except urllib.error.HTTPError as error:  # expired meanwhile, too many games …: said, and the client goes on
+            self.say(f"the challenge of {who} was not answered: {error.read().decode(errors='replace')}")
+
+    def _seek(self) -> None:
+        for wish in self.seeks:
+            try:
+                self._request("/api/bot/seek", wish).close()
+            except urllib.error.HTTPError as error:  # too many games at once …: asked again after the next game
+                self.say(f"quick play refused the seek {wish}: {error.read().decode(errors='replace')}")
 
     def _start(self, table: str) -> None:
         running = self.playing.get(table)

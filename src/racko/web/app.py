@@ -77,6 +77,8 @@ def create_app(
     push_to_plain_http: bool = False,
     bot_keep_alive: float = bots_room.KEEP_ALIVE_SECONDS,
     bot_ladder: bots_room.LadderLimits | None = None,
+    bot_requests_per_minute: int = bots_room.REQUESTS_PER_MINUTE,
+    bot_games_at_once: int = bots_room.GAMES_AT_ONCE,
 ) -> Starlette:
     """The server's application over ``store``; ``frames_per_second`` limits each connection (tests that play at a
     machine's speed raise it); ``short_collections``: keep the cycle collector's pauses short (racko.web.ops.memory);
@@ -87,7 +89,8 @@ def create_app(
     ``push_keys``: the VAPID keys that sign "your turn" pushes (None: no pushes), ``push_contact`` the contact their
     claims name; ``push_to_plain_http``: take http:// push services too (a test's own, on 127.0.0.1; no CLI option);
     ``bot_keep_alive``: seconds between the keep-alive lines of the Bot API's quiet streams (docs/BOTS.md);
-    ``bot_ladder``: run the bot ladder within these limits (None: no ladder; docs/BOTS.md)."""
+    ``bot_ladder``: run the bot ladder within these limits (None: no ladder; docs/BOTS.md);
+    ``bot_requests_per_minute``, ``bot_games_at_once``: the limits on each bot's token (docs/BOTS.md)."""
     store.prepare(schema_parts())
     hub: Hub
     metrics = Metrics(
@@ -109,6 +112,8 @@ def create_app(
     reviews = review_room.Reviews.with_playouts(review_playouts)
     bot_events = bots_room.BotEvents(hub)
     ladder = None if bot_ladder is None else bots_room.Ladder(hub, bot_events, ratings, bot_ladder)
+    bot_limits = bots_room.BotLimits(players, bot_requests_per_minute, bot_games_at_once, now)
+    challenges = bots_room.Challenges(hub, bot_events, bot_limits)
 
     async def forgotten(player_id: str) -> None:
         """A player was forgotten: out of quick play, out of the reviews kept here, and every table this process
@@ -141,6 +146,7 @@ def create_app(
         keeper = asyncio.create_task(hub.keep())
         lobby_task = asyncio.create_task(lobby.run())
         pages_task = asyncio.create_task(hub.players.keep_pages_noted())
+        challenges_task = asyncio.create_task(challenges.run())
         collector = asyncio.create_task(keep_collections_short()) if short_collections else None
         ladder_task = None if ladder is None else asyncio.create_task(ladder.run())
         yield
@@ -150,6 +156,7 @@ def create_app(
         keeper.cancel()
         lobby_task.cancel()
         pages_task.cancel()
+        challenges_task.cancel()
         if collector is not None:
             collector.cancel()
         await hub.close()
@@ -174,7 +181,8 @@ def create_app(
             *puzzles_room.routes(allowed),
             *review_room.routes(reviews, store, ratings.record, hub.players, allowed),
             *ops_room.routes(store, lambda: len(hub.tables), metrics, running),
-            *bots_room.routes(hub, bot_events, bot_keep_alive),
+            *bots_room.routes(hub, bot_events, bot_keep_alive, bot_limits),
+            *bots_room.matching_routes(challenges, lobby, bot_events, bot_limits, allowed),
             # last: its /ws/{table} would take /ws/lobby, Starlette trying routes in order
             *table_room.routes(hub, metrics, allowed, creation, frames_per_second),
             static_files("core"),
@@ -190,4 +198,5 @@ def create_app(
     app.state.pushes = pushes
     app.state.metrics = metrics
     app.state.ladder = ladder
+    app.state.challenges = challenges
     return app

@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 import typer
 
 from racko.play.library import data_dir
+from racko.web.bots import GAMES_AT_ONCE, REQUESTS_PER_MINUTE
 from racko.web.core import NEW_TABLES_PER_ADDRESS
 from racko.web.lobby import FILL_SECONDS
 from racko.web.ops import LOG_FORMATS
@@ -125,6 +126,18 @@ def serve_command(
     ladder_target: Annotated[
         int | None, typer.Option(help="The ladder games' target score (default: the variant's own).", min=5)
     ] = None,
+    bot_requests_per_minute: Annotated[
+        int,
+        typer.Option(
+            help="Requests a minute each bot's token may make to the Bot API (more are refused with 429).", min=1
+        ),
+    ] = REQUESTS_PER_MINUTE,
+    bot_games_at_once: Annotated[
+        int,
+        typer.Option(
+            help="Games not over a bot may play at once before its challenges and seeks are refused (429).", min=1
+        ),
+    ] = GAMES_AT_ONCE,
 ) -> None:
     """Play Rack-O in the browser, with friends and computer players: start the server and print its address."""
     import uvicorn
@@ -184,6 +197,8 @@ def serve_command(
             push_keys=keys,
             push_contact=push_contact,
             bot_ladder=ladder,
+            bot_requests_per_minute=bot_requests_per_minute,
+            bot_games_at_once=bot_games_at_once,
         ),
         host=host,
         port=port,

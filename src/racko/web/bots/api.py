@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from starlette.requests import Request
@@ -16,8 +16,9 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 
 from racko.observation_json import observation_to_json
+from racko.web.bots.access import BotLimits, BotRefused, bot_of
 from racko.web.core import BODY_LIMIT, TooBig, WebError, after_closing, read_body
-from racko.web.players import COOKIE, Player, Players
+from racko.web.players import Player, Players
 from racko.web.table import Elsewhere, Hub, Table, Watcher
 
 PROTOCOL = "v1"
@@ -41,18 +42,6 @@ STATUS = {
 """The HTTP status of a refused move by the table room's code (any other: 400)."""
 
 
-class BotRefused(Exception):
-    """A Bot API request refused: a status, a code and a message, answered as ``{"code", "error"}``."""
-
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-
-    def response(self) -> JSONResponse:
-        return JSONResponse({"code": self.code, "error": str(self)}, status_code=self.status)
-
-
 class BotEvents:
     """Each bot account's event streams in this process, and what they are told: a game started at a table where the
     account sits (``gameStart``), a game there finished (``gameFinish``).  It follows the tables as the lobby does
@@ -63,7 +52,38 @@ class BotEvents:
         self.streams: dict[str, set[asyncio.Queue[dict[str, Any]]]] = {}
         self.told: set[tuple[str, str, int, str]] = set()
         """(player, table, game, type): each event once per process."""
+        self.on_open: list[Callable[[Player, Callable[[dict[str, Any]], None]], Awaitable[None]]] = []
+        """What other parts of the room do when a bot's event stream opens (with a way to tell that stream alone):
+        the challenges still open for it are told again."""
+        self.on_last_close: list[Callable[[Player], Awaitable[None]]] = []
+        """What they do when a bot's last event stream here closes: its seeks end."""
         hub.followers.append(self.table_changed)
+
+    def tell(self, player_id: str, event: dict[str, Any]) -> None:
+        """An event to every event stream the bot account has open here."""
+        for queue in self.streams.get(player_id, set()):
+            queue.put_nowait(event)
+
+    def listening(self, player_id: str) -> bool:
+        """Whether the bot account has an event stream open here."""
+        return bool(self.streams.get(player_id))
+
+    async def opened(self, bot: Player, queue: asyncio.Queue[dict[str, Any]]) -> None:
+        """A bot's event stream opened: the bot is online (the lobby lists it) while one is open."""
+        first = not self.streams.get(bot.id)
+        self.streams.setdefault(bot.id, set()).add(queue)  # at once: nothing told meanwhile is missed
+        if first:
+            await self.hub.players.page_opened(bot.id)
+        for hook in self.on_open:
+            await hook(bot, queue.put_nowait)
+
+    async def closed(self, bot: Player, queue: asyncio.Queue[dict[str, Any]]) -> None:
+        self.streams.get(bot.id, set()).discard(queue)
+        if not self.streams.get(bot.id):
+            self.streams.pop(bot.id, None)
+            await self.hub.players.page_closed(bot.id)
+            for hook in self.on_last_close:
+                await hook(bot)
 
     async def table_changed(self, table_id: str, setup: dict[str, Any], over: bool, people_here: bool) -> None:
         for seat, spec in enumerate(setup["seats"]):
@@ -80,21 +100,16 @@ class BotEvents:
                 queue.put_nowait(event)
 
 
-def routes(hub: Hub, events: BotEvents, keep_alive: float = KEEP_ALIVE_SECONDS) -> list[BaseRoute]:
-    """The Bot API's routes; ``keep_alive``: seconds between two keep-alive lines of a quiet stream."""
+def routes(
+    hub: Hub, events: BotEvents, keep_alive: float = KEEP_ALIVE_SECONDS, limits: BotLimits | None = None
+) -> list[BaseRoute]:
+    """The Bot API's routes; ``keep_alive``: seconds between two keep-alive lines of a quiet stream; ``limits``: the
+    operator's limits per token (default: :mod:`.access`'s)."""
     players: Players = hub.players
+    limits = limits or BotLimits(players)
 
-    async def bot_of(request: Request) -> Player:
-        """The bot account of the request's token; a page's cookie, no token or a token that is no bot's is refused."""
-        if COOKIE in request.cookies:
-            raise BotRefused(403, "cookie", "The Bot API takes a bot's token, never a page's cookie.")
-        scheme, _, token = request.headers.get("authorization", "").partition(" ")
-        if scheme.lower() != "bearer" or not token.strip():
-            raise BotRefused(401, "no-token", "Send the bot's token: Authorization: Bearer TOKEN.")
-        bot = await asyncio.to_thread(players.bot_of_token, token.strip())
-        if bot is None:
-            raise BotRefused(401, "bad-token", "This token is no bot account's (or it was revoked).")
-        return bot
+    async def bot_of_request(request: Request) -> Player:
+        return await bot_of(request, players, limits)
 
     async def seat_at(table_id: str, bot: Player) -> tuple[Table, int]:
         try:
@@ -110,21 +125,21 @@ def routes(hub: Hub, events: BotEvents, keep_alive: float = KEEP_ALIVE_SECONDS) 
 
     async def account(request: Request) -> Response:
         try:
-            bot = await bot_of(request)
+            bot = await bot_of_request(request)
         except BotRefused as refusal:
             return refusal.response()
         return JSONResponse({"id": bot.id, "name": bot.name, "bot": True, "protocol": PROTOCOL})
 
     async def event_stream(request: Request) -> Response:
         try:
-            bot = await bot_of(request)
+            bot = await bot_of_request(request)
             seats = await asyncio.to_thread(players.seats_of, bot.id)
         except BotRefused as refusal:
             return refusal.response()
         queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         for line in seats:  # the games under way where it sits, first
             queue.put_nowait({"type": "gameStart", "table": line["table"], "seat": line["seat"], "game": None})
-        events.streams.setdefault(bot.id, set()).add(queue)
+        await events.opened(bot, queue)
 
         async def lines() -> AsyncIterator[str]:
             try:
@@ -137,14 +152,15 @@ def routes(hub: Hub, events: BotEvents, keep_alive: float = KEEP_ALIVE_SECONDS) 
                         continue
                     yield json.dumps(event) + "\n"
             finally:
-                events.streams.get(bot.id, set()).discard(queue)
+                with contextlib.suppress(Exception):
+                    await after_closing(lambda: events.closed(bot, queue))
 
         return StreamingResponse(lines(), media_type="application/x-ndjson")
 
     async def game_stream(request: Request) -> Response:
         table_id = request.path_params["table"]
         try:
-            bot = await bot_of(request)
+            bot = await bot_of_request(request)
             since = _since(request.query_params.get("since"))
             table, seat = await seat_at(table_id, bot)
         except BotRefused as refusal:
@@ -197,7 +213,7 @@ def routes(hub: Hub, events: BotEvents, keep_alive: float = KEEP_ALIVE_SECONDS) 
     async def move(request: Request) -> Response:
         table_id = request.path_params["table"]
         try:
-            bot = await bot_of(request)
+            bot = await bot_of_request(request)
             try:
                 body = json.loads(await read_body(request, BODY_LIMIT))
             except TooBig:

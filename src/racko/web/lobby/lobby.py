@@ -69,11 +69,16 @@ class QueueKey:
     ever."""
     finishers: bool = False
     """Only with players who finish most of their games (racko.web.players.finishing)."""
+    bots_welcome: bool = False
+    """Bot accounts may be seated with this player (docs/BOTS.md): off unless the person asks; a bot's own seek
+    always has it.  Not part of :meth:`fits`: a group may hold a bot only if every person in it welcomes bots."""
 
     def name(self) -> str:
         rule = "" if self.two_player_rule else ":no-run"
         only = ":finishers" if self.finishers else ""
-        return f"{self.variant}:{self.players or 'any'}:{'rated' if self.rated else 'casual'}{rule}:{self.clock}{only}"
+        bots = ":bots" if self.bots_welcome else ""
+        rated = "rated" if self.rated else "casual"
+        return f"{self.variant}:{self.players or 'any'}:{rated}{rule}:{self.clock}{only}{bots}"
 
     def fits(self, other: QueueKey, players: int) -> bool:
         """Whether this player's wish and ``other``'s make one game of ``players`` players."""
@@ -91,6 +96,9 @@ class Waiting:
     """Where the player asked from: a rated game never seats two people of one network address together."""
     network: str | None = None
     """That address's mark (racko.web.addresses), compared with the others waiting."""
+    bot: bool = False
+    """A bot account's seek (the Bot API's ``POST /api/bot/seek``): seated as a bot account, only with people whose
+    wish welcomes bots."""
 
 
 @dataclass(eq=False)
@@ -266,6 +274,8 @@ class Lobby:
                 continue
             if any(other.player.id == waiting.player.id for other in chosen):
                 continue
+            if not _bots_may_sit_with(chosen, waiting):  # nobody who did not welcome bots meets one
+                continue
             if separate and waiting.network is not None and any(o.network == waiting.network for o in chosen):
                 continue
             chosen.append(waiting)
@@ -298,6 +308,30 @@ class Lobby:
         company = self._company([waiting], key, players)
         await self._seat(key, players, company, [str(bot)] * (players - len(company)))
 
+    async def bot_seeks(self, bot: Player, wish: dict[str, Any]) -> dict[str, Any]:
+        """A bot account's seek (the Bot API, docs/BOTS.md): quick play's wish of a person, always welcoming bots;
+        seated with the people who welcome bots and the other bots seeking.  The bots room counts the bot's games
+        (its own limit, not :data:`MAX_TABLES`).  A :class:`WebError` says what is wrong."""
+        key = _queue_key({**wish, "bots_welcome": True, "finishers": False})
+        mine = [w for w in self.waiting if w.player.id == bot.id]
+        if not any(w.key == key for w in mine):
+            if len(mine) >= MAX_QUEUES:
+                raise WebError("too-many", f"A bot seeks at most {MAX_QUEUES} kinds of game at once.")
+            seek = Waiting(bot, key, bot=True)
+            self.waiting.append(seek)
+            await self._match(key)
+            self._changed.set()
+            if all(other is not seek for other in self.waiting):
+                return {"seek": key.name(), "seated": True}
+        return {"seek": key.name(), "seated": False}
+
+    def bot_stops(self, bot_id: str) -> int:
+        """A bot account's seeks end (it asked, or its last event stream closed); how many there were."""
+        before = len(self.waiting)
+        self.waiting = [w for w in self.waiting if not (w.bot and w.player.id == bot_id)]
+        self._changed.set()
+        return before - len(self.waiting)
+
     def forget(self, player_id: str) -> None:
         """A player was forgotten: out of every queue, and their lobby connections are a guest's from now on."""
         self.waiting = [w for w in self.waiting if w.player.id != player_id]
@@ -320,8 +354,9 @@ class Lobby:
         form: dict[str, Any] = {
             "variant": variant_name,
             "players": players,
-            "seats": ["person"] * len(people) + bots,
-            "names": [player.name for player in people],
+            # A bot account's seat is offered to it by name (bound to it, marked as a bot: docs/BOTS.md).
+            "seats": ["bot-account:" + w.player.name if w.bot else "person" for w in company] + bots,
+            "names": ["" if w.bot else w.player.name for w in company],
             "public": True,
             "rated": key.rated,
             "two_player_rule": key.two_player_rule,
@@ -334,7 +369,8 @@ class Lobby:
         taken = [w for w in self.waiting if w.player.id in seated]
         self.waiting = [w for w in self.waiting if w.player.id not in seated]
         try:
-            links = await self.hub.create(form, list(people), [w.address for w in company])
+            seated_people = [None if w.bot else w.player for w in company]
+            links = await self.hub.create(form, seated_people, [w.address for w in company])
         except Exception:
             self.waiting = taken + self.waiting  # back in their queues, first in line
             raise
@@ -362,6 +398,7 @@ class Lobby:
                 "two_player_rule": w.key.two_player_rule,
                 "clock": w.key.clock,
                 "finishers": w.key.finishers,
+                "bots_welcome": w.key.bots_welcome,
                 "waited": round(now - w.since, 1),
                 "can_fill": now - w.since >= self.fill_seconds,
                 "waiting": sum(1 for other in self.waiting if other.key == w.key),
@@ -467,6 +504,7 @@ class Lobby:
                 "two_player_rule": key.two_player_rule,
                 "clock": key.clock,
                 "finishers": key.finishers,
+                "bots_welcome": key.bots_welcome,
                 "waiting": count,
             }
             for key, count in sorted(counts.items(), key=lambda item: item[0].name())
@@ -548,7 +586,16 @@ def _queue_key(frame: dict[str, Any]) -> QueueKey:
         frame.get("two_player_rule") is not False,
         str(clock),
         frame.get("finishers") is True,
+        frame.get("bots_welcome") is True,
     )
+
+
+def _bots_may_sit_with(chosen: list[Waiting], waiting: Waiting) -> bool:
+    """Whether ``waiting`` may join ``chosen``: a bot's seek only where every person chosen welcomes bots, a person
+    who does not welcome them only where no bot is chosen."""
+    if waiting.bot:
+        return all(other.bot or other.key.bots_welcome for other in chosen)
+    return waiting.key.bots_welcome or not any(other.bot for other in chosen)
 
 
 def _listings(rows: Rows, seats: str) -> list[dict[str, Any]]:

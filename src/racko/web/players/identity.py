@@ -123,14 +123,16 @@ def games_under_way(rows: Rows, player_ids: list[str]) -> dict[str, int]:
     return {player_id: 0 for player_id in player_ids} | {str(player_id): int(count) for player_id, count in found}
 
 
-def online_in(rows: Rows, limit: int) -> tuple[list[dict[str, str]], int]:
-    """The players seen within :data:`ONLINE_SECONDS`, the most recent first (at most ``limit``), and how many they
-    are, read in the caller's transaction (the lobby's)."""
+def online_in(rows: Rows, limit: int) -> tuple[list[dict[str, Any]], int]:
+    """The players seen within :data:`ONLINE_SECONDS`, the most recent first (at most ``limit``), a bot account's
+    line with ``"bot": true``, and how many they are, read in the caller's transaction (the lobby's)."""
     since = time.time() - ONLINE_SECONDS
     online = [
-        {"id": str(player_id), "name": str(name)}
-        for player_id, name in rows(
-            "SELECT id, name FROM racko_players WHERE seen > ? ORDER BY seen DESC LIMIT ?", (since, limit)
+        {"id": str(player_id), "name": str(name)} | ({"bot": True} if bot is not None else {})
+        for player_id, name, bot in rows(
+            "SELECT p.id, p.name, b.player_id FROM racko_players p LEFT JOIN racko_bot_accounts b "
+            "ON b.player_id = p.id WHERE p.seen > ? ORDER BY p.seen DESC LIMIT ?",
+            (since, limit),
         )
     ]
     return online, int(rows("SELECT count(*) FROM racko_players WHERE seen > ?", (since,))[0][0])

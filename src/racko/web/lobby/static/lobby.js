@@ -9,7 +9,7 @@ let quickAfterName = null; // Quick play pressed before a name was picked: asked
 
 // The server forgets the wishes of a person whose lobby closed: a new socket asks for them again.
 function wishOf(queue) {
-  return { variant: queue.variant, players: queue.players || "any", rated: queue.rated, two_player_rule: queue.two_player_rule, clock: queue.clock, finishers: queue.finishers };
+  return { variant: queue.variant, players: queue.players || "any", rated: queue.rated, two_player_rule: queue.two_player_rule, clock: queue.clock, finishers: queue.finishers, bots_welcome: queue.bots_welcome };
 }
 
 function connect() {
@@ -100,6 +100,7 @@ function renderQueues() {
     const item = element("li", "line");
     const speed = t("speed:" + queue.clock);
     item.append(element("span", "", t("waiting_for", { game: gameName(queue.variant, queue.players), speed, n: queue.waiting, s: Math.round(queue.waited) })));
+    if (queue.bots_welcome) item.append(" ", element("span", "tag", t("bots_welcome_tag")));
     const cancel = element("button", "", t("cancel"));
     cancel.type = "button";
     const wish = wishOf(queue);
@@ -161,6 +162,7 @@ function renderLobby() {
     const item = element("li", "line");
     item.append(element("strong", "", gameName(queue.variant, queue.players)), " ", element("span", "tag", t(queue.rated ? "rated" : "casual")),
       " ", element("span", "tag", t("speed:" + queue.clock)), queue.finishers ? " " : "", queue.finishers ? element("span", "tag", t("finishers_tag")) : "",
+      queue.bots_welcome ? " " : "", queue.bots_welcome ? element("span", "tag", t("bots_welcome_tag")) : "",
       queue.players === 2 || (queue.players === null && queue.variant !== "partners") ? " " + (queue.two_player_rule ? t("run_rule_on") : t("run_rule_off")) : "",
       " ", element("span", "tag", t("n_waiting", { n: queue.waiting })), " ");
     if (!mine.has(JSON.stringify(wishOf(queue)))) {
@@ -185,7 +187,13 @@ function renderLobby() {
     link.href = "/p/" + encodeURIComponent(person.id);
     link.append(person.name ? bdi(person.name) : t("a_player"));
     if (person.name && named.get(person.name.toLocaleLowerCase()) > 1) link.append(" ", element("span", "id-tag", "#" + person.id.slice(0, 4)));
+    if (person.bot) link.append(" (bot)");
     item.append(link);
+    if (person.bot && person.name) { // a bot account listening: a person may challenge it (the bots room's page)
+      const challenge = element("a", "button", t("challenge_link"));
+      challenge.href = "/challenge/" + encodeURIComponent(person.name);
+      item.append(" ", challenge);
+    }
     return item;
   }) : [element("li", "empty", t("online_none"))]));
 }
@@ -270,6 +278,7 @@ async function main() {
     const wish = {
       type: "quick", variant: $("quick-variant").value, players: players === "any" ? "any" : Number(players),
       rated: $("quick-rated").checked, two_player_rule: $("quick-run-rule").checked, finishers: $("quick-finishers").checked,
+      bots_welcome: $("quick-bots").checked,
       clock: $("quick-clock").value || undefined, // the server's default speed until the options have come
     };
     if (!me) { quickAfterName = wish; $("problem").textContent = t("need_name"); $("name").focus(); return; }

@@ -57,6 +57,11 @@ function personName(seat) {
 function render() {
   const player = data.player;
   $("player-title").replaceChildren(bdi(hidden.has(player.id) ? t("a_player") : player.name), player.bot ? " (bot)" : "");
+  if (player.bot) { // a bot account: a person may challenge it (the bots room's page)
+    const challenge = element("a", "button", t("challenge_link"));
+    challenge.href = "/challenge/" + encodeURIComponent(player.name);
+    $("player-title").append(" ", challenge);
+  }
   // The record of finishing: rated games and games at public tables (a friends' casual table never counts).
   const finishing = data.finishing;
   const counting = finishing.finished + finishing.left;

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from racko import bots
-from racko.actions import CallRacko, Exchange, TakeDiscard, Wait
+from racko.actions import CallRacko, DrawFromStock, Exchange, TakeDiscard, Wait
 from racko.analysis.evaluate import FIRST_PLAYOUTS, MORE_PLAYOUTS, Evaluation, Judge, action_json, seat_history
 from racko.analysis.explain import Sentence, card_json, move_sentence, why
 from racko.analysis.game_chance import round_stake
@@ -729,7 +729,7 @@ def _why(observation: AnyObservation, evaluation: Evaluation) -> list[Sentence]:
             sentences.append(Sentence("puzzle:call-not-wait", {}))
         elif isinstance(best.action, Wait):
             sentences.append(Sentence("puzzle:wait-not-call", {}))
-        else:
+        elif isinstance(best.action, DrawFromStock):
             sentences.append(Sentence("puzzle:play-on-then-call", {}))
     return sentences
 

@@ -178,6 +178,14 @@ def test_the_check_command_refuses_a_damaged_file_without_a_traceback(tmp_path: 
     assert "is not JSON" in result.output and "Traceback" not in result.output
 
 
+def test_the_check_command_judges_a_sample_again_deeper() -> None:
+    result = CliRunner().invoke(app, ["puzzles", "check", "--deeper", "2", "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 3 and lines[0].startswith("puzzle 1 (") and "measured" in lines[0]
+    assert " of 2 hold under a deeper judgement with seed 3" in lines[2] and "0 prefer another move" in lines[2]
+
+
 def test_an_answer_says_right_or_wrong_and_why(shipped: PuzzleSet) -> None:
     puzzle = next(puzzle for puzzle in shipped.puzzles if puzzle.measure == "game_chance" and puzzle.kind != "call")
     right = answer(puzzle, puzzle.answer)

@@ -3,10 +3,15 @@
 A puzzle is one seat's decision as that seat saw it (its rack, the card in hand or the discard's top, the cards it
 has seen in the others' racks: :func:`view_of`), its legal moves, the answer (the move :func:`racko.analysis.
 evaluate.evaluate` ranks first), the sentences that say why (:func:`racko.analysis.explain.why`) and the margin:
-how far the second-best move is behind.  A position is a puzzle only where every other move is behind by more than
-the review's bound of an ``inaccuracy`` (:func:`margin_for`: 0.10 of win chance, six spreads of the estimate, or a
-turn), so that every wrong answer would be classed a mistake or a blunder, and only where a second judgement with
-another seed finds the same best move.
+how far the second-best move is behind.  Two-player moves are judged as the review judges them: by the chance to win
+the game, a loss read as a share of the round's stake (:func:`racko.analysis.game_chance.round_stake`).  A position
+is a puzzle only where every other move is behind by more than the review's bound of an ``inaccuracy``
+(:func:`margin_for`: 0.05 of the round's stake, or a turn in High-Low), so that every wrong answer would be classed
+a mistake or a blunder, and only where a second, independent and deeper judgement (:func:`confirm`: another seed,
+:data:`CONFIRM_DEPTH` times the play-outs, the answer raced side by side against its rivals on fresh deals)
+confirms that margin with :data:`~racko.analysis.review.CONFIDENCE`.  A puzzle whose answer goes out at once (the
+rack it leaves qualifies, or calling Rack-O) is a first-steps puzzle, marked so (:attr:`Puzzle.first_steps`), and
+only :data:`FIRST_STEPS_SHARE` of a generation may be.
 
 :func:`generate` plays seeded games between computer players (:data:`TABLES`) and keeps a mix of decisions
 (:data:`SHARES`), first those where a computer player of :data:`ASKED` would go wrong.  The games' records travel
@@ -19,6 +24,7 @@ best, and what the chosen one costs.
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -26,10 +32,11 @@ from pathlib import Path
 from typing import Any
 
 from racko import bots
-from racko.actions import CallRacko, Exchange, TakeDiscard
-from racko.analysis.evaluate import Evaluation, action_json, evaluate, seat_history
+from racko.actions import CallRacko, DrawFromStock, Exchange, TakeDiscard, Wait
+from racko.analysis.evaluate import FIRST_PLAYOUTS, MORE_PLAYOUTS, Evaluation, Judge, action_json, seat_history
 from racko.analysis.explain import Sentence, card_json, move_sentence, why
-from racko.analysis.review import CLASSES, class_bounds
+from racko.analysis.game_chance import round_stake
+from racko.analysis.review import CLASSES, CONFIDENCE, Z, class_bounds
 from racko.analysis.words import say
 from racko.errors import RackoError
 from racko.families import AnyObservation, family_of
@@ -39,11 +46,14 @@ from racko.observation import Observation
 from racko.play.loop import situation_of
 from racko.record import GameRecord, replay
 from racko.rules import RACK_SIZE, variant
+from racko.scoring import qualifies_for_racko
 
 FORMAT = "racko-puzzles"
-VERSION = 1
+VERSION = 2
 SHIPPED = Path(__file__).parent / "data" / "puzzles.json"
-"""The puzzles that come with racko (``racko puzzles generate --count 300 --seed 0`` made them)."""
+"""The puzzles that come with racko (``racko puzzles generate``: the command that made them is in docs/PUZZLES.md)."""
+MEASURES = ("game_chance", "turns")
+"""Two players: the chance to win the game (the review's measure); High-Low: turns to go out."""
 
 KINDS = ("pick", "place", "place-taken", "call", "row-place", "row-swap")
 """Kinds of decision: draw or take; where a drawn card goes (or discard it); where a taken card goes; call Rack-O
@@ -79,6 +89,26 @@ ASKED = ("expert", "hard", "medium")
 of them plays another move, a reasonable player may go wrong too, and the position comes first."""
 CONFIRM_SEED = 0x5EED
 """The second judgement's seed is the first's mixed with this."""
+CONFIRM_DEPTH = 3
+"""The second judgement plays this many times the review's play-outs (96 a move, 480 more for the best few)."""
+CONFIRM_RACES = (256, 768)
+"""Fresh deals on which the answer and each rival are raced side by side, and more where the first are not enough
+to tell the margin from the bound."""
+CONFIRM_REPEATS = 4
+"""Calling or waiting (raced as whole judgements, not move by move): the deeper judgement is made this many times
+with independent seeds, and the margin's spread is read from them."""
+T_REPEATS = 2.353
+"""Student's t quantile of :data:`~racko.analysis.review.CONFIDENCE` (one side) with ``CONFIRM_REPEATS - 1`` degrees of
+freedom."""
+RIVALS = 3
+"""Rivals raced against the answer: the moves the deeper judgement ranks next (the first always)."""
+CANDIDATE_MARGIN = 2.0
+"""A position is judged again only where the first judgement puts the second-best move behind by this many times
+the bound: the first judgement's lead is measured on the deals that chose the best move, which flatters it, and a
+lead just past the bound is seldom confirmed (16 of the first 75 tried, with candidates from just past the bound).
+High-Low's rating has no play-outs to flatter it: its candidates need the bound alone."""
+FIRST_STEPS_SHARE = 0.05
+"""At most this share of a generation's puzzles may be first steps (the answer goes out at once)."""
 
 
 class PuzzleError(RackoError):
@@ -87,8 +117,47 @@ class PuzzleError(RackoError):
 
 def margin_for(measure: str) -> float:
     """How far the second-best move must be behind: the review's largest ``inaccuracy``, so that every other move
-    is a mistake or a blunder (0.10 of win chance is six spreads of the estimate, docs/REVIEW.md)."""
-    return class_bounds("win_chance" if measure == "win_chance" else "turns").inaccuracy
+    is a mistake or a blunder (0.05 of the round's stake in the chance to win the game, a turn in High-Low)."""
+    return class_bounds("game_chance" if measure == "game_chance" else "turns").inaccuracy
+
+
+def stake_of(observation: AnyObservation) -> float:
+    """What the round is worth in the game to this seat (two players; 1 elsewhere): a loss in the chance to win the
+    game divided by it is the review's measure of a move."""
+    if isinstance(observation, Observation) and observation.rules.players == 2:
+        public = observation.public
+        seat = observation.seat
+        return round_stake(public.totals[seat], public.totals[1 - seat], 2, public.rules.target)
+    return 1.0
+
+
+def judge(
+    observation: AnyObservation, history: Sequence[AnyObservation], seed: int, depth: int = 1
+) -> tuple[Judge, Evaluation]:
+    """The review's judgement of a decision (two players: by the chance to win the game), with ``depth`` times its
+    play-outs; the judge is returned too, to race the moves again (:meth:`Judge.compare`)."""
+    made = Judge(observation.seat, seed, first=FIRST_PLAYOUTS * depth, more=MORE_PLAYOUTS * depth, game=True)
+    for earlier in history:
+        made.see(earlier)
+    return made, made.evaluate(observation)
+
+
+def goes_out_at_once(observation: AnyObservation, action: Any, slot: int | None) -> bool:
+    """Whether ``action`` goes out at once: calling Rack-O, or a card placed so that the rack qualifies (the round is
+    won, or under Bonus may be called, at once)."""
+    if not isinstance(observation, Observation):
+        return False
+    if isinstance(action, CallRacko):
+        return True
+    card: int | None = None
+    if isinstance(action, Exchange):
+        card, slot = observation.held, action.slot
+    elif isinstance(action, TakeDiscard):
+        card = observation.public.discard_top
+    if card is None or slot is None:
+        return False
+    after = (*observation.rack[:slot], card, *observation.rack[slot + 1 :])
+    return qualifies_for_racko(after, observation.rules)
 
 
 def view_of(observation: AnyObservation) -> dict[str, Any]:
@@ -165,7 +234,18 @@ class Puzzle:
     measure: str
     playouts: int
     margin: float
-    """How far the second-best move is behind the answer, in the measure's units."""
+    """How far the second-best move is behind the answer by the first judgement, in the measure's units divided by
+    :attr:`stake` (the review's loss)."""
+    stake: float
+    """What the round is worth in the game (:func:`stake_of`; 1 in High-Low)."""
+    confirmed: float
+    """The margin as the second, deeper judgement measured it (:func:`confirm`), divided by :attr:`stake`."""
+    confirmed_low: float
+    """Its lower bound at :data:`~racko.analysis.review.CONFIDENCE`: above :func:`margin_for`."""
+    confirm_playouts: int
+    """Play-outs behind the second judgement's margin (0: High-Low's rating, which has none)."""
+    first_steps: bool
+    """The answer goes out at once (:func:`goes_out_at_once`): a puzzle for first steps."""
     missed_by: str | None
     """The strongest computer level of :data:`ASKED` that would play another move here, if one would."""
     game: int
@@ -184,6 +264,7 @@ class Puzzle:
             "variant": self.variant,
             "players": self.players,
             "two_player_rule": self.two_player_rule,
+            "first_steps": self.first_steps,
             "view": self.view,
             "moves": [move.action for move in self.moves],
         }
@@ -198,6 +279,10 @@ class Puzzle:
             "measure": self.measure,
             "playouts": self.playouts,
             "margin": round(self.margin, 4),
+            "stake": round(self.stake, 4),
+            "confirmed": round(self.confirmed, 4),
+            "confirmed_low": round(self.confirmed_low, 4),
+            "confirm_playouts": self.confirm_playouts,
             "missed_by": self.missed_by,
             "game": self.game,
             "action": self.action,
@@ -255,20 +340,24 @@ def answer(puzzle: Puzzle, action: dict[str, Any], lang: str = "en") -> Verdict:
     best = puzzle.best
     best_words = puzzle.move_words(best.action, lang)
     if chosen.action == best.action:
-        head = [Sentence("puzzle:right", {"move": best_words})]
+        head = [Sentence("puzzle:right", {"move": best_words}), *_confirmed_sentence(puzzle)]
         return Verdict(True, best.action, 0.0, "best", (*head, *puzzle.why), lang)
     values = {"move": puzzle.move_words(chosen.action, lang), "best": best_words}
     head = [Sentence("puzzle:wrong", values)]
-    if puzzle.playouts == 0 and puzzle.measure == "win_chance":
-        cost = Sentence("puzzle:cost-plan", values)  # calling or waiting: expert's plan, not an estimate
-    elif puzzle.measure == "win_chance":
+    if puzzle.measure == "game_chance":
+        key = "puzzle:cost-game"
+        if chosen.action.get("act") == "wait":
+            key = "puzzle:cost-wait"
+        elif chosen.action.get("act") == "racko":
+            key = "puzzle:cost-call"
         cost = Sentence(
-            "puzzle:cost",
+            key,
             {
                 **values,
                 "chosen": round(100 * chosen.value),
                 "chance": round(100 * best.value),
-                "points": round(100 * chosen.loss),
+                "points": round(100 * (best.value - chosen.value)),
+                "share": round(100 * chosen.loss),
             },
         )
     else:
@@ -276,10 +365,18 @@ def answer(puzzle: Puzzle, action: dict[str, Any], lang: str = "en") -> Verdict:
             "puzzle:cost-turns",
             {**values, "chosen": round(chosen.value, 1), "turns": round(best.value, 1), "more": round(chosen.loss, 1)},
         )
-    head.append(cost)
+    head += [cost, *_confirmed_sentence(puzzle)]
     if puzzle.missed_by is not None:  # a computer player went wrong here too
         head.append(Sentence("puzzle:missed", {"level": puzzle.missed_by}))
     return Verdict(False, best.action, chosen.loss, chosen.grade, (*head, *puzzle.why), lang)
+
+
+def _confirmed_sentence(puzzle: Puzzle) -> list[Sentence]:
+    """How sure the margin is: the second, deeper judgement's figures (none for High-Low's rating)."""
+    if not puzzle.confirm_playouts:
+        return []
+    values = {"playouts": puzzle.confirm_playouts, "share": round(100 * puzzle.confirmed)}
+    return [Sentence("puzzle:confirmed", {**values, "low": round(100 * puzzle.confirmed_low)})]
 
 
 # --- Making puzzles ------------------------------------------------------------------------------------------------
@@ -298,7 +395,8 @@ class PuzzleSet:
             "format": FORMAT,
             "version": VERSION,
             "seed": self.seed,
-            "margins": {"win_chance": margin_for("win_chance"), "turns": margin_for("turns")},
+            "margins": {measure: margin_for(measure) for measure in MEASURES},
+            "confidence": CONFIDENCE,
             "puzzles": [puzzle.to_json() for puzzle in self.puzzles],
             "games": [game.to_json() for game in self.games],
         }
@@ -331,6 +429,87 @@ class _Found:
     game: int
     action: int
     seed: int
+    first_steps: bool
+    confirmation: Confirmation | None = None
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    """A second judgement of a position: whether it confirms the answer's margin, and the margin it measured."""
+
+    holds: bool
+    margin: float
+    """The answer's lead over its nearest rival on fresh deals, divided by the round's stake (:func:`stake_of`)."""
+    low: float
+    """The lower bound of that lead at :data:`~racko.analysis.review.CONFIDENCE`."""
+    playouts: int
+    """Play-outs behind it: the deeper judgement's and the side-by-side races' (0: High-Low's rating)."""
+    reason: str = ""
+    """Why it does not hold (empty when it does)."""
+
+
+def confirm(observation: AnyObservation, history: Sequence[AnyObservation], answer: Any, seed: int) -> Confirmation:
+    """Judge a position again, independently of the first judgement and deeper (``seed``, :data:`CONFIRM_DEPTH`
+    times the play-outs): it must rank ``answer`` first, and the answer's lead over every rival, measured side by
+    side on fresh deals (:data:`CONFIRM_RACES`), must pass :func:`margin_for` with
+    :data:`~racko.analysis.review.CONFIDENCE`.  High-Low's rating has no play-outs: its margin is exact (for the
+    model).  Calling or waiting is judged whole (:data:`CONFIRM_REPEATS` deeper judgements, independent seeds)."""
+    judged, deep = judge(observation, history, seed, CONFIRM_DEPTH)
+    bound = margin_for(deep.measure)
+    if deep.best.action != answer:
+        return Confirmation(
+            False, 0.0, 0.0, deep.playouts, f"the deeper judgement prefers {action_json(deep.best.action)}"
+        )
+    stake = stake_of(observation)
+    if deep.playouts == 0:
+        margin = _margin(deep) / stake
+        return Confirmation(margin > bound, margin, margin, 0, "" if margin > bound else "too close")
+    if not judged.has_lines():
+        return _confirm_whole(observation, history, answer, seed, deep)
+    rivals = [move for move in deep.moves if move.action != answer][:RIVALS]
+    lows: list[float] = []
+    means: list[float] = []
+    raced = 0
+    for number, rival in enumerate(rivals):
+        total = mean = square = 0.0
+        error = 0.0
+        for rollouts in CONFIRM_RACES:
+            race_seed = random.Random(f"confirm:{seed}:{number}:{total}").getrandbits(63)
+            found = judged.compare(answer, rival.action, rollouts, race_seed, deep.best.slot)
+            mean = (mean * total + found.difference * rollouts) / (total + rollouts)
+            square = (square * total + found.square * rollouts) / (total + rollouts)
+            total += rollouts
+            error = math.sqrt(max(0.0, square - mean * mean) / total)
+            if abs(mean / stake - bound) > 2 * Z * error / stake:
+                break  # clearly on one side of the bound
+        raced += int(total)
+        means.append(mean / stake)
+        lows.append((mean - Z * error) / stake)
+    margin, low = min(means), min(lows)
+    holds = low > bound
+    return Confirmation(
+        holds, margin, low, deep.playouts + raced, "" if holds else f"lead {margin:.3f}, at least {low:.3f}"
+    )
+
+
+def _confirm_whole(
+    observation: AnyObservation, history: Sequence[AnyObservation], answer: Any, seed: int, deep: Evaluation
+) -> Confirmation:
+    stake = stake_of(observation)
+    bound = margin_for(deep.measure)
+    margins = [_margin(deep) / stake]
+    for repeat in range(1, CONFIRM_REPEATS):
+        again = judge(observation, history, random.Random(f"confirm:{seed}:{repeat}").getrandbits(63), CONFIRM_DEPTH)[1]
+        if again.best.action != answer:
+            return Confirmation(False, 0.0, 0.0, deep.playouts * (repeat + 1), "a repeat prefers another move")
+        margins.append(_margin(again) / stake)
+    mean = sum(margins) / len(margins)
+    spread = math.sqrt(sum((margin - mean) ** 2 for margin in margins) / (len(margins) - 1))
+    low = mean - T_REPEATS * spread / math.sqrt(len(margins))
+    holds = low > bound
+    return Confirmation(
+        holds, mean, low, deep.playouts * CONFIRM_REPEATS, "" if holds else f"lead {mean:.3f}, at least {low:.3f}"
+    )
 
 
 Progress = Callable[[str], None]
@@ -357,19 +536,23 @@ def generate(count: int, seed: int = 0, progress: Progress | None = None, games:
         game += 1
         if progress is not None:
             progress(f"game {game}: {sum(map(len, found.values()))} positions with a clear best move")
-    chosen: list[_Found] = []
-    spare: list[_Found] = []
-    for kind in KINDS:
-        ordered = _missed_first(found[kind], rng)
-        chosen += ordered[: quotas[kind]]
-        spare += ordered[quotas[kind] :]
-    spare = _missed_first(spare, rng)
+    first_steps = int(count * FIRST_STEPS_SHARE)
     confirmed: list[_Found] = []
-    for candidate in [*chosen, *spare]:
+    tried = 0
+    for kind in KINDS:  # each kind up to its quota first, the rest then filled from every kind's spares
+        for candidate in _missed_first(found[kind], rng):
+            if sum(1 for item in confirmed if item.kind == kind) == quotas[kind]:
+                break
+            if _try(candidate, records, confirmed, first_steps):
+                tried += 1
+                _tell(progress, tried, confirmed, count)
+    spare = _missed_first([item for kind in KINDS for item in found[kind] if item.confirmation is None], rng)
+    for candidate in spare:
         if len(confirmed) == count:
             break
-        if _confirmed(candidate, records[candidate.game]):
-            confirmed.append(candidate)
+        if _try(candidate, records, confirmed, first_steps):
+            tried += 1
+            _tell(progress, tried, confirmed, count)
     rng.shuffle(confirmed)
     used = sorted({found.game for found in confirmed})
     renumber = {old: new for new, old in enumerate(used)}
@@ -378,6 +561,24 @@ def generate(count: int, seed: int = 0, progress: Progress | None = None, games:
         for index, found in enumerate(confirmed)
     )
     return PuzzleSet(puzzles, tuple(_trimmed(records[old], confirmed, old) for old in used), seed)
+
+
+def _try(candidate: _Found, records: Sequence[GameRecord], confirmed: list[_Found], first_steps: int) -> bool:
+    """Judge ``candidate`` again (:func:`confirm`) and keep it if its margin holds (and, for a first-steps puzzle,
+    while there is room for one); whether it was judged."""
+    if candidate.first_steps and sum(1 for item in confirmed if item.first_steps) >= first_steps:
+        return False
+    observation, history = position(records[candidate.game], candidate.action)
+    answer = candidate.evaluation.best.action
+    candidate.confirmation = confirm(observation, history, answer, candidate.seed ^ CONFIRM_SEED)
+    if candidate.confirmation.holds:
+        confirmed.append(candidate)
+    return True
+
+
+def _tell(progress: Progress | None, tried: int, confirmed: Sequence[_Found], count: int) -> None:
+    if progress is not None and tried % 25 == 0:
+        progress(f"judged again: {tried}, confirmed {len(confirmed)} of {count}")
 
 
 def _quotas(count: int) -> dict[str, int]:
@@ -389,7 +590,7 @@ def _quotas(count: int) -> dict[str, int]:
 def _missed_first(candidates: list[_Found], rng: random.Random) -> list[_Found]:
     shuffled = list(candidates)
     rng.shuffle(shuffled)
-    return sorted(shuffled, key=lambda found: found.missed_by is None)
+    return sorted(shuffled, key=lambda found: (found.first_steps, found.missed_by is None))
 
 
 def _game_seed(seed: int, game: int) -> int:
@@ -415,12 +616,15 @@ def _search_game(game: int, seed: int, found: dict[str, list[_Found]]) -> GameRe
             number = len(match.actions)
             judge_seed = random.Random(f"puzzles:{seed}:{game}:{number}").getrandbits(63)
             history = seat_history(match.round, seat)
-            evaluation = evaluate(observation, seen=history, seed=judge_seed)
-            margin = _margin(evaluation)
-            if margin > margin_for(evaluation.measure) and not _obvious(observation, evaluation):
-                missed = _missed_by(observation, evaluation.best.action, match.seed + number)
+            evaluation = judge(observation, history, judge_seed)[1]
+            margin = _margin(evaluation) / stake_of(observation)
+            wanted = margin_for(evaluation.measure) * (CANDIDATE_MARGIN if evaluation.playouts else 1.0)
+            if margin > wanted and not _obvious(observation, evaluation):
+                best = evaluation.best
+                missed = _missed_by(observation, best.action, match.seed + number)
                 kind = kind_of(observation)
-                found[kind].append(_Found(observation, kind, evaluation, margin, missed, game, number, judge_seed))
+                out = goes_out_at_once(observation, best.action, best.slot)
+                found[kind].append(_Found(observation, kind, evaluation, margin, missed, game, number, judge_seed, out))
         match.apply(played)
         if len(match.rounds) > ROUNDS_PER_GAME:
             break
@@ -469,13 +673,6 @@ def _margin(evaluation: Evaluation) -> float:
     return evaluation.difference(evaluation.moves[0].value, evaluation.moves[1].value)
 
 
-def _confirmed(found: _Found, record: GameRecord) -> bool:
-    """A second judgement with another seed finds the same best move, ahead by more than a ``good`` move's loss."""
-    observation, history = position(record, found.action)
-    again = evaluate(observation, seen=history, seed=found.seed ^ CONFIRM_SEED)
-    return again.best.action == found.evaluation.best.action and _margin(again) > class_bounds(again.measure).good
-
-
 def position(record: GameRecord, action: int) -> tuple[AnyObservation, list[AnyObservation]]:
     """The observation of the seat to act after ``action`` actions of ``record``, and its earlier ones this round."""
     match = replay(record, stop_after=action)
@@ -488,6 +685,8 @@ def position(record: GameRecord, action: int) -> tuple[AnyObservation, list[AnyO
 def _puzzle(puzzle_id: str, found: _Found, game: int, record: GameRecord) -> Puzzle:
     observation = found.observation
     evaluation = found.evaluation
+    confirmation = found.confirmation
+    assert confirmation is not None and confirmation.holds
     return Puzzle(
         id=puzzle_id,
         kind=found.kind,
@@ -502,6 +701,11 @@ def _puzzle(puzzle_id: str, found: _Found, game: int, record: GameRecord) -> Puz
         measure=evaluation.measure,
         playouts=evaluation.playouts,
         margin=found.margin,
+        stake=stake_of(observation),
+        confirmed=confirmation.margin,
+        confirmed_low=confirmation.low,
+        confirm_playouts=confirmation.playouts,
+        first_steps=found.first_steps,
         missed_by=found.missed_by,
         game=game,
         action=found.action,
@@ -511,20 +715,31 @@ def _puzzle(puzzle_id: str, found: _Found, game: int, record: GameRecord) -> Puz
 
 def _moves(observation: AnyObservation, evaluation: Evaluation) -> tuple[Move, ...]:
     bounds = class_bounds(evaluation.measure)
+    stake = stake_of(observation)
     moves = []
     for action in observation.legal_actions():
         value = evaluation.value_of(action).value
-        loss = evaluation.loss(action)
+        loss = evaluation.loss(action) / stake
         is_best = action == evaluation.best.action
         moves.append(Move(action_json(action), value, loss, bounds.of(loss, is_best)))
     return tuple(moves)
 
 
 def _why(observation: AnyObservation, evaluation: Evaluation) -> list[Sentence]:
+    """The facts of the position that speak for the answer (the figures are the verdict's, :func:`answer`); calling
+    or waiting says what the other choice risks."""
     best = evaluation.best
     if isinstance(observation, HighLowObservation):
         return [_row_sentence(evaluation)]
-    return why(observation, best.action, best, evaluation)
+    sentences = why(observation, best.action, best)
+    if kind_of(observation) == "call":
+        if isinstance(best.action, CallRacko):
+            sentences.append(Sentence("puzzle:call-not-wait", {}))
+        elif isinstance(best.action, Wait):
+            sentences.append(Sentence("puzzle:wait-not-call", {}))
+        elif isinstance(best.action, DrawFromStock):
+            sentences.append(Sentence("puzzle:play-on-then-call", {}))
+    return sentences
 
 
 def _row_sentence(evaluation: Evaluation) -> Sentence:
@@ -559,13 +774,23 @@ def verify(puzzles: PuzzleSet, puzzle: Puzzle) -> list[str]:
         return [f"puzzle {puzzle.id}: its position cannot be replayed: {error}"]
     if view_of(observation) != puzzle.view:
         problems.append(f"puzzle {puzzle.id}: its view is not what the seat saw in its game")
-    evaluation = evaluate(observation, seen=history, seed=puzzle.seed)
+    evaluation = judge(observation, history, puzzle.seed)[1]
+    margin = _margin(evaluation) / stake_of(observation)
     if action_json(evaluation.best.action) != puzzle.answer:
         best = action_json(evaluation.best.action)
         problems.append(f"puzzle {puzzle.id}: the review's best move is {best}, not the answer {puzzle.answer}")
-    elif _margin(evaluation) <= margin_for(evaluation.measure):
-        problems.append(f"puzzle {puzzle.id}: the best move is ahead by {_margin(evaluation):.3f} only")
+    elif margin <= margin_for(evaluation.measure):
+        problems.append(f"puzzle {puzzle.id}: the best move is ahead by {margin:.3f} only")
+    if puzzle.first_steps != goes_out_at_once(observation, evaluation.best.action, evaluation.best.slot):
+        problems.append(f"puzzle {puzzle.id}: it is marked first steps where its answer does not go out, or not")
     return problems
+
+
+def recheck(puzzles: PuzzleSet, puzzle: Puzzle, seed: int) -> Confirmation:
+    """Judge a shipped puzzle again as generation confirmed it (:func:`confirm`), with another ``seed``."""
+    observation, history = position(puzzles.games[puzzle.game], puzzle.action)
+    family = family_of(variant(puzzle.variant).rules(puzzle.players))
+    return confirm(observation, history, family.action_from_json(puzzle.answer), seed)
 
 
 def load(path: str | Path = SHIPPED) -> PuzzleSet:
@@ -632,18 +857,21 @@ def _puzzle_from_json(item: Any, games: Sequence[GameRecord]) -> Puzzle:
     if actions != moves_data or len({json.dumps(move, sort_keys=True) for move in actions}) != len(actions):
         raise PuzzleError("its moves are not moves of the game, each once")
     measure = _text(item["measure"])
-    if measure not in ("win_chance", "turns"):
+    if measure not in MEASURES:
         raise PuzzleError(f"unknown measure {measure!r}")
+    stake = _number(item["stake"])
+    if not 0.0 < stake <= 1.0:
+        raise PuzzleError("its round's stake is not a share of the game")
     numbers = [_number(value) for value in values]
     answer_action = item["answer"]
     if answer_action not in actions:
         raise PuzzleError("its answer is not one of its moves")
     best = numbers[actions.index(answer_action)]
-    higher = measure == "win_chance"
-    bounds = class_bounds("win_chance" if higher else "turns")
+    higher = measure == "game_chance"
+    bounds = class_bounds("game_chance" if higher else "turns")
     moves = []
     for action, value in zip(actions, numbers, strict=True):
-        loss = max(0.0, best - value) if higher else max(0.0, value - best)
+        loss = (max(0.0, best - value) if higher else max(0.0, value - best)) / stake
         is_best = action == answer_action
         if not is_best and loss <= margin_for(measure) - 1e-9:
             raise PuzzleError("another move is about as good as its answer: no clear best move")
@@ -680,6 +908,12 @@ def _puzzle_from_json(item: Any, games: Sequence[GameRecord]) -> Puzzle:
         raise PuzzleError("High-Low is judged in turns")
     grade = moves[actions.index(answer_action)].grade
     assert grade in CLASSES
+    confirmed, low = _number(item["confirmed"]), _number(item["confirmed_low"])
+    if not margin_for(measure) < low <= confirmed + 1e-9:
+        raise PuzzleError("its margin is not confirmed above the bound")
+    first_steps = item["first_steps"]
+    if not isinstance(first_steps, bool):
+        raise PuzzleError("whether it is a first-steps puzzle is not true or false")
     return Puzzle(
         id=_text(item["id"]),
         kind=kind,
@@ -694,6 +928,11 @@ def _puzzle_from_json(item: Any, games: Sequence[GameRecord]) -> Puzzle:
         measure=measure,
         playouts=_whole(item["playouts"]),
         margin=_number(item["margin"]),
+        stake=stake,
+        confirmed=confirmed,
+        confirmed_low=low,
+        confirm_playouts=_whole(item["confirm_playouts"]),
+        first_steps=first_steps,
         missed_by=missed,
         game=game,
         action=_whole(item["action"]),

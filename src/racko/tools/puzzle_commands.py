@@ -16,7 +16,7 @@ from typing import Annotated
 
 import typer
 
-from racko.analysis.puzzles import SHIPPED, PuzzleSet, generate, load, verify
+from racko.analysis.puzzles import SHIPPED, PuzzleSet, generate, load, margin_for, recheck, verify
 from racko.errors import RackoError
 
 puzzles_app = typer.Typer(
@@ -45,6 +45,7 @@ def summary(puzzles: PuzzleSet) -> dict[str, object]:
         "kinds": dict(Counter(puzzle.kind for puzzle in puzzles.puzzles)),
         "variants": dict(Counter(puzzle.variant for puzzle in puzzles.puzzles)),
         "missed_by": dict(Counter(puzzle.missed_by for puzzle in puzzles.puzzles if puzzle.missed_by is not None)),
+        "first_steps": sum(1 for puzzle in puzzles.puzzles if puzzle.first_steps),
     }
 
 
@@ -62,7 +63,8 @@ def generate_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
 ) -> None:
     """Play seeded games between computer players and keep positions where one move is clearly best by the review's
-    measure (every other move is a mistake or a blunder, with two seeds); progress on stderr."""
+    measure (every other move is a mistake or a blunder, confirmed by a second, deeper judgement with 95% confidence);
+    progress on stderr."""
     started = time.perf_counter()
     try:
         made = generate(count, seed, progress=None if as_json else _note)
@@ -82,6 +84,7 @@ def generate_command(
     )
     typer.echo(f"Kinds: {figures['kinds']}; variants: {figures['variants']}.")
     typer.echo(f"A computer player goes wrong in some of them (the strongest that does): {figures['missed_by']}.")
+    typer.echo(f"First steps (the answer goes out at once): {figures['first_steps']}.")
 
 
 @puzzles_app.command("check")
@@ -89,6 +92,15 @@ def check_command(
     file: Annotated[Path, typer.Argument(help="A puzzle file (default: the package's own).", show_default=False)] = (
         SHIPPED
     ),
+    deeper: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="Instead, judge this many puzzles (every n-th) again as generation confirmed them, deeper and with "
+            "another seed, and count those whose margin holds.",
+        ),
+    ] = 0,
+    seed: Annotated[int, typer.Option(help="The seed of the deeper judgements (--deeper).")] = 1,
 ) -> None:
     """Replay every puzzle's position from its game and judge it again with its seed: the view must be what the
     seat saw, the answer the review's best move, and every other move behind by the margin."""
@@ -97,6 +109,9 @@ def check_command(
         puzzles = load(file)
     except RackoError as error:
         raise _fail(str(error), 2) from None
+    if deeper:
+        _check_deeper(puzzles, deeper, seed, started)
+        return
     problems = [problem for puzzle in puzzles.puzzles for problem in verify(puzzles, puzzle)]
     for problem in problems:
         typer.echo(problem)
@@ -104,6 +119,35 @@ def check_command(
     if problems:
         raise _fail(f"{len(problems)} problems in {len(puzzles.puzzles)} puzzles ({seconds:.1f} s).")
     typer.echo(f"All {len(puzzles.puzzles)} puzzles check: each answer is the review's best move ({seconds:.1f} s).")
+
+
+def _check_deeper(puzzles: PuzzleSet, count: int, seed: int, started: float) -> None:
+    """``--deeper``: a sample judged again, each line the puzzle's claimed and measured margins (shares of the
+    round's stake, or turns), the count of those that hold at the end; exit status 1 if any answer is no longer first
+    or its measured lead no longer past the bound (a lead past it but not 95% sure is counted, not failed: a fresh
+    measure of a true lead near the bound often falls short of that)."""
+    every = puzzles.puzzles
+    sample = [every[index * len(every) // count] for index in range(min(count, len(every)))]
+    held = other_best = short = 0
+    bound = margin_for("game_chance")
+    for puzzle in sample:
+        again = recheck(puzzles, puzzle, seed)
+        other_best += int("prefers" in again.reason)
+        short += int(again.margin <= margin_for(puzzle.measure))
+        held += again.holds
+        typer.echo(
+            f"puzzle {puzzle.id} ({puzzle.kind}): claimed {puzzle.confirmed:.3f} "
+            f"(at least {puzzle.confirmed_low:.3f}), measured {again.margin:.3f} (at least {again.low:.3f}) "
+            f"on {again.playouts} play-outs: " + ("holds" if again.holds else again.reason)
+        )
+    seconds = time.perf_counter() - started
+    typer.echo(
+        f"{held} of {len(sample)} hold under a deeper judgement with seed {seed} (the answer first, its lead past "
+        f"{bound} of the round's stake or a turn, 95% sure); {other_best} prefer another move, {short} measure a "
+        f"lead not past the bound ({seconds:.1f} s)."
+    )
+    if short:
+        raise typer.Exit(1)
 
 
 def register(app: typer.Typer) -> None:

@@ -4,6 +4,7 @@ across a reload, and the page has no serious accessibility problem in English, D
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -67,7 +68,16 @@ def test_a_person_solves_one_misses_one_and_keeps_the_streak(server: str, chromi
     with page.expect_response(lambda response: "/api/puzzles?" in response.url) as posed:
         page.goto(server + "/puzzles")
     frame = posed.value.json()
-    assert set(frame["puzzle"]) == {"id", "kind", "variant", "players", "two_player_rule", "view", "moves"}
+    assert set(frame["puzzle"]) == {
+        "id",
+        "kind",
+        "variant",
+        "players",
+        "two_player_rule",
+        "first_steps",
+        "view",
+        "moves",
+    }
     assert "answer" not in json.dumps(frame)  # the page cannot know the answer before the person answers
     expect(page.locator("#number")).to_contain_text(f"Puzzle 1 of {len(load().puzzles)} · ")
     first = served(server, 1)
@@ -93,6 +103,12 @@ def test_a_person_solves_one_misses_one_and_keeps_the_streak(server: str, chromi
     expect(page.locator("#number")).to_contain_text("Puzzle 3 of")  # on from where the person was, the streak kept
     expect(page.locator("#streak")).to_have_text("Streak: 0 · best 1")
     assert all(url.startswith(server) for url in requests), [url for url in requests if not url.startswith(server)]
+    # a puzzle whose answer goes out at once says it is one for first steps; the others do not
+    expect(page.locator("#number")).not_to_contain_text("First steps")
+    steps = next(number for number, puzzle in enumerate(load().puzzles, start=1) if puzzle.first_steps)
+    page.evaluate(f"localStorage.setItem('racko-puzzles', JSON.stringify({{numbers: {{all: {steps}}}}}))")
+    page.reload()
+    expect(page.locator("#number")).to_have_text(re.compile(rf"Puzzle {steps} of \d+ · .+ · First steps"))
     context.close()
 
 

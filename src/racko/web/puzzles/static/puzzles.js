@@ -70,7 +70,8 @@ function render() {
   const puzzle = current.puzzle;
   const view = puzzle.view;
   const open = verdict === null;
-  $("number").textContent = t("puzzle:number", { number: current.number, count: current.count }) + " · " + t("puzzle:kind-" + puzzle.kind);
+  const steps = puzzle.first_steps ? " · " + t("puzzle:first-steps") : ""; // the answer goes out at once
+  $("number").textContent = t("puzzle:number", { number: current.number, count: current.count }) + " · " + t("puzzle:kind-" + puzzle.kind) + steps;
   $("rule").hidden = !(puzzle.two_player_rule && puzzle.players === 2);
   $("rule").textContent = t("puzzle:two-player-rule");
   // What the seat has seen of the others.

@@ -111,6 +111,7 @@ function receive(frame) {
   } else if (frame.type === "hint") {
     hint = frame.choices;
     hintAt = version;
+    $("hint-more").open = false; // each hint comes folded
     showHint();
   } else if (frame.type === "presence") {
     presence = frame;

@@ -203,7 +203,7 @@ function showHint() {
   const [best, ...others] = hint;
   const label = document.createElement("strong");
   label.className = "hint-label";
-  label.textContent = t("hint") + ":";
+  label.textContent = t("hint_label");
   $("hint-best").replaceChildren(label, " " + moveWords(best));
   $("hint").setAttribute("aria-label", t("hint"));
   $("hint-more").querySelector("[role=region]").setAttribute("aria-label", t("hint_why"));

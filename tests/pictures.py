@@ -22,10 +22,10 @@ from typing import Any
 from PIL import Image, ImageChops
 from playwright.sync_api import Browser, expect, sync_playwright
 
-from browsing import DESKTOP, TALL_PHONE, file_table, launch, link, open_page, played_game, serving, situation
+from browsing import DESKTOP, PHONE_UPRIGHT, file_table, launch, link, open_page, played_game, serving, situation
 
 IMAGES = Path(__file__).resolve().parents[1] / "docs" / "images"
-SCREENS = {"desktop": DESKTOP, "phone": TALL_PHONE}
+SCREENS = {"desktop": DESKTOP, "phone": PHONE_UPRIGHT}
 """Each picture's screen: ``docs/images/table-<screen>.png``."""
 NAMES, BOTS, SEED = ["Ann", "Bob", "Cy"], [None, "medium", "hard"], 7
 MOVES = 18

@@ -160,6 +160,8 @@ def check_frame(table: Table, viewer: int | None, frame: dict[str, Any]) -> None
         may_know |= set(public.turned_over_pile or ())
     if observation.public.taken_discard is not None:  # taken face up from the discard pile: everybody saw it
         may_know.add(observation.public.taken_discard)
+    if session.match.over:  # the game's last round ended, and its end showed every rack to everybody
+        may_know |= {card for rack in session.match.results[-1].racks for card in rack}
     shown = set().union(*(_ints(view[key]) for key in CARD_FIELDS if key in view))
     assert shown <= may_know, (viewer, shown - may_know)
     for line in (entry["text"] for entry in frame["log"]):

@@ -12,13 +12,13 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
-from browsing import DESKTOP, LOCALES, PHONE, TALL_PHONE, serious_problems, serving
+from browsing import DESKTOP, LOCALES, PHONE, PHONE_UPRIGHT, serious_problems, serving
 from racko.web.core import page_words
 
 PAGES = {"lobby": "/", "new": "/new", "ratings": "/ratings", "learn": "/learn", "puzzles": "/puzzles", "me": "/me",
          "review": "/t/none/review"}  # fmt: skip
 """Every page with the shared header (a review page's header is there before the page learns there is no game)."""
-SCREENS = {"phone": TALL_PHONE, "small-phone": PHONE, "desktop": DESKTOP}
+SCREENS = {"phone": PHONE_UPRIGHT, "small-phone": PHONE, "desktop": DESKTOP}
 NAMES = {("phone", "en"): "Hal", ("phone", "nl"): "Ilse", ("phone", "fr"): "Joël",
          ("small-phone", "en"): "Nils", ("small-phone", "nl"): "Olga", ("small-phone", "fr"): "Pénélope",
          ("desktop", "en"): "Kim", ("desktop", "nl"): "Lieke", ("desktop", "fr"): "Maël"}  # fmt: skip

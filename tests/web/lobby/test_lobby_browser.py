@@ -15,7 +15,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
-from browsing import LOCALES, PHONE, TALL_PHONE, WAIT_MS, in_first_screen, serious_problems, serving
+from browsing import LOCALES, PHONE, PHONE_UPRIGHT, WAIT_MS, in_first_screen, serious_problems, serving
 
 DECK = 40
 """Two players' classic deck."""
@@ -387,7 +387,7 @@ def test_the_lobby_on_a_phone_fits_the_screen(
 def test_on_a_phone_a_new_person_is_asked_for_a_name_first_and_a_returning_player_sees_quick_play_first(
     server: str, chromium: Browser, people: list[Person], shots: Path, language: str
 ) -> None:
-    person = Person(chromium, **TALL_PHONE, locale=LOCALES[language])
+    person = Person(chromium, **PHONE_UPRIGHT, locale=LOCALES[language])
     people.append(person)
     page = person.page
     page.goto(server + "/")

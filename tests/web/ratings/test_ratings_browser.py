@@ -14,13 +14,13 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, expect
 
-from browsing import DESKTOP, LOCALES, TALL_PHONE, played_game, serious_problems, serving
+from browsing import DESKTOP, LOCALES, PHONE_UPRIGHT, played_game, serious_problems, serving
 from racko.record import GameRecord
 from racko.web.app import people, schema_parts
 from racko.web.core import page_words
 from racko.web.store import SqliteTables
 
-SCREENS = {"phone": TALL_PHONE, "desktop": DESKTOP}
+SCREENS = {"phone": PHONE_UPRIGHT, "desktop": DESKTOP}
 WORDS = page_words(("core", "ratings"))
 
 
@@ -102,7 +102,7 @@ def test_a_player_s_page_says_one_game_and_two_games_as_its_language_does(
 ) -> None:
     server, ids = served
     one_rated, two_rated, one_game, two_games = COUNTS[language]
-    context = chromium.new_context(**TALL_PHONE, locale=LOCALES[language])
+    context = chromium.new_context(**PHONE_UPRIGHT, locale=LOCALES[language])
     try:
         page = context.new_page()
         for name, rated, games in (("Ann", one_rated, one_game), ("Bea", two_rated, two_games)):

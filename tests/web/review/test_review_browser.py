@@ -170,13 +170,9 @@ def test_the_table_s_hint_says_what_racko_hint_says_the_chance_to_win_not_turns(
     page = open_page(chromium, link(server, table, 0))
     expect(page.locator("#prompt")).to_have_attribute("data-situation", "pick")
     page.locator("#btn-hint").click()
-    status = page.locator("#status")
-    expect(status).to_contain_text("Hint —")
-    expect(status).to_have_text(
-        re.compile(
-            r"^Hint — (Draw|Take \d+ for slot \d+)\. .*wins the round about \d+% of the time "
-            r".*\(\d+% to win the round\)$"
-        )
-    )
-    assert "turns" not in (status.text_content() or "")
+    hint = page.locator("#hint")
+    expect(page.locator("#hint-best")).to_have_text(re.compile(r"^Hint: (Draw|Take \d+ for slot \d+)\.$"))
+    expect(page.locator("#hint-reasons li").last).to_have_text(re.compile(r"wins the round about \d+% of the time"))
+    expect(page.locator("#hint-others li").first).to_have_text(re.compile(r"\(\d+% to win the round\)$"))
+    assert "turns" not in (hint.text_content() or "")
     page.context.close()

@@ -647,9 +647,9 @@ def test_cards_have_text_alternatives_idle_slots_are_no_controls_and_a_hint_is_f
     # "?" while it is not your turn asks nothing; on your turn it asks for a hint.
     waiting.keyboard.press("?")
     acting.keyboard.press("?")
-    expect(acting.locator("#status")).to_contain_text("Hint —")
+    expect(acting.locator("#hint-best")).to_contain_text("Hint: ")
     assert _sent(visit, waiting, "hint") == [] and len(_sent(visit, acting, "hint")) == 1
-    expect(waiting.locator("#status")).to_have_text("")
+    expect(waiting.locator("#hint")).to_be_hidden()
 
 
 @pytest.mark.parametrize(
@@ -693,7 +693,7 @@ def test_the_protocol_document_words_the_hint_answer_as_the_server_sends_it(serv
     page = visit(link(server, table, 0))
     expect(page.locator("#prompt")).to_have_attribute("data-situation", "pick")
     page.locator("#btn-hint").click()
-    expect(page.locator("#status")).to_contain_text("Hint —")
+    expect(page.locator("#hint-best")).to_contain_text("Hint: ")
     answer = next(frame for frame in visit.received[page] if frame["type"] == "hint")
     documented = next(line for line in (ROOT / "docs" / "PROTOCOL.md").read_text().splitlines() if '"hint"' in line)
     answered = re.search(r"`(\{\"type\": \"hint\", [^`]*\})`\s*\|?\s*$", documented)
@@ -706,11 +706,12 @@ def test_the_hint_says_why_in_the_page_s_language(server: str, visit: Visitor) -
     page = visit(link(server, table, 0), locale="nl-NL")
     expect(page.locator("#prompt")).to_have_attribute("data-situation", "pick")
     page.keyboard.press("?")
-    expect(page.locator("#status")).to_contain_text("wint deze zet de ronde in ongeveer")
+    expect(page.locator("#hint")).to_contain_text("wint deze zet de ronde in ongeveer")
     page.locator("#lang").select_option("fr")
+    expect(page.locator("#hint")).to_contain_text("ce coup gagne la manche environ")  # said again in French
     page.locator("#btn-hint").click()
-    expect(page.locator("#status")).to_contain_text("ce coup gagne la manche dans environ")
-    assert "{" not in (page.locator("#status").text_content() or "")
+    expect(page.locator("#hint")).to_contain_text("ce coup gagne la manche dans environ")
+    assert "{" not in (page.locator("#hint").text_content() or "")
 
 
 def test_the_same_seat_in_a_second_window_stops_the_first_which_can_take_it_back(server: str, visit: Visitor) -> None:
@@ -815,8 +816,8 @@ def test_the_first_state_benchmark_prints_its_figures_and_says_what_is_missing(m
 def test_screenshots_of_every_moment_on_every_screen(
     served: tuple[str, Path], visit: Visitor, real_game: RealGame, shots: Path, screen: str
 ) -> None:
-    """Your turn, a card in flight, a round's end, a 10-round game's end and a 5-player High-Low table, each at
-    1280×800, 375×667 and 667×375, for a person to look at."""
+    """Your turn, a card in flight, a round's end, a 10-round game's end and a 5-player High-Low table, each on every
+    screen of :data:`SCREENS`, for a person to look at."""
     server, db = served
     size = SCREENS[screen]
     table = new_table(server, variant="classic", players=2, seats=["me", "person"], names=["Ann", "Bob"])

@@ -159,6 +159,8 @@ def view_of(session: PlaySession, viewer: int | None) -> dict[str, Any]:
     else:
         classic = seat_view.public
         view["known"] = [[card_json(card) if card is not None else None for card in slots] for slots in classic.known]
+        if match.over:  # the game's last round ended, and its end showed every rack as it was then, to everybody
+            view["known"] = [_cards(rack) for rack in match.results[-1].racks]
         view["taken"] = card_json(classic.taken_discard) if classic.taken_discard is not None else None
         order = classic.known_stock_order  # public: everybody saw the pile that was turned over
         view["next_stock"] = card_json(order[0]) if order else None

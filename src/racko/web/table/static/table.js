@@ -5,6 +5,7 @@ const TABLE = decodeURIComponent(location.pathname.split("/").pop());
 const TOKEN = new URLSearchParams(location.hash.slice(1)).get("seat");
 const STILL = window.matchMedia("(prefers-reduced-motion: reduce)");
 const WIDE = window.matchMedia("(min-width: 900px)");
+const TOUCH = window.matchMedia("(pointer: coarse)"); // a finger, not a mouse: no keys to tell of, and one taps
 const FLIGHT_MS = 320;
 const DEAL_STAGGER_MS = 14;
 const BUBBLE_MS = 4000;
@@ -13,7 +14,8 @@ let socket = null, setup = null, view = null, version = 0, you = null, game = 1,
 let rated = false; // a rated game gives no hints: its button is hidden
 let retry = 500, presence = null, awaySeconds = 60, logEntries = [], loggedNames = "";
 let pending = false; // an action was sent and neither a state nor an error has answered it: a second click sends nothing
-let statusAt = null; // the version a refusal or a hint was shown at: it goes once the table moves on
+let statusAt = null; // the version a refusal was shown at: it goes once the table moves on
+let hint = null, hintAt = null; // the last hint's choices, and the version it was asked at (it goes once the table moves on)
 let stopped = false; // the link is no seat here, or the seat was opened in another window: nothing is sent any more
 let node = ""; // the server process that plays this table, when another one said so (several processes, one database)
 let turnKey = null, turnStart = 0; // whose turn (seat and round), and since when (performance.now())
@@ -107,16 +109,10 @@ function receive(frame) {
     } else setStatus(WORDS.en["err:" + frame.code] ? t("err:" + frame.code) : frame.message, true);
     if (frame.code === "stale") send({ type: "sync", version });
   } else if (frame.type === "hint") {
-    // As racko hint says it: the best move and why (its sentences end with its chance to win), then the next moves
-    // with their chance; a choice without reasons (High-Low, a forced move) in the advisor's own words.
-    const [best, ...others] = frame.choices.map((choice, index) => {
-      if (!choice.move) return describeHint(choice) + (index ? "" : " " + explainHint(choice));
-      const move = explainHint({ why: [choice.move] });
-      const said = move.charAt(0).toUpperCase() + move.slice(1) + ".";
-      if (!index) return said + " " + explainHint(choice);
-      return choice.win_chance === null ? said : said + " " + t("why:chance-short", { chance: Math.round(100 * choice.win_chance) });
-    });
-    setStatus(t("hint") + " — " + [best.trim(), ...others].join(" · "), true);
+    hint = frame.choices;
+    hintAt = version;
+    $("hint-more").open = false; // each hint comes folded
+    showHint();
   } else if (frame.type === "presence") {
     presence = frame;
     if (view && frame.to_act === view.to_act && typeof frame.turn_for === "number") turnStart = performance.now() - frame.turn_for * 1000;
@@ -158,6 +154,7 @@ function receiveState(frame) {
   view.names = view.names.map(shownName);
   pending = false;
   if (statusAt !== null && version > statusAt) setStatus("");
+  if (hintAt !== null && version > hintAt) { hint = hintAt = null; showHint(); }
   if ("clock" in frame) takeClock(frame.clock);
   // A move of this seat that this page did not send, while the seat has a clock and is not gone: its time ran out
   // and a computer player played the turn for the person.
@@ -185,10 +182,37 @@ function receiveState(frame) {
   if (frame.problem) setStatus(frame.problem, true);
 }
 
-// A message under the rack; one about a refused action or a hint goes once the table has moved on.
+// A message under the rack; one about a refused action goes once the table has moved on.
 function setStatus(text, untilMoved) {
   $("status").textContent = text;
   statusAt = untilMoved ? version : null;
+}
+
+// A hint as racko hint says it, made to be read at a glance, on a phone too: the best move on a line of its own above
+// the rack; why (its sentences end with its chance to win), and the next moves with their chance, folded under it.
+// A choice without reasons (High-Low, a forced move) is said in the advisor's own words.
+function showHint() {
+  $("hint").hidden = !hint;
+  if (!hint) return;
+  const moveWords = (choice) => {
+    if (!choice.move) return describeHint(choice);
+    const move = explainHint({ why: [choice.move] });
+    return move.charAt(0).toUpperCase() + move.slice(1) + ".";
+  };
+  const item = (text) => { const line = document.createElement("li"); line.textContent = text; return line; };
+  const [best, ...others] = hint;
+  const label = document.createElement("strong");
+  label.className = "hint-label";
+  label.textContent = t("hint_label");
+  $("hint-best").replaceChildren(label, " " + moveWords(best));
+  $("hint").setAttribute("aria-label", t("hint"));
+  $("hint-more").querySelector("[role=region]").setAttribute("aria-label", t("hint_why"));
+  const reasons = (Array.isArray(best.why) ? best.why : []).map((sentence) => item(explainHint({ why: [sentence] })));
+  $("hint-reasons").replaceChildren(...reasons);
+  const chance = (choice) => (choice.move && choice.win_chance !== null ? " " + t("why:chance-short", { chance: Math.round(100 * choice.win_chance) }) : "");
+  $("hint-others").replaceChildren(...others.map((choice) => item(moveWords(choice) + chance(choice))));
+  $("hint-others-title").hidden = !others.length;
+  $("hint-more").hidden = !reasons.length && !others.length;
 }
 
 // The page stops playing: the link is no seat at this table, there is no such table, or the seat was opened in
@@ -309,6 +333,7 @@ function render() {
   document.body.dataset.version = version;
   document.body.classList.toggle("my-turn", Boolean(mine));
   document.body.classList.toggle("game-over", view.over);
+  document.body.dataset.others = placesOfOthers().length; // a 2-player phone table draws the other rack larger
   const names = view.names;
   // The header: whose turn.
   $("turn").replaceChildren(...(view.ended ? [t("e:" + view.ended)] : view.over ? tNodes("game_over", { name: bdi(view.winners) }) : mine ? [t("your_turn")]
@@ -357,7 +382,9 @@ function render() {
   $("show-result").hidden = !view.over || you === null;
   // The prompt.
   const situation = view.situation;
-  $("prompt").textContent = you === null ? t("watching") : mine && situation ? (swapFirst !== null ? t("swap_second", { n: swapFirst + 1 }) : t(situation.kind, { card: cardWords(situation.card) })) : "";
+  // On a touch screen it names no keys, and one taps.
+  const asked = situation && (TOUCH.matches && WORDS.en["touch:" + situation.kind] ? "touch:" : "") + situation.kind;
+  $("prompt").textContent = you === null ? t("watching") : mine && situation ? (swapFirst !== null ? t("swap_second", { n: swapFirst + 1 }) : t(asked, { card: cardWords(situation.card) })) : "";
   $("prompt").dataset.situation = mine && situation ? situation.kind : view.over ? "over" : "waiting";
   // Scores and the score sheet.
   $("scores").replaceChildren(...view.sides.map((_, index) => {
@@ -366,6 +393,7 @@ function render() {
     return p;
   }));
   $("sheet").replaceChildren(...(view.results.length ? [sheetBox()] : []));
+  toLatestRound($("sheet"));
   renderPeople();
   renderGone();
   renderBubbles();
@@ -830,6 +858,7 @@ function showResult() {
   for (const button of [$("again"), $("round-ok")]) button.autofocus = false;
   (view.over && you !== null ? $("again") : $("round-ok")).autofocus = true;
   if (!dialog.open) dialog.showModal();
+  toLatestRound(dialog);
   pauseReport();
 }
 
@@ -928,13 +957,22 @@ function sheetBox() {
   return box;
 }
 
+// A sheet wider than its box shows its latest rounds beside the totals (the round just played is the one looked
+// for); a box not shown (the folded panel) has no width yet, and is scrolled when it opens.
+function toLatestRound(within) {
+  const box = within.querySelector(".sheet-box");
+  if (box) box.scrollLeft = box.scrollWidth;
+}
+
 // The score sheet: a row per side (a partnership counts as one), a column per round, and the totals.  It scrolls
 // sideways in its own box, the names and the totals staying in view.
 function scoreSheet() {
   const table = document.createElement("table");
   table.className = "sheet";
   const caption = document.createElement("caption");
-  caption.textContent = t("sheet");
+  const title = document.createElement("span"); // it stays in view as the rounds scroll (a caption itself would not)
+  title.textContent = t("sheet");
+  caption.append(title);
   const head = document.createElement("tr");
   const cell = (tag, content, className) => {
     const element = document.createElement(tag);
@@ -1098,11 +1136,13 @@ function renderLog(fresh) {
 function setPanel(open, remember) {
   document.body.classList.toggle("panel-open", open);
   $("panel-toggle").setAttribute("aria-expanded", String(open));
+  if (open) toLatestRound($("sheet"));
   if (remember && WIDE.matches) localStorage.setItem("racko-panel", open ? "open" : "closed");
 }
 
 function main() {
-  watchLanguage(() => { if (setup) renderStatic(); if (view) { render(); renderLog([]); turnSignals(false); } renderGameMode(); renderMute(); });
+  watchLanguage(() => { if (setup) renderStatic(); if (view) { render(); renderLog([]); turnSignals(false); } renderGameMode(); renderMute(); showHint(); });
+  TOUCH.addEventListener("change", () => { if (view) render(); });
   setPanel(WIDE.matches && localStorage.getItem("racko-panel") !== "closed", false);
   WIDE.addEventListener("change", () => setPanel(WIDE.matches && localStorage.getItem("racko-panel") !== "closed", false));
   $("panel-toggle").addEventListener("click", () => setPanel(!document.body.classList.contains("panel-open"), true));

@@ -19,11 +19,10 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 from test_bots_challenges import listening
 
-from browsing import DESKTOP, WAIT_MS, play_a_turn, serious_problems, serving_app, wait_for_turn_or_round_end
+from browsing import DESKTOP, LOCALES, WAIT_MS, play_a_turn, serious_problems, serving_app, wait_for_turn_or_round_end
 from tables import HandClock, table_app, wait_for
 
 ROOT = Path(__file__).resolve().parents[3]
-LOCALES = {"en": "en-GB", "nl": "nl-NL", "fr": "fr-FR"}
 CHALLENGE = {"en": "Challenge", "nl": "Uitdagen", "fr": "Défier"}
 TITLE = {"en": "Challenge Robo (bot)", "nl": "Robo (bot) uitdagen", "fr": "Défier Robo (bot)"}
 DECLINED = {

@@ -14,11 +14,9 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
-from browsing import DESKTOP, PHONE, PHONE_SIDEWAYS, WAIT_MS, serious_problems, serving
+from browsing import DESKTOP, LOCALES, PHONE, PHONE_SIDEWAYS, WAIT_MS, serious_problems, serving
 from racko.analysis.lesson import STEPS
 from racko.analysis.words import say
-
-LOCALES = {"en": "en-GB", "nl": "nl-NL", "fr": "fr-FR"}
 
 
 @pytest.fixture(scope="module")

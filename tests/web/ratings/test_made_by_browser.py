@@ -13,12 +13,11 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Route, expect
 
-from browsing import DESKTOP, file_table, played_game, serious_problems, serving
+from browsing import DESKTOP, LOCALES, file_table, played_game, serious_problems, serving
 from racko.record import GameRecord
 from racko.web.table import replay_steps
 
 REVIEW_WAIT_MS = 90000
-LOCALES = {"en": "en-GB", "nl": "nl-NL", "fr": "fr-FR"}
 LEFT_OUT = {
     "en": "Not graded, made by a computer player when the time ran out: 2",
     "nl": "Niet beoordeeld, gedaan door een computerspeler toen de tijd op was: 2",

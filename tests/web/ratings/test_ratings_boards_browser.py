@@ -10,13 +10,12 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, expect
 
-from browsing import DESKTOP, serious_problems, serving_app
+from browsing import DESKTOP, LOCALES, serious_problems, serving_app
 from racko.match import Match
 from racko.play.session import PlaySession, SeatSpec
 from racko.rules import variant
 from tables import table_app
 
-LOCALES = {"en": "en-GB", "nl": "nl-NL", "fr": "fr-FR"}
 NOTES = {"en": "the bot ladder", "nl": "de botladder", "fr": "l’échelle des bots"}
 
 

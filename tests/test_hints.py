@@ -77,30 +77,33 @@ def issue_record(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def test_racko_hint_says_why_with_the_chance_to_win(issue_record: Path) -> None:
+def test_racko_hint_says_why_with_the_chance_to_win_the_game(issue_record: Path) -> None:
     result = runner.invoke(app, ["hint", str(issue_record), "--reveal"])
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     best = next(index for index, line in enumerate(lines) if line.startswith("Best: Put 30 in slot"))
     why = lines[best + 1 : best + 10]
-    # Why it is best comes first: its chance, and how far ahead of the next move (issue 37).
+    # Why it is best comes first: its chance to win the game, as racko review grades, and the round's from the same
+    # play-outs; then how far ahead of the next move it is (issue 37).
     assert re.fullmatch(
-        r"From what you can see, this move wins the round about \d+% of the time \(320 play-outs\): "
-        r"no other move wins more often\.",
+        r"From what you can see, this move wins the game about \d+\.\d% of the time from the scores \(320 play-outs, "
+        r"in which it wins the round \d+%\): no other move wins the game more often\.",
         why[0],
     ), why
-    assert re.fullmatch(r"The next best move wins about \d+%: .*\.", why[1]), why
+    assert re.fullmatch(r"The next best move wins the game about \d+\.\d%(: this one is|, [\d.]+ points less:) .*\.", why[1])
     assert any("fits" in line or "out of order" in line for line in why), why
     assert any(re.search(r"are in order and stay in place\.$", line) for line in why), why
-    assert sum(line.startswith("  or: Put 30 in slot") for line in lines) == 2
+    others = [line for line in lines if line.startswith("  or: Put 30 in slot")]
+    assert len(others) == 2 and all(re.search(r"\(\d+\.\d% to win the game\)$", line) for line in others), others
 
 
 def test_racko_hint_json_gives_the_sentences_by_key_with_their_values(issue_record: Path) -> None:
     result = runner.invoke(app, ["hint", str(issue_record), "--reveal", "--json", "--count", "3"])
     assert result.exit_code == 0, result.output
     choices = json.loads(result.stdout)["choices"]
-    chances = [choice["win_chance"] for choice in choices]
+    chances = [choice["game_chance"] for choice in choices]
     assert len(choices) == 3 and chances == sorted(chances, reverse=True) and 0 <= chances[-1] <= chances[0] <= 1
+    assert all(0 <= choice["win_chance"] <= 1 for choice in choices)  # the round's, from the same play-outs
     for choice in choices:
         assert choice["why"], choice
         for sentence in choice["why"]:
@@ -121,7 +124,7 @@ def test_plain_mode_hint_says_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert result.exit_code == 0 and "Traceback" not in result.output, result.output
     hinted = result.output.split("Your turn: draw or take.", 1)[1]
     assert re.search(r"^Hint: (Draw|Take \d+ for slot \d+)\.$", hinted, re.M), hinted
-    assert re.search(r"wins the round about \d+% of the time", hinted) and "  or: " in hinted
+    assert re.search(r"wins the game about \d+\.\d% of the time from the scores", hinted) and "  or: " in hinted
 
 
 def test_the_app_s_hint_shows_why_on_a_page_that_enter_closes() -> None:
@@ -183,8 +186,11 @@ def test_a_bonus_rack_that_may_go_out_gets_a_hint_to_call_with_a_place_for_a_tak
     deck = arrange_deck([rack, other], dealer=1, turned_up=40, stock=[39], deck_size=40)
     match = Match(variant("bonus").rules(2, target=1), first_dealer=1, decks=[deck])
     lines = hint_text(match.observation(0)).lines()
-    assert lines[:2] == ["Best: Call Rack-O.", "Your rack qualifies: going out now wins the round."], lines
-    assert "  or: Take 40 for slot 50." in lines and not any("play-outs" in line for line in lines), lines
+    # Calling and playing on are raced as the review races them (issue 37): in a one-round game calling wins it.
+    assert lines[0] == "Best: Call Rack-O.", lines
+    assert lines[1].startswith("From what you can see, this move wins the game about 100.0% of the time"), lines
+    assert "Your rack qualifies: going out now wins the round." in lines[2:5], lines
+    assert any(re.fullmatch(r"  or: Take 40 for slot 50\. \(\d+\.\d% to win the game\)", line) for line in lines), lines
 
 
 def test_a_hint_asked_again_at_the_same_position_is_the_same_answer_without_new_play_outs() -> None:

@@ -107,13 +107,15 @@ function receive(frame) {
     } else setStatus(WORDS.en["err:" + frame.code] ? t("err:" + frame.code) : frame.message, true);
     if (frame.code === "stale") send({ type: "sync", version });
   } else if (frame.type === "hint") {
-    // As racko hint says it: the best move and why (its sentences end with its chance to win), then the next moves
-    // with their chance; a choice without reasons (High-Low, a forced move) in the advisor's own words.
+    // As racko hint says it: the best move and why (its sentences start with its chance to win), then the next moves
+    // with their chance to win the game (2 players; the round's where an old kernel ranked by it); a choice without
+    // reasons (High-Low, a forced move) in the advisor's own words.
     const [best, ...others] = frame.choices.map((choice, index) => {
       if (!choice.move) return describeHint(choice) + (index ? "" : " " + explainHint(choice));
       const move = explainHint({ why: [choice.move] });
       const said = move.charAt(0).toUpperCase() + move.slice(1) + ".";
       if (!index) return said + " " + explainHint(choice);
+      if (typeof choice.game_chance === "number") return said + " " + t("why:chance-short-game", { chance: Math.round(1000 * choice.game_chance) / 10 });
       return choice.win_chance === null ? said : said + " " + t("why:chance-short", { chance: Math.round(100 * choice.win_chance) });
     });
     setStatus(t("hint") + " — " + [best.trim(), ...others].join(" · "), true);

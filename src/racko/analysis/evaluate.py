@@ -400,9 +400,11 @@ class Judge:
         takes = found[2 + len(distinct) :]
         moves: list[MoveValue] = []
         best_take: tuple[float, float, int | None] | None = None
+        best_goes_out = False
         for line, raced in zip(lines, takes, strict=True):
-            if best_take is None or raced.value > best_take[0]:
-                best_take = (raced.value, raced.round, line.slot)
+            # among slots as good, one that keeps the rack qualifying (its win is certain; the others' only round to it)
+            if best_take is None or (raced.value, line.goes_out) > (best_take[0], best_goes_out):
+                best_take, best_goes_out = (raced.value, raced.round, line.slot), line.goes_out
         for action in legal:
             if isinstance(action, CallRacko):
                 moves.append(MoveValue(action, call.value, None, rollouts, call.round))

@@ -117,7 +117,10 @@ def test_during_the_game_a_seat_sees_only_its_own_decisions_of_the_rounds_that_e
     for decision in decisions:
         assert decision["class"] in classes and decision["loss"] >= 0
         assert decision["played"]["seat"] == 1 and decision["played_words"]["key"].startswith("move:")
-        assert 0 <= decision["win_chance_after"] <= decision["win_chance_before"] + 1e-9 <= 1 + 1e-9
+        # graded by the chance to win the game from the scores, as racko review grades (issue 37), the round's beside it
+        assert decision["measure"] == "game_chance" and 0 < decision["stake"] <= 1
+        assert 0 <= decision["game_chance_after"] <= decision["game_chance_before"] + 1e-9 <= 1 + 1e-9
+        assert 0 <= decision["win_chance_after"] <= 1 and 0 <= decision["win_chance_before"] <= 1
     seat = review["seats"][0]
     assert seat["name"] == "Bob" and sum(seat["counts"].values()) == len(decisions)
     assert seat["rounds"][0]["round"] == 1 and 0 <= seat["accuracy"] <= 100
@@ -151,9 +154,17 @@ def test_after_the_game_anyone_sees_every_seat_s_decisions(
     review = state["review"]
     assert [seat["seat"] for seat in review["seats"]] == [0, 1] and review["rounds"] == [2]
     assert {decision["round"] for decision in _decisions(review)} == {2}
-    assert review["measure"] == "win_chance" and review["playouts"] == PLUMBING_PLAYOUTS * 6
+    assert review["measure"] == "game_chance" and review["playouts"] == PLUMBING_PLAYOUTS * 6
     costly = [decision for decision in _decisions(review) if decision["class"] != "best"]
     assert costly and all(decision["why"] for decision in costly)  # why the best move is, where it was not played
+    for decision in costly:
+        # how far the move played is behind, in the game's chance against what its round is worth (as it grades)
+        behind, worth = decision["why"][-2:]
+        share = decision["loss"] / decision["stake"]
+        assert behind["key"] == ("why:close-game" if share <= 0.02 else "why:behind-game"), (share, behind)
+        assert behind["values"]["points"] == pytest.approx(100 * decision["loss"], abs=0.11), behind
+        assert worth["key"] in ("why:stake-game", "why:stake-least-game"), worth
+        assert worth["values"]["stake"] == max(5, round(100 * decision["stake"])), (worth, decision["stake"])
 
 
 def test_a_seat_may_be_named_by_the_player_s_cookie_as_at_the_table(client: TestClient) -> None:

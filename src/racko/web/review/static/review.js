@@ -41,7 +41,7 @@ function percent(value) {
 
 // A chance to win the game, to a tenth of a point (moves seldom differ by more than a few points of it).
 function gamePercent(value) {
-  return Math.round(1000 * value) / 10;
+  return (Math.round(1000 * value) / 10).toFixed(1);
 }
 
 // The measure's figures as the page says them: "game" (2 players: the chance to win the game from the scores),

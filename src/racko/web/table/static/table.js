@@ -115,7 +115,7 @@ function receive(frame) {
       const move = explainHint({ why: [choice.move] });
       const said = move.charAt(0).toUpperCase() + move.slice(1) + ".";
       if (!index) return said + " " + explainHint(choice);
-      if (typeof choice.game_chance === "number") return said + " " + t("why:chance-short-game", { chance: Math.round(1000 * choice.game_chance) / 10 });
+      if (typeof choice.game_chance === "number") return said + " " + t("why:chance-short-game", { chance: (Math.round(1000 * choice.game_chance) / 10).toFixed(1) });
       return choice.win_chance === null ? said : said + " " + t("why:chance-short", { chance: Math.round(100 * choice.win_chance) });
     });
     setStatus(t("hint") + " — " + [best.trim(), ...others].join(" · "), true);

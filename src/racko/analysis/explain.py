@@ -731,8 +731,8 @@ def hint_text(
     choices: Sequence[Choice] | None = None,
 ) -> HintText:
     """The explained hint in English, judged from the seat's own view: the best choice and why, then the next
-    ``count - 1`` choices, each with its chance to win the game (or the round) where the review measures one (``choices``: those of
-    :func:`explained_choices` when they are at hand)."""
+    ``count - 1`` choices, each with its chance to win the game (or the round) where the review measures one
+    (``choices``: those of :func:`explained_choices` when they are at hand)."""
     if choices is None:
         choices = explained_choices(observation, seen=seen, names=names, count=count)
     choices = choices[:count]

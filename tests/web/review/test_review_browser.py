@@ -128,7 +128,8 @@ def test_a_whole_game_s_review_shows_its_progress_then_every_player_round_by_rou
     expect(page.locator("#summary li")).to_have_count(2)
     expect(page.locator("#chart-box svg polyline")).to_have_count(2)
     # Graded as racko review grades 2-player games (issue 37), and saying so: the chance to win the game.
-    expect(page.locator("#review-measure")).to_have_text(re.compile(r"^A move is judged by its chance to win the game "))
+    measure = page.locator("#review-measure")
+    expect(measure).to_have_text(re.compile(r"^A move is judged by its chance to win the game "))
     expect(page.locator("#chart-caption")).to_have_text("Chance to win the game, move by move")
     expect(page.locator(".review-help")).to_contain_text("a tenth of what its round is worth in the game")
     figures = page.locator("#moves .decision .figures").first
@@ -183,8 +184,9 @@ def test_the_table_s_hint_says_what_racko_hint_says_the_chance_to_win_the_game_n
     expect(status).to_contain_text("Hint —")
     expect(status).to_have_text(
         re.compile(
-            r"^Hint — (Draw|Take \d+ for slot \d+)\. From what you can see, this move wins the game about \d+\.\d% of the "
-            r"time from the scores \(320 play-outs, in which it wins the round \d+%\).* · .*\(\d+\.\d% to win the game\)$"
+            r"^Hint — (Draw|Take \d+ for slot \d+)\. From what you can see, this move wins the game about \d+\.\d% "
+            r"of the time from the scores \(320 play-outs, in which it wins the round \d+%\).* · "
+            r".*\(\d+\.\d% to win the game\)$"
         )
     )
     assert "turns" not in (status.text_content() or "")

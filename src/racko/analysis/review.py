@@ -267,7 +267,8 @@ def review(
     without ``reveal`` only the one person's seat of a ``racko play`` save is (as ``racko hint`` advises).  The
     same ``seed`` gives the same review; ``jobs`` threads judge rounds side by side (the play-outs run outside
     Python's lock).  With ``game`` (the default), 2-player moves are judged by the chance to win the game from the
-    scores; without it, by the chance to win the round (as the hint judges them).
+    scores (as the hint and the browser's review judge them too); without it, by the chance to win the round (as the
+    puzzles judge them).
     """
     rules = record.rules
     final = replay(record)

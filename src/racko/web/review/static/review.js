@@ -1,8 +1,8 @@
 "use strict";
 // The review of a table's game: each player's accuracy and classes, a chart of each reviewed player's chance to win
 // the game (2 players; the round's where a review measured that, or turns to go out) move by move, and every decision
-// with the best move and why.  The server reviews in
-// a worker process; this page asks again every POLL_MS and shows how far it is meanwhile.  The seat's token travels
+// with the best move and why.  The server reviews in a worker process; this page asks again every POLL_MS and shows
+// how far it is meanwhile.  The seat's token travels
 // in the link's fragment (#seat=…), which browsers never send in a request line: the page sends it in the body.
 const $ = (id) => document.getElementById(id);
 const TABLE = decodeURIComponent(location.pathname.split("/")[2] || "");

@@ -31,7 +31,7 @@ from typing import Any
 
 from racko.analysis.evaluate import FIRST_PLAYOUTS, MORE_PLAYOUTS, MoveValue
 from racko.analysis.explain import Sentence, behind, move_sentence, why
-from racko.analysis.review import Decision, Review, SeatReview, review
+from racko.analysis.review import CHECK_PLAYOUTS, Decision, Review, SeatReview, review
 from racko.analysis.review import Progress as ReviewProgress
 from racko.errors import RackoError
 from racko.match import Match
@@ -191,6 +191,7 @@ def review_json(
         first=first,
         more=more,
         progress=progress,
+        check=first * CHECK_PLAYOUTS // FIRST_PLAYOUTS,  # as rough as the rest: --review-playouts makes it quicker
     )
     names = record_names(record.players, record.rules.players)
     reasons = _reasons(record, result, names)

@@ -18,8 +18,10 @@ from hypothesis import strategies as st
 
 from racko.actions import DrawFromStock, Exchange, TakeDiscard
 from racko.analysis import evaluate as evaluate_module
-from racko.analysis.evaluate import Evaluation, MoveValue, evaluate, placed, seat_history
+from racko.analysis.evaluate import Evaluation, Measure, MoveValue, evaluate, placed, seat_history
 from racko.analysis.explain import HINT_FIRST, HINT_MORE, explained_choices, why
+from racko.analysis.game_chance import LEAST_STAKE, round_stake
+from racko.analysis.review import GAME_CHANCE_CLASSES
 from racko.analysis.words import LANGUAGES, say, words
 from racko.families import AnyObservation, family_of
 from racko.highlow import HighLowObservation
@@ -43,7 +45,7 @@ AGAINST = {
     "why:gives-wanted-next",
 }
 """Sentences against a move: after every sentence for it, never before."""
-BEST_FIRST = {"why:best", "why:best-turns", "why:goes-out", "why:may-call", "why:call", "why:wait"}
+BEST_FIRST = {"why:best", "why:best-game", "why:best-turns", "why:goes-out", "why:may-call", "why:call", "why:wait"}
 """What the best move says first: why it is best (its measured worth, or the certain win)."""
 CARD_VALUES = {"card", "held", "out", "top", "low", "high", "cards", "taken", "upcoming"}
 """Values that name cards the player has seen (a stretch open to the rack's end is bounded by 0 or deck size + 1)."""
@@ -202,8 +204,20 @@ def untrue(observation: Observation, action: Any, slot: int | None, sentences: l
         elif key.startswith("why:draw") and key != "why:draw-empty" and key != "why:draw-next":
             if values["top"] != public.discard_top:
                 wrong("that is not the top discard")
-        elif key in ("why:best", "why:chance") and not 0 <= values["chance"] <= 100:
+        elif key in ("why:best", "why:chance", "why:best-game", "why:chance-game") and not (
+            0 <= values["chance"] <= 100 and 0 <= values.get("round", 0) <= 100 and values["playouts"] > 0
+        ):
             wrong("is no chance")
+        elif key in ("why:stake-game", "why:stake-least-game"):
+            # what the round is worth in the game: from the scores everyone sees, as the review weighs it
+            stake = round_stake(public.totals[observation.seat], public.totals[1 - observation.seat], 2, rules.target)
+            least = stake <= LEAST_STAKE
+            if (key == "why:stake-least-game") != least or values["stake"] != round(100 * stake):
+                wrong(f"the round is worth {stake:.3f} of the game at these scores")
+        elif key in ("why:close-game", "why:best-close-game") and values["bound"] != 100 * GAME_CHANCE_CLASSES.good:
+            wrong("is not the review's bound of a good move")
+        elif key == "why:behind-game" and not values["share"] > 100 * GAME_CHANCE_CLASSES.good - 0.05:
+            wrong("a loss within the bound of a good move is said to be close")
     return problems
 
 
@@ -301,17 +315,17 @@ def test_the_moves_a_hint_shows_rest_on_as_many_play_outs_and_the_best_leads(
     observation, seen, names = position_of(entry)
     assert isinstance(observation, Observation)
     choices = explained_choices(observation, seen=seen, names=names)[:SHOWN]
-    if all(choice.win_chance is None for choice in choices):
-        return  # calling or playing on in Bonus: the expert's plan, no play-outs
     monkeypatch.setattr(evaluate_module, "FINALISTS", 10 * RACK_SIZE)  # every line raced in full
-    full = evaluate(observation, seen=seen, first=HINT_FIRST, more=HINT_MORE)
-    shown = [choice.win_chance for choice in choices if choice.win_chance is not None]
+    full = evaluate(observation, seen=seen, first=HINT_FIRST, more=HINT_MORE, game=True)
+    assert full.measure == "game_chance"  # what racko review grades 2-player moves by (issue 37)
+    shown = [choice.game_chance for choice in choices if choice.game_chance is not None]
     assert len(shown) == len(choices) and shown == sorted(shown, reverse=True), shown
     for choice in choices:
         measured = full.value_of(choice.action)
         if isinstance(choice.action, TakeDiscard) and SLOT_LABELS[measured.slot or 0] != choice.values["slot"]:
             continue  # the take's best slot in full is one the hint left at its rough figure, below those shown
-        assert choice.win_chance == round(measured.value, 3), (choice.action.describe(), choice.win_chance, measured)
+        assert choice.game_chance == round(measured.value, 4), (choice.action.describe(), choice.game_chance, measured)
+        assert measured.round_chance is not None and choice.win_chance == round(measured.round_chance, 3)
 
 
 # --- random deals --------------------------------------------------------------------------------------------------
@@ -344,15 +358,23 @@ def test_on_random_deals_every_move_s_sentences_are_facts_and_the_best_says_why_
         slots = range(RACK_SIZE) if isinstance(action, TakeDiscard) else [None]
         lines.extend(MoveValue(action, 0.0, slot, 320) for slot in slots)
     for index, move in enumerate(lines):
-        # Each move in turn measured best, the next one behind it: what it says, and in what order.
+        # Each move in turn measured best, the next one behind it: what it says, and in what order; by the round's
+        # measure (the puzzles') and by the game's (the hint's, 2 players), the next one far behind or close.
         others = [other for other in lines if other.action != move.action]
-        ranked = (MoveValue(move.action, 0.6, move.slot, 320), *(MoveValue(o.action, 0.5, o.slot, 320) for o in others))
-        evaluation = Evaluation(0, "win_chance", ranked, 320)
-        sentences = [
-            sentence.to_json() for sentence in why(observation, move.action, ranked[0], evaluation, ["a", "b"])
-        ]
-        assert not untrue(observation, move.action, move.slot, sentences), (index, sentences)
-        assert not best_first_problems(sentences), sentences
-        _, _, after = after_move(observation, move.action, move.slot)
-        if qualifies_for_racko(after, observation.rules):
-            assert sentences[0]["key"] == "why:goes-out" and len(sentences) == 1, sentences
+        measures: list[tuple[Measure, float]] = [("win_chance", 0.5), ("game_chance", 0.5), ("game_chance", 0.599)]
+        for measure, second in measures:
+            ranked = (
+                MoveValue(move.action, 0.6, move.slot, 320, 0.7),
+                *(MoveValue(o.action, second, o.slot, 320, 0.6) for o in others),
+            )
+            evaluation = Evaluation(0, measure, ranked, 320)
+            for shown in (ranked[0], ranked[-1]):
+                said = [s.to_json() for s in why(observation, shown.action, shown, evaluation, ["a", "b"])]
+                assert not untrue(observation, shown.action, shown.slot, said), (index, measure, said)
+            best_said = [s.to_json() for s in why(observation, move.action, ranked[0], evaluation, ["a", "b"])]
+            assert not best_first_problems(best_said), best_said
+            _, _, after = after_move(observation, move.action, move.slot)
+            if qualifies_for_racko(after, observation.rules):
+                assert best_said[0]["key"] == "why:goes-out" and len(best_said) == 1, best_said
+            elif measure == "game_chance":
+                assert best_said[0]["key"] == "why:best-game", best_said

@@ -7,6 +7,7 @@ import dataclasses
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -14,8 +15,10 @@ from typer.testing import CliRunner
 import racko
 from racko import bots
 from racko.actions import DrawFromStock, Exchange, TakeDiscard, Wait
+from racko.analysis import evaluate as evaluate_module
 from racko.analysis.evaluate import MoveValue
 from racko.analysis.explain import explained_choices, hint_text, order_chain, why
+from racko.analysis.game_chance import game_chance, round_stake
 from racko.analysis.review import review
 from racko.analysis.words import LANGUAGES, placeholders, say, words
 from racko.bots.runner import play_match
@@ -25,7 +28,7 @@ from racko.match import Match
 from racko.observation import Observation
 from racko.play.session import SAVE_KEY, SeatSpec
 from racko.record import GameRecord, replay
-from racko.round import arrange_deck
+from racko.round import Round, arrange_deck
 from racko.rules import variant
 from racko.terminal.app import MessageScreen, RackoApp
 
@@ -77,30 +80,34 @@ def issue_record(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def test_racko_hint_says_why_with_the_chance_to_win(issue_record: Path) -> None:
+def test_racko_hint_says_why_with_the_chance_to_win_the_game(issue_record: Path) -> None:
     result = runner.invoke(app, ["hint", str(issue_record), "--reveal"])
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     best = next(index for index, line in enumerate(lines) if line.startswith("Best: Put 30 in slot"))
     why = lines[best + 1 : best + 10]
-    # Why it is best comes first: its chance, and how far ahead of the next move (issue 37).
+    # Why it is best comes first: its chance to win the game, as racko review grades, and the round's from the same
+    # play-outs; then how far ahead of the next move it is (issue 37).
     assert re.fullmatch(
-        r"From what you can see, this move wins the round about \d+% of the time \(320 play-outs\): "
-        r"no other move wins more often\.",
+        r"From what you can see, this move wins the game about \d+\.\d% of the time from the scores \(320 play-outs, "
+        r"in which it wins the round \d+%\): no other move wins the game more often\.",
         why[0],
     ), why
-    assert re.fullmatch(r"The next best move wins about \d+%: .*\.", why[1]), why
+    ahead_or_close = r"(: this one is|, [\d.]+ points less:)"
+    assert re.fullmatch(r"The next best move wins the game about \d+\.\d%" + ahead_or_close + r" .*\.", why[1]), why
     assert any("fits" in line or "out of order" in line for line in why), why
     assert any(re.search(r"are in order and stay in place\.$", line) for line in why), why
-    assert sum(line.startswith("  or: Put 30 in slot") for line in lines) == 2
+    others = [line for line in lines if line.startswith("  or: Put 30 in slot")]
+    assert len(others) == 2 and all(re.search(r"\(\d+\.\d% to win the game\)$", line) for line in others), others
 
 
 def test_racko_hint_json_gives_the_sentences_by_key_with_their_values(issue_record: Path) -> None:
     result = runner.invoke(app, ["hint", str(issue_record), "--reveal", "--json", "--count", "3"])
     assert result.exit_code == 0, result.output
     choices = json.loads(result.stdout)["choices"]
-    chances = [choice["win_chance"] for choice in choices]
+    chances = [choice["game_chance"] for choice in choices]
     assert len(choices) == 3 and chances == sorted(chances, reverse=True) and 0 <= chances[-1] <= chances[0] <= 1
+    assert all(0 <= choice["win_chance"] <= 1 for choice in choices)  # the round's, from the same play-outs
     for choice in choices:
         assert choice["why"], choice
         for sentence in choice["why"]:
@@ -121,7 +128,7 @@ def test_plain_mode_hint_says_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert result.exit_code == 0 and "Traceback" not in result.output, result.output
     hinted = result.output.split("Your turn: draw or take.", 1)[1]
     assert re.search(r"^Hint: (Draw|Take \d+ for slot \d+)\.$", hinted, re.M), hinted
-    assert re.search(r"wins the round about \d+% of the time", hinted) and "  or: " in hinted
+    assert re.search(r"wins the game about \d+\.\d% of the time from the scores", hinted) and "  or: " in hinted
 
 
 def test_the_app_s_hint_shows_why_on_a_page_that_enter_closes() -> None:
@@ -183,8 +190,11 @@ def test_a_bonus_rack_that_may_go_out_gets_a_hint_to_call_with_a_place_for_a_tak
     deck = arrange_deck([rack, other], dealer=1, turned_up=40, stock=[39], deck_size=40)
     match = Match(variant("bonus").rules(2, target=1), first_dealer=1, decks=[deck])
     lines = hint_text(match.observation(0)).lines()
-    assert lines[:2] == ["Best: Call Rack-O.", "Your rack qualifies: going out now wins the round."], lines
-    assert "  or: Take 40 for slot 50." in lines and not any("play-outs" in line for line in lines), lines
+    # Calling and playing on are raced as the review races them (issue 37): in a one-round game calling wins it.
+    assert lines[0] == "Best: Call Rack-O.", lines
+    assert lines[1].startswith("From what you can see, this move wins the game about 100.0% of the time"), lines
+    assert "Your rack qualifies: going out now wins the round." in lines[2:5], lines
+    assert any(re.fullmatch(r"  or: Take 40 for slot 50\. \(\d+\.\d% to win the game\)", line) for line in lines), lines
 
 
 def test_a_hint_asked_again_at_the_same_position_is_the_same_answer_without_new_play_outs() -> None:
@@ -300,3 +310,88 @@ def test_racko_hint_at_a_point_with_nothing_to_advise_says_which_points_have_one
     result = runner.invoke(app, ["hint", str(finished_round), "--at", "2"])
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert result.stderr.count("\n") == 1 and "choose --at from 0 to 1" in result.stderr, result.stderr
+
+
+# --- issue 37: the hint measures what racko review measures: the chance to win the game ------------------------------
+
+
+def scored_position(totals: tuple[int, int], drawn: bool = True) -> Observation:
+    """The review's example (tests/test_review_game.py) at these scores, to 500: 3 drawn, and 3 into slot 5 goes
+    Rack-O at once, while the rack without it still goes out nearly always (it needs a card below 14 in slot 5)."""
+    mine = [15, 14, 16, 18, 20, 21, 22, 30, 34, 38]
+    theirs = [4, 8, 11, 12, 19, 27, 25, 33, 39, 40]
+    deck = arrange_deck([mine, theirs], dealer=1, turned_up=1, stock=[3], deck_size=40)
+    round_ = Round(variant("classic").rules(2), deck, 1, totals=totals)
+    if drawn:
+        round_.apply(DrawFromStock(0))
+    observation = round_.observation(0)
+    assert isinstance(observation, Observation)
+    return observation
+
+
+@pytest.mark.parametrize("totals", [(0, 0), (400, 420)])
+def test_a_hint_weighs_each_move_by_the_game_against_what_the_round_is_worth(totals: tuple[int, int]) -> None:
+    """By the round's measure every move here wins about as often (each was "within the noise"); the hint now says
+    what each costs in the chance to win the game, weighed against what the round is worth at these scores."""
+    best, *others = explained_choices(scored_position(totals))
+    assert best.action == Exchange(0, 0) and [sentence["key"] for sentence in best.why] == ["why:goes-out"]
+    stake = round_stake(*totals)
+    assert best.game_chance is not None and others
+    for choice in others:
+        assert choice.game_chance is not None and choice.game_chance <= best.game_chance, choice
+        assert choice.win_chance is not None and choice.win_chance > 0.9  # the round is won nearly always either way
+        worth, distance, worth_of_round = choice.why[-3:]
+        assert worth["key"] == "why:chance-game" and worth["values"]["chance"] == round(100 * choice.game_chance, 1)
+        assert worth_of_round == {
+            "key": "why:stake-game",
+            "values": {"stake": round(100 * stake)},
+            "text": f"Winning this round rather than losing it changes your chance to win the game by about "
+            f"{round(100 * stake)} points.",
+        }
+        share = 100 * (best.game_chance - choice.game_chance) / stake
+        if distance["key"] == "why:behind-game":
+            assert share > 1.9 and distance["values"]["share"] == pytest.approx(share, abs=0.2), (share, distance)
+        else:
+            assert distance["key"] == "why:close-game" and share < 2.1, (share, distance)
+    assert (stake > 0.5) == (totals != (0, 0))  # the same slip costs more of the game near its end
+
+
+def test_a_hint_at_a_lopsided_score_gives_the_chance_to_win_the_game_not_the_round() -> None:
+    """At 0 to 300 the round is won nearly always by the best move, the game seldom: the hint says the game's chance
+    (to a tenth of a point) and the round's beside it, as they are."""
+    far_behind = explained_choices(scored_position((0, 300), drawn=False))[0]
+    level = explained_choices(scored_position((0, 0), drawn=False))[0]
+    first = far_behind.why[0]
+    assert first["key"] == "why:best-game", far_behind.why
+    assert far_behind.game_chance is not None and far_behind.game_chance < game_chance(0, 300) + 0.05
+    assert first["values"]["chance"] == round(100 * far_behind.game_chance, 1) < 10
+    assert first["values"]["round"] == round(100 * (far_behind.win_chance or 0)) > 80
+    chance = first["values"]["chance"]
+    assert first["text"].startswith(f"From what you can see, this move wins the game about {chance}%"), first
+    assert level.game_chance is not None and level.game_chance > 0.5 > far_behind.game_chance
+    # The game all but decided: the least the review weighs a loss against, said as such.
+    keys = [sentence["key"] for sentence in far_behind.why]
+    assert "why:stake-game" not in keys and ("why:stake-least-game" in keys or "why:best-ahead-game" in keys), keys
+
+
+class _KernelBeforeTheGame:
+    """The compiled kernel as built before issue 37: its races take no table of the game's values."""
+
+    def __init__(self, kernel: Any) -> None:
+        self.kernel = kernel
+
+    def race(self, *arguments: Any) -> Any:
+        if len(arguments) > 11:
+            raise TypeError("race() takes at most 11 arguments (12 given)")
+        return self.kernel.race(*arguments)
+
+
+def test_a_kernel_built_before_the_game_s_values_still_hints_by_the_round_and_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(evaluate_module, "_kernel", _KernelBeforeTheGame(evaluate_module._kernel))
+    choices = explained_choices(scored_position((0, 0), drawn=False), names=["old", "kernel"])
+    assert all(choice.game_chance is None and choice.win_chance is not None for choice in choices)
+    said = [sentence for choice in choices for sentence in choice.why]
+    assert not any(sentence["key"].endswith("-game") for sentence in said), said
+    assert any(sentence["key"] == "why:chance" and "wins the round" in sentence["text"] for sentence in said), said

@@ -80,6 +80,10 @@ seeds with 8 sweeps and 0.016 without, and classes agree between seeds in 76 % a
 are told apart as well (or better) without them."""
 
 
+class KernelTooOldError(RackoError):
+    """The compiled rollout kernel predates the game's values (issue 37): it races for the round's chance only."""
+
+
 @dataclass(frozen=True)
 class MoveValue:
     """One legal move and its worth."""
@@ -316,7 +320,7 @@ class Judge:
             try:
                 tallies = _kernel.race(*arguments) if table is None else _kernel.race(*arguments, table)
             except TypeError as error:  # a kernel compiled before the game's values (issue 37)
-                raise RackoError(
+                raise KernelTooOldError(
                     "The compiled rollout kernel is older than this racko: build it again (pip install -e ., or "
                     f"python setup.py build_ext --inplace) to review by the chance to win the game ({error})."
                 ) from None
@@ -396,9 +400,11 @@ class Judge:
         takes = found[2 + len(distinct) :]
         moves: list[MoveValue] = []
         best_take: tuple[float, float, int | None] | None = None
+        best_goes_out = False
         for line, raced in zip(lines, takes, strict=True):
-            if best_take is None or raced.value > best_take[0]:
-                best_take = (raced.value, raced.round, line.slot)
+            # among slots as good, one that keeps the rack qualifying (its win is certain; the others' only round to it)
+            if best_take is None or (raced.value, line.goes_out) > (best_take[0], best_goes_out):
+                best_take, best_goes_out = (raced.value, raced.round, line.slot), line.goes_out
         for action in legal:
             if isinstance(action, CallRacko):
                 moves.append(MoveValue(action, call.value, None, rollouts, call.round))

@@ -1,5 +1,7 @@
 """Hints that say why, in words a player understands: which cards are in order and stay so, what a move leaves
-room for, what it hands the next player, and its chance to win as the review measures it.
+room for, what it hands the next player, and its worth as ``racko review`` measures it: with 2 players the chance
+to win the game from the scores (and the round's, from the same play-outs), a move's distance from the best weighed
+against what the round is worth in the game; alone and with 3-4 players the turns to go out.
 
 Every sentence is a key of the shared words (:mod:`racko.analysis.words`) with its values, so that the page says it
 in its own language and the terminal in English; :func:`explained_choices` gives the advisor's choices (the play
@@ -17,8 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from racko.actions import CallRacko, Discard, DrawFromStock, Exchange, TakeDiscard, Wait
-from racko.analysis.evaluate import Evaluation, MoveValue, evaluate, placed
-from racko.analysis.review import class_bounds
+from racko.analysis.evaluate import Evaluation, KernelTooOldError, Measure, MoveValue, evaluate, placed
+from racko.analysis.game_chance import LEAST_STAKE, round_stake
+from racko.analysis.review import GAME_CHANCE_CLASSES, class_bounds
 from racko.analysis.words import say
 from racko.bots.gaps import cards_that_may_come
 from racko.families import AnyAction, AnyObservation
@@ -172,8 +175,8 @@ def why(
     if move.action == evaluation.best.action:
         if reasons.achieves and reasons.achieves[0].key in COMPLETES:
             return reasons.sentences()  # a certain win: no estimate to quote
-        return [*_best_worth(evaluation, move), *reasons.sentences()]
-    return [*reasons.sentences(), *_worth_sentences(evaluation, move)]
+        return [*_best_worth(observation, evaluation, move), *reasons.sentences()]
+    return [*reasons.sentences(), *_worth_sentences(observation, evaluation, move)]
 
 
 def _placement_reasons(
@@ -488,13 +491,16 @@ def _keeps_from_next(observation: Observation, card: int, names: Sequence[str] |
     return [_naming("why:denies", {"card": card, "taken": taken}, following, names)]
 
 
-def _best_worth(evaluation: Evaluation, move: MoveValue) -> list[Sentence]:
+def _best_worth(observation: Observation, evaluation: Evaluation, move: MoveValue) -> list[Sentence]:
     """Why the best move is best, first: its worth, no other move's better, and how far ahead of the next move
-    measured as deeply it is (within the noise of the estimate, it says so)."""
-    chances = evaluation.measure == "win_chance"
-    if chances and not evaluation.playouts:
+    measured as deeply it is (within the noise of the estimate, or with the game's measure within the review's bound
+    of a good move, it says so)."""
+    measure = evaluation.measure
+    if measure == "win_chance" and not evaluation.playouts:
         return []  # calling or playing on in Bonus: expert's plan, not an estimate to quote (see evaluate.py)
-    if chances:
+    if measure == "game_chance":
+        sentences = [Sentence("why:best-game", _game_values(move))]
+    elif measure == "win_chance":
         sentences = [Sentence("why:best", {"chance": round(100 * move.value), "playouts": move.playouts})]
     else:
         sentences = [Sentence("why:best-turns", {"turns": round(move.value, 1), "playouts": move.playouts})]
@@ -503,9 +509,19 @@ def _best_worth(evaluation: Evaluation, move: MoveValue) -> list[Sentence]:
     )
     if following is None:
         return sentences
-    close = evaluation.difference(move.value, following.value) <= class_bounds(evaluation.measure).good
     values: dict[str, Any]
-    if chances:
+    if measure == "game_chance":
+        stake = stake_of(observation)
+        close = evaluation.difference(move.value, following.value) / stake <= GAME_CHANCE_CLASSES.good
+        values = {"second": _game_percent(following.value), "points": _gap(evaluation, move, following)}
+        if close:
+            bound = {"bound": round(100 * GAME_CHANCE_CLASSES.good)}
+            sentences += [Sentence("why:best-close-game", {**values, **bound}), stake_sentence(stake)]
+        else:
+            sentences.append(Sentence("why:best-ahead-game", {**values, "points": max(values["points"], LEAST_GAP)}))
+        return sentences
+    close = evaluation.difference(move.value, following.value) <= class_bounds(measure).good
+    if measure == "win_chance":
         values = {"second": round(100 * following.value), "points": _gap(evaluation, move, following)}
         sentences.append(Sentence("why:best-close" if close else "why:best-ahead", values))
     else:
@@ -514,33 +530,84 @@ def _best_worth(evaluation: Evaluation, move: MoveValue) -> list[Sentence]:
     return sentences
 
 
+def stake_of(observation: Observation) -> float:
+    """What the round is worth in the game to this seat, 2 players (:func:`racko.analysis.game_chance.round_stake`,
+    from the scores everyone sees): the review weighs a loss in the chance to win the game against it."""
+    public = observation.public
+    seat = observation.seat
+    return round_stake(public.totals[seat], public.totals[1 - seat], 2, public.rules.target)
+
+
+LEAST_GAP = 0.1
+"""The least gap said between moves the game's measure tells apart (past the review's bound of a good move): its
+figures are said to a tenth of a point, and two that round alike are still said to be that far apart, never 0."""
+
+
+def _game_percent(chance: float) -> float:
+    """A chance to win the game as the sentences say it, in percent with one decimal: moves seldom differ by more
+    than a few points of it, which whole percents would hide."""
+    return round(100 * chance, 1)
+
+
+def _game_values(move: MoveValue) -> dict[str, Any]:
+    if move.round_chance is None:  # pragma: no cover - the game's measure always races the round too
+        raise ValueError("A move measured by the game's chance carries its chance to win the round.")
+    return {"chance": _game_percent(move.value), "playouts": move.playouts, "round": round(100 * move.round_chance)}
+
+
+def stake_sentence(stake: float) -> Sentence:
+    """What the round is worth in the game (``stake``, :func:`stake_of`), the yardstick of a move's loss by the game's
+    measure; where the game is all but decided, the least the review weighs a loss against, said as such."""
+    if stake <= LEAST_STAKE:
+        return Sentence("why:stake-least-game", {"stake": round(100 * LEAST_STAKE)})
+    return Sentence("why:stake-game", {"stake": round(100 * stake)})
+
+
 def _gap(evaluation: Evaluation, better: MoveValue, worse: MoveValue) -> float:
     """How far apart two moves are, as the difference of the figures the sentences show (so that "91%" and "82%"
-    are said to be 9 points apart, not the 8 of the unrounded figures)."""
+    are said to be 9 points apart, not the 8 of the unrounded figures; a game's chances to a tenth of a point)."""
+    if evaluation.measure == "game_chance":
+        return round(_game_percent(better.value) - _game_percent(worse.value), 1)
     if evaluation.measure == "win_chance":
         return round(100 * better.value) - round(100 * worse.value)
     return round(abs(round(worse.value, 1) - round(better.value, 1)), 1)
 
 
-def _worth_sentences(evaluation: Evaluation, move: MoveValue) -> list[Sentence]:
+def _worth_sentences(observation: Observation, evaluation: Evaluation, move: MoveValue) -> list[Sentence]:
     """Another move's worth as the review measures it (on the play-outs it had), and how far it is behind the best
-    move: a difference within the noise of the estimate (the review's bound of a good move) is said to be one."""
-    chances = evaluation.measure == "win_chance"
-    if chances and not evaluation.playouts:
+    move (:func:`behind`)."""
+    measure = evaluation.measure
+    if measure == "win_chance" and not evaluation.playouts:
         return []
-    sentences = []
-    if chances:
-        sentences.append(Sentence("why:chance", {"chance": round(100 * move.value), "playouts": move.playouts}))
-    else:
-        sentences.append(Sentence("why:turns", {"turns": round(move.value, 1)}))
     loss = evaluation.loss(move.action)
-    if loss <= class_bounds(evaluation.measure).good:
-        sentences.append(Sentence("why:close", {}))
-    elif chances:
-        sentences.append(Sentence("why:behind", {"points": _gap(evaluation, evaluation.best, move)}))
+    if measure == "game_chance":
+        gap = _gap(evaluation, evaluation.best, move)
+        return [Sentence("why:chance-game", _game_values(move)), *behind(measure, loss, gap, stake_of(observation))]
+    if measure == "win_chance":
+        worth = Sentence("why:chance", {"chance": round(100 * move.value), "playouts": move.playouts})
     else:
-        sentences.append(Sentence("why:behind-turns", {"turns": _gap(evaluation, evaluation.best, move)}))
-    return sentences
+        worth = Sentence("why:turns", {"turns": round(move.value, 1)})
+    return [worth, *behind(measure, loss, _gap(evaluation, evaluation.best, move))]
+
+
+def behind(measure: Measure, loss: float, gap: float, stake: float = 1.0) -> list[Sentence]:
+    """How far a move is behind the best, ``loss`` in the measure's units and ``gap`` as the figures shown say it
+    (points of a chance, or turns).  With the round's measure or turns, a loss within the review's bound of a good
+    move is within the noise of the estimate (the bound is three spreads, docs/REVIEW.md) and is said to be; with the
+    game's, the loss is weighed against ``stake``, what the round is worth in the game, as the review weighs it, and
+    that worth is said too."""
+    if measure == "game_chance":
+        share = loss / stake
+        if share <= GAME_CHANCE_CLASSES.good:
+            said = Sentence("why:close-game", {"points": gap, "bound": round(100 * GAME_CHANCE_CLASSES.good)})
+        else:
+            said = Sentence("why:behind-game", {"points": max(gap, LEAST_GAP), "share": round(100 * share, 1)})
+        return [said, stake_sentence(stake)]
+    if loss <= class_bounds(measure).good:
+        return [Sentence("why:close", {})]
+    if measure == "win_chance":
+        return [Sentence("why:behind", {"points": gap})]
+    return [Sentence("why:behind-turns", {"turns": gap})]
 
 
 def move_sentence(action: AnyAction, card: int | None, slot: int | None = None) -> Sentence:
@@ -586,8 +653,10 @@ def explained_choices(
     seed: int = 0,
     count: int = HINT_SHOWN,
 ) -> tuple[Choice, ...]:
-    """The advisor's choices for the seat to act, best first by the review's measure, each with its chance to win
-    (2 players) and the sentences that say why (:attr:`Choice.why`), judged from the seat's own view.  ``seen`` are
+    """The advisor's choices for the seat to act, best first by the review's measure, each with its chance to win the
+    game and the round (2 players: :attr:`Choice.game_chance`, :attr:`Choice.win_chance`) and the sentences that say
+    why (:attr:`Choice.why`), judged from the seat's own view.  (A compiled kernel older than the game's values ranks
+    them by the round's chance, and the sentences say so.)  ``seen`` are
     the seat's earlier observations of the round (see :func:`racko.analysis.evaluate.evaluate`); ``names`` name the
     players in the sentences.
 
@@ -609,7 +678,12 @@ def _explained(
     legal = observation.legal_actions()
     if isinstance(observation, HighLowObservation) or len(legal) < 2:
         return tuple(choices_for(observation))
-    evaluation = evaluate(observation, seen=seen, seed=seed, first=HINT_FIRST, more=HINT_MORE, shown=count)
+    try:
+        evaluation = evaluate(
+            observation, seen=seen, seed=seed, first=HINT_FIRST, more=HINT_MORE, shown=count, game=True
+        )
+    except KernelTooOldError:  # a kernel built before the game's values still races for the round (said as such)
+        evaluation = evaluate(observation, seen=seen, seed=seed, first=HINT_FIRST, more=HINT_MORE, shown=count)
     rated = {choice.action: choice for choice in advice(observation, seed=seed)}
     measured = itertools.takewhile(lambda move: move.playouts == evaluation.playouts, evaluation.moves)
     chosen = []
@@ -618,11 +692,17 @@ def _explained(
         if isinstance(move.action, TakeDiscard) and move.slot is not None:
             choice = dataclasses.replace(choice, values={**choice.values, "slot": SLOT_LABELS[move.slot]})
         sentences = why(observation, move.action, move, evaluation, names)
-        chance = move.value if evaluation.measure == "win_chance" and evaluation.playouts else None
+        chance: float | None = None
+        game_chance: float | None = None
+        if evaluation.measure == "game_chance":
+            chance, game_chance = move.round_chance, move.value
+        elif evaluation.measure == "win_chance" and evaluation.playouts:
+            chance = move.value
         chosen.append(
             dataclasses.replace(
                 choice,
                 win_chance=None if chance is None else round(chance, 3),
+                game_chance=None if game_chance is None else round(game_chance, 4),
                 why=tuple(sentence.to_json() for sentence in sentences),
             )
         )
@@ -651,8 +731,8 @@ def hint_text(
     choices: Sequence[Choice] | None = None,
 ) -> HintText:
     """The explained hint in English, judged from the seat's own view: the best choice and why, then the next
-    ``count - 1`` choices, each with its chance to win where the review measures one (``choices``: those of
-    :func:`explained_choices` when they are at hand)."""
+    ``count - 1`` choices, each with its chance to win the game (or the round) where the review measures one
+    (``choices``: those of :func:`explained_choices` when they are at hand)."""
     if choices is None:
         choices = explained_choices(observation, seen=seen, names=names, count=count)
     choices = choices[:count]
@@ -680,6 +760,8 @@ def choice_move(observation: AnyObservation, choice: Choice) -> Sentence:
 def _move_text(observation: AnyObservation, choice: Choice, with_chance: bool = False) -> str:
     text = choice_move(observation, choice).text()
     text = text[:1].upper() + text[1:] + "."
-    if with_chance and choice.win_chance is not None:
+    if with_chance and choice.game_chance is not None:
+        text += " " + say("why:chance-short-game", {"chance": _game_percent(choice.game_chance)})
+    elif with_chance and choice.win_chance is not None:
         text += " " + say("why:chance-short", {"chance": round(100 * choice.win_chance)})
     return text

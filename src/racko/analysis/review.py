@@ -260,6 +260,7 @@ def review(
     more: int = MORE_PLAYOUTS,
     progress: Progress | None = None,
     game: bool = True,
+    check: int = CHECK_PLAYOUTS,
 ) -> Review:
     """Grade the decisions of ``seats`` (default: every seat) in ``rounds`` (numbers from 1; default: all).
 
@@ -267,7 +268,10 @@ def review(
     without ``reveal`` only the one person's seat of a ``racko play`` save is (as ``racko hint`` advises).  The
     same ``seed`` gives the same review; ``jobs`` threads judge rounds side by side (the play-outs run outside
     Python's lock).  With ``game`` (the default), 2-player moves are judged by the chance to win the game from the
-    scores; without it, by the chance to win the round (as the hint judges them).
+    scores (as the hint and the browser's review judge them too); without it, by the chance to win the round (as the
+    puzzles judge them).  ``check``: the fresh play-outs on which a move not best is raced again beside the best
+    (:data:`CHECK_PLAYOUTS`, and three times as many more where it is close to a bound); fewer with fewer ``first``
+    play-outs makes a quicker, rougher review (``racko serve --review-playouts``).
     """
     rules = record.rules
     final = replay(record)
@@ -293,7 +297,7 @@ def review(
             if not turn.graded:  # no choice, or not the person's: the judge follows the round on
                 judge.see(turn.observation)
                 continue
-            graded.append(_grade(judge, number, turn))
+            graded.append(_grade(judge, number, turn, check))
             if progress is not None:
                 with lock:
                     done[0] += 1
@@ -379,7 +383,7 @@ def _turns_by_round_and_seat(
     return {key: turns for key, turns in found.items() if turns}
 
 
-def _grade(judge: Judge, round_number: int, turn: _Turn) -> Decision:
+def _grade(judge: Judge, round_number: int, turn: _Turn, check: int = CHECK_PLAYOUTS) -> Decision:
     evaluation = judge.evaluate(turn.observation, turn.action)
     played = evaluation.value_of(turn.action)
     best = evaluation.best
@@ -395,7 +399,7 @@ def _grade(judge: Judge, round_number: int, turn: _Turn) -> Decision:
     error: float | None = None
     confidence: float | None = None
     if evaluation.measure == "game_chance" and not is_best and loss / stake > bounds.good / 2 and judge.has_lines():
-        loss, error = _check(judge, best.action, best.slot, turn.action, turn.number, stake)
+        loss, error = _check(judge, best.action, best.slot, turn.action, turn.number, stake, check)
         grade, confidence = _confident_class(bounds, loss / stake, error / stake)
     observation = turn.observation
     card: int | None = None
@@ -429,14 +433,15 @@ def _grade(judge: Judge, round_number: int, turn: _Turn) -> Decision:
 
 
 def _check(
-    judge: Judge, best: AnyAction, slot: int | None, played: AnyAction, number: int, stake: float
+    judge: Judge, best: AnyAction, slot: int | None, played: AnyAction, number: int, stake: float, check: int
 ) -> tuple[float, float]:
     """The loss of ``played`` against ``best`` raced again side by side on fresh deals (the first figures chose the
-    best move on their own deals, which flatters it): :data:`CHECK_PLAYOUTS`, and :data:`CHECK_MORE` more where the
-    loss is within two standard errors of a bound.  Returns the loss (never below 0) and its standard error."""
+    best move on their own deals, which flatters it): ``check`` play-outs (:data:`CHECK_PLAYOUTS` in ``racko
+    review``), and three times as many more (:data:`CHECK_MORE`) where the loss is within two standard errors of a
+    bound.  Returns the loss (never below 0) and its standard error."""
     bounds = class_bounds("game_chance")
     total = mean = square = 0.0
-    for rollouts in (CHECK_PLAYOUTS, CHECK_MORE):
+    for rollouts in (check, check * CHECK_MORE // CHECK_PLAYOUTS):
         seed = random.Random(f"check:{judge.seed}:{number}:{total}").getrandbits(63)
         raced = judge.compare(best, played, rollouts, seed, slot)
         mean = (mean * total + raced.difference * rollouts) / (total + rollouts)

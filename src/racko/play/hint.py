@@ -63,9 +63,12 @@ class Choice:
     """What the reason names: cards (:data:`CARD_VALUES`), slot labels, positions from 1, and ``outlook`` (a key of
     :data:`OUTLOOKS`) with ``turns``."""
     win_chance: float | None = None
-    """The chance to win the round after this choice, from the seat's own view, as the review measures it (2
-    players; filled in by :func:`racko.analysis.explain.explained_choices`, else ``None``, as for Bonus's call or
-    wait, which follow the expert's plan rather than an estimate)."""
+    """The chance to win the round after this choice, from the seat's own view, from the play-outs of the review's
+    measure (2 players; filled in by :func:`racko.analysis.explain.explained_choices`, else ``None``)."""
+    game_chance: float | None = None
+    """The chance to win the game from the scores after this choice, from the same play-outs: the measure the
+    choices are ranked by with 2 players, as ``racko review`` grades (``None`` where turns are the measure, or where
+    the compiled kernel predates the game's values and the round's chance ranks them)."""
     why: tuple[dict[str, Any], ...] = ()
     """Sentences that say why (filled in by :func:`racko.analysis.explain.explained_choices`): each a key of the
     shared words, the values it names and its English text."""
@@ -106,6 +109,7 @@ class Hint:
                     "turns_to_racko": None if choice.turns is None else round(choice.turns, 2),
                     "explanation": choice.explanation,
                     "win_chance": choice.win_chance,
+                    "game_chance": choice.game_chance,
                     "why": list(choice.why),
                 }
                 for choice in self.choices[:count]

@@ -96,7 +96,8 @@ def hint_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the advice as JSON.")] = False,
 ) -> None:
     """Advice for the player to act at a point of a game record, from that player's view only: the best move, why,
-    and its chance to win the round as racko review measures it."""
+    and its chance to win the game from the scores as racko review measures it (2 players; turns to go out
+    otherwise)."""
     try:
         record = GameRecord.load(file)
         advice = hint_for(record, at, reveal=reveal)

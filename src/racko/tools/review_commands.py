@@ -64,7 +64,8 @@ def review_command(
     plot: Annotated[
         Path | None,
         typer.Option(
-            help="Draw each player's chance to win the round, move by move, to this PNG (needs racko\\[plot]).",
+            help="Draw each player's chance to win the game (2 players; turns to go out otherwise), move by move, "
+            "to this PNG (needs racko\\[plot]).",
             dir_okay=False,
             show_default=False,
         ),
@@ -156,7 +157,8 @@ def decision_line(decision: Decision) -> str:
 
 
 def plot_review(result: Review, path: str | Path) -> None:
-    """Each player's chance to win the round (or turns to go) after each of their decisions, round by round."""
+    """Each player's chance to win the game or the round, as the review measured (or turns to go), after each of
+    their decisions, round by round."""
     try:
         from matplotlib.figure import Figure  # type: ignore[import-not-found, unused-ignore]
     except ImportError:
@@ -187,7 +189,7 @@ def plot_review(result: Review, path: str | Path) -> None:
         )
     else:
         axes.set_ylabel("turns to go out after the move")
-    axes.set_title(say("review:chart"))
+    axes.set_title(say("review:chart-game" if result.measure == "game_chance" else "review:chart"))
     axes.legend(loc="best")
     figure.savefig(path, dpi=100)
 

@@ -127,6 +127,13 @@ def test_a_whole_game_s_review_shows_its_progress_then_every_player_round_by_rou
     assert quarters == sorted(set(quarters)), texts  # one telling a quarter, however many polls it took
     expect(page.locator("#summary li")).to_have_count(2)
     expect(page.locator("#chart-box svg polyline")).to_have_count(2)
+    # Graded as racko review grades 2-player games (issue 37), and saying so: the chance to win the game.
+    measure = page.locator("#review-measure")
+    expect(measure).to_have_text(re.compile(r"^A move is judged by its chance to win the game "))
+    expect(page.locator("#chart-caption")).to_have_text("Chance to win the game, move by move")
+    expect(page.locator(".review-help")).to_contain_text("a tenth of what its round is worth in the game")
+    figures = page.locator("#moves .decision .figures").first
+    expect(figures).to_contain_text(re.compile(r"Chance to win the game(:| after this move:) \d+\.\d%"))
     rounds = page.locator("#round-choice option")
     assert rounds.count() >= 3
     page.locator("#round-choice").select_option(str(rounds.count()))
@@ -144,6 +151,8 @@ def test_the_review_page_is_axe_clean_works_by_keyboard_and_fits_a_phone(
         page.goto(finished_game)
         _decisions_shown(page)
         expect(page.locator("html")).to_have_attribute("lang", language)
+        game = {"en": "to win the game", "nl": "het spel te winnen", "fr": "gagner la partie"}[language]
+        expect(page.locator("#review-measure")).to_contain_text(game)
         assert serious_problems(page, Axe()) == []
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= context["viewport"]["width"], f"the page scrolls sideways on the {screen}"  # type: ignore[index]
@@ -160,11 +169,12 @@ def test_the_review_page_is_axe_clean_works_by_keyboard_and_fits_a_phone(
         expect(decision).to_have_class(re.compile(r"cls-(inaccuracy|mistake|blunder)"))
 
 
-def test_the_table_s_hint_says_what_racko_hint_says_the_chance_to_win_not_turns(
+def test_the_table_s_hint_says_what_racko_hint_says_the_chance_to_win_the_game_not_turns(
     served: tuple[str, Path], chromium: Browser
 ) -> None:
-    """The move, why (ending with its chance to win the round), then the next moves each with its chance: the words
-    and the measure of `racko hint` and of the review, not the advisor's turns to Rack-O beside them."""
+    """The move, why (starting with its chance to win the game from the scores, and the round's), then the next moves
+    each with its chance to win the game: the words and the measure of `racko hint` and of `racko review` (issue 37),
+    not the advisor's turns to Rack-O beside them."""
     server, _ = served
     table = new_table(server, variant="classic", players=2, seats=["me", "easy"], names=["Ann"])
     page = open_page(chromium, link(server, table, 0))
@@ -172,7 +182,12 @@ def test_the_table_s_hint_says_what_racko_hint_says_the_chance_to_win_not_turns(
     page.locator("#btn-hint").click()
     hint = page.locator("#hint")
     expect(page.locator("#hint-best")).to_have_text(re.compile(r"^Hint: (Draw|Take \d+ for slot \d+)\.$"))
-    expect(page.locator("#hint-reasons li").last).to_have_text(re.compile(r"wins the round about \d+% of the time"))
-    expect(page.locator("#hint-others li").first).to_have_text(re.compile(r"\(\d+% to win the round\)$"))
+    expect(page.locator("#hint-reasons li").first).to_have_text(
+        re.compile(
+            r"^From what you can see, this move wins the game about \d+\.\d% of the time from the scores "
+            r"\(320 play-outs, in which it wins the round \d+%\)"
+        )
+    )
+    expect(page.locator("#hint-others li").first).to_have_text(re.compile(r"\(\d+\.\d% to win the game\)$"))
     assert "turns" not in (hint.text_content() or "")
     page.context.close()

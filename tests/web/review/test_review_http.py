@@ -14,9 +14,14 @@ import pytest
 from starlette.testclient import TestClient
 
 from browsing import played_game
+from racko.actions import Discard, DrawFromStock
+from racko.analysis.review import review
 from racko.families import family_of
 from racko.match import Match
 from racko.record import GameRecord, replay
+from racko.round import arrange_deck
+from racko.rules import variant
+from racko.web.review.reviews import SEED, review_json
 from racko.web.store import TableStore
 from racko.web.table import token_hash
 from tables import hello, hub_of, make_table, table_app, until_frame
@@ -117,7 +122,10 @@ def test_during_the_game_a_seat_sees_only_its_own_decisions_of_the_rounds_that_e
     for decision in decisions:
         assert decision["class"] in classes and decision["loss"] >= 0
         assert decision["played"]["seat"] == 1 and decision["played_words"]["key"].startswith("move:")
-        assert 0 <= decision["win_chance_after"] <= decision["win_chance_before"] + 1e-9 <= 1 + 1e-9
+        # graded by the chance to win the game from the scores, as racko review grades (issue 37), the round's beside it
+        assert decision["measure"] == "game_chance" and 0 < decision["stake"] <= 1
+        assert 0 <= decision["game_chance_after"] <= decision["game_chance_before"] + 1e-9 <= 1 + 1e-9
+        assert 0 <= decision["win_chance_after"] <= 1 and 0 <= decision["win_chance_before"] <= 1
     seat = review["seats"][0]
     assert seat["name"] == "Bob" and sum(seat["counts"].values()) == len(decisions)
     assert seat["rounds"][0]["round"] == 1 and 0 <= seat["accuracy"] <= 100
@@ -151,9 +159,17 @@ def test_after_the_game_anyone_sees_every_seat_s_decisions(
     review = state["review"]
     assert [seat["seat"] for seat in review["seats"]] == [0, 1] and review["rounds"] == [2]
     assert {decision["round"] for decision in _decisions(review)} == {2}
-    assert review["measure"] == "win_chance" and review["playouts"] == PLUMBING_PLAYOUTS * 6
+    assert review["measure"] == "game_chance" and review["playouts"] == PLUMBING_PLAYOUTS * 6
     costly = [decision for decision in _decisions(review) if decision["class"] != "best"]
     assert costly and all(decision["why"] for decision in costly)  # why the best move is, where it was not played
+    for decision in costly:
+        # how far the move played is behind, in the game's chance against what its round is worth (as it grades)
+        behind, worth = decision["why"][-2:]
+        share = decision["loss"] / decision["stake"]
+        assert behind["key"] == ("why:close-game" if share <= 0.02 else "why:behind-game"), (share, behind)
+        assert behind["values"]["points"] == pytest.approx(100 * decision["loss"], abs=0.11), behind
+        assert worth["key"] in ("why:stake-game", "why:stake-least-game"), worth
+        assert worth["values"]["stake"] == max(5, round(100 * decision["stake"])), (worth, decision["stake"])
 
 
 def test_a_seat_may_be_named_by_the_player_s_cookie_as_at_the_table(client: TestClient) -> None:
@@ -282,3 +298,33 @@ def test_progress_is_reported_and_a_table_keeps_answering_moves_while_a_review_r
             assert moved["version"] == now["version"] + 1 and moved["view"]["held"] is not None
         later = _ask(client, table["table"]).json()
         assert later["state"] == "running" and later["done"] >= state["done"], later  # the move came in between
+
+
+# --- the measure: racko review's ---------------------------------------------------------------------------------
+
+
+def test_the_browser_s_review_grades_as_racko_review_does_by_the_chance_to_win_the_game() -> None:
+    """Issue 37's example: 3 drawn, and 3 into slot 5 goes Rack-O at once; thrown away instead, for a rack that still
+    wins the round nearly always.  The round's measure called it good; the page grades it as racko review does, by
+    what it costs in the chance to win the game, and says so against what the round is worth."""
+    mine = [15, 14, 16, 18, 20, 21, 22, 30, 34, 38]
+    theirs = [4, 8, 11, 12, 19, 27, 25, 33, 39, 40]
+    deck = arrange_deck([mine, theirs], dealer=1, turned_up=1, stock=[3], deck_size=40)
+    match = Match(variant("classic").rules(2), first_dealer=1, decks=[deck])
+    match.apply(DrawFromStock(0))
+    match.apply(Discard(0))
+    record = GameRecord.of(match, players=("Ann", "Bob"))
+    page = review_json(record, [0], [1], threads=1)
+    command = review(record, seats=[0], rounds=[1], reveal=True, seed=SEED, jobs=1).to_json()
+    assert page["measure"] == "game_chance"
+    (decision,) = [found for found in page["seats"][0]["decisions"] if found["action"] == 2]
+    (graded,) = [found for found in command["seats"][0]["decisions"] if found["action"] == 2]
+    assert {key: decision[key] for key in graded} == graded  # every figure and class of racko review --json
+    assert decision["class"] not in ("best", "good") and decision["win_chance_after"] > 0.9, decision
+    behind, worth = decision["why"][-2:]
+    assert behind["key"] == "why:behind-game" and behind["values"]["share"] > 2, behind
+    assert worth == {
+        "key": "why:stake-game",
+        "values": {"stake": 26},
+        "text": "Winning this round rather than losing it changes your chance to win the game by about 26 points.",
+    }

@@ -706,11 +706,14 @@ def test_the_hint_says_why_in_the_page_s_language(server: str, visit: Visitor) -
     page = visit(link(server, table, 0), locale="nl-NL")
     expect(page.locator("#prompt")).to_have_attribute("data-situation", "pick")
     page.keyboard.press("?")
-    expect(page.locator("#hint")).to_contain_text("wint deze zet de ronde in ongeveer")
+    # the chance to win the game from the scores, as racko review grades (issue 37), in the page's language
+    expect(page.locator("#hint")).to_contain_text("wint deze zet het spel in ongeveer")
+    expect(page.locator("#hint")).to_contain_text("kans om het spel te winnen)")
     page.locator("#lang").select_option("fr")
-    expect(page.locator("#hint")).to_contain_text("ce coup gagne la manche environ")  # said again in French
+    expect(page.locator("#hint")).to_contain_text("ce coup gagne la partie dans environ")  # said again in French
     page.locator("#btn-hint").click()
-    expect(page.locator("#hint")).to_contain_text("ce coup gagne la manche dans environ")
+    expect(page.locator("#hint")).to_contain_text("ce coup gagne la partie dans environ")
+    expect(page.locator("#hint")).to_contain_text("de chances de gagner la partie)")
     assert "{" not in (page.locator("#hint").text_content() or "")
 
 

@@ -181,7 +181,7 @@ def test_the_page_speaks_dutch_and_french_the_log_too(server: str, browser: Brow
     expect(page.locator("#log li").first).to_have_text(re.compile(r"gaf iedereen tien kaarten|werd omgedraaid"))
     expect(page.locator("#prompt")).to_contain_text("aflegkaart")
     page.keyboard.press("?")
-    expect(page.locator("#hint")).to_contain_text(re.compile("wint deze zet de ronde in ongeveer|Rack-O roepen"))
+    expect(page.locator("#hint")).to_contain_text(re.compile("wint deze zet het spel in ongeveer|Rack-O roepen"))
     page.locator("#lang").select_option("fr")
     expect(page.locator("#prompt")).to_contain_text("défausse")
     expect(page.locator("#log")).to_contain_text("défausse")

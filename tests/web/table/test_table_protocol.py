@@ -356,3 +356,7 @@ def test_a_hint_names_its_reason_in_words_every_language_of_the_page_has() -> No
     best = hint["choices"][0]
     assert best["reason"] in REASONS and best["text"].endswith(".")
     assert 1 <= len(hint["choices"]) <= 3 and {"outlook", "turns"} <= set(best["values"])
+    # Ranked by the chance to win the game from the scores, as racko review grades 2-player moves (issue 37).
+    chances = [choice["game_chance"] for choice in hint["choices"]]
+    assert chances == sorted(chances, reverse=True) and all(0 <= chance <= 1 for chance in chances), chances
+    assert best["why"][0]["key"] in ("why:best-game", "why:goes-out"), best["why"]

@@ -30,8 +30,8 @@ from multiprocessing.context import SpawnProcess
 from typing import Any
 
 from racko.analysis.evaluate import FIRST_PLAYOUTS, MORE_PLAYOUTS, MoveValue
-from racko.analysis.explain import Sentence, move_sentence, why
-from racko.analysis.review import Decision, Review, SeatReview, class_bounds, review
+from racko.analysis.explain import Sentence, behind, move_sentence, why
+from racko.analysis.review import CHECK_PLAYOUTS, Decision, Review, SeatReview, review
 from racko.analysis.review import Progress as ReviewProgress
 from racko.errors import RackoError
 from racko.match import Match
@@ -191,8 +191,8 @@ def review_json(
         first=first,
         more=more,
         progress=progress,
-        game=False,
-    )  # fmt: skip  (the page speaks of the round's chance: the game's measure is racko review's, docs/REVIEW.md)
+        check=first * CHECK_PLAYOUTS // FIRST_PLAYOUTS,  # as rough as the rest: --review-playouts makes it quicker
+    )
     names = record_names(record.players, record.rules.players)
     reasons = _reasons(record, result, names)
     return {
@@ -259,13 +259,15 @@ def _why(observation: Any, decision: Decision, names: list[str]) -> list[Sentenc
     if isinstance(observation, Observation):
         best = MoveValue(decision.best, decision.before, decision.best_slot)
         sentences = why(observation, decision.best, best, None, names)
-    if decision.loss <= class_bounds(decision.measure).good:
-        sentences.append(Sentence("why:close", {}))
-    elif decision.measure == "win_chance":
-        sentences.append(Sentence("why:behind", {"points": round(100 * decision.loss)}))
-    else:
-        sentences.append(Sentence("why:behind-turns", {"turns": round(decision.loss, 1)}))
+    sentences += behind(decision.measure, decision.loss, _gap(decision), decision.stake)
     return sentences
+
+
+def _gap(decision: Decision) -> float:
+    """A decision's loss as the page says it: points of a chance (a tenth of a point of the game's), or turns."""
+    if decision.measure == "game_chance":
+        return round(100 * decision.loss, 1)
+    return round(100 * decision.loss) if decision.measure == "win_chance" else round(decision.loss, 1)
 
 
 # --- the worker process ------------------------------------------------------------------------------------------

@@ -139,7 +139,8 @@ class Moves(Watching):
 
     async def hint(self, table: Table, seat: int | None) -> list[dict[str, Any]]:
         """The advisor's best choices for the seat to act, judged from its own observation (in a worker thread), with
-        the sentences that say why and the chance to win (racko.analysis); none at a rated table."""
+        the sentences that say why and the chance to win the game from the scores, as racko review grades
+        (racko.analysis); none at a rated table."""
         session = table.session
         if seat is None or session.to_act != seat or table.over:
             raise WebError("no-hint", "A hint is for your own turn.")

@@ -61,15 +61,17 @@ def log_entries(events: list[AnyEvent], names: list[str]) -> list[dict[str, Any]
 
 def hint_json(choice: Choice, move: dict[str, Any] | None = None) -> dict[str, Any]:
     """One of the advisor's choices as the page words it: its reason and values, and the English sentence; and why,
-    in sentences of the shared words (``why``: key, values, English text), with its chance to win the round
-    (``win_chance``, 0 to 1, or ``None`` where the review measures turns); ``move``: the move in words as ``racko
-    hint`` says it, where the choice says why."""
+    in sentences of the shared words (``why``: key, values, English text), with its chance to win the game from the
+    scores (``game_chance``, 0 to 1: the measure the choices are ranked by with 2 players, as ``racko review``
+    grades) and to win the round (``win_chance``, from the same play-outs), each ``None`` where the review measures
+    turns; ``move``: the move in words as ``racko hint`` says it, where the choice says why."""
     values = {key: card_json(value) if key in CARD_VALUES else value for key, value in choice.values.items()}
     return {
         "reason": choice.reason,
         "values": values,
         "text": choice.explanation,
         "win_chance": choice.win_chance,
+        "game_chance": choice.game_chance,
         "why": list(choice.why),
         "move": move,
     }

@@ -1,7 +1,8 @@
 "use strict";
 // The review of a table's game: each player's accuracy and classes, a chart of each reviewed player's chance to win
-// the round (or turns to go out) move by move, and every decision with the best move and why.  The server reviews in
-// a worker process; this page asks again every POLL_MS and shows how far it is meanwhile.  The seat's token travels
+// the game (2 players; the round's where a review measured that, or turns to go out) move by move, and every decision
+// with the best move and why.  The server reviews in a worker process; this page asks again every POLL_MS and shows
+// how far it is meanwhile.  The seat's token travels
 // in the link's fragment (#seat=…), which browsers never send in a request line: the page sends it in the body.
 const $ = (id) => document.getElementById(id);
 const TABLE = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -36,6 +37,17 @@ function said(sentence) {
 
 function percent(value) {
   return Math.round(100 * value);
+}
+
+// A chance to win the game, to a tenth of a point (moves seldom differ by more than a few points of it).
+function gamePercent(value) {
+  return (Math.round(1000 * value) / 10).toFixed(1);
+}
+
+// The measure's figures as the page says them: "game" (2 players: the chance to win the game from the scores),
+// "round" (the chance to win the round) or "turns" (the turns to go out).
+function kindOf(review) {
+  return review.measure === "game_chance" ? "game" : review.measure === "win_chance" ? "round" : "turns";
 }
 
 function turns(value) {
@@ -131,7 +143,12 @@ function render() {
   document.title = title + " · Rack-O";
   const scope = review.rounds.length === 1 ? t("review:scope-round", { n: review.rounds[0] }) : t("review:scope-game");
   $("review-scope").textContent = scope + " · " + t(answer.over ? "review:everyone" : "review:own");
-  $("review-measure").textContent = review.measure === "win_chance" ? t("review:measure-chance", { playouts: review.playouts }) : t("review:measure-turns");
+  const kind = kindOf(review);
+  $("review-measure").textContent = t({ game: "review:measure-game", round: "review:measure-chance", turns: "review:measure-turns" }[kind], { playouts: review.playouts });
+  // Accuracy halves at a loss of a tenth of the round's worth in the game, by the game's measure (docs/REVIEW.md).
+  const help = document.querySelector(".review-help");
+  help.dataset.t = kind === "game" ? "review:accuracy-help-game" : "review:accuracy-help";
+  help.textContent = t(help.dataset.t);
   renderProgress();
   $("summary").replaceChildren(...review.seats.map((seat) => {
     const item = element("li", "review-seat");
@@ -196,12 +213,19 @@ function decisionItem(seat, decision, several) {
   item.append(head);
   item.append(element("p", "", t("review:played-line", { move: said(decision.played_words) })));
   if (decision.class !== "best") item.append(element("p", "", t("review:best-line", { move: said(decision.best_words) })));
-  const chances = answer.review.measure === "win_chance";
+  const kind = kindOf(answer.review);
   const figures = [];
-  if (decision.loss > 0) figures.push(chances ? t("review:loss-points", { points: percent(decision.loss) }) : t("review:loss-turns", { turns: turns(decision.loss) }));
-  if (decision.class === "best") figures.push(chances ? t("review:chance-best", { after: percent(decision.after) }) : t("review:turns-best", { after: turns(decision.after) }));
-  else figures.push(chances ? t("review:chance-line", { before: percent(decision.before), after: percent(decision.after) })
-    : t("review:turns-line", { before: turns(decision.before), after: turns(decision.after) }));
+  if (kind === "game") {
+    if (decision.loss > 0) figures.push(t("review:loss-game", { points: gamePercent(decision.loss), share: percent(decision.loss / decision.stake) }));
+    if (decision.class === "best") figures.push(t("review:chance-best-game", { after: gamePercent(decision.after) }));
+    else figures.push(t("review:chance-line-game", { before: gamePercent(decision.before), after: gamePercent(decision.after) }));
+  } else {
+    const chances = kind === "round";
+    if (decision.loss > 0) figures.push(chances ? t("review:loss-points", { points: percent(decision.loss) }) : t("review:loss-turns", { turns: turns(decision.loss) }));
+    if (decision.class === "best") figures.push(chances ? t("review:chance-best", { after: percent(decision.after) }) : t("review:turns-best", { after: turns(decision.after) }));
+    else figures.push(chances ? t("review:chance-line", { before: percent(decision.before), after: percent(decision.after) })
+      : t("review:turns-line", { before: turns(decision.before), after: turns(decision.after) }));
+  }
   item.append(element("p", "figures", figures.join(" · ")));
   if (decision.why && decision.why.length) item.append(element("p", "why", explainHint({ why: decision.why })));
   return item;
@@ -210,7 +234,8 @@ function decisionItem(seat, decision, several) {
 // Each reviewed player's worth after each of their moves in the round, as that player could judge it; the costly
 // moves marked in their class's colour (the list below says each one in words too).
 function drawChart(decisions) {
-  const chances = answer.review.measure === "win_chance";
+  const kind = kindOf(answer.review);
+  const chances = kind !== "turns";
   // As wide as its box, so that its words keep their size on a phone.
   const width = Math.max(300, Math.min(760, $("chart-box").clientWidth || 600)), height = 220, left = 44, right = 12, top = 12, bottom = 28;
   const actions = [...new Set(decisions.map(([, decision]) => decision.action))];
@@ -218,12 +243,12 @@ function drawChart(decisions) {
   const highest = chances ? 100 : Math.max(1, Math.ceil(Math.max(...decisions.map(([, decision]) => Math.max(decision.after, decision.before)))));
   const x = (action) => left + (actions.length > 1 ? (actions.indexOf(action) * (width - left - right)) / (actions.length - 1) : (width - left - right) / 2);
   const y = (figure) => top + (height - top - bottom) * (1 - figure / highest);
-  const caption = chances ? t("review:chart") : t("review:chart-turns");
+  const caption = t({ game: "review:chart-game", round: "review:chart", turns: "review:chart-turns" }[kind]);
   const seats = answer.review.seats;
   const summary = seats.map((seat) => {
     const mine = decisions.filter(([owner]) => owner === seat).map(([, decision]) => decision);
     if (!mine.length) return null;
-    const shown = (decision) => (chances ? percent(decision.after) + "%" : turns(decision.after));
+    const shown = (decision) => (kind === "game" ? gamePercent(decision.after) + "%" : chances ? percent(decision.after) + "%" : turns(decision.after));
     return t("review:chart-summary", { name: seat.name, first: shown(mine[0]), last: shown(mine[mine.length - 1]) });
   }).filter(Boolean);
   const drawing = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": [caption, ...summary].join(". ") });

@@ -24,7 +24,9 @@ from typer.testing import CliRunner
 from browsing import serving_app
 from racko.cli import app as cli_app
 from racko.observation_json import observation_from_json
+from racko.web.app import create_app
 from racko.web.players import key_hash
+from racko.web.store.postgres import PostgresTables
 from racko.web.table import Table, Watcher
 from tables import check_frame, hub_of, table_app
 
@@ -354,3 +356,35 @@ def test_a_bot_token_opens_no_page_socket_and_its_seat_is_marked(tmp_path: Path)
             socket.send_json({"type": "hello", "token": table["seats"][0]["token"], "version": 0})
             presence = next(frame for frame in iter(socket.receive_json, None) if frame["type"] == "presence")
             assert presence["seats"][1]["account"] == "bot" and presence["seats"][0]["account"] is None
+
+
+def test_a_game_made_at_another_server_process_is_told_on_the_bots_event_stream(postgres_url: str) -> None:
+    """Two server processes on one PostgreSQL database: the bot's event stream is at the first; a person makes a
+    table with the bot's seat at the second, which has no stream of the bot to tell. The first reads the store's list
+    of the bot's seats again every keep-alive, and says ``gameStart`` for it, once."""
+    stores = [PostgresTables(postgres_url, node=node) for node in ("one", "two")]
+    apps = [
+        create_app(store, pace=0.0, frames_per_second=10000.0, new_tables_per_address=10**6, bot_keep_alive=0.2)
+        for store in stores
+    ]
+    _, token = apps[0].state.hub.players.add_bot("Far")
+    # each app's lifespan closes its store when its server stops
+    with serving_app(apps[0]) as first, serving_app(apps[1]) as second:
+        starts: list[str] = []
+        made: list[str] = []
+        quiet_after_start = quiet = 0
+        request = urllib.request.Request(first + "/api/bot/stream/event", headers={"Authorization": "Bearer " + token})
+        with urllib.request.urlopen(request, timeout=20) as stream:
+            for raw in stream:
+                if not raw.strip():  # a keep-alive: 10 of them (2 s) after the start, and no second start
+                    quiet, quiet_after_start = quiet + 1, quiet_after_start + bool(starts)
+                    if quiet_after_start >= 10 or quiet >= 50:  # 10 s without a start: none will come
+                        break
+                    continue
+                event = json.loads(raw)
+                if event["type"] == "hello":  # listening: the table is made at the other process now
+                    made.append(new_table(second, ["me", "bot-account:Far"])["table"])
+                elif event["type"] == "gameStart":
+                    starts.append(event["table"])
+        assert starts == made
+        assert made[0] not in apps[0].state.hub.tables  # made at the second process, never opened at the first

@@ -137,19 +137,39 @@ def routes(
         except BotRefused as refusal:
             return refusal.response()
         queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-        for line in seats:  # the games under way where it sits, first
-            queue.put_nowait({"type": "gameStart", "table": line["table"], "seat": line["seat"], "game": None})
+        told: set[str] = set()
+        """The tables under way this stream said ``gameStart`` for (the store's list is read again against it)."""
+
+        def tell_seats(lines: list[dict[str, Any]]) -> None:
+            for line in lines:
+                if line["table"] not in told:
+                    told.add(line["table"])
+                    queue.put_nowait({"type": "gameStart", "table": line["table"], "seat": line["seat"], "game": None})
+
+        tell_seats(seats)  # the games under way where it sits, first
         await events.opened(bot, queue)
 
         async def lines() -> AsyncIterator[str]:
             try:
                 yield json.dumps({"type": "hello", "protocol": PROTOCOL, "bot": bot.name}) + "\n"
+                looked = asyncio.get_running_loop().time()
                 while True:
+                    now = asyncio.get_running_loop().time()
+                    if now - looked >= keep_alive:
+                        # A table another server process made (the ladder's, a person's there) is told by that
+                        # process, which has no stream of this bot: the store's list of its seats is read again.
+                        looked = now
+                        with contextlib.suppress(Exception):  # the store's answer is a help; the stream goes on
+                            tell_seats(await asyncio.to_thread(players.seats_of, bot.id))
                     try:
-                        event = await asyncio.wait_for(queue.get(), keep_alive)
+                        event = await asyncio.wait_for(queue.get(), max(0.0, keep_alive - (now - looked)))
                     except TimeoutError:
                         yield "\n"
                         continue
+                    if event["type"] == "gameStart":
+                        told.add(str(event["table"]))
+                    elif event["type"] == "gameFinish":
+                        told.discard(str(event["table"]))
                     yield json.dumps(event) + "\n"
             finally:
                 with contextlib.suppress(Exception):

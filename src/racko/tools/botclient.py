@@ -10,11 +10,13 @@ while its event stream is open (again after each game it finishes)."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -182,12 +184,14 @@ class BotClient:
         """Play one game at ``table`` to its end: the seat's stream, resumed from the last version after a break."""
         policy = self.make_policy()
         since = 0
+        node = ""  # the server process that plays the table, once one said so (behind a proxy: docs/DEPLOY.md)
         while not self.stop.is_set():
             try:
-                for frame in self._lines(f"/api/bot/game/stream/{table}?since={since}"):
+                pinned = f"&node={urllib.parse.quote(node)}" if node else ""
+                for frame in self._lines(f"/api/bot/game/stream/{table}?since={since}{pinned}"):
                     if frame["type"] == "state":
                         since = frame["version"]
-                        self._move(table, frame, policy)
+                        self._move(table, frame, policy, node)
                     elif frame["type"] == "gameFinish":
                         self.say(f"game at {table} finished")
                         self.finished.append(table)
@@ -198,14 +202,20 @@ class BotClient:
                 self.stop.set()
                 return
             except urllib.error.HTTPError as error:
+                said = error.read().decode(errors="replace")
                 if error.code in (401, 403, 404, 410):
-                    self.say(f"racko: cannot play at {table}: {error.read().decode(errors='replace')}")
+                    self.say(f"racko: cannot play at {table}: {said}")
                     return
+                if error.code == 421:  # another process plays the table: ask there
+                    with contextlib.suppress(ValueError, AttributeError):
+                        node = str(json.loads(said).get("node") or "")
+                    time.sleep(0.2)  # a table on its way between processes: not in a tight loop
+                    continue
                 time.sleep(0.5)
             except (OSError, ValueError):
                 time.sleep(0.5)
 
-    def _move(self, table: str, frame: dict[str, Any], policy: Policy) -> None:
+    def _move(self, table: str, frame: dict[str, Any], policy: Policy, node: str = "") -> None:
         view = frame["view"]
         if not view["legal"] or view["to_act"] != view["you"]:
             return
@@ -217,6 +227,8 @@ class BotClient:
             raise PolicyFailed(f"{type(error).__name__}: {error}") from error
         action = {key: value for key, value in action.items() if key != "seat"}
         try:
-            self._request(f"/api/bot/game/{table}/move", {"version": frame["version"], "action": action}).close()
+            pinned = f"?node={urllib.parse.quote(node)}" if node else ""
+            move = {"version": frame["version"], "action": action}
+            self._request(f"/api/bot/game/{table}/move{pinned}", move).close()
         except urllib.error.HTTPError as error:  # stale, out of time …: the stream brings the table as it is now
             self.say(f"move refused at {table}: {error.read().decode(errors='replace')}")

@@ -13,6 +13,7 @@ import asyncio
 import itertools
 import json
 import random
+import subprocess
 import time
 import urllib.request
 from collections import Counter
@@ -29,7 +30,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from browsing import launch
 from clusters import serving_cluster
-from racko.tools.bench.processes import Proxy, ServeProcess
+from racko.tools.bench.processes import Proxy, ServeProcess, racko_command
 from racko.tools.bench.server import sorting_move
 
 NODES = ("r1", "r2", "r3")
@@ -348,3 +349,39 @@ def test_quick_play_through_the_proxy_meets_in_one_process_and_each_seat_opens_w
         raise AssertionError("the table was not reached")
 
     assert [asyncio.run(open_seat(key)) for key in keys] == [frame["seat"] for frame in seated]
+
+
+BOT_TABLES = 6
+
+
+def test_a_bot_plays_its_games_through_the_proxy_wherever_each_table_is_played(
+    cluster: tuple[list[ServeProcess], Proxy], postgres_url: str
+) -> None:
+    """`racko bot connect` through the proxy, its tables hashed over three processes: the proxy sends each game's
+    stream and moves to the process that plays the table (``/api/bot/game/…`` hashed by the table's id, as ``/ws/``
+    is), the event stream at whichever process it reached tells every game, and the bot plays each to its end itself
+    (the tables have no clock: a move it could not make would stop its game)."""
+    _, proxy = cluster
+    added = subprocess.run(
+        racko_command("admin", "bot", "add", "Robo", "--db", postgres_url),
+        capture_output=True, text=True, timeout=60, check=True,
+    )  # fmt: skip
+    token = added.stdout.strip()
+    form = {"variant": "classic", "players": 2, "seats": ["bot-account:Robo", "easy"], "target": 25,
+            "two_player_rule": False}  # fmt: skip
+    tables = [_post(proxy.url + "/api/tables", form)["table"] for _ in range(BOT_TABLES)]
+    playing = subprocess.run(
+        racko_command("bot", "connect", proxy.url, "--token", token, "--policy", "racko:easy",
+                      "--games", str(BOT_TABLES)),
+        capture_output=True, text=True, timeout=180,
+    )  # fmt: skip
+    assert playing.returncode == 0, playing.stderr[-2000:]
+    assert f"{BOT_TABLES} games played." in playing.stderr
+    with psycopg.connect(postgres_url) as connection:
+        claims = connection.execute("SELECT owner FROM racko_owners WHERE table_id = ANY(%s)", (tables,)).fetchall()
+    owners = {owner.split(" ")[0] for (owner,) in claims}
+    assert len(owners) > 1, owners  # the tables were played at more than one process
+    for table in tables:
+        with urllib.request.urlopen(f"{proxy.url}/api/tables/{table}/record", timeout=10) as answer:
+            record = json.loads(answer.read())
+        assert "made_by" not in record or not record["made_by"], record.get("made_by")

@@ -19,17 +19,22 @@ GAMES_AT_ONCE = 8
 
 
 class BotRefused(Exception):
-    """A Bot API request refused: a status, a code and a message, answered as ``{"code", "error"}``."""
+    """A Bot API request refused: a status, a code and a message, answered as ``{"code", "error"}`` (and the
+    ``node`` that plays the table, for ``elsewhere``: the client asks again with ``?node=``, as a page does)."""
 
-    def __init__(self, status: int, code: str, message: str, retry_after: int | None = None) -> None:
+    def __init__(
+        self, status: int, code: str, message: str, retry_after: int | None = None, node: str | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.retry_after = retry_after
+        self.node = node
 
     def response(self) -> JSONResponse:
         headers = {"Retry-After": str(self.retry_after)} if self.retry_after is not None else None
-        return JSONResponse({"code": self.code, "error": str(self)}, status_code=self.status, headers=headers)
+        answer = {"code": self.code, "error": str(self)} | ({"node": self.node} if self.node is not None else {})
+        return JSONResponse(answer, status_code=self.status, headers=headers)
 
 
 class BotLimits:

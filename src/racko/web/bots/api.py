@@ -115,7 +115,7 @@ def routes(
         try:
             table = await hub.reach(table_id)
         except Elsewhere as elsewhere:
-            raise BotRefused(421, "elsewhere", f"{elsewhere} (node {elsewhere.node})") from None
+            raise BotRefused(421, "elsewhere", f"{elsewhere} (node {elsewhere.node})", node=elsewhere.node) from None
         except WebError as error:
             raise BotRefused(STATUS.get(error.code, 404), error.code, str(error)) from None
         seat = table.seat_of_player(bot.id)

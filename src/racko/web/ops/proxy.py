@@ -1,11 +1,12 @@
 """The reverse proxy in front of several ``racko serve`` processes: HAProxy, routing every request about a table to
 one process by the table's id (``racko proxy-config`` prints the configuration; docs/DEPLOY.md).
 
-- ``/t/{table}``, ``/ws/{table}`` and ``/api/tables/{table}/…`` go to the process that the table's id hashes to
+- ``/t/{table}``, ``/ws/{table}``, ``/api/tables/{table}/…`` and the Bot API's ``/api/bot/game/stream/{table}`` and
+  ``/api/bot/game/{table}/…`` go to the process that the table's id hashes to
   (consistent hashing over the processes that pass their health check, ``GET /healthz``): when a process stops, only
   its tables move, and the process they move to takes them over once their lease has run out.
 - ``?node=NAME`` sends a connection to that process while it is up: a process that does not play a table tells the
-  page which one does (``elsewhere``), and the page reconnects there.
+  page (or bot) which one does (``elsewhere``), and the page reconnects there.
 - Everything else (the start page, static files, making a table) goes to any process that is up.
 """
 
@@ -68,6 +69,8 @@ frontend racko
     bind {listen}
     http-request set-var(txn.table) path,field(3,/) if {{ path_beg /t/ /ws/ }}
     http-request set-var(txn.table) path,field(4,/) if {{ path_beg /api/tables/ }}
+    http-request set-var(txn.table) path,field(5,/) if {{ path_beg /api/bot/game/ }}
+    http-request set-var(txn.table) path,field(6,/) if {{ path_beg /api/bot/game/stream/ }}
     use_backend racko_tables if {{ var(txn.table) -m found }}
     default_backend racko_any
 

@@ -385,6 +385,27 @@ class ValueBot(Bot):
         return self._plan[2]
 
 
+WEIGHTS_VARIABLE = "RACKO_VALUE_WEIGHTS"
+"""Names the ``weights.npz`` a run of this script wrote, for :func:`online`."""
+_online_bot: list[ValueBot] = []
+
+
+def online(observation: AnyObservation) -> AnyAction:
+    """The trained network at a racko server, one command away (docs/BOTS.md)::
+
+        RACKO_VALUE_WEIGHTS=runs/small/weights.npz PYTHONPATH=examples \\
+            racko bot connect URL --token TOKEN --policy selfplay_value:online
+
+    Its tables are classic Rack-O for 2 with the 2-player rule off, as it was trained (it refuses others). One bot
+    serves every game: its plan is keyed by the rack and the turn, so games do not mix."""
+    if not _online_bot:
+        path = os.environ.get(WEIGHTS_VARIABLE)
+        if not path:
+            raise RackoError(f"Set {WEIGHTS_VARIABLE} to the weights.npz a run of examples/selfplay_value.py wrote.")
+        _online_bot.append(ValueBot(net=ValueNet.load(Path(path))))
+    return _online_bot[0].act(observation)
+
+
 def register_for_arena(net: ValueNet, name: str = ValueBot.name) -> str:
     """Make ``net`` playable by name in this process's bot registry (and its forked arena workers); the name."""
     bots.register(type("TrainedValueBot", (ValueBot,), {"name": name, "net": net}))

@@ -4,21 +4,25 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import random
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
+from browsing import serving_app
 from racko import bots
 from racko.bots.base import Bot
 from racko.bots.runner import play_round
 from racko.families import AnyAction, AnyObservation
 from racko.round import Round
 from racko.rules import Rules
+from tables import table_app
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "selfplay_value.py"
 
@@ -118,3 +122,32 @@ def test_the_same_seed_trains_the_same_net(tmp_path: Path) -> None:
         assert done.returncode == 0, done.stderr
         outputs.append((json.loads(done.stdout)["curve"], (tmp_path / run / "weights.npz").read_bytes()))
     assert outputs[0] == outputs[1]
+
+
+def test_the_trained_network_plays_a_whole_game_at_a_server_through_racko_bot_connect(
+    small_run: tuple[Path, dict[str, Any]], tmp_path: Path
+) -> None:
+    """The example network online in one command (issue 38): `racko bot connect --policy selfplay_value:online` with
+    the small run's weights plays a classic game (2-player rule off) against `easy` at a real server to its end."""
+    app = table_app(tmp_path / "tables.sqlite3", bot_keep_alive=0.2)
+    _, token = app.state.hub.players.add_bot("Net")
+    with serving_app(app) as url:
+        form = {"variant": "classic", "players": 2, "seats": ["bot-account:Net", "easy"], "target": 25,
+                "two_player_rule": False}  # fmt: skip
+        request = urllib.request.Request(
+            url + "/api/tables", json.dumps(form).encode(), {"Content-Type": "application/json"}, method="POST"
+        )
+        with urllib.request.urlopen(request, timeout=20) as answer:
+            table = json.loads(answer.read())["table"]
+        path = os.pathsep.join([str(EXAMPLE.parent.parent / "src"), str(EXAMPLE.parent)])
+        environment = {**os.environ, "PYTHONPATH": path, "RACKO_VALUE_WEIGHTS": str(small_run[0] / "weights.npz")}
+        command = [sys.executable, "-c", "from racko.cli import main; main()", "bot", "connect", url, "--token", token]
+        played = subprocess.run(
+            [*command, "--policy", "selfplay_value:online", "--games", "1"],
+            env=environment, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        assert played.returncode == 0, played.stderr[-2000:]
+        assert "1 games played." in played.stderr
+        with urllib.request.urlopen(f"{url}/api/tables/{table}/record", timeout=20) as answer:
+            record = json.loads(answer.read())
+        assert not record.get("made_by")  # every one of its moves the network's own

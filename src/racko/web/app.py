@@ -119,6 +119,7 @@ def create_app(
         """A player was forgotten: out of quick play, out of the reviews kept here, and every table this process
         plays rewritten before the page is told (the other processes' within a second)."""
         lobby.forget(player_id)
+        await challenges.forget(player_id)
         reviews.forget_done()
         await hub.forget_seats()
 

@@ -366,3 +366,18 @@ def test_a_challenge_seats_friends_and_other_bots_as_the_start_page_does(tmp_pat
             assert table.seat_of(seen["guests"][0]["token"]) == 2
             assert [spec["name"] for spec in table.setup["seats"]] == ["Ann", "Robo (bot)", "Player 3", "Other (bot)"]
             assert table.setup["seats"][3]["player"] == other.id
+
+
+def test_forget_me_withdraws_a_person_s_open_challenge_and_keeps_no_challenge_naming_them(tmp_path: Path) -> None:
+    with server(tmp_path / "t.sqlite3") as (url, app):
+        _, token = app.state.hub.players.add_bot("Robo")
+        ann = person(url, "Ann")
+        with listening(url, token) as events:
+            status, made = call(url, "/api/challenges", body={"bot": "Robo", "variant": "classic"}, cookie=ann)
+            assert status == 200 and events.next("challenge")["from"]["name"] == "Ann"
+            assert call(url, "/api/me", cookie=ann, method="DELETE", body={})[0] == 200
+            canceled = events.next("challengeCanceled")
+            assert (canceled["id"], canceled["state"]) == (made["id"], "withdrawn")
+            assert call(url, f"/api/bot/challenge/{made['id']}/accept", token, {})[0] == 404  # no such challenge now
+        challenges = app.state.challenges.challenges.values()
+        assert not any("Ann" in (challenge.challenger.name, challenge.bot.name) for challenge in challenges)

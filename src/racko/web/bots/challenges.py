@@ -255,6 +255,17 @@ class Challenges:
             if challenge.ended is not None and now - challenge.ended > KEPT_SECONDS:
                 del self.challenges[challenge.id]
 
+    async def forget(self, player_id: str) -> None:
+        """A player forgotten: their open challenges (made or received) are withdrawn, the other side told, and no
+        challenge naming them is kept here any more (Forget me reaches every copy of a name)."""
+        for challenge in list(self.challenges.values()):
+            if player_id not in (challenge.challenger.id, challenge.bot.id):
+                continue
+            async with challenge.lock:
+                if challenge.state == OPEN:
+                    self._end(challenge, WITHDRAWN, None)
+                self.challenges.pop(challenge.id, None)
+
     async def run(self) -> None:
         """For the server's life: expired challenges are told as they expire."""
         while True:

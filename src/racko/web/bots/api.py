@@ -166,10 +166,8 @@ def routes(
                     except TimeoutError:
                         yield "\n"
                         continue
-                    if event["type"] == "gameStart":
-                        told.add(str(event["table"]))
-                    elif event["type"] == "gameFinish":
-                        told.discard(str(event["table"]))
+                    if event["type"] == "gameStart":  # kept after its game ends: the store may list a seat at a
+                        told.add(str(event["table"]))  # table just finished a moment longer, never told twice
                     yield json.dumps(event) + "\n"
             finally:
                 with contextlib.suppress(Exception):

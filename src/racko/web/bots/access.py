@@ -4,12 +4,15 @@ token (requests a minute, games at once; docs/BOTS.md), and the refusal every Bo
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import Callable
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
+from racko.web.core import BODY_LIMIT, TooBig, read_body
 from racko.web.players import COOKIE, Player, Players
 
 REQUESTS_PER_MINUTE = 600
@@ -35,6 +38,25 @@ class BotRefused(Exception):
         headers = {"Retry-After": str(self.retry_after)} if self.retry_after is not None else None
         answer = {"code": self.code, "error": str(self)} | ({"node": self.node} if self.node is not None else {})
         return JSONResponse(answer, status_code=self.status, headers=headers)
+
+
+async def posted_object(
+    request: Request, too_big: str, not_json: str, not_object: str, empty: bytes | None = None
+) -> dict[str, Any]:
+    """The JSON object a bot posted (``empty``: what an empty body stands for; none: it is no JSON), or a
+    :class:`BotRefused` with these sentences: ``413 too-big`` over :data:`BODY_LIMIT` (before it is read),
+    ``400 bad-frame`` for what is no JSON, or no object."""
+    try:
+        raw = await read_body(request, BODY_LIMIT)
+    except TooBig:
+        raise BotRefused(413, "too-big", too_big) from None
+    try:
+        body = json.loads(raw if raw or empty is None else empty)
+    except (ValueError, RecursionError):
+        raise BotRefused(400, "bad-frame", not_json) from None
+    if not isinstance(body, dict):
+        raise BotRefused(400, "bad-frame", not_object)
+    return body
 
 
 class BotLimits:

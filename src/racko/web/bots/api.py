@@ -16,8 +16,8 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 
 from racko.observation_json import observation_to_json
-from racko.web.bots.access import BotLimits, BotRefused, bot_of
-from racko.web.core import BODY_LIMIT, TooBig, WebError, after_closing, read_body
+from racko.web.bots.access import BotLimits, BotRefused, bot_of, posted_object
+from racko.web.core import WebError, after_closing
 from racko.web.players import Player, Players
 from racko.web.table import Elsewhere, Hub, Table, Watcher
 
@@ -232,14 +232,12 @@ def routes(
         table_id = request.path_params["table"]
         try:
             bot = await bot_of_request(request)
-            try:
-                body = json.loads(await read_body(request, BODY_LIMIT))
-            except TooBig:
-                raise BotRefused(413, "too-big", "A move is at most 4 KiB.") from None
-            except (ValueError, RecursionError):
-                raise BotRefused(400, "bad-frame", "A move is a JSON object.") from None
-            if not isinstance(body, dict):
-                raise BotRefused(400, "bad-frame", 'A move is {"version": V, "action": {...}}.')
+            body = await posted_object(
+                request,
+                too_big="A move is at most 4 KiB.",
+                not_json="A move is a JSON object.",
+                not_object='A move is {"version": V, "action": {...}}.',
+            )
             table, seat = await seat_at(table_id, bot)
             try:
                 await hub.act(hub.tables.get(table_id, table), seat, body.get("version"), body.get("action"))

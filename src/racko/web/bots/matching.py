@@ -5,25 +5,21 @@ that opt in, matched by the lobby with other seeking bots and the people whose w
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from racko.web.bots.access import BotLimits, BotRefused, bot_of
+from racko.web.bots.access import BotLimits, BotRefused, bot_of, posted_object
 from racko.web.bots.api import BotEvents
 from racko.web.bots.challenges import Challenge, Challenges
 from racko.web.core import (
-    BODY_LIMIT,
     Refused,
-    TooBig,
     WebError,
     client_address,
     json_body,
     page,
-    read_body,
     static_files,
 )
 from racko.web.lobby import Lobby
@@ -41,14 +37,8 @@ def matching_routes(
 
     async def bot_body(request: Request) -> tuple[Player, dict[str, Any]]:
         bot = await bot_of(request, players, limits)
-        try:
-            body = json.loads(await read_body(request, BODY_LIMIT) or b"{}")
-        except TooBig:
-            raise BotRefused(413, "too-big", "A request is at most 4 KiB.") from None
-        except (ValueError, RecursionError):
-            raise BotRefused(400, "bad-frame", "The body is a JSON object.") from None
-        if not isinstance(body, dict):
-            raise BotRefused(400, "bad-frame", "The body is a JSON object.")
+        said = "The body is a JSON object."
+        body = await posted_object(request, "A request is at most 4 KiB.", said, said, empty=b"{}")
         return bot, body
 
     def answered(status: dict[str, Any]) -> JSONResponse:

@@ -29,6 +29,7 @@ measured in docs/REVIEW.md (``racko review-spread``).
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -338,6 +339,31 @@ class Judge:
     def has_lines(self) -> bool:
         """Whether the last decision judged was raced line by line (:meth:`compare` may race its moves again)."""
         return self._last is not None
+
+    def compare_in_stages(
+        self,
+        best: AnyAction,
+        played: AnyAction,
+        stages: Sequence[int],
+        seed_text: str,
+        best_slot: int | None = None,
+        clear: Callable[[float, float], bool] = lambda loss, error: False,
+    ) -> tuple[float, float, int]:
+        """:meth:`compare` on fresh deals in ``stages`` of play-outs, their differences pooled, stopping after a
+        stage once ``clear(loss, error)`` says the pooled loss is plainly on one side of what matters; each stage's
+        deals are seeded by ``seed_text`` and the play-outs raced before it.  The pooled loss (best minus played),
+        its standard error, and the play-outs raced."""
+        total = mean = square = error = 0.0
+        for rollouts in stages:
+            seed = random.Random(f"{seed_text}:{total}").getrandbits(63)
+            raced = self.compare(best, played, rollouts, seed, best_slot)
+            mean = (mean * total + raced.difference * rollouts) / (total + rollouts)
+            square = (square * total + raced.square * rollouts) / (total + rollouts)
+            total += rollouts
+            error = math.sqrt(max(0.0, square - mean * mean) / total)
+            if clear(mean, error):
+                break
+        return mean, error, int(total)
 
     def compare(
         self, best: AnyAction, played: AnyAction, rollouts: int, seed: int, best_slot: int | None = None

@@ -471,18 +471,15 @@ def confirm(observation: AnyObservation, history: Sequence[AnyObservation], answ
     means: list[float] = []
     raced = 0
     for number, rival in enumerate(rivals):
-        total = mean = square = 0.0
-        error = 0.0
-        for rollouts in CONFIRM_RACES:
-            race_seed = random.Random(f"confirm:{seed}:{number}:{total}").getrandbits(63)
-            found = judged.compare(answer, rival.action, rollouts, race_seed, deep.best.slot)
-            mean = (mean * total + found.difference * rollouts) / (total + rollouts)
-            square = (square * total + found.square * rollouts) / (total + rollouts)
-            total += rollouts
-            error = math.sqrt(max(0.0, square - mean * mean) / total)
-            if abs(mean / stake - bound) > 2 * Z * error / stake:
-                break  # clearly on one side of the bound
-        raced += int(total)
+        mean, error, total = judged.compare_in_stages(
+            answer,
+            rival.action,
+            CONFIRM_RACES,
+            f"confirm:{seed}:{number}",
+            deep.best.slot,
+            clear=lambda lead, error: abs(lead / stake - bound) > 2 * Z * error / stake,  # plainly on one side
+        )
+        raced += total
         means.append(mean / stake)
         lows.append((mean - Z * error) / stake)
     margin, low = min(means), min(lows)

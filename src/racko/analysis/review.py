@@ -440,19 +440,15 @@ def _check(
     review``), and three times as many more (:data:`CHECK_MORE`) where the loss is within two standard errors of a
     bound.  Returns the loss (never below 0) and its standard error."""
     bounds = class_bounds("game_chance")
-    total = mean = square = 0.0
-    for rollouts in (check, check * CHECK_MORE // CHECK_PLAYOUTS):
-        seed = random.Random(f"check:{judge.seed}:{number}:{total}").getrandbits(63)
-        raced = judge.compare(best, played, rollouts, seed, slot)
-        mean = (mean * total + raced.difference * rollouts) / (total + rollouts)
-        square = (square * total + raced.square * rollouts) / (total + rollouts)
-        total += rollouts
-        error = math.sqrt(max(0.0, square - mean * mean) / total)
-        if all(
-            abs(mean / stake - bound) > 2 * error / stake for bound in (bounds.good, bounds.inaccuracy, bounds.mistake)
-        ):
-            break
-    return max(0.0, mean), error
+
+    def clear(loss: float, error: float) -> bool:  # two standard errors from every bound
+        return all(
+            abs(loss / stake - bound) > 2 * error / stake for bound in (bounds.good, bounds.inaccuracy, bounds.mistake)
+        )
+
+    stages = (check, check * CHECK_MORE // CHECK_PLAYOUTS)
+    loss, error, _ = judge.compare_in_stages(best, played, stages, f"check:{judge.seed}:{number}", slot, clear)
+    return max(0.0, loss), error
 
 
 def _confident_class(bounds: ClassBounds, loss: float, error: float) -> tuple[str, float]:

@@ -74,7 +74,7 @@ def create_app(
     now: Callable[[], float] = time.time,
     push_keys: push_room.PushKeys | None = None,
     push_contact: str = push_room.CONTACT,
-    push_to_plain_http: bool = False,
+    push_reach: push_room.PushReach | None = None,
     bot_keep_alive: float = bots_room.KEEP_ALIVE_SECONDS,
     bot_ladder: bots_room.LadderLimits | None = None,
     bot_requests_per_minute: int = bots_room.REQUESTS_PER_MINUTE,
@@ -87,7 +87,7 @@ def create_app(
     ``rate_shared_addresses``: rate games whose seats play from one network address (racko.web.players.addresses);
     ``now``: the server's clock, which the tables' clocks read (tests pass one they move by hand; no CLI option);
     ``push_keys``: the VAPID keys that sign "your turn" pushes (None: no pushes), ``push_contact`` the contact their
-    claims name; ``push_to_plain_http``: take http:// push services too (a test's own, on 127.0.0.1; no CLI option);
+    claims name; ``push_reach``: where pushes may go (default: the browsers' push services only, racko.web.push.reach);
     ``bot_keep_alive``: seconds between the keep-alive lines of the Bot API's quiet streams (docs/BOTS.md);
     ``bot_ladder``: run the bot ladder within these limits (None: no ladder; docs/BOTS.md);
     ``bot_requests_per_minute``, ``bot_games_at_once``: the limits on each bot's token (docs/BOTS.md)."""
@@ -135,7 +135,7 @@ def create_app(
         await asyncio.to_thread(ratings.game_over, table.table_id, {**table.setup, "gone": gone}, record)
 
     hub.game_over_hooks.append(game_over)
-    pushes = push_room.Pushes(store, hub.players, push_keys, contact=push_contact, plain_http=push_to_plain_http)
+    pushes = push_room.Pushes(store, hub.players, push_keys, contact=push_contact, reach=push_reach)
     hub.turn_hooks.append(pushes.turn)
     creation = CreationLimit(new_tables_per_address, new_tables_in_all or ALL_ADDRESSES * new_tables_per_address)
     running = {"closing": False}

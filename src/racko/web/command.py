@@ -100,6 +100,19 @@ def serve_command(
         str,
         typer.Option(help="The operator's contact the notifications name to the push services (mailto: or https:)."),
     ] = "mailto:racko@localhost",
+    push_service: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--push-service",
+            help="A push service besides the browsers' own (Google's, Mozilla's, Apple's, Microsoft's) that "
+            "notifications may go to, as HOST or HOST:PORT (repeat for more): the operator's own, which may stand "
+            "inside their network (docs/DEPLOY.md).",
+        ),
+    ] = None,
+    push_ca: Annotated[
+        Path | None,
+        typer.Option(help="Certificates (PEM) trusted for the push services besides the system's: an own service's."),
+    ] = None,
     bot_ladder: Annotated[
         bool,
         typer.Option(
@@ -173,6 +186,16 @@ def serve_command(
         except ValueError as error:
             typer.echo(f"racko: {error}.", err=True)
             raise typer.Exit(2) from None
+    from racko.web.push import PushReach
+
+    try:
+        reach = PushReach.of(tuple(push_service or ()), push_ca)
+    except ValueError as error:
+        typer.echo(f"racko: --push-service: {error}.", err=True)
+        raise typer.Exit(2) from None
+    if push_ca is not None and not push_ca.is_file():
+        typer.echo(f"racko: --push-ca: there is no file {push_ca}.", err=True)
+        raise typer.Exit(2)
     os.umask(0o077)  # every file this process makes (database, journal, lock, logs) is its owner's only
     name = node or f"{socket.gethostname().split('.')[0] or 'racko'}-{port}"
     configure_logging(log_format, name)
@@ -196,6 +219,7 @@ def serve_command(
             rate_shared_addresses=rate_shared_addresses,
             push_keys=keys,
             push_contact=push_contact,
+            push_reach=reach,
             bot_ladder=ladder,
             bot_requests_per_minute=bot_requests_per_minute,
             bot_games_at_once=bot_games_at_once,

@@ -368,8 +368,12 @@ def admin_rename(
     db: Annotated[str | None, typer.Option(help=DB_HELP)] = None,
 ) -> None:
     """Give a player another name (in the lobby, the ratings and their games from now on)."""
-    from racko.web.players import clean_name
+    from racko.web.players import clean_name, unfit_name
 
+    unfit = unfit_name(name)
+    if unfit is not None:
+        typer.echo(f"racko: {unfit.message}", err=True)
+        raise typer.Exit(2)
     clean = clean_name(name)
     if clean is None:
         typer.echo("racko: a name is some text, such as Ann.", err=True)
@@ -421,8 +425,13 @@ def admin_bot_add(
     in their order.
 
     The same name again gives that bot a new token: the old one stops working."""
-    from racko.web.players import clean_name, reserved_like
+    from racko.web.players import clean_name, reserved_like, unfit_name
 
+    for name in names:
+        unfit = unfit_name(name)
+        if unfit is not None:
+            typer.echo(f"racko: {unfit.message}", err=True)
+            raise typer.Exit(2)
     cleaned = [clean_name(name) for name in names]
     if any(clean is None or reserved_like(clean) is not None for clean in cleaned):
         typer.echo("racko: a bot's name is some text that is no computer level's, such as Robo.", err=True)

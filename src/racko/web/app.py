@@ -36,7 +36,7 @@ from racko.web.core import (
     static_files,
     words_route,
 )
-from racko.web.ops import Metrics, keep_collections_short
+from racko.web.ops import Metrics, Runs, keep_collections_short, said_of, watch_the_loop
 from racko.web.store import SchemaPart, TableStore
 from racko.web.table import IDLE_SECONDS, Hub, Table
 
@@ -45,7 +45,14 @@ log = logging.getLogger("racko.serve")
 
 def schema_parts() -> list[SchemaPart]:
     """The rooms' own tables in the store (the table room's journal is the store's own)."""
-    return [players_room.SCHEMA, ratings_room.SCHEMA, lobby_room.SCHEMA, push_room.SCHEMA, bots_room.SCHEMA]
+    return [
+        players_room.SCHEMA,
+        ratings_room.SCHEMA,
+        lobby_room.SCHEMA,
+        push_room.SCHEMA,
+        bots_room.SCHEMA,
+        ops_room.SCHEMA,
+    ]
 
 
 def people(store: TableStore) -> tuple[players_room.Players, ratings_room.Ratings]:
@@ -140,10 +147,20 @@ def create_app(
     creation = CreationLimit(new_tables_per_address, new_tables_in_all or ALL_ADDRESSES * new_tables_per_address)
     running = {"closing": False}
 
+    runs = Runs(store)
+
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        watch_the_loop()
+        run = await asyncio.to_thread(runs.started)
+        metrics.starts.inc(run.starts)
+        metrics.unclean_ends.inc(run.unclean)
+        unclean = said_of(run, runs.node)
+        if unclean is not None:
+            log.warning("%s", unclean)
         resumed = hub.resume_all()
         log.info("racko serve started: node %s, tables in %s, %d resumed", store.node or "-", store.describe(), resumed)
+        seen_task = asyncio.create_task(runs.keep())
         keeper = asyncio.create_task(hub.keep())
         lobby_task = asyncio.create_task(lobby.run())
         pages_task = asyncio.create_task(hub.players.keep_pages_noted())
@@ -160,6 +177,11 @@ def create_app(
         challenges_task.cancel()
         if collector is not None:
             collector.cancel()
+        seen_task.cancel()
+        try:  # before the store closes with the tables: the next start knows this run ended cleanly
+            await asyncio.to_thread(runs.stopped)
+        except Exception as error:
+            log.warning("this run's clean stop could not be noted: %s", type(error).__name__)
         await hub.close()
         pushes.close()
         reviews.close()

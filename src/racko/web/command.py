@@ -156,7 +156,7 @@ def serve_command(
     import uvicorn
 
     from racko.web.app import create_app
-    from racko.web.ops import configure_logging
+    from racko.web.ops import LoggedServer, configure_logging, report_crashes
 
     if sync not in SYNC_LEVELS:
         typer.echo(f"racko: --sync is {' or '.join(SYNC_LEVELS)}, not {sync!r}.", err=True)
@@ -199,31 +199,33 @@ def serve_command(
     os.umask(0o077)  # every file this process makes (database, journal, lock, logs) is its owner's only
     name = node or f"{socket.gethostname().split('.')[0] or 'racko'}-{port}"
     configure_logging(log_format, name)
+    report_crashes()
     store = store_or_exit(db, "cannot keep the tables there", sync=sync, node=name)
     keys = push_keys_or_exit(push_keys, db)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"racko serve: open http://{shown}:{port}/ (tables are kept in {store.describe()}); Ctrl+C stops.")
     if host in ("0.0.0.0", "::"):
         typer.echo("Others on your network join with this machine's address instead of 127.0.0.1.")
-    uvicorn.run(
-        create_app(
-            store,
-            pace=pace,
-            away_seconds=away,
-            short_collections=True,
-            allow_origins=origins,
-            new_tables_per_address=new_tables_per_minute,
-            fill_seconds=quick_wait,
-            quick_target=quick_target,
-            review_playouts=review_playouts,
-            rate_shared_addresses=rate_shared_addresses,
-            push_keys=keys,
-            push_contact=push_contact,
-            push_reach=reach,
-            bot_ladder=ladder,
-            bot_requests_per_minute=bot_requests_per_minute,
-            bot_games_at_once=bot_games_at_once,
-        ),
+    app = create_app(
+        store,
+        pace=pace,
+        away_seconds=away,
+        short_collections=True,
+        allow_origins=origins,
+        new_tables_per_address=new_tables_per_minute,
+        fill_seconds=quick_wait,
+        quick_target=quick_target,
+        review_playouts=review_playouts,
+        rate_shared_addresses=rate_shared_addresses,
+        push_keys=keys,
+        push_contact=push_contact,
+        push_reach=reach,
+        bot_ladder=ladder,
+        bot_requests_per_minute=bot_requests_per_minute,
+        bot_games_at_once=bot_games_at_once,
+    )
+    config = uvicorn.Config(
+        app,
         host=host,
         port=port,
         log_level="warning",
@@ -231,6 +233,8 @@ def serve_command(
         proxy_headers=True,
         timeout_graceful_shutdown=5,
     )
+    # SIGTERM and SIGINT each leave a line in the log, a fatal signal its stack (racko.web.ops.life).
+    LoggedServer(config).run()
 
 
 def proxy_config_command(

@@ -65,5 +65,16 @@ class Metrics:
             registry=registry,
         )
 
+        self.starts = Counter(
+            "racko_process_starts",
+            "Times this node has started (kept in the store across restarts; this run included).",
+            registry=registry,
+        )
+        self.unclean_ends = Counter(
+            "racko_process_unclean_ends",
+            "Runs of this node that ended without a clean stop (killed, out of memory, crashed): kept in the store.",
+            registry=registry,
+        )
+
     def text(self) -> bytes:
         return generate_latest(self.registry)

@@ -270,6 +270,10 @@ def test_illegal_stale_and_out_of_turn_moves_are_refused_and_change_nothing(tmp_
         table = hub.tables[table_id]
         version, seat = table.version, table.session.to_act
         move = f"/api/bot/game/{table_id}/move"
+        for named in (1, "0", None):  # another seat's move, whoever's turn it is, changes nothing
+            status, answer = call(url, move, token, {"version": version, "action": {"act": "draw", "seat": named}})
+            assert (status, answer["code"]) == (400, "wrong-seat"), answer
+            assert hub.tables[table_id].version == version
         if seat != 0:
             assert call(url, move, token, {"version": version, "action": {"act": "draw"}})[1]["code"] == "not-your-turn"
             return
@@ -288,8 +292,8 @@ def test_illegal_stale_and_out_of_turn_moves_are_refused_and_change_nothing(tmp_
         assert call(url, move, other, {"version": version, "action": {"act": "draw"}})[1]["code"] == "not-your-seat"
         assert call(url, move, None, {"version": version, "action": {"act": "draw"}})[0] == 401
         assert call(url, move, "rb_nothing", {"version": version, "action": {"act": "draw"}})[0] == 401
-        status, answer = call(url, move, token, {"version": version, "action": {"act": "draw"}})
-        assert status == 200 and answer["version"] > version
+        status, answer = call(url, move, token, {"version": version, "action": {"act": "draw", "seat": 0}})
+        assert status == 200 and answer["version"] > version  # its own seat named: played
         assert call(url, move, token, {"version": answer["version"], "action": {"act": "draw"}})[1]["code"] == "illegal"
 
 

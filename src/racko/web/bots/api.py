@@ -239,8 +239,13 @@ def routes(
                 not_object='A move is {"version": V, "action": {...}}.',
             )
             table, seat = await seat_at(table_id, bot)
+            action = body.get("action")
+            if isinstance(action, dict) and "seat" in action and action["seat"] != seat:
+                raise BotRefused(
+                    400, "wrong-seat", f"This bot sits in seat {seat}: a move names its own seat, or none."
+                )
             try:
-                await hub.act(hub.tables.get(table_id, table), seat, body.get("version"), body.get("action"))
+                await hub.act(hub.tables.get(table_id, table), seat, body.get("version"), action)
             except WebError as error:
                 raise BotRefused(STATUS.get(error.code, 400), error.code, str(error)) from None
         except BotRefused as refusal:

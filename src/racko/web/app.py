@@ -60,6 +60,8 @@ def people(store: TableStore) -> tuple[players_room.Players, ratings_room.Rating
     reaches the ratings and histories, and the bot ladder's meetings, too (``racko admin`` uses the same)."""
     players = players_room.Players(store)
     players.forgetting.append(bots_room.forget_on_ladder)
+    players.forgetting.append(bots_room.forget_challenges)
+    players.revoking.append(bots_room.revoke_in_bots)
     return players, ratings_room.Ratings(store, players)
 
 
@@ -86,6 +88,7 @@ def create_app(
     bot_ladder: bots_room.LadderLimits | None = None,
     bot_requests_per_minute: int = bots_room.REQUESTS_PER_MINUTE,
     bot_games_at_once: int = bots_room.GAMES_AT_ONCE,
+    bot_open_challenges: int = bots_room.OPEN_CHALLENGES,
 ) -> Starlette:
     """The server's application over ``store``; ``frames_per_second`` limits each connection (tests that play at a
     machine's speed raise it); ``short_collections``: keep the cycle collector's pauses short (racko.web.ops.memory);
@@ -97,7 +100,8 @@ def create_app(
     claims name; ``push_reach``: where pushes may go (default: the browsers' push services only, racko.web.push.reach);
     ``bot_keep_alive``: seconds between the keep-alive lines of the Bot API's quiet streams (docs/BOTS.md);
     ``bot_ladder``: run the bot ladder within these limits (None: no ladder; docs/BOTS.md);
-    ``bot_requests_per_minute``, ``bot_games_at_once``: the limits on each bot's token (docs/BOTS.md)."""
+    ``bot_requests_per_minute``, ``bot_games_at_once``, ``bot_open_challenges``: the limits on each bot's token
+    (docs/BOTS.md)."""
     store.prepare(schema_parts())
     hub: Hub
     metrics = Metrics(
@@ -117,9 +121,11 @@ def create_app(
     allowed = frozenset(origin.rstrip("/") for origin in allow_origins)
     lobby = lobby_room.Lobby(hub, ratings, fill_seconds=fill_seconds, quick_target=quick_target)
     reviews = review_room.Reviews.with_playouts(review_playouts)
-    bot_events = bots_room.BotEvents(hub)
+    bot_limits = bots_room.BotLimits(
+        players, bot_requests_per_minute, bot_games_at_once, now, open_challenges=bot_open_challenges
+    )
+    bot_events = bots_room.BotEvents(hub, bot_limits)
     ladder = None if bot_ladder is None else bots_room.Ladder(hub, bot_events, ratings, bot_ladder)
-    bot_limits = bots_room.BotLimits(players, bot_requests_per_minute, bot_games_at_once, now)
     challenges = bots_room.Challenges(hub, bot_events, bot_limits)
 
     async def forgotten(player_id: str) -> None:
@@ -164,7 +170,7 @@ def create_app(
         keeper = asyncio.create_task(hub.keep())
         lobby_task = asyncio.create_task(lobby.run())
         pages_task = asyncio.create_task(hub.players.keep_pages_noted())
-        challenges_task = asyncio.create_task(challenges.run())
+        bots_task = asyncio.create_task(bot_events.keep())
         collector = asyncio.create_task(keep_collections_short()) if short_collections else None
         ladder_task = None if ladder is None else asyncio.create_task(ladder.run())
         yield
@@ -174,7 +180,7 @@ def create_app(
         keeper.cancel()
         lobby_task.cancel()
         pages_task.cancel()
-        challenges_task.cancel()
+        bots_task.cancel()
         if collector is not None:
             collector.cancel()
         seen_task.cancel()

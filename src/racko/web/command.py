@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 import typer
 
 from racko.play.library import data_dir
-from racko.web.bots import GAMES_AT_ONCE, REQUESTS_PER_MINUTE
+from racko.web.bots import GAMES_AT_ONCE, OPEN_CHALLENGES, REQUESTS_PER_MINUTE
 from racko.web.core import NEW_TABLES_PER_ADDRESS
 from racko.web.lobby import FILL_SECONDS
 from racko.web.ops import LOG_FORMATS
@@ -151,6 +151,12 @@ def serve_command(
             help="Games not over a bot may play at once before its challenges and seeks are refused (429).", min=1
         ),
     ] = GAMES_AT_ONCE,
+    bot_open_challenges: Annotated[
+        int,
+        typer.Option(
+            help="Challenges that may wait for one bot's answer at once, from everybody together (more: 429).", min=1
+        ),
+    ] = OPEN_CHALLENGES,
 ) -> None:
     """Play Rack-O in the browser, with friends and computer players: start the server and print its address."""
     import uvicorn
@@ -223,6 +229,7 @@ def serve_command(
         bot_ladder=ladder,
         bot_requests_per_minute=bot_requests_per_minute,
         bot_games_at_once=bot_games_at_once,
+        bot_open_challenges=bot_open_challenges,
     )
     config = uvicorn.Config(
         app,

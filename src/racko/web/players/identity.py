@@ -147,6 +147,9 @@ class Players:
         """How many pages (sockets: the lobby, a table) each player has open in this process."""
         self.forgetting: list[Callable[[Rows, str], None]] = []
         """What another room does, in the transaction that forgets a player, to forget them too (their id)."""
+        self.revoking: list[Callable[[Rows, str], None]] = []
+        """What the other rooms do, in the transaction that revokes a bot's token, with the bot's id (the bots room
+        withdraws its challenges and ends its seeks)."""
 
     def identify(self, key: str | None) -> Player | None:
         """The player whose key this is (and they were seen now), or None."""
@@ -485,16 +488,21 @@ class Players:
         return self.store.run(work), token
 
     def revoke_bot(self, name: str) -> bool:
-        """The bot account of this name keeps its games but its token stops working; False if there is no such bot."""
-        return bool(
-            self.store.run(
-                lambda rows: rows(
-                    "UPDATE racko_bot_accounts SET token_hash = NULL WHERE player_id IN "
-                    "(SELECT id FROM racko_players WHERE name = ?) RETURNING player_id",
-                    (name,),
-                )
+        """The bot account of this name keeps its games but its token stops working, and what the other rooms keep
+        for it ends (:attr:`revoking`: its challenges, its seeks); False if there is no such bot."""
+
+        def work(rows: Rows) -> bool:
+            revoked = rows(
+                "UPDATE racko_bot_accounts SET token_hash = NULL WHERE player_id IN "
+                "(SELECT id FROM racko_players WHERE name = ?) RETURNING player_id",
+                (name,),
             )
-        )
+            for (player_id,) in revoked:
+                for revoke_there in self.revoking:
+                    revoke_there(rows, str(player_id))
+            return bool(revoked)
+
+        return self.store.run(work)
 
     def bot_of_token(self, token: str | None) -> Player | None:
         """The bot account whose token this is (and it was seen now), or None (a revoked token, a player's key)."""

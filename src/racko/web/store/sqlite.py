@@ -101,6 +101,7 @@ class SqliteTables:
         if sync not in SYNC_LEVELS:
             raise ValueError(f"sync must be one of {', '.join(SYNC_LEVELS)}")
         self.grouped = grouped
+        self._sync = sync
         self.path = Path(path)
         self.node = node
         self._lock_descriptor: int | None = None
@@ -433,12 +434,20 @@ class SqliteTables:
         self.found_version = SCHEMA_VERSION
         self._kept_by_table = tuple(table for part in parts for table in part.kept_by_table)
 
-    def run(self, work: Callable[[Rows], T]) -> T:
-        with self._using, self._db:  # one transaction, after the group commit's (the connection is shared)
+    def run(self, work: Callable[[Rows], T], *, durable: bool = True) -> T:
+        with self._using:  # one transaction, after the group commit's (the connection is shared)
             if self._db.in_transaction:
-                self._db.execute("COMMIT")
-            self._db.execute("BEGIN IMMEDIATE")
-            return work(lambda sql, parameters=(): self._db.execute(sql, parameters).fetchall())
+                self._db.execute("COMMIT")  # the group's writes: at the store's own sync level
+            quick = not durable and self._sync != "normal"
+            if quick:  # WAL: this commit is not synced; the next synced one syncs it too
+                self._db.execute("PRAGMA synchronous=NORMAL")
+            try:
+                with self._db:
+                    self._db.execute("BEGIN IMMEDIATE")
+                    return work(lambda sql, parameters=(): self._db.execute(sql, parameters).fetchall())
+            finally:
+                if quick:
+                    self._db.execute(f"PRAGMA synchronous={self._sync.upper()}")
 
     def read(self, work: Callable[[Rows], T]) -> T:
         if self._reader is None:

@@ -155,16 +155,14 @@ class BotLimits:
         now = self.now()
         if self.barred.get(where, 0.0) > now:
             raise self._barred(self.barred[where] - now)
-        if len(token) > 100:
-            found, wait = None, 0.0
-        else:
-            found, wait = await asyncio.to_thread(self._look_up, hashed, where)
+        found, wait, checked = await asyncio.to_thread(self._look_up, hashed if len(token) <= 100 else "", where)
         if found is not None:
             self.known[hashed] = found
             return found
         if wait > 0:
             self.barred[where] = now + wait
-            raise self._barred(wait)
+            if not checked:
+                raise self._barred(wait)
         raise BotRefused(401, "bad-token", "This token is no bot account's (or it was revoked).")
 
     def _barred(self, wait: float) -> BotRefused:
@@ -176,19 +174,20 @@ class BotLimits:
             retry_after=max(1, math.ceil(wait)),
         )
 
-    def _look_up(self, hashed: str, address: str) -> tuple[Player | None, float]:
-        """In one transaction: the address's failed checks, then the token; a failure is counted.  The bot, or None
-        and how long the address must wait (0: it may try again now)."""
+    def _look_up(self, hashed: str, address: str) -> tuple[Player | None, float, bool]:
+        """In one transaction: the address's failed checks, then the token (unless none is left); a failure is
+        counted.  The bot or None, how long the address must wait before its next check (0: none), and whether the
+        token was checked."""
         full = float(self.failed_checks_per_minute)
         per_second = full / 60.0
 
-        def work(rows: Rows) -> tuple[Player | None, float]:
+        def work(rows: Rows) -> tuple[Player | None, float, bool]:
             now = self.now()
             tokens, stamp = locked(rows, "racko_bot_failures", "address", address, full, now)
             tokens = refilled(tokens, stamp, now, full, per_second)
             if tokens < 1:
                 rows("UPDATE racko_bot_failures SET tokens = ?, stamp = ? WHERE address = ?", (tokens, now, address))
-                return None, (1 - tokens) / per_second
+                return None, (1 - tokens) / per_second, False
             found = rows(
                 "SELECT p.id, p.name FROM racko_bot_accounts b JOIN racko_players p ON p.id = b.player_id "
                 "WHERE b.token_hash = ?",
@@ -198,8 +197,8 @@ class BotLimits:
                 tokens -= 1
             rows("UPDATE racko_bot_failures SET tokens = ?, stamp = ? WHERE address = ?", (tokens, now, address))
             if found:
-                return Player(str(found[0][0]), str(found[0][1])), 0.0
-            return None, (1 - tokens) / per_second if tokens < 1 else 0.0
+                return Player(str(found[0][0]), str(found[0][1])), 0.0, True
+            return None, (1 - tokens) / per_second if tokens < 1 else 0.0, True
 
         return self.store.run(work, durable=False)
 

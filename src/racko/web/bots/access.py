@@ -184,6 +184,7 @@ class BotLimits:
         def work(rows: Rows) -> tuple[Player | None, float, bool]:
             now = self.now()
             tokens, stamp = locked(rows, "racko_bot_failures", "address", address, full, now)
+            now = max(self.now(), stamp)  # read under the lock: a stamp never goes back (nor counts twice)
             tokens = refilled(tokens, stamp, now, full, per_second)
             if tokens < 1:
                 rows("UPDATE racko_bot_failures SET tokens = ?, stamp = ? WHERE address = ?", (tokens, now, address))
@@ -260,6 +261,7 @@ class BotLimits:
         def work(rows: Rows) -> tuple[int, float]:
             now = self.now()
             tokens, stamp = locked(rows, "racko_bot_budgets", "player_id", bot_id, full, now)
+            now = max(self.now(), stamp)  # read under the lock: a stamp never goes back (nor counts twice)
             tokens = refilled(tokens, stamp, now, full, per_second)
             granted = min(wanted, int(tokens))
             tokens -= granted

@@ -5,10 +5,11 @@ comparison.
 The server is started as ``racko bench server`` starts it (:class:`Servers`); the bot accounts are made in its
 store by ``racko admin bot add`` (one command for every name); this process is the load.  The bots sit in pairs,
 each pair at a table of 2-player classic Rack-O (the 2-player rule off, a low target so that a game is a round or
-two) that the benchmark makes through ``POST /api/tables`` with the two ``bot-account:`` seats, a new table for each
-game, until every bot has played ``games`` games.  Each bot is what a client of the Bot API is: its event stream
-open the whole time; on ``gameStart`` the game's stream; on each state where it is to act, a move POSTed on its own
-kept-alive connection, chosen from the view by the simulated people's rule (:func:`sorting_move`).
+two), a new table for each game, until every bot has played ``games`` games: the first of the pair challenges the
+second (``POST /api/bot/challenge/NAME``), which accepts when its event stream tells it (a bot is seated only by its
+own consent).  Each bot is what a client of the Bot API is: its event stream open the whole time; on ``gameStart``
+the game's stream; on each state where it is to act, a move POSTed on its own kept-alive connection, chosen from the
+view by the simulated people's rule (:func:`sorting_move`).
 
 Measured over the bots' run: move acknowledgement (from sending a move to its ``{"ok": true}``); events (the
 non-empty lines of every stream) per second; the server's CPU per move (the tables' making included).  Then the
@@ -25,6 +26,7 @@ import os
 import random
 import subprocess
 import time
+import urllib.parse
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -186,8 +188,14 @@ class _Bot:
         self.rng = rng
         self.auth = [("Authorization", f"Bearer {token}")]
         self.moves = _Connection(port)
+        self.answers = _Connection(port)
+        """Its challenges and answers (so that they never wait behind a move)."""
         self.games: dict[str, asyncio.Task[None]] = {}
         self.hello = asyncio.Event()
+        self.settings = BotBenchSettings()
+        self.accepting: set[asyncio.Task[None]] = set()
+        self.answering = asyncio.Lock()
+        """One request at a time on :attr:`answers`."""
 
     async def follow(self) -> None:
         """The account's event stream, for the whole run: each game that starts is played."""
@@ -202,10 +210,38 @@ class _Bot:
                     self.hello.set()
                 elif event["type"] == "gameStart" and event["table"] not in self.games:
                     self.games[event["table"]] = asyncio.create_task(self.play(event["table"]))
+                elif event["type"] == "challenge":
+                    accepting = asyncio.create_task(self._accept(event["id"]))
+                    self.accepting.add(accepting)
+                    accepting.add_done_callback(self.accepting.discard)
         except (OSError, ValueError, h11.ProtocolError):
             self.run.errors["event-stream"] += 1
         finally:
             await events.close()
+
+    async def _accept(self, challenge: str) -> None:
+        try:
+            async with self.answering:
+                path = f"/api/bot/challenge/{challenge}/accept"
+                status, _ = await self.answers.request("POST", path, self.auth, b"{}")
+        except (OSError, h11.ProtocolError):
+            status = 0
+        if status != 200:
+            self.run.errors[f"accept-{status}"] += 1
+
+    async def challenge(self, other: _Bot, settings: BotBenchSettings) -> bool:
+        """Ask ``other`` for a game (it accepts on its event stream); whether the challenge was taken."""
+        form = {"variant": "classic", "players": 2, "target": settings.target, "two_player_rule": False}
+        try:
+            async with self.answering:
+                path = f"/api/bot/challenge/{urllib.parse.quote(other.name)}"
+                status, _ = await self.answers.request("POST", path, self.auth, json.dumps(form).encode())
+        except (OSError, h11.ProtocolError):
+            self.run.errors["challenge-connection"] += 1
+            return False
+        if status != 200:
+            self.run.errors[f"challenge-{status}"] += 1
+        return status == 200
 
     async def play(self, table: str) -> None:
         stream = _Connection(self.port)
@@ -255,27 +291,20 @@ def add_bots(location: str, names: list[str]) -> list[str]:
     return tokens
 
 
-async def _play_games(
-    pair: tuple[_Bot, _Bot], games: int, maker: _Connection, settings: BotBenchSettings, run: _Run
-) -> None:
-    """The pair's games, one table each, one after the other."""
-    form = {
-        "variant": "classic",
-        "players": 2,
-        "seats": [f"bot-account:{bot.name}" for bot in pair],
-        "target": settings.target,
-        "two_player_rule": False,
-    }
+async def _play_games(pair: tuple[_Bot, _Bot], games: int, run: _Run) -> None:
+    """The pair's games, one table each, one after the other: the first challenges the second, which accepts."""
+    challenger, challenged = pair
     for _ in range(games):
-        try:
-            status, answer = await maker.request("POST", "/api/tables", [], json.dumps(form).encode())
-        except (OSError, h11.ProtocolError):
-            run.errors["table-connection"] += 1
+        before = set(challenger.games)
+        if not await challenger.challenge(challenged, challenger.settings):
             return
-        if status != 200:
-            run.errors[f"table-{status}"] += 1
-            return
-        table = json.loads(answer)["table"]
+        started = time.monotonic()
+        while not set(challenger.games) - before:  # its gameStart: the accepted challenge's table
+            if time.monotonic() - started > GAME_SECONDS:
+                run.errors["no-game-start"] += 1
+                return
+            await asyncio.sleep(0.01)
+        table = next(iter(set(challenger.games) - before))
         try:
             await asyncio.wait_for(run.game_over(table).wait(), GAME_SECONDS)
         except TimeoutError:
@@ -292,6 +321,8 @@ async def _measure_bots(servers: Servers, settings: BotBenchSettings, say: Calla
     bots = [
         _Bot(name, token, port, run, random.Random(rng.random())) for name, token in zip(names, tokens, strict=True)
     ]
+    for bot in bots:
+        bot.settings = settings
     figures: dict[str, Any] = {
         "benchmark": "server-bots",
         "bots": settings.bots,
@@ -305,16 +336,12 @@ async def _measure_bots(servers: Servers, settings: BotBenchSettings, say: Calla
         "server_rss_before_kb": servers.rss_kb(),
     }
     followers = [asyncio.create_task(bot.follow()) for bot in bots]
-    makers = [_Connection(port) for _ in range(0, len(bots), 2)]
     try:
         await asyncio.wait_for(asyncio.gather(*(bot.hello.wait() for bot in bots)), 60)
         say(f"{settings.bots} bots connected; playing {settings.games} games each.")
         server_cpu, client_cpu, start = servers.cpu_seconds(), time.process_time(), time.perf_counter()
         pairs = [(bots[index], bots[index + 1]) for index in range(0, len(bots) - 1, 2)]
-        playing = [
-            asyncio.create_task(_play_games(pair, settings.games, maker, settings, run))
-            for pair, maker in zip(pairs, makers, strict=False)
-        ]
+        playing = [asyncio.create_task(_play_games(pair, settings.games, run)) for pair in pairs]
         expected = len(pairs) * settings.games
         while not all(task.done() for task in playing):
             await asyncio.wait(playing, timeout=PROGRESS_SECONDS)
@@ -326,7 +353,7 @@ async def _measure_bots(servers: Servers, settings: BotBenchSettings, say: Calla
         for task in followers + [task for bot in bots for task in bot.games.values()]:
             task.cancel()
         await asyncio.gather(*followers, return_exceptions=True)
-        for connection in makers + [bot.moves for bot in bots]:
+        for connection in [bot.moves for bot in bots] + [bot.answers for bot in bots]:
             await connection.close()
     moves = len(run.acks)
     server_seconds = None if server_cpu is None or server_after is None else server_after - server_cpu

@@ -35,7 +35,9 @@ def _plain(value: Any) -> Any:
         return _rules(value)
     if isinstance(value, enum.Enum):
         return value.value
-    names = _FIELD_NAMES.get(kind) if kind in _FIELD_NAMES else _FIELD_NAMES.setdefault(kind, _field_names(kind))
+    if kind not in _FIELD_NAMES:
+        _FIELD_NAMES[kind] = _field_names(kind)
+    names = _FIELD_NAMES[kind]
     if names is not None:
         return {name: _plain(getattr(value, name)) for name in names}
     if isinstance(value, (tuple, list)):

@@ -42,6 +42,9 @@ HEARTBEAT_SECONDS = 10.0
 """How often each process notes its event streams alive in the store, and sweeps what is gone."""
 STALE_SECONDS = 30.0
 """An event stream whose process has not noted it alive for this long is gone (the process stopped)."""
+SEATS_SECONDS = 30.0
+"""With several processes, how often an event stream reads the store's list of its bot's seats again (a game made at
+another process is told through the store at once; this is the net under it)."""
 EVENTS_KEPT_SECONDS = 60.0
 """How long an event waits in the store for the processes to read it."""
 OVERLAP_SECONDS = 5.0
@@ -253,16 +256,20 @@ class BotEvents:
 
     async def keep(self) -> None:
         """For the server's life: every :data:`POLL_SECONDS`, what the other processes did (:meth:`look`); every
-        :data:`HEARTBEAT_SECONDS`, this process's event streams noted alive and what is gone swept."""
+        :data:`HEARTBEAT_SECONDS`, this process's event streams noted alive and what is gone swept.  A failure of
+        either (the database away a moment) is logged, and the next turn tries again."""
         while True:
             await asyncio.sleep(POLL_SECONDS)
             try:
                 await self.look()
-                if time.monotonic() - self.beat >= HEARTBEAT_SECONDS:
-                    self.beat = time.monotonic()
+            except Exception as error:
+                log.warning("the Bot API could not read the store: %s: %s", type(error).__name__, error)
+            if time.monotonic() - self.beat >= HEARTBEAT_SECONDS:
+                self.beat = time.monotonic()
+                try:
                     await asyncio.to_thread(self._heartbeat)
-            except Exception as error:  # the database away a moment: the next look tries again
-                log.warning("the Bot API could not read the store: %s", type(error).__name__)
+                except Exception as error:
+                    log.warning("the Bot API could not note its streams: %s: %s", type(error).__name__, error)
 
     async def look(self) -> None:
         """One look at the store: tokens revoked (their streams end), this process's event streams ended elsewhere,
@@ -334,6 +341,7 @@ def routes(
     operator's limits per token (default: the events' own)."""
     players: Players = hub.players
     limits = limits or events.limits
+    shared = hub.store.shared
 
     async def bot_of_request(request: Request) -> Player:
         return await bot_of(request, players, limits)
@@ -403,17 +411,21 @@ def routes(
         async def lines() -> AsyncIterator[str]:
             try:
                 yield json.dumps({"type": "hello", "protocol": PROTOCOL, "bot": bot.name}) + "\n"
-                looked = asyncio.get_running_loop().time()
+                looked = listed = asyncio.get_running_loop().time()
                 while True:
                     now = asyncio.get_running_loop().time()
                     if now - looked >= keep_alive:
-                        # A table another server process made is told by that process through the store; the
-                        # store's list of the bot's seats is read again as well.
                         looked = now
+                    if shared and now - listed >= SEATS_SECONDS:
+                        # A table another server process made is told by that process through the store; the
+                        # store's list of the bot's seats is read again now and then as well (one process alone
+                        # makes every table it has: nothing to read).
+                        listed = now
                         with contextlib.suppress(Exception):  # the store's answer is a help; the stream goes on
                             tell_seats(await asyncio.to_thread(players.seats_of, bot.id))
-                    try:
-                        event = await asyncio.wait_for(queue.get(), max(0.0, keep_alive - (now - looked)))
+                    try:  # asyncio.timeout: no task of its own per line, as wait_for makes (Python 3.11)
+                        async with asyncio.timeout(max(0.0, keep_alive - (now - looked))):
+                            event = await queue.get()
                     except TimeoutError:
                         yield "\n"
                         continue
@@ -462,7 +474,8 @@ def routes(
                 await hub.join(hub.tables.get(table_id, table), watcher, since)
                 while True:
                     try:
-                        line = await asyncio.wait_for(queue.get(), keep_alive)
+                        async with asyncio.timeout(keep_alive):
+                            line = await queue.get()
                     except TimeoutError:
                         yield "\n"
                         continue
@@ -485,6 +498,7 @@ def routes(
 
     async def move(request: Request) -> Response:
         table_id = request.path_params["table"]
+        started = time.perf_counter()
         try:
             bot = await bot_of_request(request)
             body = await posted_object(
@@ -505,6 +519,8 @@ def routes(
                 raise BotRefused(STATUS.get(error.code, 400), error.code, str(error)) from None
         except BotRefused as refusal:
             return refusal.response()
+        if hub.metrics is not None:
+            hub.metrics.bot_move.observe(time.perf_counter() - started)
         return JSONResponse({"ok": True, "version": hub.tables.get(table_id, table).version})
 
     return [

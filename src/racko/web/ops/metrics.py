@@ -42,6 +42,10 @@ class Metrics:
             "racko_move_broadcast_seconds",
             "From a move applied to the state frame sent to every connection of its table.",
         )
+        self.bot_move = waited(
+            "racko_bot_move_seconds",
+            "A Bot API move, from its request read to its answer (the token, the limits, the commit, the states sent).",
+        )
         self.database_commit = waited(
             "racko_database_commit_seconds", "One group commit of the database (every table that moved meanwhile)."
         )

@@ -533,25 +533,6 @@ class Players:
 
         return self.store.run(work)
 
-    def bot_of_token(self, token: str | None) -> Player | None:
-        """The bot account whose token this is (and it was seen now), or None (a revoked token, a player's key)."""
-        if not token or len(token) > 100:
-            return None
-        found = self.store.read(
-            lambda rows: rows(
-                "SELECT p.id, p.name, p.seen FROM racko_bot_accounts b JOIN racko_players p ON p.id = b.player_id "
-                "WHERE b.token_hash = ?",
-                (key_hash(token),),
-            )
-        )
-        if not found:
-            return None
-        player_id, name, seen = found[0]
-        now = time.time()
-        if now - float(seen) > SEEN_EVERY:
-            self.store.run(lambda rows: rows("UPDATE racko_players SET seen = ? WHERE id = ?", (now, player_id)))
-        return Player(str(player_id), str(name))
-
     def bot_named(self, name: str) -> Player | None:
         """The bot account of this name (a person's seat at a new table may be offered to it), or None."""
         found = self.store.read(

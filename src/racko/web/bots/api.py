@@ -293,7 +293,9 @@ class BotEvents:
             )
             return valid, alive, events, [poller.read(rows) for poller in self.pollers]
 
-        valid, alive, events, polled = await asyncio.to_thread(self.store.read, read)
+        # Read as this process writes (its own connection on SQLite: a stream it just noted is seen even before the
+        # moves' group commit that the note joined), in a transaction that writes nothing.
+        valid, alive, events, polled = await asyncio.to_thread(self.store.run, read, durable=False)
         self.polled_to = started
         limits.checked(valid)
         for stream in list(self.open.values()):

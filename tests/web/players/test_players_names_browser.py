@@ -74,6 +74,7 @@ def test_a_look_alike_name_is_refused_in_dutch_and_nothing_is_saved(
         "“\u0410nn” mengt letters uit verschillende schriften, zoals namen die zich als een ander voordoen: schrijf "
         "hem in één schrift (Latijns schrift mag samen met Chinees, Japans of Koreaans)."
     )
+    other.screenshot(path=str(shots / "name-unfit-nl.png"), full_page=True)
     _type_name(other, "Ann\U000e0041")  # a tag character, which shows nothing
     expect(problem).to_contain_text("bevat een teken dat niets laat zien")
     _type_name(other, "Zed [bot]")

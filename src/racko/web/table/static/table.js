@@ -98,7 +98,7 @@ function receive(frame) {
     pending = false;
     if (frame.code === "bad-token" || frame.code === "no-table" || frame.code === "damaged") stop(frame.code);
     else if (frame.code === "elsewhere") node = String(frame.node);
-    else if (frame.code === "name-taken" || frame.code === "name-reserved") {
+    else if (frame.code === "name-taken" || frame.code === "name-reserved" || frame.code === "name-unfit") {
       $("name-problem").textContent = t("err:" + frame.code);
       askName();
     } else if (frame.code === "out-of-time") {

@@ -268,12 +268,6 @@ function percentText(value) {
   return typeof value === "number" ? new Intl.NumberFormat(LANG, { style: "percent", maximumFractionDigits: 1 }).format(value / 100) : String(value);
 }
 
-// Whether the page's language says ``count`` of something in the singular (1 in English and Dutch, 0 and 1 in
-// French): a page picks the key of a count's words by it, "n_games_one" or "n_games".
-function saysOne(count) {
-  return new Intl.PluralRules(LANG).select(count) === "one";
-}
-
 function translatePage() {
   document.documentElement.lang = LANG;
   for (const element of document.querySelectorAll("[data-t]")) element.textContent = t(element.dataset.t);

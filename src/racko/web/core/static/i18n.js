@@ -314,6 +314,28 @@ function makeCard(value, highest, label) {
   return card;
 }
 
+// A chance to win the game as the hints say it: in percent to a tenth, never 0 or 100 before the game is over
+// (racko/analysis/explain.py's game_percent); a chance to win the round in whole percent, never 0 or 100.
+function gameChanceShown(chance) {
+  return Math.min(99.9, Math.max(0.1, Math.round(1000 * chance) / 10));
+}
+
+function roundChanceShown(chance) {
+  return Math.min(99, Math.max(1, Math.round(100 * chance)));
+}
+
+// Another of the advisor's choices' chances, in short, as `racko hint` says them: to win the game (2 players), with
+// the round's beside it where the round told it from the best move (the game's chances all but equal), or the
+// round's alone where an old kernel ranked by it.
+function choiceChance(choice) {
+  const byRound = (Array.isArray(choice.why) ? choice.why : []).some((sentence) => sentence.key === "why:behind-round" || sentence.key === "why:behind-points");
+  if (typeof choice.game_chance === "number" && byRound && typeof choice.win_chance === "number") {
+    return " " + t("why:chance-short-round", { chance: gameChanceShown(choice.game_chance), round: roundChanceShown(choice.win_chance) });
+  }
+  if (typeof choice.game_chance === "number") return " " + t("why:chance-short-game", { chance: gameChanceShown(choice.game_chance) });
+  return typeof choice.win_chance === "number" ? " " + t("why:chance-short", { chance: roundChanceShown(choice.win_chance) }) : "";
+}
+
 // Why the advisor's choice is best, in the page's language: the sentences the server sends as keys and values
 // (racko/analysis/explain.py); a list of cards is said as "4, 14, 24".
 function explainHint(choice) {

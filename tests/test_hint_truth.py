@@ -433,3 +433,21 @@ def test_on_random_deals_every_move_s_sentences_are_facts_and_the_best_says_why_
                 assert best_said[0]["key"] == "why:goes-out" and len(best_said) == 1, best_said
             elif measure == "game_chance":
                 assert best_said[0]["key"] == "why:best-game", best_said
+
+
+SLOT_POSITIONS: dict[str, Any] = json.loads(Path(__file__).with_name("hint_slot_positions.json").read_text())
+"""Draw-or-take positions where main's hint compared the take by a slot lucky in its first 32 play-outs (issue 48)."""
+
+
+@pytest.mark.parametrize(
+    "entry", SLOT_POSITIONS["positions"], ids=lambda entry: f"game{entry['game']}-at{entry['action']}"
+)
+def test_a_hint_decides_a_take_s_slot_before_it_compares_take_with_draw(entry: dict[str, Any]) -> None:
+    record = GameRecord.from_json(SLOT_POSITIONS["games"][entry["game"]])
+    match = replay(record, stop_after=entry["action"])
+    observation = match.observation(entry["seat"])
+    choices = explained_choices(observation, seen=seat_history(match.round, entry["seat"]))
+    take = next(choice for choice in choices if isinstance(choice.action, TakeDiscard))
+    assert take.values["slot"] == entry["take_slot"], (entry["what"], [c.values for c in choices])
+    if entry["best"] is not None:
+        assert choices[0].action.kind == entry["best"], (entry["what"], choices[0].action)

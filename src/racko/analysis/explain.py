@@ -249,9 +249,9 @@ def _placing(
         if slot in with_card and len(with_card) >= len(after_chain):
             after_chain = with_card
     if slot in after_chain:
-        # the stretch the card fills is said of the order kept with the card in hand counted among those that may
-        # come: a card already in the rack that the new one brings into order is kept, not said to be needed
-        filling = order_chain(rack, [*may_come, card], size)
+        # the stretch the card fills is said of the order the move keeps (its other cards), as every sentence of the
+        # hint is: a card that the new one brings into order is kept there, never said to be needed (issue 48)
+        filling = [kept for kept in after_chain if kept != slot]
         reasons.achieves += _fits(rack, before_chain, filling, after, after_chain, slot, card, size)
     else:
         reasons.costs.append(Sentence("why:out-of-order", {"card": card, "slot": SLOT_LABELS[slot]}))
@@ -297,12 +297,17 @@ def _fits(
     card: int,
     size: int,
 ) -> list[Sentence]:
-    """Where the card goes, in order: the open stretch it fills, as it was before it came; a card that replaces one
-    already in order says so; a card that fits only an order rebuilt around it names its neighbours in that order."""
+    """Where the card goes, in order: the open stretch of the order the move keeps (``filling``: its cards other than
+    this one) that the card fills; a card that replaces one already in order says so; where the card it replaces
+    stood between the same neighbours, it names its neighbours in that order (the order is rebuilt around it)."""
     if slot in before_chain:
         return [Sentence("why:replaces-kept", {"card": card, "out": rack[slot], "slot": SLOT_LABELS[slot]})]
     for stretch in stretches(rack, filling, size):
-        if stretch.first <= slot <= stretch.last and stretch.low < card < stretch.high:
+        if not stretch.first <= slot <= stretch.last:
+            continue
+        if stretch.size == 1 and stretch.low < rack[slot] < stretch.high:
+            break  # the card it replaces stood between the same two: the slot needed no card, the order is rebuilt
+        if stretch.low < card < stretch.high:
             values = {**stretch.values(size), "card": card}
             return [Sentence("why:fits-" + stretch.shape(size), values)]
     lower = [after[kept] for kept in after_chain if kept < slot]

@@ -200,3 +200,14 @@ def test_waiting_instead_of_a_racko_in_a_game_all_but_decided_is_not_graded_best
     assert evaluation.best.action == CallRacko(0)
     graded = _grade(Judge(0, 3, game=True), 1, _Turn(1, observation, Wait(0)))
     assert graded.grade != "best" and graded.best == CallRacko(0), graded
+
+
+def test_a_checked_decision_reports_the_side_by_side_races_figures_not_the_first_stages() -> None:
+    """Issue 48: the review's chances before and after a move raced again came from the first stage, whose figures
+    chose the best move on their own deals (flattering it): their difference overstated the loss shown beside them.
+    Every figure of such a decision is now the side-by-side races'."""
+    observation = _declined_racko((0, 0))
+    graded = _grade(Judge(0, 7, game=True), 1, _Turn(1, observation, Discard(0)))
+    assert graded.error is not None and graded.loss > 0  # raced again side by side
+    assert graded.before - graded.after == pytest.approx(graded.loss, abs=1e-9)
+    assert graded.round_before is not None and graded.round_after is not None

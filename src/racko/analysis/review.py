@@ -313,8 +313,16 @@ def review(
     decisions: dict[int, list[Decision]] = {seat: [] for seat in chosen}
     for (_, seat), graded in sorted(results.items()):
         decisions[seat].extend(graded)
+    # the review's measure: its decisions' (those the round graded where the game's measure could not tell the moves
+    # apart left aside)
     measure: Measure = next(
-        (decision.measure for graded in decisions.values() for decision in graded), _default_measure(record)
+        (
+            decision.measure
+            for graded in decisions.values()
+            for decision in graded
+            if decision.game_before is None or decision.measure != "win_chance"
+        ),
+        _default_measure(record),
     )
     playouts = 0 if rules.variant == "highlow" else first + more
     return Review(
@@ -411,11 +419,13 @@ def _grade(judge: Judge, round_number: int, turn: _Turn, check: int = CHECK_PLAY
         found = _check(judge, best.action, best.slot, turn.action, turn.number, stake, check, measure)
         # every figure of the decision from the side-by-side races: the first figures chose the best move on their
         # own deals, which flatters it (and so the loss)
-        before, after, round_before, round_after = found.best, found.played, found.best_round, found.played_round
+        after, round_before, round_after = found.played, found.best_round, found.played_round
         if measure == "game_chance":
             loss, error = max(0.0, found.loss), found.error
+            before = after + loss  # the best's figure on those races, or the played one's where it did as well
         else:
             loss, error = max(0.0, found.round_loss), found.round_error
+            before = found.best
         grade, confidence = _confident_class(bounds, loss / stake, error / stake)
     observation = turn.observation
     card: int | None = None

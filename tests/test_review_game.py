@@ -137,14 +137,18 @@ def test_the_ladder_prints_each_levels_accuracy_with_stable_keys() -> None:
     assert list(figures["levels"]) == ["easy", "medium"]
     for found in figures["levels"].values():
         assert set(found) == {
-            "games", "decisions", "accuracy", "interval", "accuracy_of_decisions", "mean_loss", "classes"
+            "games", "decisions", "accuracy", "interval", "accuracy_of_decisions", "mean_loss", "classes",
+            "where_levels_differ",
         }  # fmt: skip
         assert found["games"] == 2 and 0 <= found["accuracy"] <= 100 and found["interval"][0] <= found["accuracy"]
+        # issue 48: the accuracy over the decisions where the levels would not all play the same move
+        apart = found["where_levels_differ"]
+        assert set(apart) == {"accuracy", "interval", "decisions"} and 0 < apart["decisions"] <= found["decisions"]
     (step,) = figures["steps"]
     assert (
         step["lower"] == "easy"
         and step["higher"] == "medium"
-        and set(step) == {"lower", "higher", "difference", "interval"}
+        and set(step) == {"lower", "higher", "difference", "interval", "where_levels_differ"}
     )
 
 

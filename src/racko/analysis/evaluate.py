@@ -407,8 +407,10 @@ class Judge:
     ) -> int:
         """The slot a taken card goes to, decided before the take is compared with anything else: the slots the first
         stage cannot rule out (within :data:`SLOT_Z` standard errors of its best slot) race on fresh deals, in two
-        halves of :attr:`more` play-outs, a slot more than :data:`SLOT_OUT_Z` standard errors behind the leader
-        falling out after the first; the best by those play-outs (among slots as good, one that goes out at once)."""
+        halves of :attr:`more` play-outs (half as many in a review, which names one move), a slot more than
+        :data:`SLOT_OUT_Z` standard errors behind the leader falling out after the first; the best by those play-outs
+        (by the game's chance, the round's where that cannot tell them apart; among slots as good, one that goes out
+        at once)."""
         lead = max(takes, key=lambda index: (first[index].value, first[index].round, lines[index].goes_out))
         contenders = [
             index
@@ -422,7 +424,9 @@ class Judge:
             return lead
         others = [index for index in contenders if index != lead]
         slot_seed = seed ^ 0x2545F4914F6CDD1D
-        half = max(1, self.more // 2)
+        # a hint names the take's slot: it gets the full stage; a review (one move shown) half of it
+        budget = self.more if self.shown > 1 else max(2, self.more // 2)
+        half = max(1, budget // 2)
         found = run([lead, *others], half, slot_seed)
         # each slot's differences from the first stage's best slot, on the same fresh deals
         tally = {lead: Measured(lead, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, lines[lead].goes_out)}
@@ -430,7 +434,7 @@ class Judge:
             tally[index] = _measured_against(index, raced, lines[index].goes_out)
         leader = rank_moves(list(tally.values()), _no_points)[0][0]
         kept = [index for index in others if not _behind(leader, tally[index], SLOT_OUT_Z)]
-        rest = self.more - half
+        rest = budget - half
         if rest > 0 and kept:
             more = run([lead, *kept], rest, slot_seed ^ 1)
             for index, raced in zip(kept, more[1:], strict=True):

@@ -6,8 +6,8 @@ They are data of this package, one JSON file a room in ``analysis/words/`` (``hi
 web server puts the rooms a page needs into that page (``racko.web.http.page_text``), so the page and the terminal
 say the same sentences from the same keys.
 
-A template names its values in braces, a small part of ICU's message format that the page's ``t()``
-(``web/core/static/i18n.js``) reads the same way, with the browser's ``Intl`` where this reads CLDR through Babel:
+A template names its values in braces, a small part of ICU's message format that the page's ``t()`` (the web's core
+room) reads the same way, with the browser's ``Intl`` where this reads CLDR through Babel:
 
 - ``{card}``: the value; a number is written by the language's rules ("2,112", "2.112", "2 112"; "9.7", "9,7");
 - ``{chance, percent}``: a number given in percent (0 to 100), written as the language writes a percentage, to a

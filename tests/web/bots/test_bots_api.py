@@ -24,6 +24,7 @@ from typer.testing import CliRunner
 from browsing import serving_app
 from racko.cli import app as cli_app
 from racko.observation_json import observation_from_json
+from racko.rules import SLOT_LABELS
 from racko.web.app import create_app
 from racko.web.players import key_hash
 from racko.web.store.postgres import PostgresTables
@@ -245,7 +246,7 @@ def test_a_stream_dropped_mid_game_resumes_with_no_event_lost_or_repeated(tmp_pa
         since = 0
         for _ in range(6):  # six connections, each dropped after the bot's move (the computer plays meanwhile)
             got = frames(url, f"{path}?since={since}", token, lambda frame: frame["type"] == "state")
-            assert got[0]["type"] == "game" and got[0]["protocol"] == "v1" and got[0]["seat"] == 0
+            assert got[0]["type"] == "game" and got[0]["protocol"] == "v2" and got[0]["seat"] == 0
             state = got[-1]
             assert state["since"] == since, (state["since"], since)
             entries += state["log"]
@@ -259,6 +260,52 @@ def test_a_stream_dropped_mid_game_resumes_with_no_event_lost_or_repeated(tmp_pa
         whole = frames(url, f"{path}?since=0", token, lambda frame: frame["type"] == "state")[-1]
         assert entries == whole["log"][: len(entries)] and len(entries) >= 6
         assert [entry["text"] for entry in entries] == [entry["text"] for entry in whole["log"][: len(entries)]]
+
+
+@pytest.mark.parametrize(
+    ("variant", "seats", "field"), [("classic", ["easy"], "slot"), ("highlow", ["easy"] * 2, "position")]
+)
+def test_the_log_names_places_as_actions_do_and_protocol_v1_by_index(
+    tmp_path: Path, variant: str, seats: list[str], field: str
+) -> None:
+    """Protocol v2 names a rack's place in the log as the bot's own moves name it; a stream opened with
+    ``?protocol=v1`` gets the same log with each place by its index, as v1 sent it (docs/BOTS.md, Versions)."""
+    with bot_server(tmp_path / "tables.sqlite3") as (url, app, _):
+        _, token = hub_of_app(app).players.add_bot("Placer")
+        table_id = new_table(url, ["bot-account:Placer", *seats], variant=variant)["table"]
+        path = f"/api/bot/game/stream/{table_id}"
+        played: list[dict[str, Any]] = []
+        for _ in range(40):  # the bot places a card at every turn it has: the place it chose, then the log's
+            state = frames(url, f"{path}?since=0", token, lambda frame: frame["type"] == "state")[-1]
+            view = state["view"]
+            if view["legal"] and view["to_act"] == view["you"]:
+                placing = [action for action in view["legal"] if field in action]
+                action = (placing or view["legal"])[-1]
+                status, _answer = call(
+                    url, f"/api/bot/game/{table_id}/move", token, {"version": state["version"], "action": action}
+                )
+                assert status == 200
+                played += [action] if placing else []
+            if len(played) >= 3:
+                break
+        assert len(played) >= 3
+        v2 = frames(url, f"{path}?since=0", token, lambda frame: frame["type"] == "state")
+        v1 = frames(url, f"{path}?since=0&protocol=v1", token, lambda frame: frame["type"] == "state")
+        assert (v2[0]["protocol"], v1[0]["protocol"]) == ("v2", "v1")
+        mine = [
+            entry[field]
+            for entry in v2[-1]["log"]
+            if entry.get("seat") == 0
+            and entry["kind"] in ("exchanged", "placed")
+            and entry.get("removed", 0) is not None
+        ]
+        assert mine[: len(played)] == [action[field] for action in played], (mine, played)
+        common = min(len(v1[-1]["log"]), len(v2[-1]["log"]))  # the computer players may have moved in between
+        for old, new in zip(v1[-1]["log"][:common], v2[-1]["log"][:common], strict=True):
+            places = {key: value - 1 for key, value in new.items() if key in ("position", "first", "second")}
+            places |= {"slot": SLOT_LABELS.index(new["slot"])} if "slot" in new else {}
+            assert old == new | places, (old, new)
+        assert call(url, f"/api/bot/game/stream/{table_id}?protocol=v3", token)[1]["code"] == "bad-protocol"
 
 
 def test_illegal_stale_and_out_of_turn_moves_are_refused_and_change_nothing(tmp_path: Path) -> None:
@@ -302,7 +349,7 @@ def test_bot_accounts_tokens_hashed_revoked_marked_and_forgotten(tmp_path: Path)
         token = added.stdout.strip().splitlines()[-1]
         assert token.startswith("rb_") and len(token) >= 3 + 22  # at least 128 random bits (192 here)
         status, account = call(url, "/api/bot/account", token)
-        assert status == 200 and account["name"] == "Robo" and account["bot"] and account["protocol"] == "v1"
+        assert status == 200 and account["name"] == "Robo" and account["bot"] and account["protocol"] == "v2"
         stored = sqlite3.connect(db).execute("SELECT token_hash FROM racko_bot_accounts").fetchall()
         assert stored == [(key_hash(token),)] and token not in db.read_bytes().decode("latin-1")
         # a page's cookie on the Bot API, a person's name posing as a bot, the bot's token on a page's socket
@@ -312,7 +359,7 @@ def test_bot_accounts_tokens_hashed_revoked_marked_and_forgotten(tmp_path: Path)
         table = new_table(url, ["person", "bot-account:Robo"], public=True)
         assert table["seats"][1]["name"] == "Robo (bot)"
         events = frames(url, "/api/bot/stream/event", token, lambda frame: frame["type"] == "gameStart")
-        assert events[0] == {"type": "hello", "protocol": "v1", "bot": "Robo"}
+        assert events[0] == {"type": "hello", "protocol": "v2", "bot": "Robo"}
         assert events[-1]["table"] == table["table"] and events[-1]["seat"] == 1
         player = call(url, f"/api/players/{account['id']}", None)[1]["player"]
         assert player["bot"] is True

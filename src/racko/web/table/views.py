@@ -34,7 +34,7 @@ def _cards(cards: tuple[int, ...] | list[int]) -> list[int | str]:
 
 
 _CARD_FIELDS = ("card", "card_in", "card_out", "removed")
-_PLACE_FIELDS = ("slot", "position", "first", "second")
+PLACE_FIELDS = ("slot", "position", "first", "second")
 """Event fields that name a place in a rack (an index in the engine): the log names it as actions do, a classic slot
 by its label (5 ... 50) and a High-Low position 1 ... 10 from the left end (docs/PROTOCOL.md)."""
 _UNTOLD_FIELDS = ("racks", "rows", "order", "pile", "result", "private")
@@ -57,7 +57,7 @@ def log_entries(events: list[AnyEvent], names: list[str]) -> list[dict[str, Any]
             value = getattr(event, field.name)
             if field.name in _CARD_FIELDS and value is not None:
                 value = card_json(value)
-            elif field.name in _PLACE_FIELDS:
+            elif field.name in PLACE_FIELDS:
                 value = place_label(field.name, value)
             entry[field.name] = value
         if isinstance(event, RoundEnded):
@@ -70,6 +70,11 @@ def place_label(field: str, index: int) -> int:
     """A rack's place as actions name it: a classic ``slot`` by the label printed on the rack (5 ... 50), a High-Low
     ``position`` (or a swap's ``first`` and ``second``) by its number from the left end (1 ... 10)."""
     return SLOT_LABELS[index] if field == "slot" else index + 1
+
+
+def place_index(field: str, label: int) -> int:
+    """The index in the engine's rack of a place :func:`place_label` named (0: slot 5, or the left end)."""
+    return SLOT_LABELS.index(label) if field == "slot" else label - 1
 
 
 def hint_json(choice: Choice, move: dict[str, Any] | None = None) -> dict[str, Any]:

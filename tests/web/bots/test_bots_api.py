@@ -11,6 +11,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -29,16 +30,17 @@ from racko.web.app import create_app
 from racko.web.players import key_hash
 from racko.web.store.postgres import PostgresTables
 from racko.web.table import Table, Watcher
-from tables import check_frame, hub_of, table_app
+from tables import HandClock, check_frame, hub_of, table_app, wait_for
 
 ROOT = Path(__file__).resolve().parents[3]
 
 
 @contextlib.contextmanager
-def bot_server(path: Path) -> Iterator[tuple[str, Any, list[str]]]:
+def bot_server(path: Path, **options: Any) -> Iterator[tuple[str, Any, list[str]]]:
     """A server on ``path`` whose every frame to a seat bound to a bot is checked at the moment it is sent (the
-    failures are listed, the server swallowing a failing send); the address, the app and the failures."""
-    app = table_app(path, bot_keep_alive=0.2)
+    failures are listed, the server swallowing a failing send); the address, the app and the failures.  ``options``
+    go to ``create_app``."""
+    app = table_app(path, **({"bot_keep_alive": 0.2} | options))
     failures: list[str] = []
     hub = app.state.hub  # built with the app: its join is wrapped before anything is served
     joining = hub.join
@@ -123,7 +125,7 @@ def test_the_example_client_plays_a_whole_game(tmp_path: Path) -> None:
         assert done.returncode == 0, done.stderr
         assert "finished: " + table["table"] in done.stdout
         assert hub_of_app(app).tables[table["table"]].session.match.over
-    assert len((ROOT / "examples" / "bot_client.py").read_text().splitlines()) <= 80
+    assert len((ROOT / "examples" / "bot_client.py").read_text().splitlines()) <= 90
     assert "import racko" not in (ROOT / "examples" / "bot_client.py").read_text()
 
 
@@ -176,6 +178,17 @@ def test_an_agent_that_chooses_an_illegal_index_stops_the_client_with_the_reason
         assert "the policy failed" in done.stderr and "action 55, which is not legal now" in done.stderr
         played = hub_of_app(app).tables[table["table"]]
         assert not any(action.seat == 0 for action in played.session.match.actions)  # nothing was played for it
+    # A plain policy whose action the rules refuse (a discard before drawing): stopped too, not left waiting for a
+    # stream that has nothing new to say.
+    (tmp_path / "wrong_policy.py").write_text("def act(observation):\n    return {'act': 'discard'}\n")
+    with bot_server(tmp_path / "again.sqlite3") as (url, app, _):
+        _, token = hub_of_app(app).players.add_bot("Wrong")
+        new_table(url, ["bot-account:Wrong", "easy"])
+        command = [sys.executable, "-c", "from racko.cli import main; main()", "bot", "connect", url]
+        command += ["--token", token, "--policy", "wrong_policy:act", "--games", "1"]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=60, env=environment(tmp_path))
+        assert done.returncode == 1, done.stderr
+        assert "the policy failed" in done.stderr and "which the server refused" in done.stderr, done.stderr
     unknown = ["--token", "rb_x", "--policy", "env:no_such_module_here:act"]
     bad = subprocess.run(
         [sys.executable, "-c", "from racko.cli import main; main()", "bot", "connect", "http://127.0.0.1:9", *unknown],
@@ -231,6 +244,41 @@ def test_the_example_client_and_racko_bot_connect_play_each_other_to_the_end(
         played = hub.tables[table["table"]]
         assert played.session.match.over
         assert {action.seat for action in played.session.match.actions} == set(range(players))  # every seat played
+
+
+@pytest.mark.parametrize("client", ["example", "connect"])
+def test_a_client_told_to_slow_down_waits_as_told_and_plays_on(tmp_path: Path, client: str) -> None:
+    """Issue 52: a 429 changed nothing and says when to come back (``Retry-After``); the example client and `racko
+    bot connect` wait that long and send the same request again, and play the game to its end (a client that only
+    printed the refusal waited for a stream that had nothing new to say). The buckets fill by the server's clock,
+    which stands still until the client has been refused, then runs at twenty times real time."""
+    clock = HandClock()
+    with bot_server(tmp_path / "tables.sqlite3", now=clock, bot_requests_per_minute=60) as (url, app, _):
+        _, token = hub_of_app(app).players.add_bot("Hasty")
+        table = new_table(url, ["bot-account:Hasty", "easy"], target=75, two_player_rule=False)
+        while call(url, "/api/bot/account", token)[0] != 429:  # the bot's minute is spent
+            pass
+        if client == "example":
+            command = [sys.executable, str(ROOT / "examples" / "bot_client.py"), url, token, "1"]
+        else:
+            command = [sys.executable, "-c", "from racko.cli import main; main()", "bot", "connect", url, "--token"]
+            command += [token, "--policy", "racko:easy", "--games", "1"]
+        log = tmp_path / "client.log"
+        with log.open("wb") as written:
+            process = subprocess.Popen(command, stdout=written, stderr=subprocess.STDOUT, env=environment())
+        try:
+            wait_for(lambda: "again in 1" in log.read_text(), 60)  # refused, and waiting as told
+            assert process.poll() is None, log.read_text()
+            while process.poll() is None:  # the server's clock runs again: the bot's requests come back
+                clock.at += 1
+                time.sleep(0.05)
+            assert process.wait(timeout=60) == 0, log.read_text()
+        finally:
+            process.kill()
+            process.wait()
+        said = log.read_text()
+        assert ("finished: " if client == "example" else "1 games played.") in said, said
+        assert hub_of_app(app).tables[table["table"]].session.match.over
 
 
 def hub_of_app(app: Any) -> Any:

@@ -426,6 +426,35 @@ def test_bot_accounts_tokens_hashed_revoked_marked_and_forgotten(tmp_path: Path)
         assert sqlite3.connect(db).execute("SELECT count(*) FROM racko_bot_accounts").fetchone() == (0,)
 
 
+def test_admin_bot_add_refuses_a_level_s_own_name_and_makes_all_the_bots_named_or_none(tmp_path: Path) -> None:
+    """Issue 52: a bot's seat is marked as a bot, so "EasyBot" (which holds a level's name) is a bot's to take, while
+    a level's own name, in any case or look-alike letters, is refused; several names are made together or not at all."""
+    db = tmp_path / "tables.sqlite3"
+    runner = CliRunner()
+    hub_of(TestClient(table_app(db))).players.create("Ann")  # a person
+    bots_made = lambda: sorted(  # noqa: E731
+        line.split(None, 3)[3].removesuffix(" (bot)")
+        for line in runner.invoke(cli_app, ["admin", "list", "--db", str(db)]).stdout.splitlines()
+        if "(bot)" in line
+    )
+    for name in ("EasyBot", "Expert 2", "Mediumrare", "Hard Rock"):
+        added = runner.invoke(cli_app, ["admin", "bot", "add", name, "--db", str(db)])
+        assert added.exit_code == 0, added.output
+        assert added.stdout.strip().splitlines()[-1].startswith("rb_")
+    for name in ("Easy", "EXPERT", " medium ", "Ｅａｓｙ", "еasy", "Robo (bot)", "a forgotten player", "   "):
+        refused = runner.invoke(cli_app, ["admin", "bot", "add", "Zed", name, "--db", str(db)])
+        assert refused.exit_code == 2 and "nothing was made" in refused.stderr, (name, refused.output)
+    before = bots_made()
+    for names, code in [(["Bo", "Ann", "Cy"], 1), (["Bo", "Cy", "Bo"], 2)]:
+        refused = runner.invoke(cli_app, ["admin", "bot", "add", *names, "--db", str(db)])
+        assert refused.exit_code == code and "nothing was made" in refused.stderr, refused.output
+        assert "rb_" not in refused.stdout
+        assert bots_made() == before  # neither Bo nor Cy
+    added = runner.invoke(cli_app, ["admin", "bot", "add", "Bo", "Cy", "--db", str(db)])
+    assert added.exit_code == 0 and len(added.stdout.split()) == 2
+    assert bots_made() == sorted([*before, "Bo", "Cy"])
+
+
 def test_a_seat_for_no_bot_account_is_refused(tmp_path: Path) -> None:
     with TestClient(table_app(tmp_path / "tables.sqlite3")) as client:
         answer = client.post("/api/tables", json={"variant": "classic", "players": 2, "seats": ["me", "bot-account:X"]})

@@ -113,6 +113,16 @@ def server_command(
         typer.Option(min=1, max=16, help="Server processes, behind HAProxy when more than one (needs --db postgres)."),
     ] = 1,
     proxy: Annotated[bool, typer.Option("--proxy", help="Through HAProxy even with one process.")] = False,
+    port: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            max=65535,
+            help="The port of 127.0.0.1 the server listens on (HAProxy's, in front of several processes); default: "
+            "a free one. On a shared machine, one agreed on beforehand.",
+            show_default=False,
+        ),
+    ] = None,
     db: Annotated[
         str,
         typer.Option(
@@ -173,7 +183,15 @@ def server_command(
         if find_max or processes > 1 or proxy or db != "sqlite" or lobbies or quick or clock:
             raise _fail("--bots is measured on one process and SQLite, at the bots' own pace, on its own.", 2)
         settings_of_bots = BotBenchSettings(
-            bots=bots, games=games, target=target, seconds=seconds, warmup=warmup, sync=sync, seed=seed, db_dir=db_dir
+            bots=bots,
+            games=games,
+            target=target,
+            seconds=seconds,
+            warmup=warmup,
+            sync=sync,
+            seed=seed,
+            db_dir=db_dir,
+            port=port or 0,
         )
         _print_figures(_measured("bots", lambda: bots_bench(settings_of_bots, _say)), bots_bench_lines, as_json)
         return
@@ -207,6 +225,7 @@ def server_command(
         lobbies=lobbies,
         quick=quick,
         clock=clock,
+        port=port or 0,
     )
     _print_figures(_measured("server", lambda: server_bench(settings, _say)), server_bench_lines, as_json)
 

@@ -22,7 +22,7 @@ from racko.web.players.identity import (
     online_in,
     subject_of,
 )
-from racko.web.players.names import FORGOTTEN_WORDS, posing_as, reserved_like
+from racko.web.players.names import FORGOTTEN_WORDS, bot_name_reserved, posing_as, reserved_like
 from racko.web.players.requests import keep_player, player_of, required_player
 from racko.web.players.routes import routes
 
@@ -42,6 +42,7 @@ __all__ = [
     "Finishing",
     "Player",
     "Players",
+    "bot_name_reserved",
     "bots_in",
     "clean_name",
     "counts",

@@ -5,16 +5,13 @@ checked against what its seat may know when it is sent."""
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import sqlite3
 import subprocess
 import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,93 +19,14 @@ import pytest
 from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
+from bot_api import ROOT, bot_server, call, environment, frames, hub_of_app, new_table
 from browsing import serving_app
 from racko.cli import app as cli_app
-from racko.observation_json import observation_from_json
 from racko.rules import SLOT_LABELS
 from racko.web.app import create_app
 from racko.web.players import key_hash
 from racko.web.store.postgres import PostgresTables
-from racko.web.table import Table, Watcher
-from tables import HandClock, check_frame, hub_of, table_app, wait_for
-
-ROOT = Path(__file__).resolve().parents[3]
-
-
-@contextlib.contextmanager
-def bot_server(path: Path, **options: Any) -> Iterator[tuple[str, Any, list[str]]]:
-    """A server on ``path`` whose every frame to a seat bound to a bot is checked at the moment it is sent (the
-    failures are listed, the server swallowing a failing send); the address, the app and the failures.  ``options``
-    go to ``create_app``."""
-    app = table_app(path, **({"bot_keep_alive": 0.2} | options))
-    failures: list[str] = []
-    hub = app.state.hub  # built with the app: its join is wrapped before anything is served
-    joining = hub.join
-
-    async def checking_join(table: Table, watcher: Watcher, since: int | None) -> None:
-        send = watcher.send
-        seat = watcher.viewer
-        if seat is not None and table.setup["seats"][seat].get("account") == "bot":
-
-            async def checked_send(frame: dict[str, Any]) -> None:
-                now = hub.tables.get(table.table_id, table)
-                await send(frame)  # the Bot API adds the seat's observation to a state frame: checked too
-                try:
-                    check_frame(now, seat, frame)
-                    if frame["type"] == "state":
-                        assert observation_from_json(frame["observation"]) == now.session.observation(seat)
-                except Exception as error:  # kept for the end: the server swallows a failing send
-                    failures.append(repr(error)[:500])
-
-            watcher.send = checked_send
-        await joining(table, watcher, since)
-
-    hub.join = checking_join
-    with serving_app(app) as url:
-        yield url, app, failures
-    assert not failures, failures[:3]
-
-
-def call(url: str, path: str, token: str | None, body: Any = None, cookie: str | None = None) -> tuple[int, Any]:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url + path, data=data, method="GET" if body is None else "POST")
-    if token is not None:
-        request.add_header("Authorization", "Bearer " + token)
-    if cookie is not None:
-        request.add_header("Cookie", cookie)
-    if data is not None:
-        request.add_header("Content-Type", "application/json")
-    try:
-        with urllib.request.urlopen(request, timeout=20) as answer:
-            return answer.status, json.loads(answer.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
-
-
-def new_table(url: str, seats: list[str], **form: Any) -> dict[str, Any]:
-    """A table a person makes on the start page, a bot account invited to a seat."""
-    status, made = call(url, "/api/tables", None, {"variant": "classic", "players": len(seats), "seats": seats, **form})
-    assert status == 200, made
-    return dict(made)
-
-
-def frames(url: str, path: str, token: str, stop: Any) -> list[dict[str, Any]]:
-    """A stream's lines until ``stop(frame)`` says enough (then the connection is dropped)."""
-    got: list[dict[str, Any]] = []
-    request = urllib.request.Request(url + path, headers={"Authorization": "Bearer " + token})
-    with urllib.request.urlopen(request, timeout=20) as stream:
-        for raw in stream:
-            if raw.strip():
-                got.append(json.loads(raw))
-                if stop(got[-1]):
-                    break
-    return got
-
-
-def environment(*folders: Path) -> dict[str, str]:
-    """This environment, with racko's source (and ``folders``) first on the path of a process started from it."""
-    path = [str(ROOT / "src"), *map(str, folders), os.environ.get("PYTHONPATH", "")]
-    return {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
+from tables import HandClock, hub_of, table_app, wait_for
 
 
 def test_the_example_client_plays_a_whole_game(tmp_path: Path) -> None:
@@ -281,8 +199,43 @@ def test_a_client_told_to_slow_down_waits_as_told_and_plays_on(tmp_path: Path, c
         assert hub_of_app(app).tables[table["table"]].session.match.over
 
 
-def hub_of_app(app: Any) -> Any:
-    return app.state.hub
+def test_the_lichess_adapter_accepts_a_challenge_and_plays_the_game_to_its_end(tmp_path: Path) -> None:
+    """examples/lichess_adapter.py (docs/BOTS.md, "From a lichess client"): a loop written as a berserk bot's, over
+    racko's routes, hears another bot's challenge as lichess says it, accepts it, and plays the game to its end
+    against that bot (`racko bot connect`)."""
+    with bot_server(tmp_path / "tables.sqlite3") as (url, app, _):
+        hub = hub_of_app(app)
+        _, token = hub.players.add_bot("Lichessy")
+        _, other = hub.players.add_bot("Challenger")
+        connect = [sys.executable, "-c", "from racko.cli import main; main()", "bot", "connect", url, "--token", other]
+        commands = [
+            [sys.executable, str(ROOT / "examples" / "lichess_adapter.py"), url, token, "1"],
+            [*connect, "--policy", "racko:easy", "--games", "1", "--challenges", "decline"],
+        ]
+        logs = [tmp_path / "adapter.log", tmp_path / "challenger.log"]
+        clients = []
+        try:
+            for command, log in zip(commands, logs, strict=True):
+                with log.open("wb") as written:
+                    clients.append(
+                        subprocess.Popen(command, stdout=written, stderr=subprocess.STDOUT, env=environment())
+                    )
+            settings = {"variant": "classic", "players": 2, "target": 75, "two_player_rule": False}
+            # Challenged as soon as it listens (before, the challenge is refused: bot-offline).
+            made = wait_for(lambda: (answer := call(url, "/api/bot/challenge/Lichessy", other, settings))[0] == 200
+                            and answer[1], 60)  # fmt: skip
+            codes = [client.wait(timeout=120) for client in clients]
+        finally:
+            for client in clients:
+                client.kill()
+                client.wait()
+        said = [log.read_text() for log in logs]
+        assert codes == [0, 0], said
+        status, challenge = call(url, f"/api/bot/challenge/{made['id']}", other)
+        assert status == 200 and challenge["state"] == "accepted", challenge
+        assert f"finished: {challenge['table']}" in said[0] and "1 games played." in said[1], said
+        played = hub.tables[challenge["table"]]
+        assert played.session.match.over and {action.seat for action in played.session.match.actions} == {0, 1}
 
 
 def test_a_stream_dropped_mid_game_resumes_with_no_event_lost_or_repeated(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import subprocess
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -100,3 +101,38 @@ def environment(*folders: Path) -> dict[str, str]:
 
 def hub_of_app(app: Any) -> Any:
     return app.state.hub
+
+
+class Clients:
+    """Client processes started from the checkout, each writing what it says to a log file of its own in ``folder``;
+    :meth:`stop` kills whichever still runs and waits for it."""
+
+    def __init__(self, commands: list[list[str]], folder: Path, env: dict[str, str] | None = None) -> None:
+        self.logs = [folder / f"client-{number}.log" for number in range(len(commands))]
+        self.processes: list[subprocess.Popen[bytes]] = []
+        for command, log in zip(commands, self.logs, strict=True):
+            with log.open("wb") as written:
+                process = subprocess.Popen(command, stdout=written, stderr=subprocess.STDOUT, env=env or environment())
+            self.processes.append(process)
+
+    def wait(self, seconds: float = 120) -> list[int]:
+        """Each one's exit status, once all have ended (``seconds`` each at most)."""
+        return [process.wait(timeout=seconds) for process in self.processes]
+
+    def said(self) -> list[str]:
+        return [log.read_text() for log in self.logs]
+
+    def stop(self) -> None:
+        for process in self.processes:
+            process.kill()
+            process.wait()
+
+
+@contextlib.contextmanager
+def clients(commands: list[list[str]], folder: Path, env: dict[str, str] | None = None) -> Iterator[Clients]:
+    """:class:`Clients` for the time of a ``with``: none is left running after it."""
+    running = Clients(commands, folder, env)
+    try:
+        yield running
+    finally:
+        running.stop()

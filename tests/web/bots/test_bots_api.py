@@ -19,7 +19,7 @@ import pytest
 from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
-from bot_api import ROOT, bot_server, call, environment, frames, hub_of_app, new_table
+from bot_api import ROOT, bot_server, call, clients, environment, frames, hub_of_app, new_table
 from browsing import serving_app
 from racko.cli import app as cli_app
 from racko.rules import SLOT_LABELS
@@ -144,19 +144,9 @@ def test_the_example_client_and_racko_bot_connect_play_each_other_to_the_end(
             else [*connect, "--token", token, "--policy", "racko:expert", "--seed", str(seat)]
             for seat, token in enumerate(tokens)
         ]
-        logs = [tmp_path / f"seat-{seat}.log" for seat in range(players)]
-        clients = []
-        try:
-            for command, log in zip(commands, logs, strict=True):
-                with log.open("wb") as written:
-                    client = subprocess.Popen(command, stdout=written, stderr=subprocess.STDOUT, env=environment())
-                clients.append(client)
-            codes = [client.wait(timeout=120) for client in clients]
-        finally:
-            for client in clients:
-                client.kill()
-                client.wait()
-        said = [log.read_text() for log in logs]
+        with clients(commands, tmp_path) as running:
+            codes = running.wait()
+        said = running.said()
         assert codes == [0] * players, said
         assert all(("finished: " if seat % 2 == 0 else "1 games played.") in text for seat, text in enumerate(said))
         played = hub.tables[table["table"]]
@@ -202,34 +192,23 @@ def test_a_client_told_to_slow_down_waits_as_told_and_plays_on(tmp_path: Path, c
 def test_the_lichess_adapter_accepts_a_challenge_and_plays_the_game_to_its_end(tmp_path: Path) -> None:
     """examples/lichess_adapter.py (docs/BOTS.md, "From a lichess client"): a loop written as a berserk bot's, over
     racko's routes, hears another bot's challenge as lichess says it, accepts it, and plays the game to its end
-    against that bot (`racko bot connect`)."""
+    against that bot (`racko bot connect`). It runs with ``python -S``: the standard library only."""
     with bot_server(tmp_path / "tables.sqlite3") as (url, app, _):
         hub = hub_of_app(app)
         _, token = hub.players.add_bot("Lichessy")
         _, other = hub.players.add_bot("Challenger")
         connect = [sys.executable, "-c", "from racko.cli import main; main()", "bot", "connect", url, "--token", other]
         commands = [
-            [sys.executable, str(ROOT / "examples" / "lichess_adapter.py"), url, token, "1"],
+            [sys.executable, "-S", str(ROOT / "examples" / "lichess_adapter.py"), url, token, "1"],
             [*connect, "--policy", "racko:easy", "--games", "1", "--challenges", "decline"],
         ]
-        logs = [tmp_path / "adapter.log", tmp_path / "challenger.log"]
-        clients = []
-        try:
-            for command, log in zip(commands, logs, strict=True):
-                with log.open("wb") as written:
-                    clients.append(
-                        subprocess.Popen(command, stdout=written, stderr=subprocess.STDOUT, env=environment())
-                    )
+        with clients(commands, tmp_path) as running:
             settings = {"variant": "classic", "players": 2, "target": 75, "two_player_rule": False}
             # Challenged as soon as it listens (before, the challenge is refused: bot-offline).
             made = wait_for(lambda: (answer := call(url, "/api/bot/challenge/Lichessy", other, settings))[0] == 200
                             and answer[1], 60)  # fmt: skip
-            codes = [client.wait(timeout=120) for client in clients]
-        finally:
-            for client in clients:
-                client.kill()
-                client.wait()
-        said = [log.read_text() for log in logs]
+            codes = running.wait()
+        said = running.said()
         assert codes == [0, 0], said
         status, challenge = call(url, f"/api/bot/challenge/{made['id']}", other)
         assert status == 200 and challenge["state"] == "accepted", challenge

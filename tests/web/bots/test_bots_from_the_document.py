@@ -2,18 +2,19 @@
 (tests/web/bots/client_from_the_document.py, standard library only, nothing read from racko's source), plays every
 variant to the end at a real server: every seat of the table a bot account, each played by its own process of that
 client; every frame sent to them checked, as it is sent, against what the seat may know and the published schemas
-(``bot_api.bot_server``). Half the tables are made before the clients listen (their event streams say the game is
+(``bot_api.bot_server``). The clients run with ``python -S``, without site-packages: nothing but the standard
+library is there to import. Half the tables are made before the clients listen (their event streams say the game is
 under way, ``"game": null``), half after (``gameStart`` with the game's number)."""
 
 from __future__ import annotations
 
-import subprocess
+import os
 import sys
 from pathlib import Path
 
 import pytest
 
-from bot_api import bot_server, hub_of_app, new_table
+from bot_api import bot_server, clients, hub_of_app, new_table
 from tables import wait_for
 
 CLIENT = Path(__file__).with_name("client_from_the_document.py")
@@ -33,23 +34,16 @@ def test_a_client_written_from_the_document_plays_every_variant_to_the_end(
         form = {"variant": variant, "target": 25} | ({"two_player_rule": False} if players == 2 else {})
         seats = [f"bot-account:{bot.name}" for bot, _ in accounts]
         table = new_table(url, seats, **form)["table"] if made_first else None
-        logs = [tmp_path / f"seat-{seat}.log" for seat in range(players)]
-        clients = []
-        try:
-            for seat, ((_, token), log) in enumerate(zip(accounts, logs, strict=True)):
-                with log.open("wb") as written:
-                    command = [sys.executable, str(CLIENT), url, token, "1", str(seat)]
-                    clients.append(subprocess.Popen(command, stdout=written, stderr=subprocess.STDOUT))
+        commands = [
+            [sys.executable, "-S", str(CLIENT), url, token, "1", str(seat)] for seat, (_, token) in enumerate(accounts)
+        ]
+        with clients(commands, tmp_path, dict(os.environ)) as running:
             if table is None:  # made once every client listens: told as it starts
                 events = app.state.challenges.events
                 wait_for(lambda: all(events.listening(bot.id) for bot, _ in accounts), 30)
                 table = new_table(url, seats, **form)["table"]
-            codes = [client.wait(timeout=120) for client in clients]
-        finally:
-            for client in clients:
-                client.kill()
-                client.wait()
-        said = [log.read_text() for log in logs]
+            codes = running.wait()
+        said = running.said()
         assert codes == [0] * players, said
         assert all(f"finished: {table}" in text for text in said), (table, said)
         played = hub.tables[table]

@@ -16,8 +16,8 @@ import time
 import urllib.error
 import urllib.request
 
-URL, TOKEN, GAMES = sys.argv[1].rstrip("/"), sys.argv[2], int(sys.argv[3])
-RANDOM = random.Random(int(sys.argv[4]) if len(sys.argv) > 4 else 0)
+URL, TOKEN, GAMES = "", "", 1  # from the command line (main)
+RANDOM = random.Random(0)
 SILENCE = 30  # "a client that hears nothing for 30 seconds takes the stream for broken and opens it again"
 finished: list[str] = []
 playing: dict[str, threading.Thread] = {}
@@ -217,6 +217,9 @@ def follow() -> None:
 
 
 def main() -> int:
+    global URL, TOKEN, GAMES
+    URL, TOKEN, GAMES = sys.argv[1].rstrip("/"), sys.argv[2], int(sys.argv[3])
+    RANDOM.seed(int(sys.argv[4]) if len(sys.argv) > 4 else 0)
     try:  # step 1
         request("/api/bot/account").close()
     except Refused as refused:

@@ -115,9 +115,12 @@ class Clients:
                 process = subprocess.Popen(command, stdout=written, stderr=subprocess.STDOUT, env=env or environment())
             self.processes.append(process)
 
-    def wait(self, seconds: float = 120) -> list[int]:
-        """Each one's exit status, once all have ended (``seconds`` each at most)."""
-        return [process.wait(timeout=seconds) for process in self.processes]
+    def wait(self, seconds: float = 180) -> list[int]:
+        """Each one's exit status, once all have ended (``seconds`` each at most: then what each said, to see why)."""
+        try:
+            return [process.wait(timeout=seconds) for process in self.processes]
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"a client did not end in {seconds} s: {self.said()}") from None
 
     def said(self) -> list[str]:
         return [log.read_text() for log in self.logs]

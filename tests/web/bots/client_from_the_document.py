@@ -19,7 +19,7 @@ import urllib.request
 URL, TOKEN, GAMES = "", "", 1  # from the command line (main)
 RANDOM = random.Random(0)
 SILENCE = 30  # "a client that hears nothing for 30 seconds takes the stream for broken and opens it again"
-finished: list[str] = []
+finished: set[str] = set()  # the games (TABLE-N) finished: one told again after its end counts once
 playing: dict[str, threading.Thread] = {}
 lock = threading.Lock()
 stop = threading.Event()
@@ -120,13 +120,14 @@ def choose(view: dict, family: str, deck: int) -> dict:
 
 
 def play(table: str) -> None:
-    version, node, family, deck = 0, "", "classic", 40
+    version, node, family, deck, number = 0, "", "classic", 40, 0
     while not stop.is_set():
         pinned = f"&node={node}" if node else ""
         try:
             for line in lines(f"/api/bot/game/stream/{table}?since={version}{pinned}"):
                 if line["type"] == "game":
                     family, deck = line["setup"]["family"], line["setup"]["deck_size"]
+                    number = line["game"]
                 elif line["type"] == "state":
                     version = line["version"]
                     view = line["view"]
@@ -137,7 +138,7 @@ def play(table: str) -> None:
                 elif line["type"] == "gameFinish":
                     print(f"finished: {table}", flush=True)  # said before it counts: the client may end once it does
                     with lock:
-                        finished.append(table)
+                        finished.add(f"{table}-{number}")  # "A game is named TABLE-N"
                     return
         except Refused as refused:  # step 6: "A 403, 404 or 410 on opening stops playing the table"
             if refused.status in (403, 404, 410, 401):

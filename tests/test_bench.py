@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import subprocess
 import sys
 import time
@@ -14,6 +15,7 @@ from typing import Any
 from typer.testing import CliRunner
 
 from racko.cli import app
+from racko.tools.bench.processes import free_port
 from racko.tools.bench.review import browser_review_bench
 
 PACE_KEYS = {
@@ -78,6 +80,8 @@ def _bench(*args: str) -> tuple[dict[str, Any], int]:
     assert run.returncode == 0, run.stderr
     found = re.search(r"server pid ([\d, ]+)", run.stderr)
     assert found, run.stderr
+    if "--port" in args:  # the port asked for is the one listened on (HAProxy's, in front of several processes)
+        assert f"on 127.0.0.1:{args[args.index('--port') + 1]} " in run.stderr, run.stderr
     return json.loads(run.stdout), int(found.group(1).split(",")[0])
 
 
@@ -94,7 +98,8 @@ def _gone(pid: int) -> bool:
 
 
 def test_the_server_benchmark_measures_actions_and_stops_its_server() -> None:
-    figures, pid = _bench("--tables", "4", "--interval", "0.2", "--seconds", "3", "--warmup", "0.5")
+    port = str(free_port())  # --port: the one a shared machine's operator chose
+    figures, pid = _bench("--tables", "4", "--interval", "0.2", "--seconds", "3", "--warmup", "0.5", "--port", port)
     assert set(figures) == PACE_KEYS
     assert figures["benchmark"] == "server-pace" and figures["tables"] == 4
     assert figures["actions"] >= 20 and figures["actions_per_second"] > 5
@@ -171,6 +176,16 @@ def test_bots_play_their_games_through_the_bot_api_and_are_measured_beside_the_b
     assert _gone(pid)
 
 
+def test_a_port_in_use_is_refused_before_anything_starts() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        for more in ([], ["--bots", "2"]):
+            refused = CliRunner().invoke(app, ["bench", "server", "--port", port, *more])
+            assert refused.exit_code == 1 and f"port {port} of 127.0.0.1 is in use" in refused.stderr, refused.output
+
+
 def test_bots_come_in_pairs_on_one_process() -> None:
     runner = CliRunner()
     odd = runner.invoke(app, ["bench", "server", "--bots", "3"])
@@ -203,6 +218,8 @@ def test_several_processes_on_postgresql_are_measured_through_the_proxy() -> Non
         "2",
         "--db",
         "postgres",
+        "--port",
+        str(free_port()),
     )
     assert (figures["processes"], figures["through_proxy"], figures["database"]) == (2, True, "postgresql")
     assert figures["actions"] >= 10 and figures["errors"] == 0, figures["error_codes"]

@@ -135,7 +135,9 @@ def bot_connect(
     seek_rated: Annotated[bool, typer.Option("--seek-rated", help="Seek rated games (default: casual).")] = False,
 ) -> None:
     """Play every game the bot is seated at, with a policy from an observation to an action; answers challenges,
-    seeks quick play's games if asked; reconnects and resumes by sequence number when the connection breaks."""
+    seeks quick play's games if asked; reconnects and resumes by sequence number when the connection breaks, and
+    waits as long as the server asks (429, Retry-After) before asking again. A policy that fails, or chooses what the
+    rules refuse, stops it (exit status 1)."""
     from racko.play.session import bots_for
     from racko.tools.botclient import BotClient, PolicyFailed, load_policy
 

@@ -11,6 +11,7 @@ while its event stream is open (again after each game it finishes)."""
 from __future__ import annotations
 
 import contextlib
+import email.utils
 import importlib
 import json
 import threading
@@ -29,6 +30,8 @@ Policy = Callable[[AnyObservation], Any]
 """A seat's observation to an action: a racko action, or an action as records write it (``{"act": "draw"}``)."""
 READ_SECONDS = 30.0
 """A stream silent this long (its keep-alive lines included) is taken for broken, and opened again."""
+MOVE_ATTEMPTS = 5
+"""How often a move the database could not keep (``503 not-saved``) is sent again before the stream decides."""
 
 
 def load_callable(spec: str) -> Callable[..., Any]:
@@ -62,6 +65,17 @@ def load_policy(
         raise ValueError(f"a policy is racko:LEVEL, module:callable or env:module:callable, not {spec!r}")
     policy = load_callable(spec)
     return lambda: policy
+
+
+def retry_after(error: urllib.error.HTTPError) -> float | None:
+    """The seconds a refusal's ``Retry-After`` asks to wait (a number of seconds, or an HTTP date), or None."""
+    said = (error.headers.get("Retry-After") or "").strip() if error.headers is not None else ""
+    if said.isdigit():
+        return float(said)
+    with contextlib.suppress(TypeError, ValueError, IndexError, OverflowError):
+        when = email.utils.parsedate_to_datetime(said)
+        return max(0.0, when.timestamp() - time.time())
+    return None
 
 
 class PolicyFailed(Exception):
@@ -98,12 +112,25 @@ class BotClient:
         self.failure: PolicyFailed | None = None
 
     def _request(self, path: str, body: dict[str, Any] | None = None, timeout: float = READ_SECONDS) -> Any:
+        """The server's answer (a stream is read line by line); ``HTTPError`` for a refusal.  A ``429`` that says
+        when to come back (``Retry-After``) is waited out and the same request sent again, as docs/BOTS.md asks of
+        every client: nothing was done, so nothing is done twice."""
         data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(self.url + path, data=data, method="GET" if body is None else "POST")
-        request.add_header("Authorization", f"Bearer {self.token}")
-        if data is not None:
-            request.add_header("Content-Type", "application/json")
-        return urllib.request.urlopen(request, timeout=timeout)
+        while True:
+            request = urllib.request.Request(self.url + path, data=data, method="GET" if body is None else "POST")
+            request.add_header("Authorization", f"Bearer {self.token}")
+            if data is not None:
+                request.add_header("Content-Type", "application/json")
+            try:
+                return urllib.request.urlopen(request, timeout=timeout)
+            except urllib.error.HTTPError as error:
+                wait = retry_after(error)
+                if error.code != 429 or wait is None or self.stop.is_set():
+                    raise
+                error.close()
+                self.say(f"the server asked this bot to slow down: {path.partition('?')[0]} again in {wait:g} s")
+                if self.stop.wait(wait):
+                    raise
 
     def _lines(self, path: str) -> Iterator[dict[str, Any]]:
         with self._request(path) as stream:
@@ -207,8 +234,7 @@ class BotClient:
                     self.say(f"racko: cannot play at {table}: {said}")
                     return
                 if error.code == 421:  # another process plays the table: ask there
-                    with contextlib.suppress(ValueError, AttributeError):
-                        node = str(json.loads(said).get("node") or "")
+                    node = _node_of(said)
                     time.sleep(0.2)  # a table on its way between processes: not in a tight loop
                     continue
                 time.sleep(0.5)
@@ -226,9 +252,37 @@ class BotClient:
         except Exception as error:  # whatever a policy raises: a broken policy, not a broken connection
             raise PolicyFailed(f"{type(error).__name__}: {error}") from error
         action = {key: value for key, value in action.items() if key != "seat"}
-        try:
-            pinned = f"?node={urllib.parse.quote(node)}" if node else ""
-            move = {"version": frame["version"], "action": action}
-            self._request(f"/api/bot/game/{table}/move{pinned}", move).close()
-        except urllib.error.HTTPError as error:  # stale, out of time …: the stream brings the table as it is now
-            self.say(f"move refused at {table}: {error.read().decode(errors='replace')}")
+        move = {"version": frame["version"], "action": action}
+        for attempt in range(MOVE_ATTEMPTS):
+            try:
+                pinned = f"?node={urllib.parse.quote(node)}" if node else ""
+                self._request(f"/api/bot/game/{table}/move{pinned}", move).close()
+                return
+            except urllib.error.HTTPError as error:
+                said = error.read().decode(errors="replace")
+                code = _code_of(said)
+                if code == "illegal":  # the policy chose what the rules refuse: a broken policy
+                    raise PolicyFailed(f"it chose {action}, which the server refused: {said}") from None
+                if code == "elsewhere":  # another process plays the table now: the move goes there
+                    node = _node_of(said) or node
+                    continue
+                if code == "not-saved" and attempt + 1 < MOVE_ATTEMPTS:  # nothing changed: the same move again
+                    time.sleep(0.5)
+                    continue
+                # stale, not your turn, out of time, over …: the stream brings the table as it is now
+                self.say(f"move refused at {table}: {said}")
+                return
+
+
+def _code_of(said: str) -> str:
+    """A refusal's ``code`` (``""`` if the body is no JSON refusal)."""
+    with contextlib.suppress(ValueError, AttributeError):
+        return str(json.loads(said).get("code") or "")
+    return ""
+
+
+def _node_of(said: str) -> str:
+    """The server process an ``elsewhere`` refusal names (``""`` if none)."""
+    with contextlib.suppress(ValueError, AttributeError):
+        return str(json.loads(said).get("node") or "")
+    return ""

@@ -433,30 +433,36 @@ def admin_bot_add(
     db: Annotated[str | None, typer.Option(help=DB_HELP)] = None,
 ) -> None:
     """Make a bot account and print its token, once (the server keeps only its hash); several names, a token a line
-    in their order.
+    in their order, all of them made or, if one cannot be, none.
 
-    The same name again gives that bot a new token: the old one stops working."""
-    from racko.web.players import clean_name, reserved_like, unfit_name
+    The same name again gives that bot a new token: the old one stops working. A bot's name may hold a computer
+    level's ("EasyBot"), since its seat is marked as a bot; a level's own name ("Easy") is refused."""
+    from racko.web.players import bot_name_reserved, clean_name, unfit_name
 
+    cleaned: list[str] = []
     for name in names:
         unfit = unfit_name(name)
         if unfit is not None:
-            typer.echo(f"racko: {unfit.message}", err=True)
+            typer.echo(f"racko: {unfit.message} Nothing was made.", err=True)
             raise typer.Exit(2)
-    cleaned = [clean_name(name) for name in names]
-    if any(clean is None or reserved_like(clean) is not None for clean in cleaned):
-        typer.echo("racko: a bot's name is some text that is no computer level's, such as Robo.", err=True)
-        raise typer.Exit(2)
+        clean = clean_name(name)
+        reserved = bot_name_reserved(clean) if clean is not None else None
+        if clean is None or reserved is not None:
+            why = f"{reserved!r} is reserved" if reserved is not None else "it says nothing"
+            typer.echo(f"racko: {name[:40]!r} cannot be a bot's name ({why}); nothing was made.", err=True)
+            raise typer.Exit(2)
+        if clean in cleaned:
+            typer.echo(f"racko: {clean!r} is named twice; nothing was made.", err=True)
+            raise typer.Exit(2)
+        cleaned.append(clean)
     store = _admin_store(db)
     try:
-        players = _players(store)
-        for clean in cleaned:
-            assert clean is not None
-            try:
-                bot, token = players.add_bot(clean)
-            except ValueError as error:
-                typer.echo(f"racko: {error}.", err=True)
-                raise typer.Exit(1) from None
+        try:
+            made = _players(store).add_bots(cleaned)
+        except ValueError as error:
+            typer.echo(f"racko: {error}; nothing was made.", err=True)
+            raise typer.Exit(1) from None
+        for bot, token in made:
             typer.echo(f"Bot {bot.name} ({bot.id}); its token, shown only now:", err=True)
             typer.echo(token)
     finally:

@@ -113,6 +113,16 @@ def server_command(
         typer.Option(min=1, max=16, help="Server processes, behind HAProxy when more than one (needs --db postgres)."),
     ] = 1,
     proxy: Annotated[bool, typer.Option("--proxy", help="Through HAProxy even with one process.")] = False,
+    port: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            max=65535,
+            help="The port of 127.0.0.1 the server listens on (HAProxy's, in front of several processes); default: "
+            "a free one. On a shared machine, one agreed on beforehand.",
+            show_default=False,
+        ),
+    ] = None,
     db: Annotated[
         str,
         typer.Option(
@@ -191,6 +201,7 @@ def server_command(
             sync=sync,
             seed=seed,
             db_dir=db_dir,
+            port=port or 0,
         )
         _print_figures(_measured("bots", lambda: bots_bench(settings_of_bots, _say)), bots_bench_lines, as_json)
         return
@@ -224,6 +235,7 @@ def server_command(
         lobbies=lobbies,
         quick=quick,
         clock=clock,
+        port=port or 0,
     )
     _print_figures(_measured("server", lambda: server_bench(settings, _say)), server_bench_lines, as_json)
 

@@ -1,4 +1,4 @@
-"""The Bot API's routes (docs/BOTS.md, protocol ``v1``): a bot account's token in ``Authorization: Bearer``; its
+"""The Bot API's routes (docs/BOTS.md, protocol ``v2``): a bot account's token in ``Authorization: Bearer``; its
 events and its seat's game as newline-delimited JSON streams with keep-alive lines; a move posted in the record
 format with the version it was chosen at, played through the table room's one path for moves (:meth:`Hub.act`: the
 same refusals, clocks and gone seats as a person's).
@@ -30,10 +30,12 @@ from racko.web.bots.access import BotLimits, BotRefused, bot_of, posted_object
 from racko.web.core import WebError, after_closing
 from racko.web.players import Player, Players, key_hash
 from racko.web.store import Rows
-from racko.web.table import Elsewhere, Hub, Table, Watcher
+from racko.web.table import PLACE_FIELDS, Elsewhere, Hub, Table, Watcher, place_index
 
-PROTOCOL = "v1"
+PROTOCOL = "v2"
 """The version of the Bot API (docs/BOTS.md); every stream's first line and the account say it."""
+PROTOCOLS = ("v1", PROTOCOL)
+"""The versions a game's stream speaks (``?protocol=``): v1 named a rack's place in the log by its index."""
 KEEP_ALIVE_SECONDS = 7.0
 """A stream with nothing to say sends an empty line this often, so that proxies and clients know it is alive."""
 POLL_SECONDS = 0.5
@@ -370,7 +372,9 @@ def routes(
             bot = await bot_of_request(request)
         except BotRefused as refusal:
             return refusal.response()
-        return JSONResponse({"id": bot.id, "name": bot.name, "bot": True, "protocol": PROTOCOL})
+        return JSONResponse(
+            {"id": bot.id, "name": bot.name, "bot": True, "protocol": PROTOCOL, "protocols": list(PROTOCOLS)}
+        )
 
     async def event_stream(request: Request) -> Response:
         try:
@@ -446,6 +450,7 @@ def routes(
         try:
             bot = await bot_of_request(request)
             since = _since(request.query_params.get("since"))
+            protocol = _protocol(request.query_params.get("protocol"))
             table, seat = await seat_at(table_id, bot)
         except BotRefused as refusal:
             return refusal.response()
@@ -455,7 +460,7 @@ def routes(
         async def send(frame: dict[str, Any]) -> None:
             line = frame  # each frame is built for this watcher alone: the observation is added to it
             if line["type"] == "welcome":
-                line = {"type": "game", "protocol": PROTOCOL, "table": table_id, "seat": seat} | {
+                line = {"type": "game", "protocol": protocol, "table": table_id, "seat": seat} | {
                     key: frame[key] for key in ("setup", "game", "away_seconds")
                 }
             elif line["type"] == "state":
@@ -463,6 +468,8 @@ def routes(
                 # the engine's terms (racko.observation_json), which racko's bots and any policy decide from.
                 now = hub.tables.get(table_id, table)
                 line["observation"] = observation_to_json(now.session.observation(seat))
+                if protocol == "v1":
+                    line = line | {"log": [_v1_entry(entry) for entry in line["log"]]}
             queue.put_nowait(line)
 
         async def close(code: int) -> None:
@@ -531,6 +538,19 @@ def routes(
         Route("/api/bot/game/stream/{table}", game_stream),
         Route("/api/bot/game/{table}/move", move, methods=["POST"]),
     ]
+
+
+def _protocol(text: str | None) -> str:
+    if text is None:
+        return PROTOCOL
+    if text not in PROTOCOLS:
+        raise BotRefused(400, "bad-protocol", f"The protocol is one of {', '.join(PROTOCOLS)}.")
+    return text
+
+
+def _v1_entry(entry: dict[str, Any]) -> dict[str, Any]:
+    """A log entry as protocol v1 wrote it: a rack's place by its index (0: slot 5, High-Low's left end)."""
+    return entry | {field: place_index(field, entry[field]) for field in PLACE_FIELDS if field in entry}
 
 
 def _since(text: str | None) -> int:

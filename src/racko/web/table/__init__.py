@@ -15,11 +15,12 @@ from racko.web.table.state import (
     seat_of_token,
     token_hash,
 )
-from racko.web.table.views import card_json, log_entries, replay_steps
+from racko.web.table.views import PLACE_FIELDS, card_json, log_entries, place_index, replay_steps
 
 __all__ = [
     "DAMAGED",
     "IDLE_SECONDS",
+    "PLACE_FIELDS",
     "Elsewhere",
     "Hub",
     "Table",
@@ -27,6 +28,7 @@ __all__ = [
     "card_json",
     "log_entries",
     "made_by_of",
+    "place_index",
     "replay_steps",
     "replay_stored",
     "routes",

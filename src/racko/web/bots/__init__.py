@@ -4,7 +4,7 @@ by sequence number, its moves through the table room's one path for moves, chall
 play's seeks, and the operator's limits per token; and the bot ladder (:mod:`.ladder`), which seats the bots online
 in rated games round the clock."""
 
-from racko.web.bots.access import GAMES_AT_ONCE, REQUESTS_PER_MINUTE, BotLimits
+from racko.web.bots.access import GAMES_AT_ONCE, REQUESTS_PER_MINUTE, BotLimits, BotRefused, bot_of
 from racko.web.bots.api import KEEP_ALIVE_SECONDS, PROTOCOL, BotEvents, routes
 from racko.web.bots.challenges import CHALLENGE_SECONDS, Challenges
 from racko.web.bots.ladder import SCHEMA, Entrant, Ladder, LadderLimits, forget_on_ladder, pairings
@@ -19,10 +19,12 @@ __all__ = [
     "SCHEMA",
     "BotEvents",
     "BotLimits",
+    "BotRefused",
     "Challenges",
     "Entrant",
     "Ladder",
     "LadderLimits",
+    "bot_of",
     "forget_on_ladder",
     "matching_routes",
     "pairings",

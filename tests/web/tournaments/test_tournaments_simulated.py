@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -372,5 +374,74 @@ def test_an_arena_on_a_moved_clock(tmp_path: Path) -> None:
             repeats += last_met.get(first) == second  # type: ignore[arg-type]
             last_met[first], last_met[second] = second, first  # type: ignore[index]
         assert repeats <= 2
+
+    sim.run(play())
+
+
+class _Pushes:
+    def __init__(self) -> None:
+        self.told: list[tuple[str, Callable[[str], dict[str, str]]]] = []
+
+    def tell(self, player_id: str, message_of: Callable[[str], dict[str, str]]) -> None:
+        self.told.append((player_id, message_of))
+
+
+class _Bots:
+    def __init__(self, listening: set[str]) -> None:
+        self.listening_to = listening
+        self.told: list[tuple[str, dict[str, Any]]] = []
+
+    def tell(self, player_id: str, event: dict[str, Any]) -> None:
+        self.told.append((player_id, event))
+
+    def listening(self, player_id: str) -> bool:
+        return player_id in self.listening_to
+
+
+def test_people_are_pushed_their_round_and_bots_told_of_starts_and_ends(tmp_path: Path) -> None:
+    """ "Your round starts" pushed to each person seated (in their device's language, opening their table), never to a
+    bot account or a level; a bot account listening is told tournamentStart and tournamentFinish with its place, and
+    a stream that opens is told of the tournaments under way it is in."""
+    pushes = _Pushes()
+    sim = Simulated.on_sqlite(tmp_path, pushes=pushes)
+    robo, _ = sim.players.add_bot("Robo")
+    bots = _Bots({robo.id})
+    sim.room.bot_events = bots
+
+    async def play() -> None:
+        await sim.room.look()  # this process's first look: it knows what it saw from now on
+        tournament = await sim.make(kind="swiss", variant="classic", seats=2, rounds=2, clock="fast", levels=["easy"])
+        ann = sim.person("Ann")
+        await sim.room.join(tournament, ann, bot=False)
+        await sim.room.join(tournament, robo, bot=True)
+        sim.clock.at += 60
+        await sim.room.look()
+        assert [event["type"] for _, event in bots.told] == ["tournamentStart"]
+        assert bots.told[0][1] | {} == {
+            "type": "tournamentStart",
+            "tournament": tournament,
+            "name": "Test",
+            "kind": "swiss",
+            "variant": "classic",
+            "seats": 2,
+            "clock": "fast",
+            "rated": False,
+        }
+        opened: list[dict[str, Any]] = []
+        await sim.room.bot_opened(robo, opened.append)
+        assert [event["tournament"] for event in opened] == [tournament]
+        snapshot = await sim.play_swiss(tournament)
+        seated_ann = [game for game in snapshot.games if game.kind == TABLE and "e2" in game.seats]
+        assert [player for player, _ in pushes.told] == [ann.id] * len(seated_ann)
+        first = pushes.told[0][1]("fr")
+        assert first["title"] == "Rack-O : votre ronde commence"
+        assert first["body"].startswith(f"Test, ronde {seated_ann[0].round} : votre table avec ")
+        assert first["url"] == f"/t/{seated_ann[0].table_id}" and first["tag"] == f"turn-{seated_ann[0].table_id}"
+        last = pushes.told[-1][1]("xx")  # a language racko does not speak: English
+        assert last["body"].startswith(f"Test, round {seated_ann[-1].round}: your table with ")
+        await sim.room.look()
+        finish = [event for _, event in bots.told if event["type"] == "tournamentFinish"]
+        place = next(index for index, line in enumerate(snapshot.standings(), start=1) if line.entrant == "e3")
+        assert finish == [{"type": "tournamentFinish", "tournament": tournament, "place": place}]
 
     sim.run(play())

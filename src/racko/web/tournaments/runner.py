@@ -66,6 +66,7 @@ from racko.web.tournaments.kept import (
 )
 from racko.web.tournaments.settings import LONGEST_WAIT, Refusal, TournamentSettings
 from racko.web.tournaments.tables import PlacesOf, Seat, TableMaker, TableOrder, result_of
+from racko.web.tournaments.words import push_words
 
 log = logging.getLogger("racko.serve")
 
@@ -383,11 +384,14 @@ class Tournaments:
             self._woken.clear()
 
     async def look(self) -> float:
-        """One look: the bots served here told of starts and ends; if this process holds the lease, every tournament
-        moved on as far as it can now.  Seconds until the next thing is due."""
+        """One look: if this process holds the lease, every tournament moved on as far as it can now; then the bots
+        served here told of the starts and ends (this process's, and the others').  Seconds until the next thing is
+        due."""
         now = self.now()
-        await self._tell_bots(now)
-        self.holding = await asyncio.to_thread(self.store.run, lambda rows: self._hold(rows, now))
+        holding = await asyncio.to_thread(self.store.run, lambda rows: self._hold(rows, now))
+        if holding != self.holding:
+            log.info("the tournaments are %s by this process (%s)", "run" if holding else "no longer run", self.holder)
+        self.holding = holding
         wait = self.tick_seconds
         if self.holding:
             under_way = await asyncio.to_thread(self.store.read, kept_rows.under_way)
@@ -401,6 +405,7 @@ class Tournaments:
                     continue  # another holder moved it meanwhile: looked at again next time
                 if due is not None:
                     wait = min(wait, due - self.now())
+        await self._tell_bots(self.now())
         for hook in self.after_look:
             await hook()
         return wait
@@ -650,7 +655,7 @@ class Tournaments:
                     await self.keep_result(kept.id, game.number, {"void": True, "why": "not-made"})
                 continue
             await asyncio.to_thread(self.store.run, lambda rows, number=game.number: _made(rows, kept.id, number))
-            self._notify(kept, order)
+            self._notify(kept, order, game.round)
 
     def _server_game(self, kept: Kept, entrants: dict[str, Entrant], game: GameRow) -> dict[str, Any]:
         """A game of racko's levels alone, played here to its end (blocking: a worker thread's)."""
@@ -670,7 +675,7 @@ class Tournaments:
         sides = [list(team) for team in teams] if teams is not None else [[seat] for seat in range(settings.seats)]
         return {"places": [places[side[0]] for side in sides], "totals": list(match.seat_totals), "server": True}
 
-    def _notify(self, kept: Kept, order: TableOrder) -> None:
+    def _notify(self, kept: Kept, order: TableOrder, round_: int) -> None:
         """ "Your round starts" (a Swiss) or "your game is ready" (an arena), pushed to each person at the table."""
         if self.pushes is None:
             return
@@ -679,7 +684,7 @@ class Tournaments:
             if seat.player_id is None or seat.bot_account or seat.level is not None:
                 continue
             others = [other.name for other in order.seats if other is not seat]
-            self.pushes.tell(seat.player_id, _push_message(what, kept, order.table_id, others))
+            self.pushes.tell(seat.player_id, _push_message(what, kept.name, round_, order.table_id, others))
 
     async def _check_tables(self, under_way: list[Kept]) -> None:
         """The results that did not reach the tournament: tables no longer open whose game has none (read from the
@@ -824,12 +829,14 @@ def _event_settings(kept: Kept) -> dict[str, Any]:
     }
 
 
-def _push_message(what: str, kept: Kept, table_id: str, others: list[str]) -> Callable[[str], dict[str, str]]:
-    from racko.web.tournaments.words import push_words
+def _push_message(
+    what: str, name: str, round_: int, table_id: str, others: list[str]
+) -> Callable[[str], dict[str, str]]:
+    """ "Your round starts" or "your game is ready", in a device's language, opening the table."""
 
     def message(lang: str) -> dict[str, str]:
         words = push_words(lang)
-        values = {"name": kept.name, "round": str(kept.round + 1), "names": ", ".join(others)}
+        values = {"name": name, "round": str(round_), "names": ", ".join(others)}
         body = words[f"tn_push_{what}_body"]
         for key, value in values.items():
             body = body.replace("{" + key + "}", value)

@@ -41,7 +41,7 @@ function renderAbout(data) {
   $("t-when").tournament = settings;
   $("t-when").textContent = tournamentWhen(settings);
   $("t-when").classList.add("when");
-  $("t-count").textContent = saysOne(data.entrants) ? t("tn_players_one", { n: data.entrants }) : t("tn_players_n", { n: data.entrants });
+  $("t-count").textContent = "· " + (saysOne(data.entrants) ? t("tn_players_one", { n: data.entrants }) : t("tn_players_n", { n: data.entrants }));
   $("t-rules").textContent = data.kind === "swiss" ? t("tn_swiss_help", { bye: points((data.settings.variant === "partners" ? 1 : data.settings.seats - 1) / 2) }) : t("tn_arena_help");
 }
 
@@ -84,7 +84,8 @@ function renderPodium(data) {
   $("podium-panel").hidden = !data.podium.length;
   $("podium").replaceChildren(...data.standings.slice(0, data.podium.length).map((line) => {
     const item = element("li");
-    item.append(element("span", "place", ordinal(line.rank)), ...nameNodes(line), whatItIs(line), " · " + t("tn_points_n", { points: points(line.points) }));
+    const said = saysOne(line.points) ? "tn_points_one" : "tn_points_n";
+    item.append(element("span", "place", ordinal(line.rank)), ...nameNodes(line), whatItIs(line), " · " + t(said, { points: points(line.points) }));
     return item;
   }));
 }

@@ -19,6 +19,7 @@ from racko.web.core import NEW_TABLES_PER_ADDRESS
 from racko.web.lobby import FILL_SECONDS
 from racko.web.ops import LOG_FORMATS
 from racko.web.store import SYNC_LEVELS
+from racko.web.tournaments import ROUND_PAUSE
 
 
 def serve_command(
@@ -139,6 +140,13 @@ def serve_command(
             help="Games not over a bot may play at once before its challenges and seeks are refused (429).", min=1
         ),
     ] = GAMES_AT_ONCE,
+    round_pause: Annotated[
+        float,
+        typer.Option(
+            help="Seconds from the end of a Swiss tournament's round to the next round (docs/TOURNAMENTS.md).",
+            min=0,
+        ),
+    ] = ROUND_PAUSE,
 ) -> None:
     """Play Rack-O in the browser, with friends and computer players: start the server and print its address."""
     import uvicorn
@@ -200,6 +208,7 @@ def serve_command(
             bot_ladder=ladder,
             bot_requests_per_minute=bot_requests_per_minute,
             bot_games_at_once=bot_games_at_once,
+            round_pause=round_pause,
         ),
         host=host,
         port=port,

@@ -9,15 +9,19 @@ import contextlib
 import json
 import sqlite3
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 from typing import Any
 
 from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
+from browsing import serving_app
 from people import app_in_process, get_as, person, play_to_the_end
 from racko.cli import app as cli_app
 from racko.web.players import FORGOTTEN
+from tables import table_app
 
 SWISS = {"name": "Evening Swiss", "kind": "swiss", "variant": "classic", "seats": 2, "rounds": 3, "clock": "fast"}
 QUICK = {"target": 25, "two_player_rule": False}
@@ -232,3 +236,62 @@ def test_forget_me_takes_a_player_out_of_the_standings_and_keeps_their_results(t
     assert all(ann_line["entrant"] not in table["entrants"] for table in page["rounds"][1])  # seated no more
     first = next(table for table in page["rounds"][0] if ann_line["entrant"] in table["entrants"])
     assert FORGOTTEN in first["seats"]
+
+
+def _call(url: str, path: str, token: str | None = None, body: Any = None) -> tuple[int, Any]:
+    request = urllib.request.Request(url + path, data=None if body is None else json.dumps(body).encode())
+    if token is not None:
+        request.add_header("Authorization", "Bearer " + token)
+    try:
+        with urllib.request.urlopen(request, timeout=20) as answer:
+            return answer.status, json.load(answer)
+    except urllib.error.HTTPError as error:
+        return error.code, json.load(error)
+
+
+def _events(url: str, token: str, stop: Any) -> list[dict[str, Any]]:
+    """The bot's event stream's lines until ``stop(lines)`` says enough."""
+    got: list[dict[str, Any]] = []
+    request = urllib.request.Request(url + "/api/bot/stream/event", headers={"Authorization": "Bearer " + token})
+    with urllib.request.urlopen(request, timeout=30) as stream:
+        for raw in stream:
+            if raw.strip():
+                got.append(json.loads(raw))
+                if stop(got):
+                    break
+    return got
+
+
+def test_bot_accounts_join_and_withdraw_through_the_bot_api_and_hear_their_tournament_start(tmp_path: Path) -> None:
+    """A bot account joins by its token (and withdraws, and joins again), is refused a tournament for people with the
+    Bot API's JSON, and its event stream says tournamentStart, then gameStart for its table."""
+    path = tmp_path / "tables.sqlite3"
+    app = table_app(path, bot_keep_alive=0.2, round_pause=0.2)
+    with serving_app(app) as url:
+        players = app.state.hub.players
+        _, token = players.add_bot("Robo")
+
+        def add(*options: str) -> str:
+            done = CliRunner().invoke(
+                cli_app,
+                ["admin", "tournament", "add", "Bots", "--db", str(path), "--rounds", "1", "--clock", "fast", *options],
+            )
+            assert done.exit_code == 0, done.output
+            return str(done.output.split()[-1])
+
+        people_only = add("--entry", "people", "--starts-in", "600")
+        assert _call(url, f"/api/bot/tournament/{people_only}/join", token, {}) == (
+            403,
+            {"code": "people-only", "error": "This tournament is for people: bots may not enter."},
+        )
+        status, refused = _call(url, f"/api/bot/tournament/{people_only}/join", None, {})
+        assert status == 401 and refused["code"] == "no-token"
+        assert _call(url, "/api/bot/tournament/nothing/join", token, {})[1]["code"] == "no-tournament"
+        tournament = add("--entry", "bots", "--levels", "easy", "--starts-in", "4", "--target", "25", "--no-run-rule")
+        assert _call(url, f"/api/bot/tournament/{tournament}/join", token, {}) == (200, {"state": "active"})
+        assert _call(url, f"/api/bot/tournament/{tournament}/withdraw", token, {}) == (200, {"state": "out"})
+        assert _call(url, f"/api/bot/tournament/{tournament}/join", token, {}) == (200, {"state": "active"})
+        heard = _events(url, token, lambda lines: lines[-1]["type"] == "gameStart")
+    kinds = [line["type"] for line in heard]
+    assert kinds == ["hello", "tournamentStart", "gameStart"], heard
+    assert heard[1]["tournament"] == tournament and heard[1]["kind"] == "swiss" and heard[1]["name"] == "Bots"

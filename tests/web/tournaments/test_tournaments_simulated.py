@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from racko.play.tournaments import Contender, meetings, pair_swiss, repeats
+from racko.web.store import TableStore
 from racko.web.tournaments import Refusal, Snapshot, Tournaments
 from racko.web.tournaments.kept import BYE, SERVER, TABLE
 from racko.web.tournaments.runner import Conflict
@@ -33,10 +34,10 @@ def _meets_again_no_more_than_needed(snapshot: Snapshot, sides: int) -> None:
             assert repeats(tables, met) == least_repeats(seated, sides, met), round_
 
 
-def test_nine_players_four_rounds_of_two_with_byes(tmp_path: Path) -> None:
-    """9 players, 4 rounds at tables of 2: each round one bye, to the lowest placed without one; nobody has two; no
-    round seats together again more who met than it must; the standings add up."""
-    sim = Simulated.on_sqlite(tmp_path)
+def test_nine_players_four_rounds_of_two_with_byes(store: TableStore) -> None:
+    """9 players, 4 rounds at tables of 2 (on SQLite and on PostgreSQL): each round one bye, to the lowest placed
+    without one; nobody has two; no round seats together again more who met than it must; the standings add up."""
+    sim = Simulated(store)
 
     async def play() -> Snapshot:
         tournament = await sim.make(kind="swiss", variant="classic", seats=2, rounds=4, clock="fast")

@@ -434,6 +434,9 @@ class Tournaments:
             if snapshot is None or snapshot.kept.status != STARTED:
                 return None
             kept = snapshot.kept
+            if self._statuses is not None:  # its bots hear of the start before they hear of their first table
+                self._statuses[kept.id] = STARTED
+                self._tell_bots_of(snapshot)
         await self._make_tables(snapshot)
         if kept.kind == SWISS:
             return await self._swiss(snapshot, now)

@@ -147,9 +147,14 @@ def bot_connect(
     ] = None,
     seek_clock: Annotated[str, typer.Option(help="The speed of the games sought (--seek).")] = "normal",
     seek_rated: Annotated[bool, typer.Option("--seek-rated", help="Seek rated games (default: casual).")] = False,
+    tournament: Annotated[
+        list[str] | None,
+        typer.Option(help="Join this tournament (its id; repeat for more) and play its games (docs/TOURNAMENTS.md)."),
+    ] = None,
 ) -> None:
     """Play every game the bot is seated at, with a policy from an observation to an action; answers challenges,
-    seeks quick play's games if asked; reconnects and resumes by sequence number when the connection breaks."""
+    seeks quick play's games and joins tournaments if asked; reconnects and resumes by sequence number when the
+    connection breaks."""
     from racko.play.session import bots_for
     from racko.tools.botclient import BotClient, PolicyFailed, load_policy
 
@@ -173,6 +178,7 @@ def bot_connect(
         seeks=tuple(
             {"variant": name, "players": "any", "clock": seek_clock, "rated": seek_rated} for name in seek or ()
         ),
+        tournaments=tuple(tournament or ()),
     )
     try:
         finished = client.run(games)

@@ -1,5 +1,6 @@
 """The take-over, with two real `racko serve` processes on one PostgreSQL database: a 3-round Swiss of two bot accounts
-(each played by `racko bot connect` at the second process) and three of racko's levels.  The first process holds the
+(each played by `racko bot connect` at the second process, one joined by the Bot API's route, the other by `racko bot
+connect --tournament`) and three of racko's levels.  The first process holds the
 tournaments' lease; it starts the tournament and pairs the first round, and is killed with SIGKILL in the middle of
 it (its tables made, their games under way).  The second takes the lease over, its bots' games come to it, it keeps
 every result, pairs the later rounds and finishes: no round is paired twice, every entrant sits once a round, every
@@ -65,7 +66,7 @@ def test_a_process_killed_mid_round_is_taken_over_and_no_result_or_round_is_lost
             racko_command(
                 "admin", "tournament", "add", "Bots night", "--db", postgres_url, "--kind", "swiss", "--variant",
                 "classic", "--seats", "2", "--rounds", "3", "--clock", "fast", "--target", "25", "--no-run-rule",
-                "--levels", "easy,medium,hard", "--starts-in", "8",
+                "--levels", "easy,medium,hard", "--starts-in", "25",
             ),
             capture_output=True,
             text=True,
@@ -73,15 +74,20 @@ def test_a_process_killed_mid_round_is_taken_over_and_no_result_or_round_is_lost
         )  # fmt: skip
         assert made.returncode == 0, made.stderr
         tournament = made.stdout.split()[-1]
-        for token in tokens:
-            assert _join(first.url, tournament, token) == {"state": "active"}
+        assert _join(first.url, tournament, tokens[0]) == {"state": "active"}  # one by the route, one by its client
         holder = _until(lambda: _query(postgres_url, "SELECT holder FROM racko_tournament_lease"), 20, "a lease")
         assert str(holder[0][0]).startswith("first-")  # type: ignore[index]
         second.start()
         for number, token in enumerate(tokens):
             with (tmp_path / f"bot-{number}.log").open("wb") as log:
                 command = racko_command("bot", "connect", second.url, "--token", token, "--policy", "racko:easy")
-                clients.append(subprocess.Popen([*command, "--seed", str(number)], stdout=log, stderr=log))
+                joining = ["--tournament", tournament] if number == 1 else []
+                clients.append(subprocess.Popen([*command, "--seed", str(number), *joining], stdout=log, stderr=log))
+        _until(
+            lambda: _query(postgres_url, "SELECT COUNT(*) FROM racko_tournament_entrants")[0][0] == 5,
+            30,
+            "the second bot's joining",
+        )
 
         # round 1 paired by the first process (a bye, and two games: the bots' at tables), its tables made; it dies
         def round_one_made() -> bool:

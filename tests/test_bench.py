@@ -309,7 +309,7 @@ def test_the_tournaments_benchmark_pairs_a_swiss_and_runs_an_arena() -> None:
     for sides in ("2", "4"):
         swiss = figures["swiss"][sides]
         assert set(swiss) == {
-            "players", "seats", "round", "seconds", "tables", "byes", "repeats", "mean_points_gap",
+            "players", "seats", "round", "seconds", "cpu_seconds", "tables", "byes", "repeats", "mean_points_gap",
             "earlier_rounds_seconds",
         }  # fmt: skip
         assert swiss["players"] == 60 and swiss["round"] == 5 and swiss["repeats"] == 0
@@ -317,5 +317,12 @@ def test_the_tournaments_benchmark_pairs_a_swiss_and_runs_an_arena() -> None:
     arena = figures["arena"]
     assert arena["status"] == "finished" and arena["games"] > 12 and arena["seated_again"] > 6
     assert 0 <= arena["next_seat_seconds_p50"] <= arena["next_seat_seconds_p99"] <= arena["next_seat_seconds_max"]
-    assert {"look_ms_p50", "look_ms_p99", "result_ms_p50", "result_ms_p99", "games_per_player"} <= set(arena)
+    assert {
+        "look_ms_p50",
+        "look_ms_p99",
+        "look_cpu_ms_p50",
+        "look_cpu_ms_p99",
+        "result_ms_p50",
+        "result_ms_p99",
+    } <= set(arena)
     assert len(tournament_bench_lines(figures)) == 3

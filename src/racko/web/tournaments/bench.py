@@ -3,12 +3,14 @@ an arena's players are seated again, measured on the tournaments room's own code
 
 - **Swiss**: ``players`` entrants at tables of 2 and of 4; rounds are paired and their results drawn from the players'
   strengths (the pairing's own function, :func:`racko.play.tournaments.pair_swiss`) until the round measured; the
-  seconds that round's pairing takes, its repeat meetings and the mean gap in points at a table.
+  seconds that round's pairing takes (and the CPU time it used: on a shared machine the seconds include waiting for
+  a core), its repeat meetings and the mean gap in points at a table.
 - **Arena**: the runner itself (its store, its lease, its looks) with ``arena_players`` people joined to an arena of
   ``minutes`` minutes at tables of 2; each game lasts between :data:`GAME_MINUTES` at random (simulated: no game is
   played, its result is drawn from the players' strengths), on a clock moved a second at a time.  The seconds from a
   game's end to its players' next seat (on that clock: the wait for a partner, the runner looking as soon as a result
-  comes, as a server does), and the milliseconds each look and each result take (this machine's time).
+  comes, as a server does), and the milliseconds each look and each result take (this machine's time; a look's CPU
+  milliseconds too).
 """
 
 from __future__ import annotations
@@ -62,9 +64,10 @@ def swiss_bench(players: int, sides: int, measured_round: int, seed: int) -> dic
         points = {line.entrant: line.points for line in lines}
         contenders = [Contender(line.entrant, line.points, line.byes) for line in lines]
         met = meetings(game.sides for game in games if not game.bye)
-        started = time.perf_counter()
+        started, used = time.perf_counter(), time.process_time()
         pairing = pair_swiss(contenders, sides, met, seed * 1000 + round_)
         seconds.append(time.perf_counter() - started)
+        cpu = time.process_time() - used
         if round_ == measured_round:
             gaps = [
                 max(points[entrant] for entrant in table if entrant)
@@ -76,6 +79,7 @@ def swiss_bench(players: int, sides: int, measured_round: int, seed: int) -> dic
                 "seats": sides,
                 "round": round_,
                 "seconds": round(seconds[-1], 3),
+                "cpu_seconds": round(cpu, 3),
                 "tables": len(pairing.tables),
                 "byes": len(pairing.byes),
                 "repeats": repeats(pairing.tables, met),
@@ -128,6 +132,7 @@ async def arena_bench(players: int, minutes: int, seed: int, places_of: PlacesOf
         free_since: dict[str, float] = {}
         waits: list[float] = []
         looks: list[float] = []
+        look_cpu: list[float] = []
         results: list[float] = []
         seen: set[str] = set()
         stop = clock.at + 60 * minutes + 60 * GAME_MINUTES[1] + 60
@@ -142,9 +147,10 @@ async def arena_bench(players: int, minutes: int, seed: int, places_of: PlacesOf
                 results.append(time.perf_counter() - started)
                 for seat in tables.made[table_id].seats:
                     free_since[seat.name] = clock.at
-            started = time.perf_counter()
+            started, used = time.perf_counter(), time.process_time()
             await room.look()
             looks.append(time.perf_counter() - started)
+            look_cpu.append(time.process_time() - used)
             for table_id, order in tables.made.items():
                 if table_id in seen:
                     continue
@@ -171,6 +177,8 @@ async def arena_bench(players: int, minutes: int, seed: int, places_of: PlacesOf
             "seated_again": len(waits),
             "look_ms_p50": round(1000 * percentile(looks, 0.5), 2),
             "look_ms_p99": round(1000 * percentile(looks, 0.99), 2),
+            "look_cpu_ms_p50": round(1000 * percentile(look_cpu, 0.5), 2),
+            "look_cpu_ms_p99": round(1000 * percentile(look_cpu, 0.99), 2),
             "result_ms_p50": round(1000 * percentile(results, 0.5), 2),
             "result_ms_p99": round(1000 * percentile(results, 0.99), 2),
             "status": snapshot.kept.status,
@@ -200,8 +208,9 @@ def tournament_bench_lines(figures: dict[str, Any]) -> list[str]:
     for sides, swiss in figures["swiss"].items():
         lines.append(
             f"Swiss, {swiss['players']} players at tables of {sides}: round {swiss['round']} paired in "
-            f"{swiss['seconds']:.2f} s ({swiss['tables']} tables, {swiss['byes']} byes, {swiss['repeats']} repeat "
-            f"meetings, a mean gap of {swiss['mean_points_gap']} points at a table)"
+            f"{swiss['seconds']:.2f} s ({swiss['cpu_seconds']:.2f} s of CPU; {swiss['tables']} tables, "
+            f"{swiss['byes']} byes, {swiss['repeats']} repeat meetings, a mean gap of {swiss['mean_points_gap']} "
+            "points at a table)"
         )
     arena = figures["arena"]
     lines.append(

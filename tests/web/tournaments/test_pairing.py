@@ -26,6 +26,7 @@ from racko.play.tournaments import (
     repeats,
     seat_arena,
     standings,
+    totals,
 )
 from racko.play.tournaments.swiss import Met, group_cost
 from tournament_groupings import least_repeats
@@ -215,3 +216,12 @@ def test_an_arena_seats_the_longest_waiting_by_points_and_not_last_opponents_at_
     assert [set(table) for table in seat_arena(waiting[:2], 2, now=20, seed=1)] == [{"a", "b"}]  # … a while
     levels = [Waiter("easy", 0, 0, level=True), Waiter("hard", 0, 0, level=True)]
     assert seat_arena(levels, 2, now=100, seed=1) == []
+
+
+def test_totals_are_the_standings_points() -> None:
+    rng = random.Random(3)
+    ids = [f"e{index}" for index in range(8)]
+    for kind in (SWISS, ARENA):
+        games = [*_random_history(rng, ids, 2, 5), Game(("e1",), bye=True)]
+        lines = standings(kind, ids, games, 2)
+        assert totals(kind, ids, games, 2) == {line.entrant: line.points for line in lines}

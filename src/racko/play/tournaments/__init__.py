@@ -14,6 +14,7 @@ from racko.play.tournaments.scoring import (
     game_points,
     pair_points,
     standings,
+    totals,
     won_outright,
 )
 from racko.play.tournaments.swiss import (
@@ -50,5 +51,6 @@ __all__ = [
     "repeats",
     "seat_arena",
     "standings",
+    "totals",
     "won_outright",
 ]

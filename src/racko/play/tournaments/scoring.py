@@ -111,6 +111,18 @@ def game_points(kind: str, games: Sequence[Game], sides: int) -> list[tuple[floa
     return given
 
 
+def totals(kind: str, entrants: Sequence[str], games: Sequence[Game], sides: int) -> dict[str, float]:
+    """Each entrant's points alone (what an arena seats by, without the tie-breaks' work)."""
+    points = dict.fromkeys(entrants, 0.0)
+    for game, given in zip(games, game_points(kind, games, sides), strict=True):
+        if given is None:
+            continue
+        for side, entrant in enumerate(game.sides):
+            if entrant in points:
+                points[entrant] += given[side]
+    return points
+
+
 def standings(kind: str, entrants: Sequence[str], games: Sequence[Game], sides: int) -> list[Standing]:
     """Every entrant's standing, best first: ``entrants`` in the order they joined (the last tie-break), ``games`` in
     the order they finished (an arena's streaks follow it)."""

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import random
 import secrets
 import time
@@ -27,6 +28,7 @@ from racko.match import Match
 from racko.play.session import default_opponent
 from racko.play.tournaments import (
     ARENA,
+    REMATCH_WAIT,
     SWISS,
     Contender,
     Pairing,
@@ -36,6 +38,7 @@ from racko.play.tournaments import (
     pair_swiss,
     seat_arena,
     standings,
+    totals,
 )
 from racko.rules import variant
 from racko.web.players import FORGOTTEN, Player, Players
@@ -134,6 +137,12 @@ class Snapshot:
         units = [unit.entrant for unit in self.units]
         return standings(kind, units, [game.scored() for game in self.finished_order()], self.kept.settings.sides)
 
+    def points(self) -> dict[str, float]:
+        """Each unit's points alone (no tie-breaks)."""
+        units = [unit.entrant for unit in self.units]
+        scored = [game.scored() for game in self.finished_order()]
+        return totals(self.kept.kind, units, scored, self.kept.settings.sides)
+
 
 class Tournaments:
     """The tournaments of this server, in this process."""
@@ -171,6 +180,10 @@ class Tournaments:
         self._statuses: dict[str, str] | None = None
         """What this process last saw of each tournament's status (bots are told of the changes)."""
         self._views: dict[str, tuple[int, dict[str, Any]]] = {}
+        self._quiet: dict[str, tuple[int, float]] = {}
+        """Per tournament looked at and left as it was: its version then, and until when nothing is due."""
+        self._recheck: dict[str, float] = {}
+        """Per arena: when players waiting for somebody new may meet their last opponents (looked at again then)."""
         """Each tournament's page as last built here, by its version."""
         self.after_look: list[Callable[[], Awaitable[None]]] = []
         """Called after every look (tests wait on it)."""
@@ -420,7 +433,15 @@ class Tournaments:
         return bool(held)
 
     async def _advance(self, tournament_id: str) -> float | None:
-        """Move one tournament on as far as it can now; when it is next due (None: when a game ends)."""
+        """Move one tournament on as far as it can now; when it is next due (None: when a game ends).  A tournament
+        that nothing changed since its last look (its version the same), and that has nothing due yet, is not read
+        again: a big one's look costs one small query a second while its games are played."""
+        quiet = self._quiet.get(tournament_id)
+        if quiet is not None and self.now() < quiet[1]:
+            version = await asyncio.to_thread(self.store.read, lambda rows: kept_rows.version_of(rows, tournament_id))
+            if version == quiet[0]:
+                return None if quiet[1] == math.inf else quiet[1]
+        self._quiet.pop(tournament_id, None)
         snapshot = await self.snapshot(tournament_id)
         if snapshot is None:
             return None
@@ -428,6 +449,7 @@ class Tournaments:
         now = self.now()
         if kept.status == CREATED:
             if now < kept.starts:
+                self._quiet[tournament_id] = (kept.version, kept.starts)
                 return kept.starts
             await asyncio.to_thread(self.store.run, lambda rows: self._start(rows, tournament_id, now))
             snapshot = await self.snapshot(tournament_id)
@@ -439,8 +461,18 @@ class Tournaments:
                 self._tell_bots_of(snapshot)
         await self._make_tables(snapshot)
         if kept.kind == SWISS:
-            return await self._swiss(snapshot, now)
-        return await self._arena(snapshot, now)
+            due = await self._swiss(snapshot, now)
+        else:
+            due = await self._arena(snapshot, now)
+        recheck = self._recheck.pop(tournament_id, math.inf)
+        after = await asyncio.to_thread(self.store.read, lambda rows: kept_rows.version_of(rows, tournament_id))
+        if after == kept.version:  # nothing written by this look: the next reads only the version until it changes
+            self._quiet[tournament_id] = (kept.version, min(recheck, math.inf if due is None else due))
+        return due
+
+    def _look_again(self, tournament_id: str, at: float) -> None:
+        """Look at the tournament again by ``at`` though nothing changes in the store meanwhile."""
+        self._recheck[tournament_id] = min(self._recheck.get(tournament_id, math.inf), at)
 
     def _start(self, rows: Rows, tournament_id: str, now: float) -> None:
         """Start a tournament whose time has come (fenced: only one that has not started): Partners' players made
@@ -590,7 +622,7 @@ class Tournaments:
             if all(game.finished is not None for game in snapshot.games):
                 await asyncio.to_thread(self.store.run, lambda rows: self._finish(rows, kept))
             return None
-        standing = {line.entrant: line for line in snapshot.standings()}
+        points = snapshot.points()
         last: dict[str, frozenset[str]] = {}
         for game in snapshot.finished_order():
             if game.finished is None:
@@ -599,12 +631,22 @@ class Tournaments:
                 if side is not None:
                     last[side] = frozenset(other for other in game.sides if other is not None and other != side)
         waiting = [
-            Waiter(unit.entrant, standing[unit.entrant].points, unit.since, last.get(unit.entrant, frozenset()),
+            Waiter(unit.entrant, points[unit.entrant], unit.since, last.get(unit.entrant, frozenset()),
                    unit.is_level)
             for unit in snapshot.units
             if unit.state == ACTIVE and unit.busy is None
         ]  # fmt: skip
         tables = seat_arena(waiting, kept.settings.sides, now, kept.seed + len(snapshot.games))
+        if not tables:  # those who wait for somebody new rather than meet their last opponents are looked at again
+            here = {waiter.id for waiter in waiting}
+            self._recheck[kept.id] = min(
+                (
+                    waiter.since + REMATCH_WAIT
+                    for waiter in waiting
+                    if waiter.last & here and waiter.since + REMATCH_WAIT > now
+                ),
+                default=math.inf,
+            )
         if tables:
             await asyncio.to_thread(self.store.run, lambda rows: self._seat_arena(rows, snapshot, tables, now))
             fresh = await self.snapshot(kept.id)
@@ -656,6 +698,8 @@ class Tournaments:
                 log.warning("tournament %s: table %s not made (%d): %s", kept.id, game.table_id, tries, error)
                 if tries >= MAKE_TRIES:
                     await self.keep_result(kept.id, game.number, {"void": True, "why": "not-made"})
+                else:
+                    self._look_again(kept.id, self.now() + self.tick_seconds)
                 continue
             await asyncio.to_thread(self.store.run, lambda rows, number=game.number: _made(rows, kept.id, number))
             self._notify(kept, order, game.round)

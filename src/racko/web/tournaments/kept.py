@@ -243,13 +243,17 @@ def entrants(rows: Rows, tournament_id: str) -> list[Entrant]:
     ]
 
 
-def entrant_counts(rows: Rows) -> dict[str, int]:
-    """How many have entered each tournament (teams and forgotten players left out)."""
+def entrant_counts(rows: Rows, tournament_ids: list[str]) -> dict[str, int]:
+    """How many have entered each of these tournaments (teams left out)."""
+    if not tournament_ids:
+        return {}
+    marks = ", ".join("?" for _ in tournament_ids)
     return {
         str(tournament_id): int(count)
         for tournament_id, count in rows(
-            "SELECT tournament_id, COUNT(*) FROM racko_tournament_entrants WHERE kind <> ? GROUP BY tournament_id",
-            (TEAM,),
+            f"SELECT tournament_id, COUNT(*) FROM racko_tournament_entrants WHERE kind <> ? "
+            f"AND tournament_id IN ({marks}) GROUP BY tournament_id",
+            (TEAM, *tournament_ids),
         )
     }
 

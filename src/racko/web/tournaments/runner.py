@@ -91,6 +91,8 @@ MADE_AT_ONCE = 3
 """Tournaments not finished one player may have made from the page."""
 MADE_PER_DAY = 10
 FINISHED_LISTED = 30
+LISTING_SECONDS = 2.0
+"""The list of tournaments is read again at most this often by one process (each lobby asks for it)."""
 SERVER_GAME_ACTIONS = 20_000
 """A game of racko's levels alone ends where it stands after this many actions (two levels that cannot sort a rack
 would play for ever)."""
@@ -180,6 +182,7 @@ class Tournaments:
         self._statuses: dict[str, str] | None = None
         """What this process last saw of each tournament's status (bots are told of the changes)."""
         self._views: dict[str, tuple[int, dict[str, Any]]] = {}
+        self._listed: tuple[float, tuple[list[Kept], dict[str, int]]] | None = None
         self._quiet: dict[str, tuple[int, float]] = {}
         """Per tournament looked at and left as it was: its version then, and until when nothing is due."""
         self._recheck: dict[str, float] = {}
@@ -291,7 +294,9 @@ class Tournaments:
             kept_rows.changed(rows, tournament_id)
             return PAUSED
 
-        return await asyncio.to_thread(self.store.run, work)
+        state = await asyncio.to_thread(self.store.run, work)
+        self.wake()
+        return state
 
     async def _kept(self, tournament_id: str) -> Kept:
         found = await asyncio.to_thread(self.store.read, lambda rows: kept_rows.tournament(rows, tournament_id))
@@ -326,10 +331,16 @@ class Tournaments:
         return built
 
     async def listing(self) -> tuple[list[Kept], dict[str, int]]:
-        def work(rows: Rows) -> tuple[list[Kept], dict[str, int]]:
-            return kept_rows.listed(rows, FINISHED_LISTED), kept_rows.entrant_counts(rows)
+        """The tournaments not finished and the last finished, with how many entered each: read at most once in
+        :data:`LISTING_SECONDS` (every lobby asks for it), and again after a change made here."""
 
-        return await asyncio.to_thread(self.store.read, work)
+        def work(rows: Rows) -> tuple[list[Kept], dict[str, int]]:
+            found = kept_rows.listed(rows, FINISHED_LISTED)
+            return found, kept_rows.entrant_counts(rows, [kept.id for kept in found])
+
+        if self._listed is None or time.monotonic() - self._listed[0] > LISTING_SECONDS:
+            self._listed = (time.monotonic(), await asyncio.to_thread(self.store.read, work))
+        return self._listed[1]
 
     # --- results -------------------------------------------------------------------------------------------------
 
@@ -379,7 +390,8 @@ class Tournaments:
     # --- running -------------------------------------------------------------------------------------------------
 
     def wake(self) -> None:
-        """Look again at once (a result came, a player joined)."""
+        """Look again at once (a result came, a player joined); the list is read again when next asked for."""
+        self._listed = None
         if self._woken is not None:
             self._woken.set()
 

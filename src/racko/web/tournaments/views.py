@@ -197,6 +197,7 @@ def listed_now(store: TableStore, now: float) -> dict[str, Any]:
     """The list as ``GET /api/tournaments`` answers it, read from ``store`` (the operator's command).  Blocking."""
 
     def work(rows: Rows) -> dict[str, Any]:
-        return listing(kept_rows.listed(rows, FINISHED_LISTED), kept_rows.entrant_counts(rows), now)
+        found = kept_rows.listed(rows, FINISHED_LISTED)
+        return listing(found, kept_rows.entrant_counts(rows, [kept.id for kept in found]), now)
 
     return store.read(work)

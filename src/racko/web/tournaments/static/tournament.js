@@ -115,12 +115,12 @@ function renderStandings(data) {
     button.setAttribute("aria-label", t("tn_show_games", { name: line.members.length ? line.members.map((m) => shownName(m.name)).join(" & ") : shownName(line.name) }));
     button.addEventListener("click", () => { chosen = line.entrant; renderGames(shown, true); });
     who.append(button, whatItIs(line));
-    if (line.fire) {
-      const fire = element("span", "fire", "🔥");
+    if (line.fire) { // on fire: its next game's points are doubled (a mark of text: no emoji font needed)
+      const fire = element("span", "fire", "×2");
       fire.setAttribute("role", "img");
       fire.setAttribute("aria-label", t("tn_on_fire"));
       fire.title = t("tn_on_fire");
-      who.append(fire);
+      who.append(" ", fire);
     }
     if (line.state === "paused") who.append(" ", element("span", "tag", t("tn_paused_tag")));
     if (line.playing) who.append(" ", element("span", "tag", t("tn_playing_tag")));

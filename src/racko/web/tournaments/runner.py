@@ -182,12 +182,12 @@ class Tournaments:
         self._statuses: dict[str, str] | None = None
         """What this process last saw of each tournament's status (bots are told of the changes)."""
         self._views: dict[str, tuple[int, dict[str, Any]]] = {}
+        """Each tournament's page as last built here, by its version."""
         self._listed: tuple[float, tuple[list[Kept], dict[str, int]]] | None = None
         self._quiet: dict[str, tuple[int, float]] = {}
         """Per tournament looked at and left as it was: its version then, and until when nothing is due."""
         self._recheck: dict[str, float] = {}
         """Per arena: when players waiting for somebody new may meet their last opponents (looked at again then)."""
-        """Each tournament's page as last built here, by its version."""
         self.after_look: list[Callable[[], Awaitable[None]]] = []
         """Called after every look (tests wait on it)."""
 
@@ -324,7 +324,7 @@ class Tournaments:
         snapshot = await self.snapshot(tournament_id)
         if snapshot is None:
             return None
-        built = build(snapshot)
+        built = await asyncio.to_thread(build, snapshot)  # a big tournament's standings: off the event loop
         if len(self._views) > 200:
             self._views.clear()
         self._views[tournament_id] = (snapshot.kept.version, built)
@@ -544,18 +544,7 @@ class Tournaments:
                 await asyncio.to_thread(self.store.run, lambda rows: _next_round_at(rows, kept, at))
             if now < at:
                 return at
-        standing = snapshot.standings()
-        byes = {line.entrant: line.byes for line in standing}
-        units = snapshot.by_id()
-        contenders = [
-            Contender(line.entrant, line.points, byes[line.entrant], units[line.entrant].is_level)
-            for line in standing
-            if units[line.entrant].state == ACTIVE
-        ]
-        met = meetings(game.sides for game in snapshot.games if game.kind != BYE)
-        pairing = await asyncio.to_thread(
-            pair_swiss, contenders, kept.settings.sides, met, kept.seed * 100 + kept.round
-        )
+        pairing = await asyncio.to_thread(_next_round, snapshot)  # the standings and the pairing: off the event loop
         await asyncio.to_thread(self.store.run, lambda rows: self._pair(rows, snapshot, pairing, now))
         log.info(
             "tournament %s: round %d paired, %d tables and %d byes",
@@ -634,21 +623,7 @@ class Tournaments:
             if all(game.finished is not None for game in snapshot.games):
                 await asyncio.to_thread(self.store.run, lambda rows: self._finish(rows, kept))
             return None
-        points = snapshot.points()
-        last: dict[str, frozenset[str]] = {}
-        for game in snapshot.finished_order():
-            if game.finished is None:
-                continue
-            for side in game.sides:
-                if side is not None:
-                    last[side] = frozenset(other for other in game.sides if other is not None and other != side)
-        waiting = [
-            Waiter(unit.entrant, points[unit.entrant], unit.since, last.get(unit.entrant, frozenset()),
-                   unit.is_level)
-            for unit in snapshot.units
-            if unit.state == ACTIVE and unit.busy is None
-        ]  # fmt: skip
-        tables = seat_arena(waiting, kept.settings.sides, now, kept.seed + len(snapshot.games))
+        waiting, tables = await asyncio.to_thread(_next_tables, snapshot, now)  # off the event loop
         if not tables:  # those who wait for somebody new rather than meet their last opponents are looked at again
             here = {waiter.id for waiter in waiting}
             self._recheck[kept.id] = min(
@@ -874,6 +849,39 @@ def make_tournament(
     store.run(work)
     log.info("tournament %s made: %s, %s", kept.id, settings.kind, settings.name)
     return kept
+
+
+def _next_round(snapshot: Snapshot) -> Pairing:
+    """A Swiss's next round: its players still in, in the order of the standings, paired (blocking)."""
+    kept = snapshot.kept
+    standing = snapshot.standings()
+    units = snapshot.by_id()
+    contenders = [
+        Contender(line.entrant, line.points, line.byes, units[line.entrant].is_level)
+        for line in standing
+        if units[line.entrant].state == ACTIVE
+    ]
+    met = meetings(game.sides for game in snapshot.games if game.kind != BYE)
+    return pair_swiss(contenders, kept.settings.sides, met, kept.seed * 100 + kept.round)
+
+
+def _next_tables(snapshot: Snapshot, now: float) -> tuple[list[Waiter], list[tuple[str, ...]]]:
+    """An arena's players waiting now (their points and last opponents), and the tables to seat them at (blocking)."""
+    kept = snapshot.kept
+    points = snapshot.points()
+    last: dict[str, frozenset[str]] = {}
+    for game in snapshot.finished_order():
+        if game.finished is None:
+            continue
+        for side in game.sides:
+            if side is not None:
+                last[side] = frozenset(other for other in game.sides if other is not None and other != side)
+    waiting = [
+        Waiter(unit.entrant, points[unit.entrant], unit.since, last.get(unit.entrant, frozenset()), unit.is_level)
+        for unit in snapshot.units
+        if unit.state == ACTIVE and unit.busy is None
+    ]
+    return waiting, seat_arena(waiting, kept.settings.sides, now, kept.seed + len(snapshot.games))
 
 
 def _event_settings(kept: Kept) -> dict[str, Any]:

@@ -440,7 +440,7 @@ def admin_bot_revoke(
 
 tournament_admin = typer.Typer(
     name="tournament",
-    help="Tournaments (docs/TOURNAMENTS.md): add one, list them.",
+    help="Tournaments (docs/TOURNAMENTS.md): add one, start one now, list them.",
     no_args_is_help=True,
 )
 admin_app.add_typer(tournament_admin)
@@ -498,6 +498,26 @@ def admin_tournament_add(
     finally:
         store.close()
     typer.echo(f"Tournament {kept.name} ({kept.kind}) starts in {round(starts_in)} s: {kept.id}")
+
+
+@tournament_admin.command("start")
+def admin_tournament_start(
+    tournament: Annotated[str, typer.Argument(help="The tournament's id (racko admin tournament list).")],
+    db: Annotated[str | None, typer.Option(help=DB_HELP)] = None,
+) -> None:
+    """Start a tournament now rather than at its time (the server starts it within a second)."""
+    from racko.web.tournaments import Refusal, start_now
+
+    store = _admin_store(db)
+    try:
+        _players(store)
+        kept = start_now(store, tournament, time.time())
+    except Refusal as refusal:
+        typer.echo(f"racko: {refusal}", err=True)
+        raise typer.Exit(1) from None
+    finally:
+        store.close()
+    typer.echo(f"Tournament {kept.name} starts now.")
 
 
 @tournament_admin.command("list")

@@ -66,7 +66,7 @@ def test_a_process_killed_mid_round_is_taken_over_and_no_result_or_round_is_lost
             racko_command(
                 "admin", "tournament", "add", "Bots night", "--db", postgres_url, "--kind", "swiss", "--variant",
                 "classic", "--seats", "2", "--rounds", "3", "--clock", "fast", "--target", "25", "--no-run-rule",
-                "--levels", "easy,medium,hard", "--starts-in", "25",
+                "--levels", "easy,medium,hard", "--starts-in", "3600",
             ),
             capture_output=True,
             text=True,
@@ -88,6 +88,13 @@ def test_a_process_killed_mid_round_is_taken_over_and_no_result_or_round_is_lost
             30,
             "the second bot's joining",
         )
+        started = subprocess.run(
+            racko_command("admin", "tournament", "start", tournament, "--db", postgres_url),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert started.returncode == 0, started.stderr
 
         # round 1 paired by the first process (a bye, and two games: the bots' at tables), its tables made; it dies
         def round_one_made() -> bool:

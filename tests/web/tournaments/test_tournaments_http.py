@@ -181,6 +181,11 @@ def test_making_joining_and_every_refusal_over_http(tmp_path: Path) -> None:
     assert refused.exit_code == 2 and "tables of 2, 3, 4" in refused.output
     listed = CliRunner().invoke(cli_app, ["admin", "tournament", "list", "--db", str(tmp_path / "tables.sqlite3")])
     assert added in listed.output and "Weekly bots" in listed.output
+    for unknown in ("nothing-here",):
+        start = CliRunner().invoke(
+            cli_app, ["admin", "tournament", "start", unknown, "--db", str(tmp_path / "tables.sqlite3")]
+        )
+        assert start.exit_code == 1 and "There is no such tournament." in start.output
     with TestClient(app_in_process(tmp_path / "tables.sqlite3")) as client:
         page = get_as(client, f"/api/tournaments/{added}").json()
         assert page["settings"] == {

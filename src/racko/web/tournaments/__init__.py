@@ -15,6 +15,7 @@ from racko.web.tournaments.runner import (
     Tournaments,
     forget_in_tournaments,
     make_tournament,
+    start_now,
 )
 from racko.web.tournaments.settings import KINDS, Refusal, TournamentSettings
 from racko.web.tournaments.tables import HubTables, Seat, TableMaker, TableOrder, result_of
@@ -44,4 +45,5 @@ __all__ = [
     "make_tournament",
     "result_of",
     "routes",
+    "start_now",
 ]

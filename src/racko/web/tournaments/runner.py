@@ -884,6 +884,26 @@ def _next_tables(snapshot: Snapshot, now: float) -> tuple[list[Waiter], list[tup
     return waiting, seat_arena(waiting, kept.settings.sides, now, kept.seed + len(snapshot.games))
 
 
+def start_now(store: TableStore, tournament_id: str, now: float) -> Kept:
+    """A tournament not started yet starts now (its runner starts it at its next look, within a second): the
+    operator's ``racko admin tournament start``.  A :class:`Refusal` if there is no such tournament or it has
+    started.  Blocking."""
+
+    def work(rows: Rows) -> Kept:
+        moved = rows(
+            "UPDATE racko_tournaments SET starts = ?, version = version + 1 WHERE id = ? AND status = ? RETURNING id",
+            (now, tournament_id, CREATED),
+        )
+        found = kept_rows.tournament(rows, tournament_id)
+        if found is None:
+            raise Refusal(404, "no-tournament", "There is no such tournament.")
+        if not moved:
+            raise Refusal(409, "started", f"The tournament {tournament_id} has started already.")
+        return found
+
+    return store.run(work)
+
+
 def _event_settings(kept: Kept) -> dict[str, Any]:
     settings = kept.settings
     return {

@@ -7,8 +7,9 @@ import json
 import os
 import socket
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 from urllib.parse import urlsplit
 
 import typer
@@ -20,6 +21,8 @@ from racko.web.lobby import FILL_SECONDS
 from racko.web.ops import LOG_FORMATS
 from racko.web.store import SYNC_LEVELS
 from racko.web.tournaments import ROUND_PAUSE
+
+T = TypeVar("T")
 
 
 def serve_command(
@@ -446,6 +449,22 @@ tournament_admin = typer.Typer(
 admin_app.add_typer(tournament_admin)
 
 
+def _on_tournaments(db: str | None, work: Callable[[Any], T], refused: int) -> T:
+    """``work(store)`` on the server's store, its rooms' tables made first where missing; a refusal of the
+    tournaments room is one line and exit code ``refused``."""
+    from racko.web.tournaments import Refusal
+
+    store = _admin_store(db)
+    try:
+        _players(store)
+        return work(store)
+    except Refusal as refusal:
+        typer.echo(f"racko: {refusal}", err=True)
+        raise typer.Exit(refused) from None
+    finally:
+        store.close()
+
+
 @tournament_admin.command("add")
 def admin_tournament_add(
     name: Annotated[str, typer.Argument(help="The tournament's name, as its pages show it.")],
@@ -471,7 +490,7 @@ def admin_tournament_add(
     ] = False,
 ) -> None:
     """Add a tournament to the server's store; prints its id as the last word (its page is /tournaments/ID)."""
-    from racko.web.tournaments import Refusal, TournamentSettings, make_tournament
+    from racko.web.tournaments import TournamentSettings, make_tournament
 
     form = {
         "name": name,
@@ -488,15 +507,9 @@ def admin_tournament_add(
         "finishers": finishers,
         "two_player_rule": not no_run_rule,
     }
-    store = _admin_store(db)
-    try:
-        _players(store)  # the rooms' tables made first where missing
-        kept = make_tournament(store, TournamentSettings.of(form), starts_in, None, time.time())
-    except Refusal as refusal:
-        typer.echo(f"racko: {refusal}", err=True)
-        raise typer.Exit(2) from None
-    finally:
-        store.close()
+    kept = _on_tournaments(
+        db, lambda store: make_tournament(store, TournamentSettings.of(form), starts_in, None, time.time()), 2
+    )
     typer.echo(f"Tournament {kept.name} ({kept.kind}) starts in {round(starts_in)} s: {kept.id}")
 
 
@@ -506,17 +519,9 @@ def admin_tournament_start(
     db: Annotated[str | None, typer.Option(help=DB_HELP)] = None,
 ) -> None:
     """Start a tournament now rather than at its time (the server starts it within a second)."""
-    from racko.web.tournaments import Refusal, start_now
+    from racko.web.tournaments import start_now
 
-    store = _admin_store(db)
-    try:
-        _players(store)
-        kept = start_now(store, tournament, time.time())
-    except Refusal as refusal:
-        typer.echo(f"racko: {refusal}", err=True)
-        raise typer.Exit(1) from None
-    finally:
-        store.close()
+    kept = _on_tournaments(db, lambda store: start_now(store, tournament, time.time()), 1)
     typer.echo(f"Tournament {kept.name} starts now.")
 
 
@@ -528,12 +533,7 @@ def admin_tournament_list(
     """List the tournaments not finished and the last finished: id, status, kind, players, name."""
     from racko.web.tournaments import listed_now
 
-    store = _admin_store(db)
-    try:
-        _players(store)
-        found = listed_now(store, time.time())
-    finally:
-        store.close()
+    found = _on_tournaments(db, lambda store: listed_now(store, time.time()), 1)
     if as_json:
         typer.echo(json.dumps(found))
         return

@@ -905,15 +905,9 @@ def start_now(store: TableStore, tournament_id: str, now: float) -> Kept:
 
 
 def _event_settings(kept: Kept) -> dict[str, Any]:
-    settings = kept.settings
-    return {
-        "name": settings.name,
-        "kind": settings.kind,
-        "variant": settings.variant,
-        "seats": settings.seats,
-        "clock": settings.clock,
-        "rated": settings.rated,
-    }
+    """What a bot's ``tournamentStart`` says of the tournament."""
+    settings = kept.settings.json()
+    return {key: settings[key] for key in ("name", "kind", "variant", "seats", "clock", "rated")}
 
 
 def _push_message(

@@ -446,3 +446,43 @@ def test_people_are_pushed_their_round_and_bots_told_of_starts_and_ends(tmp_path
         assert finish == [{"type": "tournamentFinish", "tournament": tournament, "place": place}]
 
     sim.run(play())
+
+
+@pytest.mark.parametrize(
+    ("variant", "seats", "people", "levels"),
+    [("partners", 4, 7, ["easy"]), ("highlow", 3, 4, ["easy", "medium", "hard"])],
+)
+def test_arenas_of_teams_and_of_three_seats(
+    tmp_path: Path, variant: str, seats: int, people: int, levels: list[str]
+) -> None:
+    """An arena of Partners' teams (7 people and racko's easy: four teams, the one left over with easy) seats two
+    teams a table, partners opposite; an arena of High-Low at tables of 3 seats people with racko's levels, never
+    the levels alone, and the one left over waits for the next look."""
+    sim = Simulated.on_sqlite(tmp_path)
+
+    async def play() -> Snapshot:
+        tournament = await sim.make(
+            kind="arena", variant=variant, seats=seats, minutes=10, clock="fast", levels=levels, starts_in=10
+        )
+        for index in range(people):
+            await sim.room.join(tournament, sim.person(f"P{index}"), bot=False)
+        sim.clock.at += 10
+        for _ in range(12):
+            await sim.room.look()
+            await sim.finish_open(partners=variant == "partners")
+            sim.clock.at += 60
+        await sim.room.look()
+        return await sim.snapshot(tournament)
+
+    snapshot = sim.run(play())
+    by_id = snapshot.by_id()
+    assert snapshot.kept.status == "finished" and len(snapshot.games) >= 6
+    for game in snapshot.games:
+        assert len(game.seats) == seats
+        assert not all(by_id[side].is_level for side in game.sides if side is not None)  # never levels alone
+        if variant == "partners":
+            assert len(game.sides) == 2
+            for side, team in enumerate(game.sides):
+                assert team is not None
+                assert [seat or "" for seat in game.seats[side::2]] == by_id[team].members  # opposite
+    assert sum(line.games for line in snapshot.standings()) == len(snapshot.games) * len(snapshot.games[0].sides)

@@ -309,8 +309,8 @@ def test_the_tournaments_benchmark_pairs_a_swiss_and_runs_an_arena() -> None:
     for sides in ("2", "4"):
         swiss = figures["swiss"][sides]
         assert set(swiss) == {
-            "players", "seats", "round", "seconds", "cpu_seconds", "tables", "byes", "repeats", "mean_points_gap",
-            "earlier_rounds_seconds",
+            "players", "seats", "round", "seconds", "cpu_seconds", "seconds_each", "tables", "byes", "repeats",
+            "mean_points_gap", "earlier_rounds_seconds",
         }  # fmt: skip
         assert swiss["players"] == 60 and swiss["round"] == 5 and swiss["repeats"] == 0
         assert swiss["tables"] * int(sides) + swiss["byes"] == 60

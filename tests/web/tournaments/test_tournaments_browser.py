@@ -92,7 +92,7 @@ def test_two_people_and_two_levels_play_a_swiss_to_its_podium_watched_by_a_spect
         expect(spectator.locator("#standings tr")).to_have_count(5)
         expect(spectator.locator("#join")).to_be_visible()  # Cy may join too, but only watches
         bob.screenshot(path=str(shots / "tournament-phone-fr-before.png"), full_page=True)
-        for page in (ann, bob, spectator):
+        for page in (ann, bob):  # (the spectator's page is Ann's, in Dutch)
             assert serious_problems(page, Axe()) == [], page.url
         started = CliRunner().invoke(cli_app, ["admin", "tournament", "start", tournament, "--db", str(path)])
         assert started.exit_code == 0, started.output  # everybody is in: the operator starts it now
@@ -138,6 +138,8 @@ def test_two_people_and_two_levels_play_a_swiss_to_its_podium_watched_by_a_spect
             assert wide <= 0, f"the page is {wide} px wider than the screen"
         page = ann.context.new_page()  # the form makes another from the page
         page.goto(server + "/tournaments")
+        expect(page.locator("#finished-list a", has_text="Friday Swiss")).to_be_visible()
+        assert serious_problems(page, Axe()) == [], page.url
         page.locator("#make-name").fill("Sunday arena")
         page.locator("#make-kind").select_option("arena")
         page.locator("#make-minutes").fill("30")

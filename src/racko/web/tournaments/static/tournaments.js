@@ -35,7 +35,7 @@ function variantChanged() {
   const kept = $("make-seats").value;
   $("make-seats").replaceChildren(...variant.players.map((n) => option(String(n), variant.name === "partners" ? t("tn_teams_of_two") : String(n))));
   if (variant.players.includes(Number(kept))) $("make-seats").value = kept;
-  $("make-target").placeholder = t("tn_target_default", { n: variant.target });
+  $("make-target").placeholder = String(variant.target); // empty: the variant's own
   seatsChanged();
   const levels = $("make-levels");
   const chosen = new Set([...levels.querySelectorAll("input:checked")].map((box) => box.value));

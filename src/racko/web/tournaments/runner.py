@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from racko import bots
+from racko.analysis.words import fill
 from racko.match import Match
 from racko.play.session import default_opponent
 from racko.play.tournaments import (
@@ -69,7 +70,7 @@ from racko.web.tournaments.kept import (
 )
 from racko.web.tournaments.settings import LONGEST_WAIT, Refusal, TournamentSettings
 from racko.web.tournaments.tables import PlacesOf, Seat, TableMaker, TableOrder, result_of
-from racko.web.tournaments.words import push_words
+from racko.web.tournaments.words import push_words, words_languages
 
 log = logging.getLogger("racko.serve")
 
@@ -917,10 +918,8 @@ def _push_message(
 
     def message(lang: str) -> dict[str, str]:
         words = push_words(lang)
-        values = {"name": name, "round": str(round_), "names": ", ".join(others)}
-        body = words[f"tn_push_{what}_body"]
-        for key, value in values.items():
-            body = body.replace("{" + key + "}", value)
+        values = {"name": name, "round": round_, "names": ", ".join(others)}
+        body = fill(words[f"tn_push_{what}_body"], values, lang if lang in words_languages() else "en")
         return {
             "title": words[f"tn_push_{what}_title"],
             "body": body,

@@ -16,3 +16,8 @@ def push_words(lang: str) -> dict[str, str]:
     """The room's words in ``lang`` (English for a language racko does not speak)."""
     words = _words()
     return {**words["en"], **words.get(lang, {})}
+
+
+def words_languages() -> tuple[str, ...]:
+    """The languages the room's words are in."""
+    return tuple(_words())

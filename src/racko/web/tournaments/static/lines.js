@@ -61,7 +61,7 @@ function tournamentLine(line) {
   name.append(link);
   item.append(name, " ");
   for (const tag of tournamentTags(line)) item.append(element("span", "tag", tag), " ");
-  item.append(element("span", "", saysOne(line.entrants) ? t("tn_players_one", { n: line.entrants }) : t("tn_players_n", { n: line.entrants })), " · ");
+  item.append(element("span", "", t("tn_players", { n: line.entrants })), " · ");
   const when = element("span", "when", tournamentWhen(line));
   when.tournament = line;
   item.append(when);

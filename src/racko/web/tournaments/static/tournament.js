@@ -15,7 +15,7 @@ function ordinal(n) {
 }
 
 function points(value) {
-  return Number(value).toLocaleString(LANG, { maximumFractionDigits: 1 });
+  return numberText(Number(value)); // as the page's language writes a number (1,5 in Dutch and French)
 }
 
 function nameNodes(line) {
@@ -41,7 +41,7 @@ function renderAbout(data) {
   $("t-when").tournament = settings;
   $("t-when").textContent = tournamentWhen(settings);
   $("t-when").classList.add("when");
-  $("t-count").textContent = "· " + (saysOne(data.entrants) ? t("tn_players_one", { n: data.entrants }) : t("tn_players_n", { n: data.entrants }));
+  $("t-count").textContent = "· " + t("tn_players", { n: data.entrants });
   $("t-rules").textContent = data.kind === "swiss" ? t("tn_swiss_help", { bye: points((data.settings.variant === "partners" ? 1 : data.settings.seats - 1) / 2) }) : t("tn_arena_help");
 }
 
@@ -84,8 +84,7 @@ function renderPodium(data) {
   $("podium-panel").hidden = !data.podium.length;
   $("podium").replaceChildren(...data.standings.slice(0, data.podium.length).map((line) => {
     const item = element("li");
-    const said = saysOne(line.points) ? "tn_points_one" : "tn_points_n";
-    item.append(element("span", "place", ordinal(line.rank)), ...nameNodes(line), whatItIs(line), " · " + t(said, { points: points(line.points) }));
+    item.append(element("span", "place", ordinal(line.rank)), ...nameNodes(line), whatItIs(line), " · " + t("tn_points_n", { points: line.points }));
     return item;
   }));
 }

@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from racko.cli import app
 from racko.tools.bench.processes import free_port
 from racko.tools.bench.review import browser_review_bench
+from racko.web.tournaments.bench import tournament_bench_lines
 
 PACE_KEYS = {
     "benchmark",
@@ -318,3 +319,33 @@ def test_the_browser_review_is_timed_on_a_game_played_at_a_real_server() -> None
     assert figures["benchmark"] == "review-in-the-browser" and figures["game_rounds"] >= 2
     assert 0 < figures["round_decisions"] < figures["game_decisions"]  # one seat's first round; every seat's game
     assert figures["round_seconds"] > 0 and figures["game_seconds"] > 0
+
+
+def test_the_tournaments_benchmark_pairs_a_swiss_and_runs_an_arena() -> None:
+    """A small run of ``racko bench tournament``: its stable keys, a Swiss round with no repeat meeting, an arena whose
+    players were seated again and which finished."""
+    done = CliRunner().invoke(
+        app, ["bench", "tournament", "--players", "60", "--arena-players", "12", "--minutes", "20", "--json"]
+    )
+    assert done.exit_code == 0, done.output
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    for sides in ("2", "4"):
+        swiss = figures["swiss"][sides]
+        assert set(swiss) == {
+            "players", "seats", "round", "seconds", "cpu_seconds", "seconds_each", "tables", "byes", "repeats",
+            "mean_points_gap", "earlier_rounds_seconds",
+        }  # fmt: skip
+        assert swiss["players"] == 60 and swiss["round"] == 5 and swiss["repeats"] == 0
+        assert swiss["tables"] * int(sides) + swiss["byes"] == 60
+    arena = figures["arena"]
+    assert arena["status"] == "finished" and arena["games"] > 12 and arena["seated_again"] > 6
+    assert 0 <= arena["next_seat_seconds_p50"] <= arena["next_seat_seconds_p99"] <= arena["next_seat_seconds_max"]
+    assert {
+        "look_ms_p50",
+        "look_ms_p99",
+        "look_cpu_ms_p50",
+        "look_cpu_ms_p99",
+        "result_ms_p50",
+        "result_ms_p99",
+    } <= set(arena)
+    assert len(tournament_bench_lines(figures)) == 3

@@ -406,7 +406,8 @@ def test_a_bot_account_plays_a_person_through_racko_bot_connect(
         except (AssertionError, TimeoutError) as failure:  # what the bot's process said is the failure's first clue
             bot.terminate()
             bot.wait(timeout=15)
-            raise AssertionError(f"{failure!r}; the bot's process said:\n{log.read_text(errors='replace')}") from failure
+            said = log.read_text(errors="replace")
+            raise AssertionError(f"{failure!r}; the bot's process said:\n{said}") from failure
         finally:
             bot.terminate()
             bot.wait(timeout=15)

@@ -96,6 +96,7 @@ class BotClient:
         plays: Callable[[str], bool] = lambda variant: True,
         accept_challenges: bool = True,
         seeks: tuple[dict[str, Any], ...] = (),
+        tournaments: tuple[str, ...] = (),
     ) -> None:
         self.url = url.rstrip("/")
         self.token = token
@@ -106,6 +107,8 @@ class BotClient:
         self.accept_challenges = accept_challenges
         self.seeks = seeks
         """Quick play's wishes (``{"variant", "players", "clock", "rated"}``) asked for while the stream is open."""
+        self.tournaments = tournaments
+        """Tournaments the bot joins when it starts (docs/TOURNAMENTS.md): their tables come as any game's."""
         self.playing: dict[str, threading.Thread] = {}
         self.finished: list[str] = []
         self.stop = threading.Event()
@@ -145,6 +148,8 @@ class BotClient:
         games have finished (``None``: until stopped); how many finished.  ``OSError`` if the token is refused,
         :class:`PolicyFailed` if the policy failed."""
         refused: list[OSError] = []
+        for tournament in self.tournaments:
+            self._join(tournament)
         follower = threading.Thread(target=self._follow, args=(refused,), name="racko-bot-events", daemon=True)
         follower.start()
         while not self.stop.is_set() and not refused and (games is None or len(self.finished) < games):
@@ -157,6 +162,17 @@ class BotClient:
         if self.failure is not None:
             raise self.failure
         return len(self.finished)
+
+    def _join(self, tournament: str) -> None:
+        """Join a tournament (said either way: a refusal, such as one that is over, stops nothing)."""
+        path = f"/api/bot/tournament/{urllib.parse.quote(tournament, safe='')}/join"
+        try:
+            self._request(path, {}).close()
+            self.say(f"joined the tournament {tournament}")
+        except urllib.error.HTTPError as error:
+            self.say(f"the tournament {tournament} was not joined: {error.read().decode(errors='replace')}")
+        except OSError as error:
+            self.say(f"the tournament {tournament} was not joined: {error}")
 
     def _follow(self, refused: list[OSError]) -> None:
         """The account's event stream, opened again after a break: each game that starts is played."""

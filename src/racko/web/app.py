@@ -1,8 +1,8 @@
 """`racko serve`: Rack-O in the browser, with friends and computer players (Starlette on uvicorn, WebSockets).
 
-:func:`create_app` builds each room (the table, the lobby, the players, ratings, review, puzzles, learn, push),
-wires what one room tells another, joins their routes and runs the server's life.  The pages are plain HTML, CSS and
-JavaScript from the package: no build step, nothing fetched elsewhere.
+:func:`create_app` builds each room (the table, the lobby, the players, ratings, review, puzzles, learn, push, bots,
+tournaments), wires what one room tells another, joins their routes and runs the server's life.  The pages are plain
+HTML, CSS and JavaScript from the package: no build step, nothing fetched elsewhere.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from racko.web import puzzles as puzzles_room
 from racko.web import ratings as ratings_room
 from racko.web import review as review_room
 from racko.web import table as table_room
+from racko.web import tournaments as tournaments_room
 from racko.web.core import (
     ALL_ADDRESSES,
     NEW_TABLES_PER_ADDRESS,
@@ -52,15 +53,18 @@ def schema_parts() -> list[SchemaPart]:
         push_room.SCHEMA,
         bots_room.SCHEMA,
         ops_room.SCHEMA,
+        tournaments_room.SCHEMA,
     ]
 
 
 def people(store: TableStore) -> tuple[players_room.Players, ratings_room.Ratings]:
     """The players room and the ratings room over ``store``, wired as the server wires them: forgetting a player
-    reaches the ratings and histories, and the bot ladder's meetings, too (``racko admin`` uses the same)."""
+    reaches the ratings and histories, the bot ladder's meetings and the tournaments, too (``racko admin`` uses the
+    same)."""
     players = players_room.Players(store)
     players.forgetting.append(bots_room.forget_on_ladder)
     players.forgetting.append(bots_room.forget_challenges)
+    players.forgetting.append(tournaments_room.forget_in_tournaments)
     players.revoking.append(bots_room.revoke_in_bots)
     return players, ratings_room.Ratings(store, players)
 
@@ -89,6 +93,7 @@ def create_app(
     bot_requests_per_minute: int = bots_room.REQUESTS_PER_MINUTE,
     bot_games_at_once: int = bots_room.GAMES_AT_ONCE,
     bot_open_challenges: int = bots_room.OPEN_CHALLENGES,
+    round_pause: float = tournaments_room.ROUND_PAUSE,
 ) -> Starlette:
     """The server's application over ``store``; ``frames_per_second`` limits each connection (tests that play at a
     machine's speed raise it); ``short_collections``: keep the cycle collector's pauses short (racko.web.ops.memory);
@@ -101,7 +106,8 @@ def create_app(
     ``bot_keep_alive``: seconds between the keep-alive lines of the Bot API's quiet streams (docs/BOTS.md);
     ``bot_ladder``: run the bot ladder within these limits (None: no ladder; docs/BOTS.md);
     ``bot_requests_per_minute``, ``bot_games_at_once``, ``bot_open_challenges``: the limits on each bot's token
-    (docs/BOTS.md)."""
+    (docs/BOTS.md); ``round_pause``: seconds between a Swiss round's end and the next round (``racko serve
+    --round-pause``, docs/TOURNAMENTS.md)."""
     store.prepare(schema_parts())
     hub: Hub
     metrics = Metrics(
@@ -136,20 +142,35 @@ def create_app(
         reviews.forget_done()
         await hub.forget_seats()
 
-    async def game_over(table: Table, record: GameRecord) -> None:
+    def gone_of(table: Table) -> list[bool]:
         # The seats gone at the end (their clock's computer player played for them) are rated last, and so are the
         # seats whose person resigned or left the table (docs/PLAYING.md).
         clock = table.clock
-        gone = [
+        return [
             (clock is not None and spec.bot is None and clock.gone(seat))
             or bool(table.setup["seats"][seat].get("left"))
             for seat, spec in enumerate(table.session.seats)
         ]
+
+    async def game_over(table: Table, record: GameRecord) -> None:
+        gone = gone_of(table)
         await asyncio.to_thread(ratings.game_over, table.table_id, {**table.setup, "gone": gone}, record)
+        await tournaments.table_over(table, gone)
 
     hub.game_over_hooks.append(game_over)
     pushes = push_room.Pushes(store, hub.players, push_keys, contact=push_contact, reach=push_reach)
     hub.turn_hooks.append(pushes.turn)
+    tournaments = tournaments_room.Tournaments(
+        store,
+        players,
+        tournaments_room.HubTables(hub, players, gone_of, ratings_room.seat_places),
+        ratings_room.seat_places,
+        now=now,
+        pushes=pushes,
+        bot_events=bot_events,
+        round_pause=round_pause,
+    )
+    bot_events.on_open.append(tournaments.bot_opened)
     creation = CreationLimit(new_tables_per_address, new_tables_in_all or ALL_ADDRESSES * new_tables_per_address)
     running = {"closing": False}
 
@@ -173,7 +194,9 @@ def create_app(
         bots_task = asyncio.create_task(bot_events.keep())
         collector = asyncio.create_task(keep_collections_short()) if short_collections else None
         ladder_task = None if ladder is None else asyncio.create_task(ladder.run())
+        tournaments_task = asyncio.create_task(tournaments.run())
         yield
+        tournaments_task.cancel()
         if ladder_task is not None:
             ladder_task.cancel()
         running["closing"] = True
@@ -212,6 +235,7 @@ def create_app(
             *ops_room.routes(store, lambda: len(hub.tables), metrics, running),
             *bots_room.routes(hub, bot_events, bot_keep_alive, bot_limits),
             *bots_room.matching_routes(challenges, lobby, bot_events, bot_limits, allowed),
+            *tournaments_room.routes(tournaments, allowed, bot_limits),
             # last: its /ws/{table} would take /ws/lobby, Starlette trying routes in order
             *table_room.routes(hub, metrics, allowed, creation, frames_per_second),
             static_files("core"),
@@ -228,4 +252,5 @@ def create_app(
     app.state.metrics = metrics
     app.state.ladder = ladder
     app.state.challenges = challenges
+    app.state.tournaments = tournaments
     return app

@@ -13,6 +13,8 @@ from racko.web.bots.access import (
     OPEN_CHALLENGES,
     REQUESTS_PER_MINUTE,
     BotLimits,
+    BotRefused,
+    bot_of,
 )
 from racko.web.bots.api import KEEP_ALIVE_SECONDS, POLL_SECONDS, PROTOCOL, BotEvents, routes
 from racko.web.bots.challenges import CHALLENGE_SECONDS, Challenges, forget_challenges
@@ -34,10 +36,12 @@ __all__ = [
     "SEEKS_PER_BOT",
     "BotEvents",
     "BotLimits",
+    "BotRefused",
     "Challenges",
     "Entrant",
     "Ladder",
     "LadderLimits",
+    "bot_of",
     "forget_challenges",
     "forget_on_ladder",
     "matching_routes",

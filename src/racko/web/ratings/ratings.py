@@ -19,7 +19,7 @@ import contextlib
 import json
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -157,9 +157,8 @@ class Ratings:
         rules = record.rules
         totals = match.seat_totals
         sides = _sides(match)
-        side_totals = [sum(totals[seat] for seat in side) for side in sides]
         gone = setup.get("gone") or []
-        places = _places(sides, side_totals, gone)
+        places = seat_places(match, gone)
         game_id = f"{table_id}-{setup['game']}"
         now = time.time()
         accounts = {subject_of(spec["player"]) for spec in seats if spec.get("account") == "bot" and spec.get("player")}
@@ -480,6 +479,14 @@ def _play_a_round(match: Match, seated: list[str], rng: random.Random) -> list[i
         assert seat is not None
         match.apply(players[seat].act(match.observation(seat)))
     return None
+
+
+def seat_places(match: Match, gone: Sequence[Any] = ()) -> dict[int, int]:
+    """Each seat's place at a game's end, as the ratings and histories count it (``gone``: per seat, whether its
+    person left the game): a tournament counts the same places."""
+    sides = _sides(match)
+    totals = match.seat_totals
+    return _places(sides, [sum(totals[seat] for seat in side) for side in sides], list(gone))
 
 
 def _places(sides: list[list[int]], totals: list[int], gone: list[Any]) -> dict[int, int]:

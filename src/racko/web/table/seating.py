@@ -63,12 +63,15 @@ class Seating(ComputerPlayers):
         form: dict[str, Any],
         players: list[Player | None] | None = None,
         addresses: list[str | None] | None = None,
+        table_id: str | None = None,
     ) -> dict[str, Any]:
         """A new table from the start page's form; returns its links (a token per person seat).  ``players``: the
         player sitting in each seat, whose seat is theirs without its link (the maker's own seat, or everybody
         quick play seated); a seat with a player has joined under the player's name.  ``addresses``: where each
-        seated person asked from (a rated table notes their networks, racko.web.addresses).  A store of one process
-        opens the table here at once; a shared store leaves it to the process its first connection reaches."""
+        seated person asked from (a rated table notes their networks, racko.web.addresses).  ``table_id``: the id
+        its maker chose (a tournament's game, whose table is made again under the same id if its maker stopped
+        before it knew; the store refuses a second table of one id).  A store of one process opens the table here
+        at once; a shared store leaves it to the process its first connection reaches."""
         original_seats = [
             _who(form, index) for index in range(len(form["seats"]) if isinstance(form.get("seats"), list) else 0)
         ]
@@ -84,7 +87,7 @@ class Seating(ComputerPlayers):
                 bound[index] = Player(account.id, account.name + BOT_MARK)
                 tokens[index] = None
         asked_from = list(addresses or []) + [None] * (len(seats) - len(addresses or []))
-        table_id = new_id()
+        table_id = table_id or new_id()
         setup: dict[str, Any] = {
             "rules": rules.to_dict(),
             "seed": secrets.randbits(32),

@@ -1,0 +1,64 @@
+"""The pages with forms fit every screen in every language (issue 50, item 2), in Debian's Chromium against a real
+`racko serve`, on a laptop (1366×768), a phone held upright (390×844, touch) and one held sideways (667×375, touch),
+in English, Dutch and French: the start page (/new), a bot's challenge page, the lobby and the player's own page are
+no wider than the screen, each list box shows every one of its choices whole (the speeds: "Sans pendule (tables non
+classées seulement)" was 437 px on a 390 px phone), nothing is cut, no control is covered, and a tap on "Create the
+table" creates it (it landed on the speed list)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, expect
+
+from browsing import LAPTOP, LOCALES, PHONE_SIDEWAYS, PHONE_UPRIGHT, serious_problems, serving, what_does_not_fit
+from racko.web.core import page_words
+
+SCREENS = {"laptop": LAPTOP, "upright": PHONE_UPRIGHT, "sideways": PHONE_SIDEWAYS}
+PAGES = {"new": "/new", "challenge": "/challenge/Robo", "lobby": "/", "me": "/me"}
+READY = {"new": "#clock option", "challenge": "#clock option", "lobby": "#quick-clock option", "me": "#push-toggle"}
+"""What each page shows once its script has filled it in (its lists come from the server)."""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with serving(tmp_path_factory.mktemp("pages")) as address:
+        yield address
+
+
+@pytest.mark.parametrize("language", list(LOCALES))
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_the_pages_with_forms_fit_and_create_the_table_takes_a_tap(
+    server: str, chromium: Browser, shots: Path, screen: str, language: str
+) -> None:
+    context = chromium.new_context(**SCREENS[screen], locale=LOCALES[language], reduced_motion="reduce")
+    try:
+        answer = context.request.post(server + "/api/me", data={"name": f"Fit {screen[:2]} {language}"})
+        assert answer.ok, answer.text()
+        page = context.new_page()
+        problems: dict[str, list[str]] = {}
+        for name, path in PAGES.items():
+            page.goto(server + path)
+            expect(page.locator("html")).to_have_attribute("lang", language)
+            expect(page.locator(READY[name]).first).to_be_attached()
+            if name == "challenge":
+                expect(page.locator("#send")).to_be_enabled()  # the person's name known: the form is whole
+            found = what_does_not_fit(page)
+            if found:
+                problems[name] = found
+            page.screenshot(path=str(shots / f"fit-{name}-{screen}-{language}.png"), full_page=True)
+        assert problems == {}
+        page.goto(server + "/new")
+        expect(page.locator("#clock option").first).to_be_attached()
+        page.locator("#name-0").fill("Ann")
+        create = page.get_by_role("button", name=page_words(("core", "table"))[language]["create"])
+        create.tap() if screen != "laptop" else create.click()
+        expect(page.locator("#links")).to_be_visible()  # the tap reached the button: the table is made
+        assert what_does_not_fit(page) == []
+        if screen == "upright":
+            assert serious_problems(page, Axe()) == []
+    finally:
+        context.close()

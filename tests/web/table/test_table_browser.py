@@ -503,10 +503,13 @@ def test_the_score_sheet_of_a_ten_round_game_scrolls_sideways_with_names_and_tot
     boxes = [dialog.locator(".sheet-box")]
     if screen == "desktop":
         boxes.append(page.locator("#side .sheet-box"))
+    scrolled = 0
     for box in boxes:
         expect(box.locator("th[scope=col]")).to_have_count(real_game.rounds + 1)
         sizes = box.evaluate("(box) => [box.scrollWidth, box.clientWidth]")
-        assert sizes[0] > sizes[1], "ten rounds are wider than the box: it scrolls"
+        if sizes[0] <= sizes[1]:
+            continue  # the rounds' numbers under one word: ten rounds fit a desktop's dialog whole
+        scrolled += 1
         box.evaluate("(box) => { box.scrollLeft = (box.scrollWidth - box.clientWidth) / 2; }")
         edges = box.evaluate(
             """(box) => {
@@ -521,6 +524,7 @@ def test_the_score_sheet_of_a_ten_round_game_scrolls_sideways_with_names_and_tot
         assert all(abs(left - edges["left"]) < 1.5 for left in edges["names"]), edges
         assert all(abs(right - edges["right"]) < 1.5 for right in edges["totals"]), edges
         assert box.evaluate("(box) => box.getBoundingClientRect().right") <= SCREENS[screen]["viewport"]["width"]
+    assert scrolled >= 1, "ten rounds are wider than a phone's dialog and a desktop's side panel: they scroll"
 
 
 # --- rough edges (issue 25, 1-8) --------------------------------------------------------------------------------------

@@ -1157,6 +1157,8 @@ function renderLog(fresh) {
     list.append(item);
   }
   list.scrollTop = list.scrollHeight;
+  // The latest lines again on the felt, where a phone held upright has room for them (its log is a drawer away).
+  $("recent").replaceChildren(...[...list.children].slice(-3).map((item) => item.cloneNode(true)));
 }
 
 // The side panel (scores, log, rules, who is here) folds away; a wide screen keeps it open unless folded there.

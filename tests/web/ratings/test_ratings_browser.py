@@ -1,6 +1,7 @@
 """The ratings page and a player's page in Chromium (issue 40), on a phone of today (390×844, touch) and a desktop, in
 English, Dutch and French: the ratings page shows the number it ranks by, in rank order, and says what it is; a
-player's page says its counts in the singular or the plural as its language does."""
+player's page says its counts in the singular or the plural as its language does; and its rating chart fits a laptop
+and a phone either way round, its words whole and legible (issue 50)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,17 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, expect
 
-from browsing import DESKTOP, LOCALES, PHONE_UPRIGHT, played_game, serious_problems, serving
+from browsing import (
+    DESKTOP,
+    LAPTOP,
+    LOCALES,
+    PHONE_SIDEWAYS,
+    PHONE_UPRIGHT,
+    played_game,
+    serious_problems,
+    serving,
+    what_does_not_fit,
+)
 from racko.record import GameRecord
 from racko.web.app import people, schema_parts
 from racko.web.core import page_words
@@ -112,5 +123,48 @@ def test_a_player_s_page_says_one_game_and_two_games_as_its_language_does(
             expect(page.locator("#finishing")).to_contain_text(re.compile(r"\d"))
             page.screenshot(path=str(shots / f"player-{name}-phone-{language}.png"), full_page=True)
         assert serious_problems(page, Axe()) == []
+    finally:
+        context.close()
+
+
+FIT_SCREENS = {"laptop": LAPTOP, "upright": PHONE_UPRIGHT, "sideways": PHONE_SIDEWAYS}
+
+CHART = """() => [...document.querySelectorAll(".chart svg")].map((drawing) => {
+  const frame = drawing.getBoundingClientRect();
+  return { frame: [frame.left, frame.right], words: [...drawing.querySelectorAll("text")].map((text) => {
+    const box = text.getBoundingClientRect();
+    return { text: text.textContent, left: box.left, right: box.right, top: box.top, bottom: box.bottom,
+             inside: box.left >= frame.left - 0.5 && box.right <= frame.right + 0.5 && box.top >= frame.top - 0.5 &&
+                     box.bottom <= frame.bottom + 0.5,
+             size: parseFloat(getComputedStyle(text).fontSize) * frame.width / drawing.viewBox.baseVal.width };
+  }) };
+})"""
+"""Each rating chart's edges on the screen, and each of its words: where, whether inside the drawing, and how large it
+is drawn on the screen (its font size times the drawing's scale)."""
+
+
+@pytest.mark.parametrize("language", ["en", "nl", "fr"])
+@pytest.mark.parametrize("screen", list(FIT_SCREENS))
+def test_a_player_s_rating_chart_fits_the_screen_its_ratings_whole_and_legible(
+    served: tuple[str, dict[str, str]], chromium: Browser, shots: Path, screen: str, language: str
+) -> None:
+    """Issue 50, item 7: the chart cut its right axis at 390 px, and drew its words at 7 px on a phone."""
+    server, ids = served
+    context = chromium.new_context(**FIT_SCREENS[screen], locale=LOCALES[language])
+    try:
+        page = context.new_page()
+        page.goto(f"{server}/p/{ids['Bea']}")
+        expect(page.locator(".chart svg")).to_have_count(1)
+        charts = page.evaluate(CHART)
+        width = FIT_SCREENS[screen]["viewport"]["width"]
+        for chart in charts:
+            assert chart["frame"][0] >= 0 and chart["frame"][1] <= width, chart
+            assert [word["text"] for word in chart["words"]] and all(word["inside"] for word in chart["words"]), chart
+            assert all(word["size"] >= 11.5 for word in chart["words"]), chart
+        assert what_does_not_fit(page) == []
+        page.screenshot(path=str(shots / f"player-chart-{screen}-{language}.png"), full_page=True)
+        page.set_viewport_size({"width": 320, "height": 640})  # drawn again at a narrower width: it still fits
+        page.wait_for_function("document.querySelector('.chart svg').viewBox.baseVal.width < 320")
+        assert all(word["inside"] for chart in page.evaluate(CHART) for word in chart["words"])
     finally:
         context.close()

@@ -34,7 +34,6 @@ from browsing import (
     new_table,
     played_game,
     serious_problems,
-    serving,
     sit_down,
     situation,
 )
@@ -70,14 +69,6 @@ document.addEventListener("DOMContentLoaded", () => {
 """
 """Put in every page before its own scripts: every card that flies is written down (where it flies to), and a
 phone's vibration is recorded instead of felt."""
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
-    """One server for the module, and its database (where tables from real games are written)."""
-    folder = tmp_path_factory.mktemp("serve")
-    with serving(folder) as address:
-        yield address, folder / "tables.sqlite3"
 
 
 @pytest.fixture(scope="module")

@@ -30,7 +30,6 @@ from browsing import (
     open_page,
     played_game,
     serious_problems,
-    serving,
     what_does_not_fit,
 )
 
@@ -114,13 +113,6 @@ class Game:
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
-    folder = tmp_path_factory.mktemp("fit")
-    with serving(folder) as address:
-        yield address, folder / "tables.sqlite3"
-
-
-@pytest.fixture(scope="module")
 def game() -> Game:
     return Game()
 
@@ -140,6 +132,16 @@ def _open(pages: list[Page], chromium: Browser, url: str, screen: str, language:
     return page
 
 
+def _ann_s_turn(
+    served: tuple[str, Path], chromium: Browser, opened: list[Page], game: Game, screen: str, language: str
+) -> Page:
+    """Ann's table at her turn, open on ``screen`` in ``language``, as she is to pick a pile."""
+    server, db = served
+    page = _open(opened, chromium, link(server, game.table(db, game.ann_to_play), 0), screen, language)
+    expect(page.locator("#prompt")).to_have_attribute("data-situation", "pick")
+    return page
+
+
 def _fits(page: Page, moment: str) -> None:
     problems = what_does_not_fit(page) + page.evaluate(NUMBERS)
     assert problems == [], moment
@@ -153,9 +155,7 @@ SCREEN_LANGUAGES = [(screen, language) for screen in SCREENS for language in LOC
 def test_a_turn_fits_the_screen_and_uses_it(
     served: tuple[str, Path], chromium: Browser, opened: list[Page], game: Game, shots: Path, screen: str, language: str
 ) -> None:
-    server, db = served
-    page = _open(opened, chromium, link(server, game.table(db, game.ann_to_play), 0), screen, language)
-    expect(page.locator("#prompt")).to_have_attribute("data-situation", "pick")
+    page = _ann_s_turn(served, chromium, opened, game, screen, language)
     _fits(page, "Ann's turn")
     felt = page.evaluate(FELT)
     if screen == "upright":  # before: 45 % of the screen bare felt, numbers 3 px wider than their cards
@@ -176,9 +176,7 @@ def test_a_turn_fits_the_screen_and_uses_it(
 def test_an_open_hint_leaves_the_rack_discard_and_rack_o_in_view(
     served: tuple[str, Path], chromium: Browser, opened: list[Page], game: Game, shots: Path, screen: str, language: str
 ) -> None:
-    server, db = served
-    page = _open(opened, chromium, link(server, game.table(db, game.ann_to_play), 0), screen, language)
-    expect(page.locator("#prompt")).to_have_attribute("data-situation", "pick")
+    page = _ann_s_turn(served, chromium, opened, game, screen, language)
     page.locator("#btn-hint").click()
     expect(page.locator("#hint-best")).to_contain_text(re.compile(r"\S+\s*:?\s+\S"), timeout=HINT_WAIT_MS)
     page.locator("#hint-more summary").click()

@@ -340,8 +340,11 @@ WHAT_DOES_NOT_FIT = """([within, screenWidth]) => {
       }
     }
   }
-  // No control is covered: a tap at its middle reaches it (each one brought into the screen first).
-  const startX = scrollX, startY = scrollY;
+  // No control is covered: a tap at its middle reaches it (each one brought into the screen first, every box that
+  // scrolls put back afterwards).
+  const scrollers = [document.scrollingElement, ...document.querySelectorAll("*")]
+    .filter((box) => box.scrollHeight > box.clientHeight || box.scrollWidth > box.clientWidth)
+    .map((box) => [box, box.scrollLeft, box.scrollTop]);
   for (const control of root.querySelectorAll("button, a[href], select, input, textarea, summary, [tabindex]")) {
     if (!shown(control) || control.closest("[inert]")) continue;
     control.scrollIntoView({ block: "nearest", inline: "nearest" });
@@ -353,7 +356,7 @@ WHAT_DOES_NOT_FIT = """([within, screenWidth]) => {
     if (hit && hit !== control && !control.contains(hit) && !labelled)
       problems.push(name(control) + " is covered by " + name(hit));
   }
-  scrollTo(startX, startY);
+  for (const [box, left, top] of scrollers) box.scrollTo(left, top);
   return problems;
 }"""
 """What a person would find does not fit in the part of the page ``within`` (a CSS selector): the page wider than the

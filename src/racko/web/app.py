@@ -36,7 +36,7 @@ from racko.web.core import (
     static_files,
     words_route,
 )
-from racko.web.ops import Metrics, keep_collections_short
+from racko.web.ops import Metrics, Runs, keep_collections_short, said_of, watch_the_loop
 from racko.web.store import SchemaPart, TableStore
 from racko.web.table import IDLE_SECONDS, Hub, Table
 
@@ -45,7 +45,14 @@ log = logging.getLogger("racko.serve")
 
 def schema_parts() -> list[SchemaPart]:
     """The rooms' own tables in the store (the table room's journal is the store's own)."""
-    return [players_room.SCHEMA, ratings_room.SCHEMA, lobby_room.SCHEMA, push_room.SCHEMA, bots_room.SCHEMA]
+    return [
+        players_room.SCHEMA,
+        ratings_room.SCHEMA,
+        lobby_room.SCHEMA,
+        push_room.SCHEMA,
+        bots_room.SCHEMA,
+        ops_room.SCHEMA,
+    ]
 
 
 def people(store: TableStore) -> tuple[players_room.Players, ratings_room.Ratings]:
@@ -53,6 +60,8 @@ def people(store: TableStore) -> tuple[players_room.Players, ratings_room.Rating
     reaches the ratings and histories, and the bot ladder's meetings, too (``racko admin`` uses the same)."""
     players = players_room.Players(store)
     players.forgetting.append(bots_room.forget_on_ladder)
+    players.forgetting.append(bots_room.forget_challenges)
+    players.revoking.append(bots_room.revoke_in_bots)
     return players, ratings_room.Ratings(store, players)
 
 
@@ -74,11 +83,12 @@ def create_app(
     now: Callable[[], float] = time.time,
     push_keys: push_room.PushKeys | None = None,
     push_contact: str = push_room.CONTACT,
-    push_to_plain_http: bool = False,
+    push_reach: push_room.PushReach | None = None,
     bot_keep_alive: float = bots_room.KEEP_ALIVE_SECONDS,
     bot_ladder: bots_room.LadderLimits | None = None,
     bot_requests_per_minute: int = bots_room.REQUESTS_PER_MINUTE,
     bot_games_at_once: int = bots_room.GAMES_AT_ONCE,
+    bot_open_challenges: int = bots_room.OPEN_CHALLENGES,
 ) -> Starlette:
     """The server's application over ``store``; ``frames_per_second`` limits each connection (tests that play at a
     machine's speed raise it); ``short_collections``: keep the cycle collector's pauses short (racko.web.ops.memory);
@@ -87,10 +97,11 @@ def create_app(
     ``rate_shared_addresses``: rate games whose seats play from one network address (racko.web.players.addresses);
     ``now``: the server's clock, which the tables' clocks read (tests pass one they move by hand; no CLI option);
     ``push_keys``: the VAPID keys that sign "your turn" pushes (None: no pushes), ``push_contact`` the contact their
-    claims name; ``push_to_plain_http``: take http:// push services too (a test's own, on 127.0.0.1; no CLI option);
+    claims name; ``push_reach``: where pushes may go (default: the browsers' push services only, racko.web.push.reach);
     ``bot_keep_alive``: seconds between the keep-alive lines of the Bot API's quiet streams (docs/BOTS.md);
     ``bot_ladder``: run the bot ladder within these limits (None: no ladder; docs/BOTS.md);
-    ``bot_requests_per_minute``, ``bot_games_at_once``: the limits on each bot's token (docs/BOTS.md)."""
+    ``bot_requests_per_minute``, ``bot_games_at_once``, ``bot_open_challenges``: the limits on each bot's token
+    (docs/BOTS.md)."""
     store.prepare(schema_parts())
     hub: Hub
     metrics = Metrics(
@@ -110,9 +121,11 @@ def create_app(
     allowed = frozenset(origin.rstrip("/") for origin in allow_origins)
     lobby = lobby_room.Lobby(hub, ratings, fill_seconds=fill_seconds, quick_target=quick_target)
     reviews = review_room.Reviews.with_playouts(review_playouts)
-    bot_events = bots_room.BotEvents(hub)
+    bot_limits = bots_room.BotLimits(
+        players, bot_requests_per_minute, bot_games_at_once, now, open_challenges=bot_open_challenges
+    )
+    bot_events = bots_room.BotEvents(hub, bot_limits)
     ladder = None if bot_ladder is None else bots_room.Ladder(hub, bot_events, ratings, bot_ladder)
-    bot_limits = bots_room.BotLimits(players, bot_requests_per_minute, bot_games_at_once, now)
     challenges = bots_room.Challenges(hub, bot_events, bot_limits)
 
     async def forgotten(player_id: str) -> None:
@@ -135,19 +148,29 @@ def create_app(
         await asyncio.to_thread(ratings.game_over, table.table_id, {**table.setup, "gone": gone}, record)
 
     hub.game_over_hooks.append(game_over)
-    pushes = push_room.Pushes(store, hub.players, push_keys, contact=push_contact, plain_http=push_to_plain_http)
+    pushes = push_room.Pushes(store, hub.players, push_keys, contact=push_contact, reach=push_reach)
     hub.turn_hooks.append(pushes.turn)
     creation = CreationLimit(new_tables_per_address, new_tables_in_all or ALL_ADDRESSES * new_tables_per_address)
     running = {"closing": False}
 
+    runs = Runs(store)
+
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        watch_the_loop()
+        run = await asyncio.to_thread(runs.started)
+        metrics.starts.inc(run.starts)
+        metrics.unclean_ends.inc(run.unclean)
+        unclean = said_of(run, runs.node)
+        if unclean is not None:
+            log.warning("%s", unclean)
         resumed = hub.resume_all()
         log.info("racko serve started: node %s, tables in %s, %d resumed", store.node or "-", store.describe(), resumed)
+        seen_task = asyncio.create_task(runs.keep())
         keeper = asyncio.create_task(hub.keep())
         lobby_task = asyncio.create_task(lobby.run())
         pages_task = asyncio.create_task(hub.players.keep_pages_noted())
-        challenges_task = asyncio.create_task(challenges.run())
+        bots_task = asyncio.create_task(bot_events.keep())
         collector = asyncio.create_task(keep_collections_short()) if short_collections else None
         ladder_task = None if ladder is None else asyncio.create_task(ladder.run())
         yield
@@ -157,9 +180,14 @@ def create_app(
         keeper.cancel()
         lobby_task.cancel()
         pages_task.cancel()
-        challenges_task.cancel()
+        bots_task.cancel()
         if collector is not None:
             collector.cancel()
+        seen_task.cancel()
+        try:  # before the store closes with the tables: the next start knows this run ended cleanly
+            await asyncio.to_thread(runs.stopped)
+        except Exception as error:
+            log.warning("this run's clean stop could not be noted: %s", type(error).__name__)
         await hub.close()
         pushes.close()
         reviews.close()

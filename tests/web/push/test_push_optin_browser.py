@@ -1,15 +1,16 @@
 """ "Turn on for this device" in Debian's Chromium with notifications allowed (issue 50, item 6), through Chromium's
 real subscription: its push service is played on 127.0.0.1 (tests/pushing.py's ChromiumPushService), and the page
 says what actually failed, in its language, no wider than the screen: a push service that does not answer (past the
-page's patience; its answer, when it comes, still turns notifications on), one that refuses, and a window that may
-receive no pushes although notifications are allowed (a private one: Chrome calls it "permission denied", and the
-page said "Registration failed - permission denied").  Turned on, the server keeps the very endpoint and keys the
-browser made; turned off, it forgets them.  One Chromium with a profile of its own for the module (a private window
-has no push at all)."""
+page's patience; its answer, when it comes, still turns notifications on), one that refuses, and a server that cannot
+take the subscription (its reason).  A private window, where Chromium refuses as "permission denied" though
+notifications are allowed (the page said "Registration failed - permission denied"), is test_push_browser.py's.
+Turned on, the server keeps a device; turned off, the browser is unsubscribed and the server forgets it.  One
+Chromium with a profile of its own for the module (a private window has no push at all); the server in process."""
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,16 +28,22 @@ from browsing import (
     PHONE_UPRIGHT,
     WAIT_MS,
     serious_problems,
-    serving,
+    serving_app,
     what_does_not_fit,
 )
 from pushing import ChromiumPushService
+from racko.web.app import create_app
 from racko.web.core import page_words
+from racko.web.push import PushKeys, PushReach
+from racko.web.store import SqliteTables
 
 SCREENS = {"laptop": LAPTOP, "upright": PHONE_UPRIGHT, "sideways": PHONE_SIDEWAYS}
 WORDS = page_words(("core", "players", "push"))
 PATIENCE_MS = 15000
 """How long the page waits for a push service's answer before it says none came (device.js)."""
+CHROMIUM_PUSH_HOST = "jmt17.google.com"
+"""Where Chromium's subscriptions point when its push service is not Google's own (a test's, here): the endpoints are
+``https://jmt17.google.com/fcm/send/<token>``."""
 
 
 @pytest.fixture(scope="module")
@@ -46,9 +53,35 @@ def service() -> Iterator[ChromiumPushService]:
     made.close()
 
 
+class Names:
+    """The server's resolver in this test: Chromium's push host resolves (to this machine: the server sends no push
+    here), unless :attr:`down`."""
+
+    def __init__(self) -> None:
+        self.down = False
+
+    def __call__(self, host: str, port: int) -> list[str]:
+        if self.down or host != CHROMIUM_PUSH_HOST:
+            raise OSError(f"{host} does not resolve")
+        return ["127.0.0.1"]
+
+
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with serving(tmp_path_factory.mktemp("optin")) as address:
+def names() -> Names:
+    return Names()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory, names: Names) -> Iterator[str]:
+    """The server in this process, told that Chromium's push host is one of its operator's push services (as
+    ``racko serve --push-service jmt17.google.com`` tells it), and resolving it by :class:`Names`."""
+    app = create_app(
+        SqliteTables(tmp_path_factory.mktemp("optin") / "tables.sqlite3"),
+        pace=0.0,
+        push_keys=PushKeys.made(),
+        push_reach=PushReach(services=((CHROMIUM_PUSH_HOST, 443),), resolve=names),
+    )
+    with serving_app(app) as address:
         yield address
 
 
@@ -98,7 +131,7 @@ def _devices(page: Page, server: str) -> Any:
 
 
 def test_turned_on_through_chromium_s_push_service_the_server_keeps_the_browser_s_own_subscription(
-    chromium_profile: BrowserContext, service: ChromiumPushService, server: str, shots: Path
+    chromium_profile: BrowserContext, service: ChromiumPushService, server: str, names: Names, shots: Path
 ) -> None:
     page = _me(chromium_profile, server, "upright", "en")
     words = WORDS["en"]
@@ -119,7 +152,8 @@ def test_turned_on_through_chromium_s_push_service_the_server_keeps_the_browser_
     made = page.evaluate(
         "navigator.serviceWorker.ready.then((r) => r.pushManager.getSubscription()).then((s) => s.toJSON())"
     )
-    assert made["endpoint"].startswith("https://") and len(made["keys"]["p256dh"]) == 87 and made["keys"]["auth"]
+    assert made["endpoint"].startswith(f"https://{CHROMIUM_PUSH_HOST}/fcm/send/"), made
+    assert len(made["keys"]["p256dh"]) == 87 and made["keys"]["auth"]
     assert _devices(page, server) == 1
     assert serious_problems(page, Axe()) == []
     # Turned off: unsubscribed, and the server forgets the device.
@@ -127,6 +161,14 @@ def test_turned_on_through_chromium_s_push_service_the_server_keeps_the_browser_
     expect(page.locator("#push-state")).to_have_text(words["push_state_off"])
     assert _devices(page, server) == 0
     assert page.evaluate("navigator.serviceWorker.ready.then((r) => r.pushManager.getSubscription())") is None
+    # The server cannot take the subscription (its push service's name does not resolve now): the page says so, with
+    # the server's reason, and nothing is on.
+    names.down = True
+    page.locator("#push-toggle").click()
+    refused = words["push_server_refused"].split("{reason}")[0]
+    expect(page.locator("#push-state")).to_have_text(re.compile(re.escape(refused) + ".*cannot be found now"))
+    assert _devices(page, server) == 0
+    names.down = False
     # On at once when the push service answers at once.
     page.locator("#push-toggle").click()
     expect(page.locator("#push-state")).to_have_text(words["push_state_on"])

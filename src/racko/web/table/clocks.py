@@ -83,7 +83,7 @@ class Clocks(Seating):
 
     async def _list_turn(self, table_id: str, seat: int | None, deadline: float | None) -> None:
         try:
-            await asyncio.to_thread(self.players.turn_at, table_id, seat, deadline)
+            await self.players.list_turn(table_id, seat, deadline)
         except Exception as error:  # the lists are a convenience: the game goes on
             log.warning("table %s: whose move it is could not be listed: %s", table_id, said(error))
 

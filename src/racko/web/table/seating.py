@@ -27,6 +27,7 @@ from racko.web.players import (
     posing_as,
     reserved_like,
     shares_a_network,
+    unfit_name,
 )
 from racko.web.table import timing
 from racko.web.table.computer import ComputerPlayers
@@ -212,6 +213,9 @@ class Seating(ComputerPlayers):
             raise WebError("spectator", "Spectators have no seat to name.")
         if not isinstance(name, str) or not name.strip():
             raise WebError("bad-name", "A name is some text, such as Ann.")
+        unfit = unfit_name(name)
+        if unfit is not None:
+            raise WebError("name-unfit", unfit.message, why=unfit.why, **unfit.details)
         clean = plain_name(name)[:NAME_LENGTH].strip() or "Player"
         mark = await asyncio.to_thread(self.marks.mark, address)
         async with self._changing(table) as table:

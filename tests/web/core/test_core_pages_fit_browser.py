@@ -21,6 +21,8 @@ SCREENS = {"laptop": LAPTOP, "upright": PHONE_UPRIGHT, "sideways": PHONE_SIDEWAY
 PAGES = {"new": "/new", "challenge": "/challenge/Robo", "lobby": "/"}
 READY = {"new": "#clock option", "challenge": "#clock option", "lobby": "#quick-clock option"}
 """What each page shows once its script has filled it in (its lists come from the server)."""
+MEDIUM = {"en": "computer: medium", "nl": "computer: medium", "fr": "ordinateur : medium"}
+"""A seat's computer player as the start page offers it (French sets a space before its colon)."""
 
 
 @pytest.fixture(scope="module")
@@ -54,6 +56,7 @@ def test_the_pages_with_forms_fit_and_create_the_table_takes_a_tap(
         assert problems == {}
         page.goto(server + "/new")
         expect(page.locator("#clock option").first).to_be_attached()
+        expect(page.locator("#seat-1 option[value=medium]")).to_have_text(MEDIUM[language])
         page.locator("#name-0").fill("Ann")
         create = page.get_by_role("button", name=page_words(("core", "table"))[language]["create"])
         create.tap() if screen != "laptop" else create.click()

@@ -181,6 +181,9 @@ def test_a_push_service_that_refuses_is_said_in_the_page_s_language_and_fits(
     chromium_profile: BrowserContext, service: ChromiumPushService, server: str, shots: Path, screen: str, language: str
 ) -> None:
     page = _me(chromium_profile, server, screen, language)
+    # The page's lists and counts are said again in the language chosen (they kept the one it opened in).
+    expect(page.locator("#tables-list")).to_have_text(WORDS[language]["my_tables_none"])
+    expect(page.locator("#push-devices")).to_have_text(WORDS[language]["push_devices"].replace("{count}", "0"))
     service.answer = "refuse"
     page.locator("#push-toggle").click()
     said = WORDS[language]["push_service_failed"].split("{reason}")

@@ -121,7 +121,6 @@
     });
   }
 
-  const language = document.getElementById("lang");
-  if (language) language.addEventListener("change", render);
+  languageWatchers.push(render); // said again once the language chosen is the page's (its words may come later)
   start().catch((error) => { say(...failure(error)); });
 })();

@@ -103,7 +103,7 @@ function render() {
     .concat(Object.entries(stats.by_variant).map(([title, tally]) => [titleWords(title), tally]))
     .concat(Object.entries(stats.by_opponent).map(([name, tally]) => [name === "people only" ? t("people_only") : t("stats_against", { name }), tally])) : [];
   $("stats").replaceChildren(...(rows.length ? rows.map(([name, tally]) =>
-    element("li", "", name + ": " + statsLine(tally))) : [element("li", "empty", t("no_games"))]));
+    element("li", "", t("stats_row", { name, stats: statsLine(tally) }))) : [element("li", "empty", t("no_games"))]));
   $("games").replaceChildren(...(data.games.length ? data.games.map((game) => {
     const item = element("li", "line");
     const when = new Date(game.finished * 1000).toLocaleString(LANG);

@@ -32,8 +32,10 @@ from browsing import (
     serious_problems,
     what_does_not_fit,
 )
+from racko.web.core import page_words
 
 SCREENS = {"laptop": LAPTOP, "upright": PHONE_UPRIGHT, "sideways": PHONE_SIDEWAYS}
+WORDS = page_words(("core", "table"))
 HINT_WAIT_MS = 120_000
 """A hint is worked out by play-outs: on a busy machine it takes far longer than a click's answer."""
 
@@ -149,40 +151,61 @@ def _fits(page: Page, moment: str) -> None:
 
 
 SCREEN_LANGUAGES = [(screen, language) for screen in SCREENS for language in LOCALES]
+FIRST = {"laptop": "en", "upright": "nl", "sideways": "fr"}
+"""The language each screen's turn opens in (the browser's); the other two are chosen in the page, which says the
+table and its hint again in them (no page load, and one hint worked out a screen)."""
 
 
-@pytest.mark.parametrize(("screen", "language"), SCREEN_LANGUAGES)
+def _speak(page: Page, language: str) -> None:
+    """The page's language chosen as a person does in the side panel (a drawer, closed, on a phone)."""
+    page.evaluate(
+        "(language) => { const box = document.getElementById('lang'); box.value = language;"
+        " box.dispatchEvent(new Event('change')); }",
+        language,
+    )
+    expect(page.locator("html")).to_have_attribute("lang", language)
+
+
+@pytest.mark.parametrize("screen", list(SCREENS))
 def test_a_turn_fits_the_screen_uses_it_and_an_open_hint_leaves_the_rack_discard_and_rack_o_in_view(
-    served: tuple[str, Path], chromium: Browser, opened: list[Page], game: Game, shots: Path, screen: str, language: str
+    served: tuple[str, Path], chromium: Browser, opened: list[Page], game: Game, shots: Path, screen: str
 ) -> None:
-    page = _ann_s_turn(served, chromium, opened, game, screen, language)
-    _fits(page, "Ann's turn")
-    felt = page.evaluate(FELT)
-    if screen == "upright":  # before: 42 % of the screen bare felt, numbers 3 px wider than their cards
-        assert felt["bare"] <= 0.25, felt
-    if screen == "sideways":  # before: the other's panel half empty, your cards 33 px wide in 60 px slots
-        assert felt["otherFilled"] >= 0.9 and felt["cardFillsSlot"] >= 0.95, felt
-        assert felt["cardHeight"] >= 0.2 * 375 and felt["bare"] <= 0.12, felt
-    page.screenshot(path=str(shots / f"fit-turn-{screen}-{language}.png"))
+    languages = [FIRST[screen]] + [other for other in LOCALES if other != FIRST[screen]]
+    page = _ann_s_turn(served, chromium, opened, game, screen, languages[0])
+    for language in languages:
+        _speak(page, language)
+        expect(page.locator("#btn-discard")).to_contain_text(WORDS[language]["discard"])
+        _fits(page, f"Ann's turn in {language}")
+        felt = page.evaluate(FELT)
+        if screen == "upright":  # before: 42 % of the screen bare felt, numbers 3 px wider than their cards
+            assert felt["bare"] <= 0.25, felt
+        if screen == "sideways":  # before: the other's panel half empty, your cards 33 px wide in 60 px slots
+            assert felt["otherFilled"] >= 0.9 and felt["cardFillsSlot"] >= 0.95, felt
+            assert felt["cardHeight"] >= 0.2 * 375 and felt["bare"] <= 0.12, felt
+        page.screenshot(path=str(shots / f"fit-turn-{screen}-{language}.png"))
 
-    # The hint, its reasons open.
+    # The hint, its reasons open, in each language.
     page.locator("#btn-hint").click()
     expect(page.locator("#hint-best")).to_contain_text(re.compile(r"\S+\s*:?\s+\S"), timeout=HINT_WAIT_MS)
     page.locator("#hint-more summary").click()
     expect(page.locator("#hint-reasons li").first).to_be_visible()
-    slots = [f"#rack .slot >> nth={k}" for k in range(10)]
-    for part in ("#hint-best", "#btn-discard", "#btn-racko", "#prompt", *slots):
-        assert in_first_screen(page, part), part  # before, sideways: the rack ended at 408 px on a 375 px screen
-    _fits(page, "the hint open")
-    # The reasons scroll in the hint's own box (its best move staying on top): the last one can be read.
     hint = page.locator("#hint")
-    hint.evaluate("(box) => { box.scrollTop = box.scrollHeight; }")
-    last = page.locator("#hint-more li").last.bounding_box()
-    box, best = hint.bounding_box(), page.locator("#hint-best").bounding_box()
-    assert last and box and best
-    assert box["y"] - 1 <= best["y"] and last["y"] + last["height"] <= box["y"] + box["height"] + 1
-    assert in_first_screen(page, "#hint-best")
-    page.screenshot(path=str(shots / f"fit-hint-{screen}-{language}.png"))
+    for language in languages:
+        _speak(page, language)
+        expect(page.locator("#hint-best .hint-label")).to_have_text(WORDS[language]["hint_label"])
+        hint.evaluate("(box) => { box.scrollTop = 0; }")
+        slots = [f"#rack .slot >> nth={k}" for k in range(10)]
+        for part in ("#hint-best", "#btn-discard", "#btn-racko", "#prompt", *slots):
+            assert in_first_screen(page, part), (part, language)  # before, sideways: the rack ended at 408 px of 375
+        _fits(page, f"the hint open in {language}")
+        # The reasons scroll in the hint's own box (its best move staying on top): the last one can be read.
+        hint.evaluate("(box) => { box.scrollTop = box.scrollHeight; }")
+        last = page.locator("#hint-more li").last.bounding_box()
+        box, best = hint.bounding_box(), page.locator("#hint-best").bounding_box()
+        assert last and box and best
+        assert box["y"] - 1 <= best["y"] and last["y"] + last["height"] <= box["y"] + box["height"] + 1, language
+        assert in_first_screen(page, "#hint-best")
+        page.screenshot(path=str(shots / f"fit-hint-{screen}-{language}.png"))
     if screen == "upright":
         assert serious_problems(page, Axe()) == []
 

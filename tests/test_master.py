@@ -259,7 +259,7 @@ def test_what_the_opponent_did_sharpens_the_guess_of_its_hidden_rack() -> None:
     assert gained / slots > 0.03  # nats a slot; about 0.08 over many rounds (docs/STRENGTH.md)
 
 
-def _posterior(**changes: object) -> tuple[list[int], list[float]]:
+def _posterior(**changes: object) -> tuple[list[int], list[float], list[float], list[float]]:
     arguments: dict[str, object] = {
         "deck_size": 40,
         "needs_run": False,
@@ -270,29 +270,33 @@ def _posterior(**changes: object) -> tuple[list[int], list[float]]:
         "turns": [(40, 0, 9, 39, 0, [40]), (7, 1, 3, 35, 7, [7, 39])],
         "sweeps": 6,
         "burn": 1,
-        "leaning": (2.0, 1.0, 0.5),
+        "styles": [(0, 1.0, 2.0, 1.0, 0.5, 0.0, 0.0)],
         "seed": 3,
     }
     arguments.update(changes)
-    guess, shares = kernel.posterior(*arguments.values())
-    return list(guess), list(shares)
+    guess, shares, chances, oldest = kernel.posterior(*arguments.values())
+    return list(guess), list(shares), list(chances), list(oldest)
 
 
 def test_the_sweeps_keep_known_cards_give_each_hidden_slot_a_hidden_card_and_a_seed_fixes_them() -> None:
-    guess, shares = _posterior()
+    guess, shares, chances, _ = _posterior()
+    assert chances == [1.0]  # one style: certain
     assert [guess[slot] for slot in range(10) if slot not in (2, 9)] == [1, 3, 7, 12, 16, 22, 26, 30]
     assert {guess[2], guess[9]} <= {5, 20, 33, 38} and guess[2] != guess[9]
     for slot in (2, 9):
         assert sum(shares[slot * 41 : (slot + 1) * 41]) == pytest.approx(1.0)
-    assert (guess, shares) == _posterior()
-    assert _posterior(seed=4) != (guess, shares)
+    assert (guess, shares) == _posterior()[:2]
+    assert _posterior(seed=4)[:2] != (guess, shares)
 
 
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
         ({"sweeps": 0}, "sweeps"),
-        ({"leaning": (0.0, 1.0, 0.5)}, "spreads"),
+        ({"styles": [(0, 1.0, 0.0, 1.0, 0.5, 0.0, 0.0)]}, "style"),
+        ({"styles": [(3, 1.0, 1.0, 1.0, 0.5, 0.0, 0.0)]}, "style"),
+        ({"styles": [(0, 1.0, 1.0, 1.0, 0.5, 1.0, 0.0)]}, "style"),
+        ({"styles": []}, "styles"),
         ({"rack": [1, 2, 3]}, "ten cards"),
         ({"slots": [2, 9, 4, 5, 6]}, "hidden card"),
         ({"turns": [(40, 1, -1, 0, 0, [])]}, "turn"),

@@ -1,14 +1,20 @@
-"""The playing styles ``band`` and ``sequence``: arena opponents (not levels) that play as people describe playing."""
+"""The playing styles (``band``, ``sequence``) and ``master``'s model of the opponent it meets: a mixture of styles,
+each read by the C kernel as its bot plays, the mixture's chances learnt from the turns watched."""
 
 from __future__ import annotations
+
+import math
 
 import pytest
 
 import racko
 from racko import bots
+from racko.bots import _rollout as kernel  # type: ignore[attr-defined]
+from racko.bots.opponents import BAND, GAP, SEQUENCE, Style, StyleBelief, fitted_styles, load_styles
 from racko.bots.runner import play_round
 from racko.bots.styles import band_slot, frontier, place_of, sequence_range, sequence_slot
 from racko.errors import RackoError
+from racko.tools.strength import LoggedTurn, collect_turns, fit_style, style_loglik
 
 
 def test_the_styles_are_arena_opponents_not_levels() -> None:
@@ -52,3 +58,88 @@ def test_a_sequence_player_builds_from_the_low_end() -> None:
     assert sequence_slot(rack, 9, 40) == (2, 2)  # fits the first slot not yet built
     assert sequence_slot(rack, 27, 40) == (1, 6)  # its bucket slot above the built part holds 5, which is out
     assert sequence_slot(rack, 3, 40) == (0, -1)
+
+
+@pytest.mark.parametrize(("player", "kind"), [("band", BAND), ("sequence", SEQUENCE)])
+@pytest.mark.parametrize("rule", [False, True])
+def test_the_kernel_reads_each_style_as_its_bot_plays(player: str, kind: int, rule: bool) -> None:
+    """Under its own style (nearly no spread, no random choices) every turn of the bot is near certain (ties apart),
+    and under the other styles it is unlikely: the kernel's rules are the bots'."""
+    logged = collect_turns(player, "easy", 6, seed=2, two_player_rule=rule)
+    assert len(logged) > 40
+    exact = [(GAP, 1.0, 0.01, 0.01, 0.0, 1e-9, 0.0), (BAND, 1.0, 0.01, 0.01, 0.05, 1e-9, 1.0)]
+    exact.append((SEQUENCE, 1.0, 0.01, 0.01, 0.5, 1e-9, 1.5))  # margins: a band player takes what gains at all
+    own = [kernel.loglik(40, rule, turn.rack, [turn.turn], exact)[kind] for turn in logged]
+    assert min(own) > math.log(0.3)  # certain, or a tie between slots that gain as much (the bot takes the first)
+    assert sum(own) / len(own) > -0.1
+    others = [k for k in (GAP, BAND, SEQUENCE) if k != kind]
+    for other in others:
+        mean = sum(kernel.loglik(40, rule, turn.rack, [turn.turn], exact)[other] for turn in logged) / len(logged)
+        assert mean < -1.0
+
+
+def test_fitting_a_style_makes_its_turns_likelier() -> None:
+    logged = collect_turns("band", "easy", 4, seed=5, two_player_rule=False)
+    loose = Style("band", take_spread=2.0, place_spread=2.0, take_margin=1.0, floor=0.2, shape=1.0)
+    fitted = fit_style(loose, logged, False)
+    assert style_loglik(fitted, logged, False) > style_loglik(loose, logged, False) + len(logged) * 0.5
+    assert fitted.floor < 0.05 and fitted.place_spread < 0.5
+
+
+def test_a_belief_folds_a_turn_that_left_the_window_and_starts_a_round_from_the_last() -> None:
+    styles = fitted_styles(False)
+    belief = StyleBelief(styles)
+    assert belief.current() == pytest.approx([style.share for style in styles], abs=1e-3)
+    belief.new_round(0)
+    belief.fold([0.5, 0.1, 0.1])
+    assert belief.chances[0] == pytest.approx(0.5 / 0.7, abs=0.01)
+    belief.seen([0.2, 0.7, 0.1])
+    assert belief.current() == [0.2, 0.7, 0.1]
+    belief.new_round(1)  # what the last decision knew becomes the belief
+    assert belief.chances == pytest.approx([0.2, 0.7, 0.1]) and belief.last is None
+    assert belief.kernel_rows()[1][:2] == (BAND, pytest.approx(0.7))
+
+
+@pytest.mark.parametrize(
+    ("document", "message"),
+    [
+        ([], "object"),
+        ({"no_two_player_rule": []}, "no list"),
+        ({"no_two_player_rule": [{"name": "gap"}], "two_player_rule": [{"name": "gap"}]}, "incomplete"),
+        (
+            {
+                "no_two_player_rule": [{"name": "octopus", "take_spread": 1, "place_spread": 1, "take_margin": 0,
+                                        "floor": 0}],
+                "two_player_rule": [],
+            },
+            "Unknown style",
+        ),
+        (
+            {
+                "no_two_player_rule": [{"name": "gap", "take_spread": 0, "place_spread": 1, "take_margin": 0,
+                                        "floor": 0}],
+                "two_player_rule": [],
+            },
+            "out of range",
+        ),
+    ],
+)  # fmt: skip
+def test_a_bad_styles_file_is_refused_with_the_reason(document: object, message: str) -> None:
+    with pytest.raises(RackoError, match=message):
+        load_styles(document)
+
+
+def test_the_shipped_styles_load() -> None:
+    for rule in (False, True):
+        assert [style.name for style in fitted_styles(rule)] == ["gap", "band", "sequence"]
+
+
+def test_logged_turns_carry_the_rack_the_turn_left() -> None:
+    logged = collect_turns("sequence", "easy", 2, seed=1, two_player_rule=False)
+    for entry in logged:
+        assert isinstance(entry, LoggedTurn) and len(entry.rack) == 10
+        offered, took, slot, left, held, _ = entry.turn
+        if slot >= 0:
+            assert left not in entry.rack  # the card that left the slot is gone from the rack
+            if took:
+                assert entry.rack[slot] == offered == held

@@ -3,6 +3,7 @@ each read by the C kernel as its bot plays, the mixture's chances learnt from th
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -13,6 +14,7 @@ from racko.bots import _rollout as kernel  # type: ignore[attr-defined]
 from racko.bots.opponents import BAND, GAP, SEQUENCE, Style, StyleBelief, fitted_styles, load_styles
 from racko.bots.runner import play_round
 from racko.bots.styles import band_slot, frontier, place_of, sequence_range, sequence_slot
+from racko.bots.win_chance import WinChance, fitted_chance, load_chances
 from racko.errors import RackoError
 from racko.tools.strength import LoggedTurn, collect_turns, fit_style, style_loglik
 
@@ -129,9 +131,24 @@ def test_a_bad_styles_file_is_refused_with_the_reason(document: object, message:
         load_styles(document)
 
 
-def test_the_shipped_styles_load() -> None:
+def test_the_shipped_styles_and_chance_to_win_load() -> None:
     for rule in (False, True):
         assert [style.name for style in fitted_styles(rule)] == ["gap", "band", "sequence"]
+        chance = fitted_chance(rule)
+        assert chance.mover < 0 and chance.taking < 0 and chance.other > 0  # own cost hurts, the other's helps
+
+
+def test_the_chance_to_win_falls_with_the_movers_cost_and_is_certain_when_taking_goes_out() -> None:
+    chance = fitted_chance(False)
+    assert chance.chance(10, 10, 10) > chance.chance(20, 20, 10) > chance.chance(20, 20, 5)
+    assert chance.chance(10, 0, 1) == 1.0 and chance.chance(10, 5, 0) == 0.0
+    with pytest.raises(RackoError, match="log1p"):
+        load_chances({"features": "squares"})
+    with pytest.raises(RackoError, match="complete fit"):
+        load_chances({"features": "log1p", "no_two_player_rule": {"bias": 1}})
+    document = json.loads(json.dumps({"features": "log1p", **{key: vars(fitted_chance(False)) for key in (
+        "no_two_player_rule", "two_player_rule")}}))  # fmt: skip
+    assert load_chances(document)[True] == WinChance(**vars(fitted_chance(False)))
 
 
 def test_logged_turns_carry_the_rack_the_turn_left() -> None:
@@ -143,3 +160,22 @@ def test_logged_turns_carry_the_rack_the_turn_left() -> None:
             assert left not in entry.rack  # the card that left the slot is gone from the rack
             if took:
                 assert entry.rack[slot] == offered == held
+
+
+def test_the_chance_to_win_s_regression_recovers_known_coefficients_and_refuses_too_few_rounds() -> None:
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("numba")
+    from racko.envs.batch.win_chances import design, fit, log_loss, logistic_fit
+
+    rng = np.random.default_rng(3)
+    costs = rng.uniform(0, 40, size=(20_000, 3))
+    truth = np.array([0.2, -0.7, -1.8, 2.4])
+    inputs = design(np.column_stack([costs, np.zeros(len(costs)), np.zeros(len(costs))]))
+    outcomes = (rng.uniform(size=len(costs)) < 1 / (1 + np.exp(-inputs @ truth))).astype(np.float64)
+    fitted = logistic_fit(inputs, outcomes)
+    assert fitted[1:] == pytest.approx(truth[1:], abs=0.3)
+    fitted_chances, true_chances = (1 / (1 + np.exp(-inputs @ coefficients)) for coefficients in (fitted, truth))
+    assert np.abs(fitted_chances - true_chances).mean() < 0.02
+    assert log_loss(inputs, outcomes, fitted) < log_loss(inputs, outcomes, np.zeros(4))
+    with pytest.raises(RackoError, match="10 rounds"):
+        fit(5, False)

@@ -25,7 +25,7 @@ from racko.bots.opponents import fitted_styles
 from racko.bots.runner import time_quantile
 from racko.errors import RackoError
 from racko.rules import VARIANTS, variant
-from racko.tools import arena, sanity, strength
+from racko.tools import arena, sanity, strength, table_rating
 from racko.tools.builds import is_other_build, register_other_builds
 
 T = TypeVar("T")
@@ -535,6 +535,77 @@ def fit_opponents_command(
             typer.echo(f"  held-out turns of {strength.STYLE_PLAYERS[player]}, mean log-likelihood: {scores}")
 
 
+def fit_table_rating_command(
+    players: Annotated[int, typer.Option(help="Players at the table (3 to 5).")] = 3,
+    positions: Annotated[int, typer.Option(help="Positions of hard players (a fifth held out).")] = 1000,
+    rounds: Annotated[
+        int, typer.Option(help="Times the positions are labelled by play-outs and the rating fitted.")
+    ] = (table_rating.ROUNDS),
+    seed: Annotated[int, typer.Option(help="Seed of the positions and the play-outs.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+) -> None:
+    """Fit the one-move rating (the gap model's power, slack and end factor) at a table of 3 to 5 players to deep
+    play-outs with the other seats in them, by a ranking loss, label again with the fitted player in the play-outs,
+    and say how many play-out turns each rating loses against the best move on held-out positions."""
+    if not 3 <= players <= 5 or positions < 10 or rounds < 1:
+        _fail("--players 3 to 5, --positions at least 10, --rounds at least 1.")
+    try:
+        fitted = _run(
+            "Positions", lambda progress: table_rating.fit_table_rating(players, positions, seed, rounds, progress)
+        )
+    except RackoError as error:
+        _fail(str(error))
+    if as_json:
+        typer.echo(json.dumps(fitted.to_json()))
+        return
+    for model, lost in zip(fitted.models, fitted.held_out_lost, strict=True):
+        typer.echo(
+            f"power {model.power:.3f}, slack {model.slack:.3f}, end factor {model.edge:.3f}: "
+            f"{lost:.3f} turns lost a move"
+        )
+    typer.echo(f"expert's table model: {fitted.table_model_lost:.3f} turns lost a move")
+
+
+def solve_small_command(
+    rounds: Annotated[int, typer.Option(help="Rounds of each match against the best player (seats alternating).")] = (
+        20_000
+    ),
+    seed: Annotated[int, typer.Option(help="Seed of the deals and the draws.")] = 0,
+    values: Annotated[
+        Path | None,
+        typer.Option(
+            help="Keep the solved values in this .npy file (180 MB): read when it exists, else written.", dir_okay=False
+        ),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+) -> None:
+    """A bound at a small size: solve the open-rack 2-player game with 3 slots and 12 cards exactly, and say how
+    far hard and master's way of choosing are from the best player there (needs the rl extra: numba)."""
+    try:
+        from racko.tools.small_game import solve_small
+    except ImportError as error:  # the rl extra is not installed
+        _fail(f"solve-small needs the rl extra (pip install 'racko[rl]'): {error}.", 1)
+    if rounds < 2:
+        _fail("--rounds must be at least 2.")
+    try:
+        solved = solve_small(rounds, seed, values)
+    except (RackoError, OSError, ValueError) as error:
+        _fail(str(error))
+    if as_json:
+        typer.echo(json.dumps(solved.to_json()))
+        return
+    typer.echo(
+        f"3 slots, 12 cards, open racks: solved in {solved.sweeps} sweeps; moving first, the best player wins "
+        f"{_percent(solved.first_mover)} % of deals."
+    )
+    for match in solved.matches:
+        typer.echo(
+            f"{match.first} against {match.second}: {_percent(match.first_wins / match.rounds)} % of "
+            f"{match.rounds:,} rounds; choices give away {100 * match.first_lost:.2f} and "
+            f"{100 * match.second_lost:.2f} points of the chance to win a round."
+        )
+
+
 def register(app: typer.Typer) -> None:
     """Add ``arena``, ``solo``, ``sanity``, ``ranking``, ``compare`` and ``headroom`` to the ``racko`` app."""
     app.command("arena")(arena_command)
@@ -544,3 +615,5 @@ def register(app: typer.Typer) -> None:
     app.command("compare")(compare_command)
     app.command("headroom")(headroom_command)
     app.command("fit-opponents")(fit_opponents_command)
+    app.command("fit-table-rating")(fit_table_rating_command)
+    app.command("solve-small")(solve_small_command)

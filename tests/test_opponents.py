@@ -11,6 +11,7 @@ import pytest
 import racko
 from racko import bots
 from racko.bots import _rollout as kernel  # type: ignore[attr-defined]
+from racko.bots.master import MasterBot
 from racko.bots.opponents import BAND, GAP, SEQUENCE, Style, StyleBelief, fitted_styles, load_styles
 from racko.bots.runner import play_round
 from racko.bots.styles import band_slot, frontier, place_of, sequence_range, sequence_slot
@@ -86,6 +87,16 @@ def test_fitting_a_style_makes_its_turns_likelier() -> None:
     fitted = fit_style(loose, logged, False)
     assert style_loglik(fitted, logged, False) > style_loglik(loose, logged, False) + len(logged) * 0.5
     assert fitted.floor < 0.05 and fitted.place_spread < 0.5
+
+
+def test_the_belief_learns_the_style_of_the_opponent_from_its_turns() -> None:
+    rules = racko.variant("classic").rules(2, two_player_rule=False, turn_cap=300)
+    for opponent, style in (("band", "band"), ("sequence", "sequence"), ("hard", "gap")):
+        master = bots.create("master", seed=1)
+        assert isinstance(master, MasterBot)
+        play_round(racko.Round.deal(rules, seed=4), [master, bots.create(opponent, seed=2)])
+        assert master._belief is not None
+        assert master._belief.named()[style] > 0.95, (opponent, master._belief.named())
 
 
 def test_a_belief_folds_a_turn_that_left_the_window_and_starts_a_round_from_the_last() -> None:

@@ -259,7 +259,7 @@ def test_what_the_opponent_did_sharpens_the_guess_of_its_hidden_rack() -> None:
     assert gained / slots > 0.03  # nats a slot; about 0.08 over many rounds (docs/STRENGTH.md)
 
 
-def _posterior(**changes: object) -> tuple[list[int], list[float]]:
+def _posterior(**changes: object) -> tuple[list[int], list[float], list[float], list[float]]:
     arguments: dict[str, object] = {
         "deck_size": 40,
         "needs_run": False,
@@ -270,29 +270,33 @@ def _posterior(**changes: object) -> tuple[list[int], list[float]]:
         "turns": [(40, 0, 9, 39, 0, [40]), (7, 1, 3, 35, 7, [7, 39])],
         "sweeps": 6,
         "burn": 1,
-        "leaning": (2.0, 1.0, 0.5),
+        "styles": [(0, 1.0, 2.0, 1.0, 0.5, 0.0, 0.0)],
         "seed": 3,
     }
     arguments.update(changes)
-    guess, shares = kernel.posterior(*arguments.values())
-    return list(guess), list(shares)
+    guess, shares, chances, oldest = kernel.posterior(*arguments.values())
+    return list(guess), list(shares), list(chances), list(oldest)
 
 
 def test_the_sweeps_keep_known_cards_give_each_hidden_slot_a_hidden_card_and_a_seed_fixes_them() -> None:
-    guess, shares = _posterior()
+    guess, shares, chances, _ = _posterior()
+    assert chances == [1.0]  # one style: certain
     assert [guess[slot] for slot in range(10) if slot not in (2, 9)] == [1, 3, 7, 12, 16, 22, 26, 30]
     assert {guess[2], guess[9]} <= {5, 20, 33, 38} and guess[2] != guess[9]
     for slot in (2, 9):
         assert sum(shares[slot * 41 : (slot + 1) * 41]) == pytest.approx(1.0)
-    assert (guess, shares) == _posterior()
-    assert _posterior(seed=4) != (guess, shares)
+    assert (guess, shares) == _posterior()[:2]
+    assert _posterior(seed=4)[:2] != (guess, shares)
 
 
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
         ({"sweeps": 0}, "sweeps"),
-        ({"leaning": (0.0, 1.0, 0.5)}, "spreads"),
+        ({"styles": [(0, 1.0, 0.0, 1.0, 0.5, 0.0, 0.0)]}, "style"),
+        ({"styles": [(3, 1.0, 1.0, 1.0, 0.5, 0.0, 0.0)]}, "style"),
+        ({"styles": [(0, 1.0, 1.0, 1.0, 0.5, 1.0, 0.0)]}, "style"),
+        ({"styles": []}, "styles"),
         ({"rack": [1, 2, 3]}, "ten cards"),
         ({"slots": [2, 9, 4, 5, 6]}, "hidden card"),
         ({"turns": [(40, 1, -1, 0, 0, [])]}, "turn"),
@@ -304,3 +308,68 @@ def test_the_sweeps_keep_known_cards_give_each_hidden_slot_a_hidden_card_and_a_s
 def test_the_sweeps_refuse_bad_input_with_the_reason(changes: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         _posterior(**changes)
+
+
+GAP_ROW = [(0, 1.0, 1.0, 0.05, 3.7, 0.001, 0.0)]
+CHANCE = (0.2, -0.7, -1.8, 2.4)
+
+
+def test_going_out_wins_and_handing_the_opponent_its_last_card_loses_by_the_chance_to_win() -> None:
+    rack = (2, 5, 9, 13, 17, 21, 25, 29, 38, 33)  # one card from Rack-O
+    opponent = [1, 3, 6, 10, 14, 18, 22, 26, 30, 4]  # 35 or more in its last slot goes out
+    seen = {*rack, *opponent, 35, 12}
+    hidden = [card for card in range(1, 41) if card not in seen]
+    positions = [(ORDERED, 40, 0), (rack, 35, 0), (rack, 12, 0)]
+    (out, n_out), (handing, n_handing), (keeping, n_keeping) = kernel.rate(
+        40, False, hidden, NOTHING_HIDDEN, opponent, GAP_ROW, [], hidden, positions, 16, 5, CHANCE
+    )
+    assert out == n_out == 16  # a rack in order has won
+    assert handing / n_handing < 0.01  # the opponent takes 35 and goes out
+    assert keeping / n_keeping > 0.05  # both are a card from going out: it moves first
+
+
+def test_a_card_drawn_is_rated_only_with_the_samples_that_leave_it_in_the_stock() -> None:
+    opponent = [0, 0, 6, 0, 14, 0, 0, 26, 0, 0]
+    hidden = [card for card in range(1, 41) if card not in {*ORDERED[:5], 6, 14, 26, 38, 39, 3, 1, 4}]
+    rack = (*ORDERED[:5], 38, 39, 3, 1, 4)
+    weights = [1.0] * (10 * 41)
+    positions = [(rack, 40, 0), (rack, 40, hidden[0])]
+    first = kernel.rate(40, False, hidden, weights, opponent, GAP_ROW, [], hidden, positions, 64, 3, CHANCE)
+    assert first == kernel.rate(40, False, hidden, weights, opponent, GAP_ROW, [], hidden, positions, 64, 3, CHANCE)
+    (_, everyone), (_, counted) = first
+    assert everyone == 64 and 0 < counted < 64  # some samples deal the drawn card into the opponent's rack
+
+
+def test_races_cut_at_a_horizon_are_scored_by_the_chance_to_win() -> None:
+    opponent = [1, 3, 6, 10, 14, 18, 22, 26, 30, 4]
+    hidden = [card for card in range(1, 41) if card not in ORDERED and card not in opponent and card not in (12, 40)]
+    messy = (9, 2, 5, 13, 17, 21, 25, 29, 33, 37)  # the same cards, out of order; 12 handed on helps nobody
+    tallies = kernel.race(
+        40, False, hidden, NOTHING_HIDDEN, opponent, (), (40,), [(ORDERED, 12, 0), (messy, 12, 0)], 50, 7, 40, None,
+        GAP_ROW, CHANCE, 2,
+    )  # fmt: skip
+    (wins, *_, total, own_difference, _), (_, *_, messy_total, messy_difference, _) = tallies
+    assert wins == 50 and total == 50.0 and own_difference == 0.0  # in order: won before any horizon
+    assert 0 < messy_total < 50 and messy_difference == pytest.approx(messy_total - 50)
+    with pytest.raises(ValueError, match="horizon"):
+        kernel.race(
+            40, False, hidden, NOTHING_HIDDEN, opponent, (), (), [(ORDERED, 40, 0)], 5, 7, 40, None, None, CHANCE
+        )
+
+
+def test_against_a_band_player_master_deals_its_samples_the_band_rule() -> None:
+    """A gap player goes out with 31 in its last slot; a band player keeps 31 near its place, slots 7 and 8, and
+    does not: handing 31 on costs less against a band player."""
+    rack = (2, 5, 9, 13, 17, 21, 25, 29, 37, 33)
+    opponent = [1, 3, 7, 10, 14, 18, 22, 26, 30, 12]
+    seen = {*rack, *opponent, 31}
+    hidden = [card for card in range(1, 41) if card not in seen]
+    band = [(1, 1.0, 0.05, 0.05, 0.1, 0.001, 1.0)]
+    positions = [(rack, 31, 0)]
+    ((by_band, _),) = kernel.rate(
+        40, False, hidden, NOTHING_HIDDEN, opponent, band, [], hidden, positions, 8, 1, CHANCE
+    )
+    ((by_gap, _),) = kernel.rate(
+        40, False, hidden, NOTHING_HIDDEN, opponent, GAP_ROW, [], hidden, positions, 8, 1, CHANCE
+    )
+    assert by_gap == 0.0 and by_band > 0.5

@@ -96,7 +96,42 @@ def _make_game_chances(rounds: int, seed: int, games: int) -> dict[str, Any]:
     return make_table(rounds, seed, games=games)
 
 
+def fit_win_chance_command(
+    rounds: Annotated[int, typer.Option(help="Rounds of two medium players per 2-player rule (a fifth held out).")] = (
+        50_000
+    ),
+    seed: Annotated[int, typer.Option(help="Seed of the rounds.")] = 0,
+    out: Annotated[
+        str | None, typer.Option(help="Write the fit to this file (racko/bots/data/win_chance.json ships it).")
+    ] = None,
+) -> None:
+    """Fit master's chance to win a 2-player round on the batch simulator's rounds (needs the rl extra) and print it
+    as JSON: the coefficients and the held-out log-loss against the win rate alone (docs/STRENGTH.md)."""
+    import json
+    from pathlib import Path
+
+    try:
+        from racko.envs.batch.win_chances import make_document
+    except ImportError as error:  # the rl extra is not installed
+        typer.echo(f"racko: fit-win-chance needs the rl extra (pip install 'racko[rl]'): {error}.", err=True)
+        raise typer.Exit(1) from None
+    try:
+        document = make_document(rounds, seed)
+    except RackoError as error:
+        typer.echo(f"racko: {error}", err=True)
+        raise typer.Exit(2) from None
+    text = json.dumps(document, indent=2) + "\n"
+    if out is not None:
+        try:
+            Path(out).write_text(text, encoding="utf-8")
+        except OSError as error:
+            typer.echo(f"racko: cannot write {out}: {error.strerror or error}.", err=True)
+            raise typer.Exit(2) from None
+    typer.echo(text, nl=False)
+
+
 app.command("demo")(demo_command)
+app.command("fit-win-chance")(fit_win_chance_command)
 bench_commands.register(app, run_batch=_batch_bench, run_tournament=_tournament_bench)
 commands.register(app)
 arena_commands.register(app)

@@ -11,15 +11,17 @@ action.  Create one by name::
 
 from __future__ import annotations
 
-from racko.bots.base import Bot, available, create, describe, playing, register
+from racko.bots.base import Bot, arena_opponents, available, create, describe, playing, register
 from racko.bots.bucket import BucketBot
 from racko.bots.expert import ExpertBot
 from racko.bots.hard import HardBot
 from racko.bots.master import MasterBot
 from racko.bots.medium import MediumBot
 from racko.bots.random_bot import RandomBot
+from racko.bots.styles import BandBot, SequenceBot
 
 __all__ = [
+    "BandBot",
     "Bot",
     "BucketBot",
     "ExpertBot",
@@ -27,6 +29,8 @@ __all__ = [
     "MasterBot",
     "MediumBot",
     "RandomBot",
+    "SequenceBot",
+    "arena_opponents",
     "available",
     "create",
     "describe",

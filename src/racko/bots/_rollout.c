@@ -441,6 +441,152 @@ static int turns_to_go(const World *w, int *rack, Table *t, int cap) {
     return turns;
 }
 
+/* ---- playing styles, as racko.bots.styles: the types of player the opponent model knows ---- */
+enum { GAP_STYLE = 0, BAND_STYLE = 1, SEQUENCE_STYLE = 2, STYLE_KINDS = 3 };
+#define MAX_STYLES 4
+#define GAINS 1e-9
+
+/* how a style is taken to play (the posterior's, the races' and wants' opponent): take_spread and take_margin shape
+   the chance to take the top discard (a logistic in what it gains, less the margin), place_spread the choice of slot
+   (a softmax over what each gains), floor the share of any legal choice at random; shape is band's width or
+   sequence's tolerance */
+typedef struct {
+    int kind;
+    double weight; /* the prior chance of this style */
+    double take_spread, place_spread, take_margin, floor, shape;
+} Style;
+
+/* as styles.place_of */
+static double place_of(int card, int deck_size) { return (card - 0.5) * RACK / deck_size - 0.5; }
+
+static int in_order_around(const int *rack, int slot, int card) {
+    return (slot == 0 || rack[slot - 1] < card) + (slot == RACK - 1 || card < rack[slot + 1]);
+}
+
+/* as styles.band_gain: 0 when slot is outside the card's band, else 1 with the gain in *gain */
+static int band_gain(const int *rack, int slot, int card, int deck_size, double width, double *gain) {
+    if (fabs(slot - place_of(card, deck_size)) > width + GAINS) return 0;
+    double closer = fabs(slot - place_of(rack[slot], deck_size)) - fabs(slot - place_of(card, deck_size));
+    *gain = closer + (in_order_around(rack, slot, card) - in_order_around(rack, slot, rack[slot]));
+    return 1;
+}
+
+/* as styles.band_slot: the best slot (-1 for none in the band), its gain in *gain */
+static int band_slot(const int *rack, int card, int deck_size, double width, double *gain) {
+    int best_slot = -1;
+    *gain = -HUGE_VAL;
+    for (int slot = 0; slot < RACK; slot++) {
+        double g;
+        if (band_gain(rack, slot, card, deck_size, width, &g) && g > *gain + GAINS) {
+            *gain = g;
+            best_slot = slot;
+        }
+    }
+    return best_slot;
+}
+
+/* as styles.sequence_range */
+static void sequence_range(int below, int slot, int deck_size, double tolerance, int *low, int *high) {
+    double share = (double)(deck_size - below) / (RACK - slot);
+    int step = (int)(tolerance * share);
+    int room = deck_size - (RACK - 1 - slot);
+    *low = below + 1;
+    *high = below + (step > 1 ? step : 1);
+    if (*high > room) *high = room;
+}
+
+/* as styles.frontier */
+static int frontier(const int *rack, int deck_size, double tolerance) {
+    int below = 0;
+    for (int slot = 0; slot < RACK; slot++) {
+        int low, high;
+        sequence_range(below, slot, deck_size, tolerance, &low, &high);
+        if (rack[slot] < low || rack[slot] > high) return slot;
+        below = rack[slot];
+    }
+    return RACK;
+}
+
+static int bucket_slot(int card, int deck_size) { return (card - 1) * RACK / deck_size; }
+
+/* as styles.sequence_slot: the slot (-1 for none), how much it is wanted there in *want (2, 1 or 0) */
+static int sequence_slot(const int *rack, int card, int deck_size, double tolerance, int *want) {
+    int built = frontier(rack, deck_size, tolerance);
+    *want = 0;
+    if (built == RACK) return -1;
+    int low, high;
+    sequence_range(built ? rack[built - 1] : 0, built, deck_size, tolerance, &low, &high);
+    if (low <= card && card <= high) {
+        *want = 2;
+        return built;
+    }
+    int bucket = bucket_slot(card, deck_size);
+    if (bucket > built && bucket_slot(rack[bucket], deck_size) != bucket) {
+        *want = 1;
+        return bucket;
+    }
+    return -1;
+}
+
+/* as bucket.run_slot: a rack in order without a run of three, the slot where card keeps it in order and makes its
+   longest run longer (the longest such run, the lowest slot among equals); -1 for none */
+static int run_slot(const int *rack, int card) {
+    if (!is_ordered(rack) || longest_run(rack) >= 3) return -1;
+    int best = -1, best_run = longest_run(rack), trial[RACK];
+    memcpy(trial, rack, sizeof trial);
+    for (int slot = 0; slot < RACK; slot++) {
+        trial[slot] = card;
+        int run = longest_run(trial);
+        if (is_ordered(trial) && run > best_run) {
+            best = slot;
+            best_run = run;
+        }
+        trial[slot] = rack[slot];
+    }
+    return best;
+}
+
+/* the slot where a band or sequence player puts card (a discard it would take, or a card it drew), -1 when it
+   would rather not have it: as styles._StyleBot */
+static int style_slot(const Style *style, const int *rack, int card, int deck_size, int needs_run) {
+    if (needs_run) {
+        int slot = run_slot(rack, card);
+        if (slot >= 0) return slot;
+    }
+    if (style->kind == BAND_STYLE) {
+        double gain;
+        int slot = band_slot(rack, card, deck_size, style->shape, &gain);
+        return gain > GAINS ? slot : -1;
+    }
+    int want;
+    int slot = sequence_slot(rack, card, deck_size, style->shape, &want);
+    return want > 0 ? slot : -1;
+}
+
+/* what a band or sequence player wants from card in each slot (band: its gain; sequence: 2, 1 or 0), in wants;
+   valid[slot] 0 where it would never put it (outside the band, not a slot the sequence rule names); under the 2-player
+   rule the slot that lengthens a run in a rack in order wins over all (the style's shape + 3) */
+static void style_wants(const Style *style, const int *rack, int card, int deck_size, int needs_run, double *wants,
+                        int *valid) {
+    for (int slot = 0; slot < RACK; slot++) valid[slot] = 0;
+    if (style->kind == BAND_STYLE) {
+        for (int slot = 0; slot < RACK; slot++) valid[slot] = band_gain(rack, slot, card, deck_size, style->shape, &wants[slot]);
+    } else {
+        int want, slot = sequence_slot(rack, card, deck_size, style->shape, &want);
+        if (slot >= 0) {
+            valid[slot] = 1;
+            wants[slot] = want;
+        }
+    }
+    if (needs_run) {
+        int slot = run_slot(rack, card);
+        if (slot >= 0) {
+            valid[slot] = 1;
+            wants[slot] = style->kind == BAND_STYLE ? RACK : 3;
+        }
+    }
+}
+
 /* ---- Python glue ---- */
 /* a sequence of ints from low to high into a fresh array (one spare place); out_of_range formats the error from
    the sequence's name and the value */
@@ -650,6 +796,105 @@ done:
 }
 
 
+/* the styles of player as the Python side sends them: (kind, weight, take spread, place spread, take margin, floor,
+   shape) each; 0 with a Python error set when one is bad */
+static int read_styles(PyObject *styles_obj, Style *styles, int *count) {
+    PyObject *fast = PySequence_Fast(styles_obj, "styles");
+    if (!fast) return 0;
+    Py_ssize_t size = PySequence_Fast_GET_SIZE(fast);
+    int ok = 0;
+    if (size < 1 || size > MAX_STYLES) {
+        PyErr_SetString(PyExc_ValueError, "styles: one to four");
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < size; i++) {
+        Style *s = &styles[i];
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "idddddd", &s->kind, &s->weight, &s->take_spread,
+                              &s->place_spread, &s->take_margin, &s->floor, &s->shape))
+            goto done;
+        if (s->kind < 0 || s->kind >= STYLE_KINDS || !(s->weight >= 0) || !(s->take_spread > 0) ||
+            !(s->place_spread > 0) || !(s->floor >= 0 && s->floor < 1) || !(s->shape >= 0) || isinf(s->take_margin) ||
+            isnan(s->take_margin)) {
+            PyErr_SetString(PyExc_ValueError, "a style out of range");
+            goto done;
+        }
+    }
+    *count = (int)size;
+    ok = 1;
+done:
+    Py_DECREF(fast);
+    return ok;
+}
+
+/* ---- the chance to win (racko.bots.win_chance): a logistic in log(1 + cost) of the racks ---- */
+typedef struct {
+    double bias, mover, taking, other;
+} Chance;
+
+/* the chance that the player to move goes out first: its rack's cost, its cost after taking the top discard (its
+   cost when it would not), the other rack's cost; a rack that goes out by taking wins */
+static double win_chance(const Chance *c, double mover, double taking, double other) {
+    if (taking <= 0) return 1.0;
+    if (other <= 0) return 0.0;
+    double z = c->bias + c->mover * log1p(mover) + c->taking * log1p(taking) + c->other * log1p(other);
+    return 1 / (1 + exp(-z));
+}
+
+static int read_chance(PyObject *chance_obj, Chance *chance) {
+    return PyArg_ParseTuple(chance_obj, "dddd", &chance->bias, &chance->mover, &chance->taking, &chance->other);
+}
+
+/* a style drawn by the styles' weights */
+static const Style *pick_style(const Style *styles, int style_count, uint64_t *state) {
+    double total = 0.0;
+    for (int k = 0; k < style_count; k++) total += styles[k].weight;
+    double x = (double)(next_random(state) >> 11) * (1.0 / 9007199254740992.0) * total;
+    for (int k = 0; k < style_count - 1; k++)
+        if ((x -= styles[k].weight) < 0) return &styles[k];
+    return &styles[style_count - 1];
+}
+
+/* what a player of this style does with card offered on top of the discard pile: the chance it takes it (a
+   logistic in what it gains, its margin and spread) and its rack's cost after putting it where it likes best
+   (counts: its pool; now: its cost now); *out: whether that rack goes out */
+static double style_take(const World *w, const Style *style, const int *rack, int card, const int *counts,
+                         unsigned char *marks, double now, double *after, int *out) {
+    int slot = -1, trial[RACK];
+    double gain;
+    if (style->kind == GAP_STYLE) {
+        *after = best_placement(w, rack, card, counts, marks, &slot);
+        gain = now - *after;
+        memcpy(trial, rack, sizeof trial);
+        trial[slot] = card;
+    } else {
+        double wants[RACK];
+        int valid[RACK];
+        style_wants(style, rack, card, w->deck_size, w->needs_run, wants, valid);
+        gain = -HUGE_VAL;
+        for (int k = 0; k < RACK; k++)
+            if (valid[k] && wants[k] > gain + GAINS) {
+                gain = wants[k];
+                slot = k;
+            }
+        if (slot < 0) {
+            *after = now;
+            *out = 0;
+            return 0.0;
+        }
+        memcpy(trial, rack, sizeof trial);
+        trial[slot] = card;
+        *after = rack_cost(w, trial, counts, marks);
+    }
+    *out = qualifies(w, trial);
+    if (*out) *after = 0.0;
+    if (*out && style->kind == GAP_STYLE) return 1.0; /* whoever weighs racks sees the card that takes it out */
+    double z = (gain - style->take_margin) / style->take_spread;
+    if (isnan(z)) z = -50.0;
+    if (z > 50) z = 50;
+    if (z < -50) z = -50;
+    return 1 / (1 + exp(-z));
+}
+
 /* ---- races: both seats of a 2-player round played out from sampled hidden racks (racko.bots.race) ---- */
 typedef struct {
     int rack[2][RACK];
@@ -658,12 +903,33 @@ typedef struct {
 
 /* one turn of a seat: take the top discard when it lowers the rack's cost, else draw and keep the card where it
    lowers the cost; 0 when no card can be had */
-static int race_turn(const World *w, Race *r, int seat, int may_take) {
+static int race_turn(const World *w, Race *r, int seat, int may_take, const Style *style) {
     int *rack = r->rack[seat];
     Table *t = &r->table;
+    int slot;
+    if (style && style->kind != GAP_STYLE) { /* a band or sequence player, by its rule */
+        if (may_take && t->pile_size) {
+            int top = t->pile[t->pile_size - 1];
+            slot = style_slot(style, rack, top, w->deck_size, w->needs_run);
+            if (slot >= 0) {
+                t->pile[t->pile_size - 1] = rack[slot];
+                rack[slot] = top;
+                return 1;
+            }
+        }
+        int card = draw(t);
+        if (!card) return 0;
+        slot = style_slot(style, rack, card, w->deck_size, w->needs_run);
+        if (slot >= 0) {
+            t->pile[t->pile_size++] = rack[slot];
+            rack[slot] = card;
+        } else {
+            t->pile[t->pile_size++] = card;
+        }
+        return 1;
+    }
     count_cards(w, t, r->rack[1 - seat], RACK); /* what this seat has not seen: the stock and the other rack */
     double now = rack_cost(w, rack, t->counts, t->marks);
-    int slot;
     if (may_take && t->pile_size) {
         int top = t->pile[t->pile_size - 1];
         double take_cost = best_placement(w, rack, top, t->counts, t->marks, &slot);
@@ -686,19 +952,36 @@ static int race_turn(const World *w, Race *r, int seat, int may_take) {
 }
 
 /* 2 when seat 0 (the deciding seat) goes out first, 0 when seat 1 does, 1 at the cap; draws_first 2: the
-   opponent plays first, whatever seat 0's rack (Bonus Rack-O's wait) */
-static int race_out(const World *w, Race *r, int draws_first, int cap) {
+   opponent plays first, whatever seat 0's rack (Bonus Rack-O's wait); style: how seat 1 plays (NULL: as seat 0) */
+static int race_out(const World *w, Race *r, int draws_first, int cap, const Style *style) {
     if (draws_first == 1) {
-        if (!race_turn(w, r, 0, 0)) return 1;
+        if (!race_turn(w, r, 0, 0, NULL)) return 1;
     }
     if (draws_first != 2 && qualifies(w, r->rack[0])) return 2;
     for (int turn = 0; turn < cap; turn++) {
-        if (!race_turn(w, r, 1, 1)) return 1;
+        if (!race_turn(w, r, 1, 1, style)) return 1;
         if (qualifies(w, r->rack[1])) return 0;
-        if (!race_turn(w, r, 0, 1)) return 1;
+        if (!race_turn(w, r, 0, 1, NULL)) return 1;
         if (qualifies(w, r->rack[0])) return 2;
     }
     return 1;
+}
+
+/* seat 0's chance to win a race cut at its horizon (race_out's 1, seat 1 to move): by the chance to win, seat 1's
+   taking of the top discard as its style would */
+static double race_leaf(const World *w, Race *r, const Style *style, const Chance *chance) {
+    Table *t = &r->table;
+    count_cards(w, t, r->rack[1], RACK);
+    double own = rack_cost(w, r->rack[0], t->counts, t->marks);
+    count_cards(w, t, r->rack[0], RACK);
+    double now = rack_cost(w, r->rack[1], t->counts, t->marks), after = now, p = 0.0;
+    if (t->pile_size) {
+        int out;
+        p = style_take(w, style, r->rack[1], t->pile[t->pile_size - 1], t->counts, t->marks, now, &after, &out);
+    }
+    double stays = win_chance(chance, now, now, own);
+    double takes = p > 0 ? win_chance(chance, now, after, own) : stays;
+    return 1.0 - (p * takes + (1 - p) * stays);
 }
 
 /* how many cards rise from slot 5 before the first break (the score of a rack that did not go out, / 5) */
@@ -797,10 +1080,22 @@ static PyObject *race(PyObject *self, PyObject *args) {
     (void)self;
     int deck_size, needs_run, rollouts, cap;
     unsigned long long seed;
-    PyObject *hidden_obj, *weights_obj, *opponent_obj, *known_obj, *pile_obj, *candidates_obj, *values_obj = Py_None;
-    if (!PyArg_ParseTuple(args, "ipOOOOOOiKi|O", &deck_size, &needs_run, &hidden_obj, &weights_obj, &opponent_obj,
-                          &known_obj, &pile_obj, &candidates_obj, &rollouts, &seed, &cap, &values_obj))
+    PyObject *hidden_obj, *weights_obj, *opponent_obj, *known_obj, *pile_obj, *candidates_obj, *values_obj = Py_None,
+             *styles_obj = Py_None, *chance_obj = Py_None;
+    int horizon = 0, style_count = 0;
+    if (!PyArg_ParseTuple(args, "ipOOOOOOiKi|OOOi", &deck_size, &needs_run, &hidden_obj, &weights_obj, &opponent_obj,
+                          &known_obj, &pile_obj, &candidates_obj, &rollouts, &seed, &cap, &values_obj, &styles_obj,
+                          &chance_obj, &horizon))
         return NULL;
+    Style styles[MAX_STYLES];
+    Chance chance;
+    if (styles_obj != Py_None && !read_styles(styles_obj, styles, &style_count)) return NULL;
+    int chanced = chance_obj != Py_None;
+    if (chanced && (!read_chance(chance_obj, &chance) || style_count == 0 || values_obj != Py_None || horizon < 1)) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "races scored by the chance to win need styles, a horizon and no values");
+        return NULL;
+    }
     double values[VALUE_CELLS];
     int valued = values_obj != Py_None;
     if (valued) {
@@ -886,6 +1181,7 @@ static PyObject *race(PyObject *self, PyObject *args) {
         /* the opponent's hidden slots, in a random order, each drawn by its weights from the cards left */
         int left = sample_opponent(hidden, (int)hidden_count, opponent, weights, deck_size, pool_weights, sample, opp,
                                    &state);
+        const Style *style = style_count ? pick_style(styles, style_count, &state) : NULL;
         shuffle(sample, left, &state);
         int size = 0;
         for (int i = 0; i < left; i++) stock[size++] = sample[i];
@@ -898,10 +1194,11 @@ static PyObject *race(PyObject *self, PyObject *args) {
             if (tops[c]) pile[r.table.pile_size++] = tops[c];
             memcpy(r.rack[0], racks + RACK * c, sizeof(int) * RACK);
             memcpy(r.rack[1], opp, sizeof opp);
-            outcome[c] = race_out(&w, &r, firsts[c], cap);
+            outcome[c] = race_out(&w, &r, firsts[c], chanced ? horizon : cap, style);
             if (valued) worth[c] = race_value(&r, outcome[c], values);
+            if (chanced) worth[c] = outcome[c] == 1 ? race_leaf(&w, &r, style, &chance) : outcome[c] / 2.0;
         }
-        if (valued)
+        if (valued || chanced)
             for (Py_ssize_t c = 0; c < count; c++) {
                 double difference = worth[c] - worth[0];
                 sums[3 * c] += worth[c];
@@ -920,7 +1217,7 @@ static PyObject *race(PyObject *self, PyObject *args) {
     if (!result) goto done;
     for (Py_ssize_t c = 0; c < count; c++) {
         PyObject *item =
-            valued ? Py_BuildValue("(llllddd)", tally[4 * c], tally[4 * c + 1], tally[4 * c + 2], tally[4 * c + 3],
+            valued || chanced ? Py_BuildValue("(llllddd)", tally[4 * c], tally[4 * c + 1], tally[4 * c + 2], tally[4 * c + 3],
                                    sums[3 * c], sums[3 * c + 1], sums[3 * c + 2])
                    : Py_BuildValue("(llll)", tally[4 * c], tally[4 * c + 1], tally[4 * c + 2], tally[4 * c + 3]);
         if (!item) {
@@ -1060,7 +1357,168 @@ done:
     return result;
 }
 
-/* ---- the opponent's hidden slots, weighed by how likely a hard-like player was to play as it did ---- */
+/* rate(deck_size, needs_run, hidden, weights, opponent, styles, unseen, may_come, positions, samples, seed, chance)
+   For sampled opponent racks (hidden slots dealt by weights, as in race) and a style drawn for each by the styles'
+   weights: this seat's chance to win after each position, the opponent to move with the position's card on top of
+   the discard pile.  positions: (rack after the move, card handed on (0: none), card drawn (0: none)); a position
+   whose rack goes out wins; a sample whose opponent rack holds the card drawn does not count for that position.
+   unseen: this seat's cards the opponent has not seen (its pool: those and the cards left over); may_come: this
+   seat's pool. Returns per position (sum of the chances, samples counted). */
+static PyObject *rate(PyObject *self, PyObject *args) {
+    (void)self;
+    int deck_size, needs_run, samples, style_count = 0;
+    unsigned long long seed;
+    PyObject *hidden_obj, *weights_obj, *opponent_obj, *styles_obj, *unseen_obj, *may_obj, *positions_obj,
+        *chance_obj;
+    if (!PyArg_ParseTuple(args, "ipOOOOOOOiKO", &deck_size, &needs_run, &hidden_obj, &weights_obj, &opponent_obj,
+                          &styles_obj, &unseen_obj, &may_obj, &positions_obj, &samples, &seed, &chance_obj))
+        return NULL;
+    Style styles[MAX_STYLES];
+    Chance chance;
+    if (!read_styles(styles_obj, styles, &style_count) || !read_chance(chance_obj, &chance)) return NULL;
+    if (deck_size < RACK + 2 || deck_size > MAX_DECK || samples < 1) {
+        PyErr_SetString(PyExc_ValueError, "deck size or samples out of range");
+        return NULL;
+    }
+    World w = plain_world(deck_size, needs_run);
+    int *hidden = NULL, *opponent = NULL, *unseen = NULL, *may = NULL, *sample = NULL, *counts = NULL,
+        *my_counts = NULL, *racks = NULL, *handed = NULL, *drawn = NULL, *valid = NULL, *in_sample = NULL;
+    double *weights = NULL, *pool_weights = NULL, *mine = NULL, *sums = NULL, *take_chance = NULL,
+           *take_after = NULL;
+    int *take_known = NULL, *my_out = NULL;
+    unsigned char *marks = NULL;
+    PyObject *result = NULL, *positions = NULL;
+    Py_ssize_t hidden_count, opponent_count, unseen_count, may_count, count = 0;
+    size_t deck_cards = (size_t)deck_size + 3;
+    if (!open_gap_tables(&w)) goto done;
+    if (!read_ints(hidden_obj, 1, deck_size, &hidden, &hidden_count, "hidden")) goto done;
+    if (!read_ints(opponent_obj, 0, deck_size, &opponent, &opponent_count, "opponent")) goto done;
+    if (!read_ints(unseen_obj, 1, deck_size, &unseen, &unseen_count, "unseen")) goto done;
+    if (!read_ints(may_obj, 1, deck_size, &may, &may_count, "may_come")) goto done;
+    int hidden_slots = 0;
+    for (int i = 0; i < RACK && i < opponent_count; i++) hidden_slots += opponent[i] == 0;
+    if (opponent_count != RACK || hidden_slots > hidden_count || hidden_count + unseen_count > deck_size ||
+        may_count > deck_size) {
+        PyErr_SetString(PyExc_ValueError, "an opponent rack holds ten cards, with no more hidden than may be");
+        goto done;
+    }
+    if (!read_weights(weights_obj, deck_size, &weights)) goto done;
+    positions = PySequence_Fast(positions_obj, "positions");
+    if (!positions) goto done;
+    count = PySequence_Fast_GET_SIZE(positions);
+    pool_weights = malloc(sizeof(double) * (size_t)(hidden_count + 1));
+    sample = malloc(sizeof(int) * (size_t)(hidden_count + unseen_count + 1));
+    counts = malloc(sizeof(int) * deck_cards);
+    my_counts = calloc(deck_cards, sizeof(int));
+    marks = malloc(deck_cards);
+    racks = malloc(sizeof(int) * RACK * (size_t)(count + 1));
+    handed = malloc(sizeof(int) * (size_t)(count + 1));
+    drawn = malloc(sizeof(int) * (size_t)(count + 1));
+    valid = calloc((size_t)(count + 1), sizeof(int));
+    mine = malloc(sizeof(double) * (size_t)(count + 1));
+    my_out = malloc(sizeof(int) * (size_t)(count + 1));
+    sums = calloc((size_t)(count + 1), sizeof(double));
+    in_sample = malloc(sizeof(int) * deck_cards);
+    take_known = malloc(sizeof(int) * deck_cards);
+    take_chance = malloc(sizeof(double) * deck_cards);
+    take_after = malloc(sizeof(double) * deck_cards);
+    if (!pool_weights || !sample || !counts || !my_counts || !marks || !racks || !handed || !drawn || !valid ||
+        !mine || !my_out || !sums || !in_sample || !take_known || !take_chance || !take_after) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *rack_obj;
+        int *cards;
+        Py_ssize_t size;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(positions, i), "Oii", &rack_obj, &handed[i], &drawn[i]))
+            goto done;
+        if (!read_cards(rack_obj, deck_size, &cards, &size, "rack")) goto done;
+        if (size != RACK || handed[i] < 0 || handed[i] > deck_size || drawn[i] < 0 || drawn[i] > deck_size) {
+            free(cards);
+            PyErr_SetString(PyExc_ValueError, "a position: a rack of ten cards, a card handed on and a card drawn");
+            goto done;
+        }
+        memcpy(racks + RACK * i, cards, sizeof(int) * RACK);
+        free(cards);
+    }
+    int top = deck_size + 1;
+    for (Py_ssize_t i = 0; i < may_count; i++) my_counts[may[i]] = 1;
+    for (int v = 1; v <= top; v++) my_counts[v] += my_counts[v - 1];
+    for (Py_ssize_t i = 0; i < count; i++) { /* this seat's costs do not depend on the sample */
+        my_out[i] = qualifies(&w, racks + RACK * i);
+        mine[i] = my_out[i] ? 0.0 : rack_cost(&w, racks + RACK * i, my_counts, marks);
+    }
+    uint64_t state = (uint64_t)seed;
+    Py_BEGIN_ALLOW_THREADS
+    for (int n = 0; n < samples; n++) {
+        int opp[RACK];
+        int left = sample_opponent(hidden, (int)hidden_count, opponent, weights, deck_size, pool_weights, sample, opp,
+                                   &state);
+        const Style *style = pick_style(styles, style_count, &state);
+        for (Py_ssize_t i = 0; i < unseen_count; i++) sample[left++] = unseen[i];
+        memset(counts, 0, sizeof(int) * (size_t)(top + 1));
+        for (int i = 0; i < left; i++) counts[sample[i]]++;
+        for (int v = 1; v <= top; v++) counts[v] += counts[v - 1];
+        memset(in_sample, 0, sizeof(int) * deck_cards);
+        for (int j = 0; j < RACK; j++) in_sample[opp[j]] = 1;
+        memset(take_known, 0, sizeof(int) * deck_cards);
+        double now = rack_cost(&w, opp, counts, marks);
+        for (Py_ssize_t i = 0; i < count; i++) {
+            if (drawn[i] && in_sample[drawn[i]]) continue;
+            valid[i]++;
+            if (my_out[i]) {
+                sums[i] += 1.0;
+                continue;
+            }
+            int card = handed[i];
+            double p = 0.0, after = now;
+            if (card && !in_sample[card]) {
+                if (!take_known[card]) {
+                    int out;
+                    take_chance[card] = style_take(&w, style, opp, card, counts, marks, now, &take_after[card], &out);
+                    take_known[card] = 1;
+                }
+                p = take_chance[card];
+                after = take_after[card];
+            }
+            double stays = win_chance(&chance, now, now, mine[i]);
+            double takes = p > 0 ? win_chance(&chance, now, after, mine[i]) : stays;
+            sums[i] += 1.0 - (p * takes + (1 - p) * stays);
+        }
+    }
+    Py_END_ALLOW_THREADS
+    result = PyList_New(count);
+    if (!result) goto done;
+    for (Py_ssize_t i = 0; i < count; i++) PyList_SET_ITEM(result, i, Py_BuildValue("(di)", sums[i], valid[i]));
+done:
+    close_gap_tables(&w);
+    Py_XDECREF(positions);
+    free(hidden);
+    free(opponent);
+    free(unseen);
+    free(may);
+    free(sample);
+    free(counts);
+    free(my_counts);
+    free(marks);
+    free(racks);
+    free(handed);
+    free(drawn);
+    free(valid);
+    free(mine);
+    free(my_out);
+    free(sums);
+    free(in_sample);
+    free(take_known);
+    free(take_chance);
+    free(take_after);
+    free(weights);
+    free(pool_weights);
+    return result;
+}
+
+/* ---- the opponent's hidden slots, weighed by how likely each style of player was to play as it did ---- */
 typedef struct {
     int offered; /* the top discard it was offered (0: none) */
     int took;
@@ -1069,10 +1527,6 @@ typedef struct {
     int held;    /* the card it held, when public (a discard it took, or a draw it discarded); else 0 */
     unsigned char *seen; /* deck_size + 2 marks: the cards it saw face up (pile, other racks' known cards) */
 } Turn;
-
-typedef struct {
-    double take_spread, place_spread, take_margin;
-} Leaning;
 
 static double log_sigmoid(double z) { return z >= 0 ? -log1p(exp(-z)) : z - log1p(exp(z)); }
 
@@ -1087,13 +1541,111 @@ static int holder(const int *rack, const int *in_slot, int s, int card) {
     return other;
 }
 
-/* log-likelihood of the turns (oldest first) given the rack now; racks before each turn follow from it */
-static double turns_loglik(const World *w, const int *rack_now, const Turn *turns, int count, const Leaning *lean,
-                           int *counts, unsigned char *marks) {
+/* the turns as the Python side sends them, (offered, took, slot, left, held, seen cards) each, into turns (marks for
+   the seen cards in seen, deck_size + 3 a turn); 0 with a Python error set when one is bad */
+static int read_turns(PyObject *turns_seq, Py_ssize_t count, int deck_size, Turn *turns, unsigned char *seen) {
+    size_t deck_cards = (size_t)deck_size + 3;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        Turn *t = &turns[i];
+        PyObject *seen_obj;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(turns_seq, i), "iiiiiO", &t->offered, &t->took, &t->slot,
+                              &t->left, &t->held, &seen_obj))
+            return 0;
+        if (t->offered < 0 || t->offered > deck_size || t->slot < -1 || t->slot >= RACK || t->left < 0 ||
+            t->left > deck_size || t->held < 0 || t->held > deck_size || (t->slot >= 0) != (t->left > 0) ||
+            (t->took && (t->slot < 0 || !t->offered))) {
+            PyErr_SetString(PyExc_ValueError, "a turn out of range");
+            return 0;
+        }
+        t->seen = seen + (size_t)i * deck_cards;
+        int *cards;
+        Py_ssize_t size;
+        if (!read_ints(seen_obj, 1, deck_size, &cards, &size, "seen")) return 0;
+        for (Py_ssize_t k = 0; k < size; k++) t->seen[cards[k]] = 1;
+        free(cards);
+    }
+    return 1;
+}
+
+/* the log-chance that a player of this style played turn t from the rack before it, holding held (counts: the cards
+   it had not seen) */
+static double turn_loglik(const World *w, const Style *style, const int *before, int held, const Turn *t,
+                          const int *counts, unsigned char *marks) {
+    double wants[RACK + 1], take_gain = -HUGE_VAL;
+    int valid[RACK + 1];
+    if (style->kind == GAP_STYLE) { /* what a card gains: the draws of the gap model it saves */
+        double now = rack_cost(w, before, counts, marks);
+        int trial[RACK];
+        memcpy(trial, before, sizeof trial);
+        double low = HUGE_VAL;
+        for (int k = 0; k < RACK; k++) {
+            trial[k] = held;
+            double cost = rack_cost(w, trial, counts, marks);
+            trial[k] = before[k];
+            wants[k] = -cost;
+            valid[k] = !isinf(cost);
+            if (cost < low) low = cost;
+        }
+        wants[RACK] = -now;
+        valid[RACK] = !isinf(now);
+        if (t->offered) {
+            double take = low;
+            if (!t->took) {
+                int slot;
+                take = best_placement(w, before, t->offered, counts, marks, &slot);
+            }
+            take_gain = now - take;
+        }
+    } else {
+        style_wants(style, before, held, w->deck_size, w->needs_run, wants, valid);
+        wants[RACK] = 0.0;
+        valid[RACK] = 1;
+        if (t->offered) {
+            double offered_wants[RACK];
+            int offered_valid[RACK];
+            const double *source = wants;
+            const int *source_valid = valid;
+            if (!t->took) {
+                style_wants(style, before, t->offered, w->deck_size, w->needs_run, offered_wants, offered_valid);
+                source = offered_wants;
+                source_valid = offered_valid;
+            }
+            for (int k = 0; k < RACK; k++)
+                if (source_valid[k] && source[k] > take_gain) take_gain = source[k];
+        }
+    }
+    double total = 0.0;
+    if (t->offered) {
+        double z = (take_gain - style->take_margin) / style->take_spread;
+        if (isinf(z) || isnan(z)) z = z > 0 ? 50.0 : -50.0;
+        double chance = log_sigmoid(t->took ? z : -z);
+        total += style->floor > 0 ? log((1 - style->floor) * exp(chance) + style->floor / 2) : chance;
+    }
+    int options = t->took ? RACK : RACK + 1, chosen = t->slot >= 0 ? t->slot : RACK;
+    double high = -HUGE_VAL;
+    for (int k = 0; k < options; k++)
+        if (valid[k] && wants[k] > high) high = wants[k];
+    double share;
+    if (high == -HUGE_VAL) {
+        share = 1.0 / options; /* nothing it would choose: any choice as likely */
+    } else {
+        double z = 0.0;
+        for (int k = 0; k < options; k++)
+            if (valid[k]) z += exp((wants[k] - high) / style->place_spread);
+        share = valid[chosen] ? exp((wants[chosen] - high) / style->place_spread) / z : 0.0;
+    }
+    share = (1 - style->floor) * share + style->floor / options;
+    return total + (share > 1e-22 ? log(share) : -50.0);
+}
+
+/* per style, the log-likelihood of the turns (oldest first) given the rack now into totals, and of the oldest
+   turn alone into oldest; the racks before each turn follow from the rack now */
+static void turns_loglik(const World *w, const Style *styles, int style_count, const int *rack_now, const Turn *turns,
+                         int count, int *counts, unsigned char *marks, double *totals, double *oldest) {
     int rack[RACK];
     memcpy(rack, rack_now, sizeof rack);
-    double total = 0.0;
     int top = w->deck_size + 1;
+    for (int k = 0; k < style_count; k++) totals[k] = oldest[k] = 0.0;
     for (int i = count - 1; i >= 0; i--) {
         const Turn *t = &turns[i];
         int before[RACK];
@@ -1108,45 +1660,25 @@ static double turns_loglik(const World *w, const int *rack_now, const Turn *turn
         for (int k = 0; k < RACK; k++) counts[before[k]] = 0;
         if (held > 0 && held < top) counts[held] = 0;
         for (int v = 1; v <= top; v++) counts[v] += counts[v - 1];
-        double now = rack_cost(w, before, counts, marks);
-        double costs[RACK + 1];
-        int trial[RACK];
-        memcpy(trial, before, sizeof trial);
-        double low = HUGE_VAL;
-        for (int k = 0; k < RACK; k++) {
-            trial[k] = held;
-            costs[k] = rack_cost(w, trial, counts, marks);
-            trial[k] = before[k];
-            if (costs[k] < low) low = costs[k];
-        }
-        if (t->offered) {
-            double take;
-            if (t->took) {
-                take = low;
-            } else {
-                int slot;
-                take = best_placement(w, before, t->offered, counts, marks, &slot);
-            }
-            double z = (now - take - lean->take_margin) / lean->take_spread;
-            if (isinf(z) || isnan(z)) z = z > 0 ? 50.0 : -50.0;
-            total += t->took ? log_sigmoid(z) : log_sigmoid(-z);
-        }
-        int options = RACK;
-        if (!t->took) {
-            costs[RACK] = now;
-            options = RACK + 1;
-            if (now < low) low = now;
-        }
-        if (!isinf(low)) { /* where it put the card it held, or that it threw the card away */
-            double z = 0.0;
-            for (int k = 0; k < options; k++) z += isinf(costs[k]) ? 0.0 : exp(-(costs[k] - low) / lean->place_spread);
-            int chosen = t->slot >= 0 ? t->slot : RACK;
-            double mine = isinf(costs[chosen]) ? -50.0 : -(costs[chosen] - low) / lean->place_spread;
-            total += mine - log(z);
+        for (int k = 0; k < style_count; k++) {
+            double chance = turn_loglik(w, &styles[k], before, held, t, counts, marks);
+            totals[k] += chance;
+            if (i == 0) oldest[k] = chance;
         }
         memcpy(rack, before, sizeof rack);
     }
-    return total;
+}
+
+/* log of the sum over the styles of weight x likelihood */
+static double mixed_loglik(const Style *styles, int style_count, const double *totals) {
+    double high = -HUGE_VAL;
+    for (int k = 0; k < style_count; k++)
+        if (styles[k].weight > 0 && totals[k] > high) high = totals[k];
+    if (high == -HUGE_VAL) return -HUGE_VAL;
+    double sum = 0.0;
+    for (int k = 0; k < style_count; k++)
+        if (styles[k].weight > 0) sum += styles[k].weight * exp(totals[k] - high);
+    return high + log(sum);
 }
 
 /* turns_loglik remembered per rack for one posterior call: a Gibbs sweep weighs again many of the racks the sweeps
@@ -1155,56 +1687,72 @@ static double turns_loglik(const World *w, const int *rack_now, const Turn *turn
 typedef struct {
     int rack[RACK];
     int used;
-    double loglik;
+    double totals[MAX_STYLES], oldest[MAX_STYLES];
 } Remembered;
 
-static double remembered_loglik(Remembered *memo, int *stored, const World *w, const int *rack, const Turn *turns,
-                                int count, const Leaning *lean, int *counts, unsigned char *marks) {
+typedef struct {
+    const World *w;
+    const Style *styles;
+    int style_count;
+    const Turn *turns;
+    int count;
+    int *counts;
+    unsigned char *marks;
+    Remembered *memo;
+    int stored;
+    Remembered spare; /* the answer when the table is full */
+} Weigher;
+
+static const Remembered *remembered(Weigher *g, const int *rack) {
     uint64_t hash = 0xcbf29ce484222325ULL; /* FNV-1a over the slots */
     for (int k = 0; k < RACK; k++) hash = (hash ^ (uint64_t)rack[k]) * 0x100000001b3ULL;
     size_t i = (size_t)(hash ^ (hash >> 32)) & (REMEMBERED - 1);
-    while (memo[i].used) {
-        if (!memcmp(memo[i].rack, rack, sizeof memo[i].rack)) return memo[i].loglik;
+    while (g->memo[i].used) {
+        if (!memcmp(g->memo[i].rack, rack, sizeof g->memo[i].rack)) return &g->memo[i];
         i = (i + 1) & (REMEMBERED - 1);
     }
-    double loglik = turns_loglik(w, rack, turns, count, lean, counts, marks);
-    if (*stored < REMEMBERED / 4 * 3) { /* a table kept under three quarters full, so that a search ends soon */
-        memcpy(memo[i].rack, rack, sizeof memo[i].rack);
-        memo[i].loglik = loglik;
-        memo[i].used = 1;
-        (*stored)++;
+    /* a table kept under three quarters full, so that a search ends soon */
+    Remembered *entry = g->stored < REMEMBERED / 4 * 3 ? &g->memo[i] : &g->spare;
+    turns_loglik(g->w, g->styles, g->style_count, rack, g->turns, g->count, g->counts, g->marks, entry->totals,
+                 entry->oldest);
+    if (entry != &g->spare) {
+        memcpy(entry->rack, rack, sizeof entry->rack);
+        entry->used = 1;
+        g->stored++;
     }
-    return loglik;
+    return entry;
 }
 
-/* posterior(deck_size, needs_run, hidden, weights, rack, hidden_slots, turns, sweeps, burn, spreads, seed)
+/* posterior(deck_size, needs_run, hidden, weights, rack, hidden_slots, turns, sweeps, burn, styles, seed)
    rack: the opponent's rack, known cards and a guess for each of hidden_slots; turns: (offered, took, slot,
-   left, held, seen cards), oldest first; spreads: (take, place, margin).
+   left, held, seen cards), oldest first; styles: (kind, weight, take spread, place spread, take margin, floor,
+   shape) each (kind 0 gap, 1 band, 2 sequence).
    Gibbs sweeps over the hidden slots: each slot's card (swapped with another slot's when that slot holds it)
-   drawn from prior weight x likelihood. Returns (rack after the last sweep, per slot per card the mean
-   conditional probability over the sweeps after burn). */
+   drawn from prior weight x the likelihood of the turns under the mixture of the styles. Returns (rack after the
+   last sweep, per slot per card the mean conditional probability over the sweeps after burn, per style its chance
+   given the turns, per style the mean likelihood of the oldest turn), the last two over the racks after each sweep
+   after burn. */
 static PyObject *posterior(PyObject *self, PyObject *args) {
     (void)self;
-    int deck_size, needs_run, sweeps, burn;
-    double take_spread, place_spread, take_margin;
+    int deck_size, needs_run, sweeps, burn, style_count = 0;
     unsigned long long seed;
-    PyObject *hidden_obj, *weights_obj, *rack_obj, *slots_obj, *turns_obj;
-    if (!PyArg_ParseTuple(args, "ipOOOOOii(ddd)K", &deck_size, &needs_run, &hidden_obj, &weights_obj, &rack_obj,
-                          &slots_obj, &turns_obj, &sweeps, &burn, &take_spread, &place_spread, &take_margin, &seed))
+    PyObject *hidden_obj, *weights_obj, *rack_obj, *slots_obj, *turns_obj, *styles_obj;
+    if (!PyArg_ParseTuple(args, "ipOOOOOiiOK", &deck_size, &needs_run, &hidden_obj, &weights_obj, &rack_obj,
+                          &slots_obj, &turns_obj, &sweeps, &burn, &styles_obj, &seed))
         return NULL;
-    if (deck_size < RACK + 2 || deck_size > MAX_DECK || sweeps < 1 || burn < 0 || burn >= sweeps ||
-        !(take_spread > 0) || !(place_spread > 0)) {
-        PyErr_SetString(PyExc_ValueError, "deck size, sweeps or spreads out of range");
+    Style styles[MAX_STYLES];
+    if (!read_styles(styles_obj, styles, &style_count)) return NULL;
+    if (deck_size < RACK + 2 || deck_size > MAX_DECK || sweeps < 1 || burn < 0 || burn >= sweeps) {
+        PyErr_SetString(PyExc_ValueError, "deck size or sweeps out of range");
         return NULL;
     }
     World w = plain_world(deck_size, needs_run);
-    Leaning lean = {take_spread, place_spread, take_margin};
     int *hidden = NULL, *rack = NULL, *slots = NULL, *counts = NULL;
     double *weights = NULL, *marginal = NULL, *logs = NULL;
+    double style_chances[MAX_STYLES] = {0}, oldest_chances[MAX_STYLES] = {0};
     unsigned char *marks = NULL, *seen = NULL;
     Turn *turns = NULL;
     Remembered *memo = NULL;
-    int stored = 0;
     PyObject *result = NULL, *turns_seq = NULL;
     Py_ssize_t hidden_count, rack_count, slot_count, turn_count = 0;
     size_t deck_cards = (size_t)deck_size + 3;
@@ -1231,30 +1779,13 @@ static PyObject *posterior(PyObject *self, PyObject *args) {
         PyErr_NoMemory();
         goto done;
     }
-    for (Py_ssize_t i = 0; i < turn_count; i++) {
-        Turn *t = &turns[i];
-        PyObject *seen_obj;
-        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(turns_seq, i), "iiiiiO", &t->offered, &t->took, &t->slot,
-                              &t->left, &t->held, &seen_obj))
-            goto done;
-        if (t->offered < 0 || t->offered > deck_size || t->slot < -1 || t->slot >= RACK || t->left < 0 ||
-            t->left > deck_size || t->held < 0 || t->held > deck_size || (t->slot >= 0) != (t->left > 0) ||
-            (t->took && (t->slot < 0 || !t->offered))) {
-            PyErr_SetString(PyExc_ValueError, "a turn out of range");
-            goto done;
-        }
-        t->seen = seen + (size_t)i * deck_cards;
-        int *cards;
-        Py_ssize_t size;
-        if (!read_ints(seen_obj, 1, deck_size, &cards, &size, "seen")) goto done;
-        for (Py_ssize_t k = 0; k < size; k++) t->seen[cards[k]] = 1;
-        free(cards);
-    }
+    if (!read_turns(turns_seq, turn_count, deck_size, turns, seen)) goto done;
     int in_slot[RACK]; /* per slot: whether it is hidden */
     memset(in_slot, 0, sizeof in_slot);
     for (Py_ssize_t k = 0; k < slot_count; k++) in_slot[slots[k]] = 1;
     uint64_t state = (uint64_t)seed;
     int order[RACK];
+    Weigher g = {&w, styles, style_count, turns, (int)turn_count, counts, marks, memo, 0, {{0}, 0, {0}, {0}}};
     Py_BEGIN_ALLOW_THREADS
     for (int sweep = 0; sweep < sweeps; sweep++) {
         memcpy(order, slots, sizeof(int) * (size_t)slot_count);
@@ -1272,14 +1803,13 @@ static PyObject *posterior(PyObject *self, PyObject *args) {
                     rack[other] = was;
                 }
                 rack[s] = c;
-                logs[h] = prior + remembered_loglik(memo, &stored, &w, rack, turns, (int)turn_count, &lean, counts,
-                                                    marks);
+                logs[h] = prior + mixed_loglik(styles, style_count, remembered(&g, rack)->totals);
                 rack[s] = was;
                 if (other >= 0) rack[other] = c;
                 if (logs[h] > high) high = logs[h];
             }
             double total = 0.0;
-            for (Py_ssize_t h = 0; h < hidden_count; h++) total += logs[h] = exp(logs[h] - high);
+            for (Py_ssize_t h = 0; h < hidden_count; h++) total += logs[h] = high == -HUGE_VAL ? 1.0 : exp(logs[h] - high);
             if (sweep >= burn)
                 for (Py_ssize_t h = 0; h < hidden_count; h++)
                     marginal[(size_t)s * (size_t)(deck_size + 1) + (size_t)hidden[h]] += logs[h] / total;
@@ -1290,19 +1820,37 @@ static PyObject *posterior(PyObject *self, PyObject *args) {
             if (other >= 0) rack[other] = rack[s];
             rack[s] = c;
         }
+        if (sweep >= burn) {
+            const Remembered *entry = remembered(&g, rack);
+            double mixed = mixed_loglik(styles, style_count, entry->totals);
+            for (int k = 0; k < style_count; k++) {
+                if (!isinf(mixed) && styles[k].weight > 0)
+                    style_chances[k] += styles[k].weight * exp(entry->totals[k] - mixed);
+                else if (isinf(mixed))
+                    style_chances[k] += 1.0 / style_count;
+                oldest_chances[k] += exp(entry->oldest[k]);
+            }
+        }
     }
     Py_END_ALLOW_THREADS
     {
         PyObject *rack_out = PyList_New(RACK), *weights_out = PyList_New(RACK * (Py_ssize_t)(deck_size + 1));
-        if (!rack_out || !weights_out) {
+        PyObject *styles_out = PyList_New(style_count), *oldest_out = PyList_New(style_count);
+        if (!rack_out || !weights_out || !styles_out || !oldest_out) {
             Py_XDECREF(rack_out);
             Py_XDECREF(weights_out);
+            Py_XDECREF(styles_out);
+            Py_XDECREF(oldest_out);
             goto done;
         }
         for (int k = 0; k < RACK; k++) PyList_SET_ITEM(rack_out, k, PyLong_FromLong(rack[k]));
         for (Py_ssize_t i = 0; i < RACK * (Py_ssize_t)(deck_size + 1); i++)
             PyList_SET_ITEM(weights_out, i, PyFloat_FromDouble(marginal[i] / (sweeps - burn)));
-        result = Py_BuildValue("(NN)", rack_out, weights_out);
+        for (int k = 0; k < style_count; k++) {
+            PyList_SET_ITEM(styles_out, k, PyFloat_FromDouble(style_chances[k] / (sweeps - burn)));
+            PyList_SET_ITEM(oldest_out, k, PyFloat_FromDouble(oldest_chances[k] / (sweeps - burn)));
+        }
+        result = Py_BuildValue("(NNNN)", rack_out, weights_out, styles_out, oldest_out);
     }
 done:
     close_gap_tables(&w);
@@ -1321,11 +1869,67 @@ done:
     return result;
 }
 
+/* loglik(deck_size, needs_run, rack, turns, styles): per style, the log-likelihood of the turns (oldest first) given
+   the opponent's whole rack after the last of them (for fitting the styles on logs where the racks are known) */
+static PyObject *loglik(PyObject *self, PyObject *args) {
+    (void)self;
+    int deck_size, needs_run, style_count = 0;
+    PyObject *rack_obj, *turns_obj, *styles_obj;
+    if (!PyArg_ParseTuple(args, "ipOOO", &deck_size, &needs_run, &rack_obj, &turns_obj, &styles_obj)) return NULL;
+    Style styles[MAX_STYLES];
+    if (!read_styles(styles_obj, styles, &style_count)) return NULL;
+    if (deck_size < RACK + 2 || deck_size > MAX_DECK) {
+        PyErr_SetString(PyExc_ValueError, "deck size out of range");
+        return NULL;
+    }
+    World w = plain_world(deck_size, needs_run);
+    int *rack = NULL, *counts = NULL;
+    unsigned char *marks = NULL, *seen = NULL;
+    Turn *turns = NULL;
+    PyObject *result = NULL, *turns_seq = NULL;
+    Py_ssize_t rack_count, turn_count;
+    size_t deck_cards = (size_t)deck_size + 3;
+    double totals[MAX_STYLES], oldest[MAX_STYLES];
+    if (!open_gap_tables(&w)) goto done;
+    if (!read_ints(rack_obj, 1, deck_size, &rack, &rack_count, "rack")) goto done;
+    if (rack_count != RACK) {
+        PyErr_SetString(PyExc_ValueError, "a rack holds ten cards");
+        goto done;
+    }
+    turns_seq = PySequence_Fast(turns_obj, "turns");
+    if (!turns_seq) goto done;
+    turn_count = PySequence_Fast_GET_SIZE(turns_seq);
+    turns = calloc((size_t)turn_count + 1, sizeof(Turn));
+    seen = calloc(((size_t)turn_count + 1) * deck_cards, 1);
+    counts = malloc(sizeof(int) * deck_cards);
+    marks = malloc(deck_cards);
+    if (!turns || !seen || !counts || !marks) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (!read_turns(turns_seq, turn_count, deck_size, turns, seen)) goto done;
+    turns_loglik(&w, styles, style_count, rack, turns, (int)turn_count, counts, marks, totals, oldest);
+    result = PyList_New(style_count);
+    if (!result) goto done;
+    for (int k = 0; k < style_count; k++) PyList_SET_ITEM(result, k, PyFloat_FromDouble(totals[k]));
+done:
+    close_gap_tables(&w);
+    Py_XDECREF(turns_seq);
+    free(rack);
+    free(counts);
+    free(marks);
+    free(seen);
+    free(turns);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"estimate", estimate, METH_VARARGS, "Mean turns to Rack-O of each candidate (see racko.bots.rollout)."},
     {"wants", wants, METH_VARARGS, "What a sampled opponent would take if offered (see racko.bots.master)."},
     {"race", race, METH_VARARGS, "Play-outs of a 2-player race per candidate (see racko.bots.race)."},
-    {"posterior", posterior, METH_VARARGS, "Gibbs sweeps over the opponent's hidden slots (see racko.bots.master)."},
+    {"posterior", posterior, METH_VARARGS, "Gibbs sweeps over the opponent's hidden slots (see racko.bots.guess)."},
+    {"rate", rate, METH_VARARGS, "This seat's chance to win after each position, over sampled opponents."},
+    {"loglik", loglik, METH_VARARGS, "Per style, the log-likelihood of an opponent's turns (see racko.bots.opponents)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -24,6 +24,9 @@ class Bot(ABC):
     """Strength rank: 0 for ``random``, higher is stronger (the order players choose from)."""
     variants: ClassVar[frozenset[str]] = frozenset(VARIANTS)
     """The variants this bot plays (by their canonical names); every one unless a bot says otherwise."""
+    listed: ClassVar[bool] = True
+    """Whether it is a level players choose from (:func:`available`); playing styles for the arena are not
+    (:func:`arena_opponents`)."""
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
@@ -48,13 +51,24 @@ def create(name: str, seed: int | None = None) -> Bot:
     try:
         cls = _REGISTRY[name]
     except KeyError:
-        raise RackoError(f"Unknown bot {name!r}; available: {', '.join(available())}.") from None
+        raise RackoError(f"Unknown bot {name!r}; available: {', '.join([*available(), *arena_opponents()])}.") from None
     return cls(seed=seed)
 
 
 def available() -> list[str]:
-    """The names of the registered bots, weakest first."""
-    return sorted(_REGISTRY, key=lambda name: _REGISTRY[name].level)
+    """The names of the levels players choose from, weakest first."""
+    return sorted((name for name, cls in _REGISTRY.items() if _listed(cls)), key=lambda name: _REGISTRY[name].level)
+
+
+def arena_opponents() -> list[str]:
+    """The names of the playing styles that are not levels (arena opponents, types of player the opponent model
+    knows): :func:`create` makes them as it makes levels."""
+    return sorted(name for name, cls in _REGISTRY.items() if not _listed(cls))
+
+
+def _listed(cls: type[Bot]) -> bool:
+    # A bot of another build (racko.tools.builds) may predate ``listed``: such a bot is a level.
+    return bool(getattr(cls, "listed", True))
 
 
 def describe(name: str) -> str:

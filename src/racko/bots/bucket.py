@@ -50,7 +50,7 @@ class BucketBot(Bot):
         if phase is Phase.PLACE:
             held = observation.held
             assert held is not None
-            lengthening = _run_slot(rack, held) if needs_run else None
+            lengthening = run_slot(rack, held) if needs_run else None
             if lengthening is not None:
                 return Exchange(seat, lengthening)
             slot = bucket_slot(held, size)
@@ -63,12 +63,12 @@ class BucketBot(Bot):
             return CallRacko(seat)
         top = public.discard_pile[-1]
         slot = bucket_slot(top, size)
-        if bucket_slot(rack[slot], size) != slot or (needs_run and _run_slot(rack, top) is not None):
+        if bucket_slot(rack[slot], size) != slot or (needs_run and run_slot(rack, top) is not None):
             return TakeDiscard(seat)
         return DrawFromStock(seat)
 
 
-def _run_slot(rack: tuple[int, ...], card: int) -> int | None:
+def run_slot(rack: tuple[int, ...], card: int) -> int | None:
     """Under the 2-player rule, a sorted rack still needs a run of three: the slot where ``card`` keeps the rack
     in order and makes its longest run longer, if any (the longest such run; the lowest slot among equals)."""
     if not is_ordered(rack) or longest_run(rack) >= 3:

@@ -54,7 +54,8 @@ from racko.bots.base import Bot, register
 from racko.bots.bucket import bucket_slot
 from racko.bots.expert_highlow import highlow_action
 from racko.bots.gaps import GapModel, RackValuer, cards_that_may_come, counts_below
-from racko.bots.guess import MASK, Watch, guess_applies, hidden_cards, kernel, slot_weights, watched
+from racko.bots.guess import MASK, Turn, Watch, guess_applies, hidden_cards, kernel, slot_weights, watched
+from racko.bots.opponents import GAP
 from racko.bots.rollout import Candidate, World, estimate
 from racko.errors import RackoError
 from racko.families import AnyAction, AnyObservation
@@ -330,20 +331,22 @@ class ExpertBot(Bot):
         slots = [slot for slot in range(RACK_SIZE) if known[slot] is None]
         if not slots or len(hidden) < len(slots):
             return prior
-        guess, shares = kernel.posterior(
+        window = watch.turns[-self.turns_weighed :]
+        guess, shares, chances, oldest = kernel.posterior(
             size,
             public.rules.two_player_rule,
             hidden,
             prior,
             self._carried_guess(watch, known, slots, hidden, prior, size),
             slots,
-            watch.turns[-self.turns_weighed :],
+            window,
             self.sweeps,
             0,
-            self.leaning,
+            self.opponent_styles(observation, window),
             self.rng.getrandbits(63) & MASK,
         )
         watch.guess = guess
+        self.saw_styles(chances, window[0], oldest)
         weights = list(prior)
         for slot in slots:
             row = slot * (size + 1)
@@ -354,6 +357,18 @@ class ExpertBot(Bot):
                 )
         self._guessed = (key, weights)
         return weights
+
+    def opponent_styles(
+        self, observation: Observation, window: list[Turn]
+    ) -> list[tuple[int, float, float, float, float, float, float]]:
+        """The styles of player the opponent is taken to be, with their chances, as the kernel's ``posterior`` takes
+        them: for ``expert`` one, a ``hard``-like player leaning as :attr:`leaning` says."""
+        take_spread, place_spread, take_margin = self.leaning
+        return [(GAP, 1.0, take_spread, place_spread, take_margin, 0.0, 0.0)]
+
+    def saw_styles(self, chances: list[float], oldest: Turn, likelihoods: list[float]) -> None:
+        """What the posterior found about the styles: each one's chance given the turns weighed, and the likelihood
+        of the oldest of them under each (``expert`` has one style: nothing to learn)."""
 
     def _carried_guess(
         self,
@@ -390,8 +405,12 @@ class ExpertBot(Bot):
             # The stock runs out soon: the discard pile under the top card becomes the next stock.
             returning = list(public.discard_pile[:-1])
         counts = counts_below([*may_come, *returning], public.rules.deck_size)
-        model = SOLITAIRE_GAPS if public.rules.players == 1 else TABLE_GAPS
+        model = SOLITAIRE_GAPS if public.rules.players == 1 else self.table_gaps(public.rules)
         return RackValuer(counts, public.rules.two_player_rule, model)
+
+    def table_gaps(self, rules: Rules) -> GapModel:
+        """The gap model that rates moves at a table of these rules: :data:`TABLE_GAPS`."""
+        return TABLE_GAPS
 
     def _should_call(self, observation: Observation) -> bool:
         return not self.waits or calls_now(observation)

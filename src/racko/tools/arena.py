@@ -28,7 +28,7 @@ import random
 import statistics
 import time
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -36,7 +36,7 @@ from typing import Any, Literal
 from racko import bots
 from racko.bots.runner import DecisionTimes, play_match, play_round, time_quantile
 from racko.errors import RackoError
-from racko.families import family_of
+from racko.families import AnyRound, family_of
 from racko.match import Match
 from racko.rules import Rules
 from racko.rules import variant as variant_of
@@ -46,6 +46,10 @@ from racko.tools.backends import Progress as Progress
 from racko.tools.backends import run_chunks
 
 Mode = Literal["rounds", "games"]
+
+Prepare = Callable[[Sequence[bots.Bot], AnyRound], None]
+"""A research hook: given each deal's bots and its round before play (rounds only; a module-level function, so that
+worker processes can run it).  ``racko headroom`` hands a bot the round it plays to read the opponent's rack."""
 
 Z95 = 1.959963984540054
 """The standard normal quantile for a two-sided 95 % interval."""
@@ -124,6 +128,8 @@ class BotResult:
     """The distribution of its per-deal scores: (score, how many deals), by score."""
     decision_times: DecisionTimes = field(default_factory=Counter, repr=False)
     """How long its bots took to decide (the one figure that differs between runs of the same seed)."""
+    deal_wins: tuple[bool, ...] = field(default=(), repr=False)
+    """Per deal in order, whether it won that deal (to compare two runs on the same deals)."""
 
     @property
     def win_rate(self) -> float:
@@ -267,6 +273,7 @@ class _ArenaJob:
     seed: int
     rows: tuple[tuple[int, ...], ...]
     """Entries of the bot list reported together: one each, or the two of a Partners team."""
+    prepare: Prepare | None = None
 
 
 @dataclass
@@ -284,6 +291,8 @@ class _Tally:
     seats: list[list[int]] = field(default_factory=list)
     score_counts: list[Counter[int]] = field(default_factory=list)
     decision_times: list[DecisionTimes] = field(default_factory=list)
+    deal_wins: list[int] = field(default_factory=list)
+    """Per deal in order, the rows that won it, one bit each (for comparisons on the same deals)."""
 
     def __post_init__(self) -> None:
         self.wins = [0] * self.rows
@@ -297,6 +306,7 @@ class _Tally:
         self.capped += other.capped
         self.rounds += other.rounds
         self.turns += other.turns
+        self.deal_wins.extend(other.deal_wins)
         for row in range(self.rows):
             self.wins[row] += other.wins[row]
             self.scores[row] += other.scores[row]
@@ -324,6 +334,8 @@ def _play_arena_chunk(job: _ArenaJob, start: int, stop: int) -> _Tally:
             deck = family.full_deck(rules)
             _derived_rng(job.seed, deal, "deck").shuffle(deck)
             round_ = family.new_round(rules, deck, dealer, rng=_derived_rng(job.seed, deal, "refills"))
+            if job.prepare is not None:
+                job.prepare(seated, round_)
             result = play_round(round_, seated, times)
             winners: tuple[int, ...] = () if result.winner is None else (result.winner,)
             seat_scores: Sequence[int] = result.scores
@@ -343,6 +355,7 @@ def _play_arena_chunk(job: _ArenaJob, start: int, stop: int) -> _Tally:
                 tally.turns += finished.turns
                 tally.capped += finished.capped
         tally.deals += 1
+        won = 0
         for row, entries in enumerate(job.rows):
             seats = [seat_of(entry, deal, players) for entry in entries]
             for seat in seats:
@@ -350,9 +363,11 @@ def _play_arena_chunk(job: _ArenaJob, start: int, stop: int) -> _Tally:
                 tally.decision_times[row].update(times[seat])
             if any(seat in winners for seat in seats):
                 tally.wins[row] += 1
+                won |= 1 << row
             score = side_scores[rules.side_of(seats[0])]
             tally.scores[row] += score
             tally.score_counts[row][score] += 1
+        tally.deal_wins.append(won)
     return tally
 
 
@@ -415,6 +430,7 @@ def run_arena(
     progress: Progress | None = None,
     backend: Backend = "local",
     address: str | None = None,
+    prepare: Prepare | None = None,
 ) -> ArenaReport:
     """Play ``rounds`` single rounds or ``games`` whole games with one bot per seat, seats rotating.
 
@@ -428,7 +444,8 @@ def run_arena(
     ``backend="local"`` plays the deals in ``jobs`` worker processes (default 1:
     this process); ``backend="ray"`` as Ray tasks, at most ``jobs`` at once
     (default: the cluster's CPUs), on the cluster at ``address`` (see
-    :func:`racko.tools.backends.run_chunks`).  The figures are the same either way.
+    :func:`racko.tools.backends.run_chunks`).  The figures are the same either way.  ``prepare``: a research hook
+    (:data:`Prepare`).
     """
     names = [str(name).strip() for name in bot_names]
     if not names or any(not name for name in names):
@@ -455,7 +472,9 @@ def run_arena(
     rows: tuple[tuple[int, ...], ...] = (
         ((0, 2), (1, 3)) if rules.partners else tuple((entry,) for entry in range(rules.players))
     )
-    job = _ArenaJob(tuple(names), rules, mode, seed, rows)
+    if prepare is not None and mode == "games":
+        raise RackoError("A research hook prepares single rounds only.")
+    job = _ArenaJob(tuple(names), rules, mode, seed, rows, prepare)
     started = time.perf_counter()
     run = run_chunks(_play_arena_chunk, job, deals, 250 if mode == "rounds" else 20, progress, backend, jobs, address)
     tally = _Tally(len(rows), rules.players)
@@ -475,6 +494,7 @@ def run_arena(
             seat_counts=tuple(tally.seats[row]),
             score_counts=tuple(sorted(tally.score_counts[row].items())),
             decision_times=tally.decision_times[row],
+            deal_wins=tuple(bool(won >> row & 1) for won in tally.deal_wins),
         )
         for row, entries in enumerate(rows)
     )

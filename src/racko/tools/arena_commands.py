@@ -1,4 +1,4 @@
-"""The ``racko arena``, ``solo``, ``sanity`` and ``ranking`` commands, added to the main app by :func:`register`.
+"""The ``racko arena``, ``solo``, ``sanity``, ``ranking``, ``compare`` and ``headroom`` commands (:func:`register`).
 
 Every error is one ``racko: ...`` line on stderr and exit code 2.  A progress
 bar with an ETA goes to stderr when it is a terminal; results go to stdout as a
@@ -21,10 +21,11 @@ from typing import Annotated, NoReturn, TypeVar
 
 import typer
 
+from racko.bots.opponents import fitted_styles
 from racko.bots.runner import time_quantile
 from racko.errors import RackoError
 from racko.rules import VARIANTS, variant
-from racko.tools import arena, sanity
+from racko.tools import arena, sanity, strength, table_rating
 from racko.tools.builds import is_other_build, register_other_builds
 
 T = TypeVar("T")
@@ -191,8 +192,18 @@ def arena_command(
     target: Annotated[int | None, typer.Option(help="The score that wins a game (default: the variant's).")] = None,
     backend: Annotated[str, typer.Option(help=BACKEND_HELP)] = "local",
     address: Annotated[str | None, typer.Option(help=ADDRESS_HELP, show_default=False)] = None,
+    record: Annotated[
+        Path | None,
+        typer.Option(
+            help="Also write which bot won each deal to this JSON file, to compare runs on the same deals "
+            "(racko compare).",
+            dir_okay=False,
+        ),
+    ] = None,
 ) -> None:
-    """Bots against bots: win rates with 95 % intervals over many rounds or games, seats rotating."""
+    """Bots against bots: win rates with 95 % intervals over many rounds or games, seats rotating.
+
+    Besides the levels, the playing styles band and sequence may sit at the table (arena opponents)."""
     names = [name.strip() for name in bot_list.split(",")]
     if rounds is not None and games is not None:
         _fail("give --rounds or --games, not both.")
@@ -238,6 +249,8 @@ def arena_command(
             arena.plot_report(report, plot)
         except (RackoError, OSError) as error:
             _fail(str(error))
+    if record is not None:
+        _write_record(record, strength.record_of(report, names, options))
     if as_json:
         typer.echo(json.dumps(report.to_json()))
         return
@@ -417,9 +430,190 @@ def ranking_command(
         )
 
 
+def _write_record(path: Path, document: dict[str, object]) -> None:
+    try:
+        path.write_text(json.dumps(document) + "\n", encoding="utf-8")
+    except OSError as error:
+        _fail(f"cannot write {path}: {error.strerror or error}.")
+
+
+def compare_command(
+    first: Annotated[Path, typer.Argument(help="A record of racko arena --record.", dir_okay=False)],
+    second: Annotated[Path, typer.Argument(help="Another record of the same deals.", dir_okay=False)],
+    first_row: Annotated[int, typer.Option(help="Which bot of the first record, from 1.")] = 1,
+    second_row: Annotated[int, typer.Option(help="Which bot of the second record, from 1.")] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+) -> None:
+    """Two bots on the same deals (two records of racko arena --record, the same seed and rules): both win rates and
+    their difference deal by deal, with its 95 % interval."""
+    try:
+        comparison = strength.compare_records(
+            strength.read_record(first), strength.read_record(second), first_row - 1, second_row - 1
+        )
+    except RackoError as error:
+        _fail(str(error))
+    _print_comparison(comparison, as_json)
+
+
+def _print_comparison(comparison: strength.Comparison, as_json: bool) -> None:
+    figures = comparison.to_json()
+    if as_json:
+        typer.echo(json.dumps(figures))
+        return
+    low, high = figures["difference_ci95"]
+    typer.echo(
+        f"{comparison.deals:,} deals: {comparison.first} won {_percent(figures['first_win_rate'])} %, "
+        f"{comparison.second} {_percent(figures['second_win_rate'])} %; difference "
+        f"{100 * comparison.difference:+.1f} points ({100 * low:+.1f} to {100 * high:+.1f}), from "
+        f"{comparison.only_first} deals only the first won and {comparison.only_second} only the second."
+    )
+
+
+def headroom_command(
+    baseline: Annotated[
+        Path, typer.Argument(help="A record of master (first) in 2-player rounds (racko arena --record).")
+    ],
+    jobs: Annotated[int | None, typer.Option(help=JOBS_HELP)] = None,
+    record: Annotated[
+        Path | None, typer.Option(help="Write the record of master-peek's run to this file.", dir_okay=False)
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+) -> None:
+    """What a perfect guess of the opponent's hidden rack is worth: the record's master dealing the opponent's hidden
+    slots their true cards (research only), on the deals of the record, and the difference."""
+    try:
+        document = strength.read_record(baseline)
+        new_record, comparison = _run("Rounds", lambda progress: strength.headroom(document, jobs, progress))
+    except RackoError as error:
+        _fail(str(error))
+    if record is not None:
+        _write_record(record, new_record)
+    _print_comparison(comparison, as_json)
+
+
+def fit_opponents_command(
+    rounds: Annotated[
+        int, typer.Option(help="Rounds each style's player plays against hard, per 2-player rule.")
+    ] = 300,
+    seed: Annotated[int, typer.Option(help="Seed of the rounds.")] = 0,
+    out: Annotated[
+        Path | None,
+        typer.Option(help="Write the styles to this file (racko/bots/data/opponents.json ships them).", dir_okay=False),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+) -> None:
+    """Fit master's model of the opponent: each style of player (gap: hard; band; sequence) by maximum likelihood
+    on the turns its arena player played against hard, as the other seat read them and with the racks the arena
+    knows; half the turns fit, the other half say how well the styles are told apart."""
+    if rounds < 2:
+        _fail("--rounds must be at least 2.")
+    try:
+        fits = _run(
+            "Styles",
+            lambda progress: [
+                strength.fit_opponents(fitted_styles(rule), rounds, seed, rule) for rule in (False, True)
+            ],
+        )
+    except RackoError as error:
+        _fail(str(error))
+    document = strength.styles_document(fits)
+    if out is not None:
+        _write_record(out, document)
+    if as_json:
+        typer.echo(json.dumps({"styles": document, "fits": [fit.to_json() for fit in fits]}))
+        return
+    for fit in fits:
+        rule = "with the 2-player rule" if fit.two_player_rule else "without the 2-player rule"
+        typer.echo(f"{rule}:")
+        for style in fit.styles:
+            typer.echo(
+                f"  {style.name}: take spread {style.take_spread:.3f}, margin {style.take_margin:.3f}, place spread "
+                f"{style.place_spread:.3f}, floor {style.floor:.4f} ({fit.turns[style.name]} turns)"
+            )
+        for player, row in fit.held_out.items():
+            scores = ", ".join(f"{name} {value:.3f}" for name, value in row.items())
+            typer.echo(f"  held-out turns of {strength.STYLE_PLAYERS[player]}, mean log-likelihood: {scores}")
+
+
+def fit_table_rating_command(
+    players: Annotated[int, typer.Option(help="Players at the table (3 to 5).")] = 3,
+    positions: Annotated[int, typer.Option(help="Positions of hard players (a fifth held out).")] = 1000,
+    rounds: Annotated[
+        int, typer.Option(help="Times the positions are labelled by play-outs and the rating fitted.")
+    ] = (table_rating.ROUNDS),
+    seed: Annotated[int, typer.Option(help="Seed of the positions and the play-outs.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+) -> None:
+    """Fit the one-move rating (the gap model's power, slack and end factor) at a table of 3 to 5 players to deep
+    play-outs with the other seats in them, by a ranking loss, label again with the fitted player in the play-outs,
+    and say how many play-out turns each rating loses against the best move on held-out positions."""
+    if not 3 <= players <= 5 or positions < 10 or rounds < 1:
+        _fail("--players 3 to 5, --positions at least 10, --rounds at least 1.")
+    try:
+        fitted = _run(
+            "Positions", lambda progress: table_rating.fit_table_rating(players, positions, seed, rounds, progress)
+        )
+    except RackoError as error:
+        _fail(str(error))
+    if as_json:
+        typer.echo(json.dumps(fitted.to_json()))
+        return
+    for model, lost in zip(fitted.models, fitted.held_out_lost, strict=True):
+        typer.echo(
+            f"power {model.power:.3f}, slack {model.slack:.3f}, end factor {model.edge:.3f}: "
+            f"{lost:.3f} turns lost a move"
+        )
+    typer.echo(f"expert's table model: {fitted.table_model_lost:.3f} turns lost a move")
+
+
+def solve_small_command(
+    rounds: Annotated[int, typer.Option(help="Rounds of each match against the best player (seats alternating).")] = (
+        20_000
+    ),
+    seed: Annotated[int, typer.Option(help="Seed of the deals and the draws.")] = 0,
+    values: Annotated[
+        Path | None,
+        typer.Option(
+            help="Keep the solved values in this .npy file (180 MB): read when it exists, else written.", dir_okay=False
+        ),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+) -> None:
+    """A bound at a small size: solve the open-rack 2-player game with 3 slots and 12 cards exactly, and say how
+    far hard and master's way of choosing are from the best player there (needs the rl extra: numba)."""
+    try:
+        from racko.tools.small_game import solve_small
+    except ImportError as error:  # the rl extra is not installed
+        _fail(f"solve-small needs the rl extra (pip install 'racko[rl]'): {error}.", 1)
+    if rounds < 2:
+        _fail("--rounds must be at least 2.")
+    try:
+        solved = solve_small(rounds, seed, values)
+    except (RackoError, OSError, ValueError) as error:
+        _fail(str(error))
+    if as_json:
+        typer.echo(json.dumps(solved.to_json()))
+        return
+    typer.echo(
+        f"3 slots, 12 cards, open racks: solved in {solved.sweeps} sweeps; moving first, the best player wins "
+        f"{_percent(solved.first_mover)} % of deals."
+    )
+    for match in solved.matches:
+        typer.echo(
+            f"{match.first} against {match.second}: {_percent(match.first_wins / match.rounds)} % of "
+            f"{match.rounds:,} rounds; choices give away {100 * match.first_lost:.2f} and "
+            f"{100 * match.second_lost:.2f} points of the chance to win a round."
+        )
+
+
 def register(app: typer.Typer) -> None:
-    """Add ``arena``, ``solo``, ``sanity`` and ``ranking`` to the ``racko`` app."""
+    """Add ``arena``, ``solo``, ``sanity``, ``ranking``, ``compare`` and ``headroom`` to the ``racko`` app."""
     app.command("arena")(arena_command)
     app.command("solo")(solo_command)
     app.command("sanity")(sanity_command)
     app.command("ranking")(ranking_command)
+    app.command("compare")(compare_command)
+    app.command("headroom")(headroom_command)
+    app.command("fit-opponents")(fit_opponents_command)
+    app.command("fit-table-rating")(fit_table_rating_command)
+    app.command("solve-small")(solve_small_command)

@@ -204,8 +204,8 @@ def sorted_run_slot(racks: Any, base: int, card: int) -> int:
 
 @inline_jit
 def run_slot(rack: Any, card: int) -> int:
-    """``_run_slot``: a sorted rack without a run of three: the slot where ``card`` keeps it sorted and makes its
-    longest run longer (the longest such run, the lowest slot among equals); -1 for none."""
+    """``racko.bots.bucket.run_slot``: a sorted rack without a run of three: the slot where ``card`` keeps it sorted
+    and makes its longest run longer (the longest such run, the lowest slot among equals); -1 for none."""
     return sorted_run_slot(rack, 0, card) if is_ordered(rack, 0, -1, 0) else -1
 
 

@@ -13,7 +13,7 @@ import anyio
 from starlette.testclient import TestClient
 
 from racko.tools.bench.server import sorting_move
-from racko.web.app import create_app
+from racko.web.app import ServerSettings, create_app
 from racko.web.lobby import LINE_KEYS
 from racko.web.players import COOKIE
 from racko.web.store import SqliteTables
@@ -24,7 +24,7 @@ def app_in_process(path: Path | str = ":memory:", **options: Any) -> Any:
     options.setdefault("new_tables_per_address", 10**6)
     options.setdefault("fill_seconds", 0.3)
     options.setdefault("quick_target", 25)  # a game of a round or two
-    return create_app(SqliteTables(path), pace=0.0, **options)
+    return create_app(SqliteTables(path), ServerSettings(pace=0.0, **options))
 
 
 def person(client: TestClient, name: str) -> dict[str, str]:

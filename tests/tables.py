@@ -13,7 +13,7 @@ from starlette.testclient import TestClient
 
 from people import receive_json
 from racko.highlow import HighLowObservation
-from racko.web.app import create_app
+from racko.web.app import ServerSettings, create_app
 from racko.web.store import SqliteTables
 from racko.web.table import Hub, Table
 
@@ -21,7 +21,7 @@ from racko.web.table import Hub, Table
 def table_app(path: Path | str = ":memory:", **options: Any) -> Any:
     options.setdefault("frames_per_second", 10000.0)  # the tests play at a machine's speed, not a person's
     options.setdefault("new_tables_per_address", 10**6)  # the tests make tables at a machine's speed
-    return create_app(SqliteTables(path), pace=options.pop("pace", 0.0), **options)
+    return create_app(SqliteTables(path), ServerSettings(pace=options.pop("pace", 0.0), **options))
 
 
 def make_table(client: TestClient, **form: Any) -> dict[str, Any]:

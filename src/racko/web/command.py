@@ -142,7 +142,7 @@ def serve_command(
     """Play Rack-O in the browser, with friends and computer players: start the server and print its address."""
     import uvicorn
 
-    from racko.web.app import create_app
+    from racko.web.app import ServerSettings, create_app
     from racko.web.ops import configure_logging
 
     if sync not in SYNC_LEVELS:
@@ -182,24 +182,24 @@ def serve_command(
     typer.echo(f"racko serve: open http://{shown}:{port}/ (tables are kept in {store.describe()}); Ctrl+C stops.")
     if host in ("0.0.0.0", "::"):
         typer.echo("Others on your network join with this machine's address instead of 127.0.0.1.")
+    settings = ServerSettings(
+        pace=pace,
+        away_seconds=away,
+        short_collections=True,
+        allow_origins=origins,
+        new_tables_per_address=new_tables_per_minute,
+        fill_seconds=quick_wait,
+        quick_target=quick_target,
+        review_playouts=review_playouts,
+        rate_shared_addresses=rate_shared_addresses,
+        push_keys=keys,
+        push_contact=push_contact,
+        bot_ladder=ladder,
+        bot_requests_per_minute=bot_requests_per_minute,
+        bot_games_at_once=bot_games_at_once,
+    )
     uvicorn.run(
-        create_app(
-            store,
-            pace=pace,
-            away_seconds=away,
-            short_collections=True,
-            allow_origins=origins,
-            new_tables_per_address=new_tables_per_minute,
-            fill_seconds=quick_wait,
-            quick_target=quick_target,
-            review_playouts=review_playouts,
-            rate_shared_addresses=rate_shared_addresses,
-            push_keys=keys,
-            push_contact=push_contact,
-            bot_ladder=ladder,
-            bot_requests_per_minute=bot_requests_per_minute,
-            bot_games_at_once=bot_games_at_once,
-        ),
+        create_app(store, settings),
         host=host,
         port=port,
         log_level="warning",

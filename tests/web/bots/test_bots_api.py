@@ -24,7 +24,7 @@ from typer.testing import CliRunner
 from browsing import serving_app
 from racko.cli import app as cli_app
 from racko.observation_json import observation_from_json
-from racko.web.app import create_app
+from racko.web.app import ServerSettings, create_app
 from racko.web.players import key_hash
 from racko.web.store.postgres import PostgresTables
 from racko.web.table import Table, Watcher
@@ -364,7 +364,9 @@ def test_a_game_made_at_another_server_process_is_told_on_the_bots_event_stream(
     of the bot's seats again every keep-alive, and says ``gameStart`` for it, once."""
     stores = [PostgresTables(postgres_url, node=node) for node in ("one", "two")]
     apps = [
-        create_app(store, pace=0.0, frames_per_second=10000.0, new_tables_per_address=10**6, bot_keep_alive=0.2)
+        create_app(
+            store, ServerSettings(pace=0.0, frames_per_second=10000.0, new_tables_per_address=10**6, bot_keep_alive=0.2)
+        )
         for store in stores
     ]
     _, token = apps[0].state.hub.players.add_bot("Far")

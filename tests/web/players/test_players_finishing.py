@@ -20,7 +20,7 @@ from people import get_as, lobby_until, person, quick, until
 from racko.match import Match
 from racko.play.session import PlaySession, SeatSpec
 from racko.rules import variant
-from racko.web.app import create_app, people
+from racko.web.app import ServerSettings, create_app, people
 from racko.web.players import FINISHERS_SHARE, Finishing, note_game
 from racko.web.players.finishing import FIRST_WAIT_SECONDS, LONGEST_WAIT_SECONDS, RECENT_SECONDS, TRUSTED_UNTIL
 from racko.web.store import SqliteTables, TableStore
@@ -89,7 +89,9 @@ def test_a_seat_gone_at_the_end_is_a_game_left_only_where_games_count_and_forget
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[TestClient, TableStore]]:
     store = SqliteTables(tmp_path / "tables.sqlite3", grouped=True)
-    app = create_app(store, pace=0.0, frames_per_second=10000.0, new_tables_per_address=10**6, fill_seconds=0.3)
+    app = create_app(
+        store, ServerSettings(pace=0.0, frames_per_second=10000.0, new_tables_per_address=10**6, fill_seconds=0.3)
+    )
     with TestClient(app) as client:
         yield client, store
 

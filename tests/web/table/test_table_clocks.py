@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from racko.web.app import create_app
+from racko.web.app import ServerSettings, create_app
 from racko.web.clock import PRESETS, WARN_SECONDS
 from racko.web.store.postgres import PostgresTables
 from tables import HandClock, frame_where, hub_of, join, journal, make_table, my_turn, table_app, wait_for
@@ -181,7 +181,7 @@ def test_a_table_whose_clock_ran_out_where_no_process_holds_it_is_claimed_and_pl
     """On a shared store a new table waits for its first connection; if nobody comes (or its process died), the
     keep loop of a process finds its deadline passed in the store, claims it and the clock plays the turn."""
     store = PostgresTables(postgres_url, node="keeper")
-    app = create_app(store, pace=0.0, now=clock, new_tables_per_address=10**6)
+    app = create_app(store, ServerSettings(pace=0.0, now=clock, new_tables_per_address=10**6))
     with TestClient(app) as client:
         hub_of(client).clock_tick = 0.02
         for _ in range(20):  # a table whose person acts first (the deal decides; a computer player has no clock)

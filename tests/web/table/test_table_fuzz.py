@@ -24,7 +24,7 @@ from starlette.testclient import TestClient
 
 from racko import bots
 from racko.families import family_of
-from racko.web.app import create_app
+from racko.web.app import ServerSettings, create_app
 from racko.web.core import FRAME_LIMIT
 from racko.web.store import SqliteTables
 from racko.web.table import Hub
@@ -136,7 +136,7 @@ def _dumps(value: Any, rng: random.Random) -> str:
 
 def _app(**options: Any) -> Any:
     options.setdefault("new_tables_per_address", 10**6)  # tables made at a machine's speed
-    return create_app(SqliteTables(":memory:"), pace=0.0, frames_per_second=1e9, **options)
+    return create_app(SqliteTables(":memory:"), ServerSettings(pace=0.0, frames_per_second=1e9, **options))
 
 
 @pytest.fixture
@@ -812,7 +812,7 @@ def test_a_move_the_database_refused_is_not_played_and_the_computer_player_tries
     player's refused move is forgotten too, and the computer player tries again (it used to stop for good: the
     table waited for a move nobody would make until somebody reconnected)."""
     store = RefusingStore(":memory:")
-    with TestClient(create_app(store, pace=0.0, frames_per_second=1e9)) as client:
+    with TestClient(create_app(store, ServerSettings(pace=0.0, frames_per_second=1e9))) as client:
         hub = _hub(client)
         form = {"variant": "classic", "players": 2, "seats": ["me", "easy"]}
         links = client.post("/api/tables", json=form).json()
@@ -850,7 +850,7 @@ def test_a_name_a_hand_over_or_a_next_game_the_database_refused_is_not_saved_and
     """They used to change the table in memory first, and the database's error escaped the frame: a traceback, the
     socket closed, and a change the database never had (gone at the next restart)."""
     store = RefusingStore(":memory:")
-    app = create_app(store, pace=0.0, frames_per_second=1e9, away_seconds=0.0)
+    app = create_app(store, ServerSettings(pace=0.0, frames_per_second=1e9, away_seconds=0.0))
     with TestClient(app) as client, ExitStack() as stack:
         hub = _hub(client)
 

@@ -1,6 +1,6 @@
 """A rated quick-play game in real time where one person stops moving and another closes the tab (issue 39), in
 Debian's Chromium with a browser context per person, against a server in this process whose clock the test moves
-(`create_app(now=)`, which `racko serve` has no option for): the clock plays the turns of those who do not move,
+(`ServerSettings(now=)`, which `racko serve` has no option for): the clock plays the turns of those who do not move,
 twice makes their seats gone (the one still looking is offered "I'm back"), the game goes on and ends for the one
 who stayed, the two who left are rated last and their record of finishing says they left."""
 
@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from browsing import DESKTOP, PHONE, WAIT_MS, act_and_wait, serving_app, situation
-from racko.web.app import create_app
+from racko.web.app import ServerSettings, create_app
 from racko.web.clock import PRESETS
 from racko.web.store import SqliteTables
 from tables import HandClock
@@ -32,11 +32,7 @@ def served(tmp_path: Path) -> Iterator[tuple[str, Any, HandClock]]:
     # Three browsers on one machine are three people here (a school's network would be told the same way).
     app = create_app(
         SqliteTables(tmp_path / "tables.sqlite3", grouped=True),
-        pace=0.0,
-        now=clock,
-        rate_shared_addresses=True,
-        quick_target=25,
-        new_tables_per_address=1000,
+        ServerSettings(pace=0.0, now=clock, rate_shared_addresses=True, quick_target=25, new_tables_per_address=1000),
     )
     app.state.hub.clock_tick = 0.05  # a clock moved by hand is seen at once
     with serving_app(app) as address:

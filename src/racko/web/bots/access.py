@@ -10,9 +10,8 @@ from collections.abc import Callable
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse
 
-from racko.web.core import BODY_LIMIT, TooBig, read_body
+from racko.web.core import BODY_LIMIT, Refusal, TooBig, read_body
 from racko.web.players import COOKIE, Player, Players
 
 REQUESTS_PER_MINUTE = 600
@@ -21,41 +20,22 @@ GAMES_AT_ONCE = 8
 """Games not over a bot may sit at by default before a challenge or a seek for another is refused."""
 
 
-class BotRefused(Exception):
-    """A Bot API request refused: a status, a code and a message, answered as ``{"code", "error"}`` (and the
-    ``node`` that plays the table, for ``elsewhere``: the client asks again with ``?node=``, as a page does)."""
-
-    def __init__(
-        self, status: int, code: str, message: str, retry_after: int | None = None, node: str | None = None
-    ) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.retry_after = retry_after
-        self.node = node
-
-    def response(self) -> JSONResponse:
-        headers = {"Retry-After": str(self.retry_after)} if self.retry_after is not None else None
-        answer = {"code": self.code, "error": str(self)} | ({"node": self.node} if self.node is not None else {})
-        return JSONResponse(answer, status_code=self.status, headers=headers)
-
-
 async def posted_object(
     request: Request, too_big: str, not_json: str, not_object: str, empty: bytes | None = None
 ) -> dict[str, Any]:
     """The JSON object a bot posted (``empty``: what an empty body stands for; none: it is no JSON), or a
-    :class:`BotRefused` with these sentences: ``413 too-big`` over :data:`BODY_LIMIT` (before it is read),
+    a :class:`Refusal` with these sentences: ``413 too-big`` over :data:`BODY_LIMIT` (before it is read),
     ``400 bad-frame`` for what is no JSON, or no object."""
     try:
         raw = await read_body(request, BODY_LIMIT)
     except TooBig:
-        raise BotRefused(413, "too-big", too_big) from None
+        raise Refusal("too-big", too_big) from None
     try:
         body = json.loads(raw if raw or empty is None else empty)
     except (ValueError, RecursionError):
-        raise BotRefused(400, "bad-frame", not_json) from None
+        raise Refusal("bad-frame", not_json) from None
     if not isinstance(body, dict):
-        raise BotRefused(400, "bad-frame", not_object)
+        raise Refusal("bad-frame", not_object)
     return body
 
 
@@ -86,8 +66,7 @@ class BotLimits:
         left = min(full, left + max(0.0, now - counted) * full / 60.0)
         if left < 1:
             self.buckets[bot.id] = (left, now)
-            raise BotRefused(
-                429,
+            raise Refusal(
                 "slow-down",
                 f"This bot made more than {self.requests_per_minute} requests a minute: wait, then try again.",
                 retry_after=max(1, round(60 / self.requests_per_minute)),
@@ -98,8 +77,7 @@ class BotLimits:
         """A 429 ``too-many-games`` if ``bot`` sits at as many games not over as it may."""
         playing = await asyncio.to_thread(self.players.unfinished, bot.id)
         if playing >= self.games_at_once:
-            raise BotRefused(
-                429,
+            raise Refusal(
                 "too-many-games",
                 f"{bot.name} plays {playing} games already, as many at once as this server lets a bot play: "
                 "finish one first.",
@@ -110,12 +88,12 @@ async def bot_of(request: Request, players: Players, limits: BotLimits) -> Playe
     """The bot account of the request's token, with the request counted against its limit; a page's cookie, no
     token or a token that is no bot's is refused."""
     if COOKIE in request.cookies:
-        raise BotRefused(403, "cookie", "The Bot API takes a bot's token, never a page's cookie.")
+        raise Refusal("cookie", "The Bot API takes a bot's token, never a page's cookie.")
     scheme, _, token = request.headers.get("authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise BotRefused(401, "no-token", "Send the bot's token: Authorization: Bearer TOKEN.")
+        raise Refusal("no-token", "Send the bot's token: Authorization: Bearer TOKEN.")
     bot = await asyncio.to_thread(players.bot_of_token, token.strip())
     if bot is None:
-        raise BotRefused(401, "bad-token", "This token is no bot account's (or it was revoked).")
+        raise Refusal("bad-token", "This token is no bot account's (or it was revoked).")
     limits.take(bot)
     return bot

@@ -16,8 +16,8 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 
 from racko.observation_json import observation_to_json
-from racko.web.bots.access import BotLimits, BotRefused, bot_of, posted_object
-from racko.web.core import WebError, after_closing
+from racko.web.bots.access import BotLimits, bot_of, posted_object
+from racko.web.core import Refusal, after_closing
 from racko.web.players import Player, Players
 from racko.web.table import Elsewhere, Hub, Table, Watcher
 
@@ -26,20 +26,6 @@ PROTOCOL = "v1"
 KEEP_ALIVE_SECONDS = 7.0
 """A stream with nothing to say sends an empty line this often, so that proxies and clients know it is alive."""
 BOT_ACCOUNT = "bot-account"
-STATUS = {
-    "stale": 409,
-    "not-your-turn": 409,
-    "over": 409,
-    "out-of-time": 409,
-    "not-your-seat": 403,
-    "spectator": 403,
-    "name-first": 403,
-    "no-table": 404,
-    "damaged": 410,
-    "elsewhere": 421,
-    "not-saved": 503,
-}
-"""The HTTP status of a refused move by the table room's code (any other: 400)."""
 
 
 class BotEvents:
@@ -115,18 +101,16 @@ def routes(
         try:
             table = await hub.reach(table_id)
         except Elsewhere as elsewhere:
-            raise BotRefused(421, "elsewhere", f"{elsewhere} (node {elsewhere.node})", node=elsewhere.node) from None
-        except WebError as error:
-            raise BotRefused(STATUS.get(error.code, 404), error.code, str(error)) from None
+            raise Refusal("elsewhere", f"{elsewhere} (node {elsewhere.node})", node=elsewhere.node) from None
         seat = table.seat_of_player(bot.id)
         if seat is None:
-            raise BotRefused(403, "not-your-seat", "This bot has no seat at this table.")
+            raise Refusal("not-your-seat", "This bot has no seat at this table.")
         return table, seat
 
     async def account(request: Request) -> Response:
         try:
             bot = await bot_of_request(request)
-        except BotRefused as refusal:
+        except Refusal as refusal:
             return refusal.response()
         return JSONResponse({"id": bot.id, "name": bot.name, "bot": True, "protocol": PROTOCOL})
 
@@ -134,7 +118,7 @@ def routes(
         try:
             bot = await bot_of_request(request)
             seats = await asyncio.to_thread(players.seats_of, bot.id)
-        except BotRefused as refusal:
+        except Refusal as refusal:
             return refusal.response()
         queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         told: set[str] = set()
@@ -181,7 +165,7 @@ def routes(
             bot = await bot_of_request(request)
             since = _since(request.query_params.get("since"))
             table, seat = await seat_at(table_id, bot)
-        except BotRefused as refusal:
+        except Refusal as refusal:
             return refusal.response()
         queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
 
@@ -239,11 +223,8 @@ def routes(
                 not_object='A move is {"version": V, "action": {...}}.',
             )
             table, seat = await seat_at(table_id, bot)
-            try:
-                await hub.act(hub.tables.get(table_id, table), seat, body.get("version"), body.get("action"))
-            except WebError as error:
-                raise BotRefused(STATUS.get(error.code, 400), error.code, str(error)) from None
-        except BotRefused as refusal:
+            await hub.act(hub.tables.get(table_id, table), seat, body.get("version"), body.get("action"))
+        except Refusal as refusal:
             return refusal.response()
         return JSONResponse({"ok": True, "version": hub.tables.get(table_id, table).version})
 
@@ -259,5 +240,5 @@ def _since(text: str | None) -> int:
     if text is None:
         return 0
     if not text.isdigit() or len(text) > 12:
-        raise BotRefused(400, "bad-since", "since is the last version (sequence number) the bot was sent.")
+        raise Refusal("bad-since", "since is the last version (sequence number) the bot was sent.")
     return int(text)

@@ -22,9 +22,9 @@ from typing import Any
 from racko.errors import RackoError
 from racko.play.session import bots_for
 from racko.rules import variant
-from racko.web.bots.access import BotLimits, BotRefused
+from racko.web.bots.access import BotLimits
 from racko.web.clock import ALL_PRESETS, NO_CLOCK
-from racko.web.core import WebError
+from racko.web.core import Refusal
 from racko.web.players import Player
 from racko.web.table import Hub
 
@@ -103,11 +103,11 @@ def challenge_settings(body: dict[str, Any]) -> dict[str, Any]:
     try:
         chosen = variant(str(body.get("variant", "classic")))
     except RackoError:
-        raise BotRefused(400, "bad-challenge", f"There is no variant {str(body.get('variant'))[:30]!r}.") from None
+        raise Refusal("bad-challenge", f"There is no variant {str(body.get('variant'))[:30]!r}.") from None
     players = body.get("players", 2)
     if not isinstance(players, int) or isinstance(players, bool) or players not in chosen.player_counts:
         counts = ", ".join(str(count) for count in chosen.player_counts)
-        raise BotRefused(400, "bad-challenge", f"{chosen.title} is played by {counts} players.")
+        raise Refusal("bad-challenge", f"{chosen.title} is played by {counts} players.")
     levels = body.get("seats", [])
     playing = bots_for(chosen.name)
     fits = (PERSON, *playing)
@@ -116,8 +116,7 @@ def challenge_settings(body: dict[str, Any]) -> dict[str, Any]:
         or len(levels) != players - 2
         or not all(isinstance(level, str) and (level in fits or level.startswith(BOT_ACCOUNT)) for level in levels)
     ):
-        raise BotRefused(
-            400,
+        raise Refusal(
             "bad-challenge",
             f"seats: who sits in the {players - 2} other seats, each {PERSON}, {BOT_ACCOUNT}NAME or one of "
             f"{', '.join(playing)}.",
@@ -126,7 +125,7 @@ def challenge_settings(body: dict[str, Any]) -> dict[str, Any]:
     clock = body.get("clock", "normal" if rated else NO_CLOCK)
     if clock not in ALL_PRESETS and not (clock == NO_CLOCK and not rated):
         choices = list(ALL_PRESETS) if rated else [*ALL_PRESETS, NO_CLOCK]
-        raise BotRefused(400, "bad-challenge", f"A clock is one of {', '.join(choices)}.")
+        raise Refusal("bad-challenge", f"A clock is one of {', '.join(choices)}.")
     target = body.get("target")
     options: dict[str, Any] = {}
     if target is not None:
@@ -136,7 +135,7 @@ def challenge_settings(body: dict[str, Any]) -> dict[str, Any]:
     try:
         rules = chosen.rules(players, **options)
     except (RackoError, TypeError, ValueError) as error:
-        raise BotRefused(400, "bad-challenge", str(error)) from None
+        raise Refusal("bad-challenge", str(error)) from None
     return {
         "variant": chosen.name,
         "players": players,
@@ -174,25 +173,23 @@ class Challenges:
         settings = challenge_settings(body)
         bot = await asyncio.to_thread(self.hub.players.bot_named, bot_name[:40])
         if bot is None:
-            raise BotRefused(404, "no-bot", f"There is no bot account {bot_name[:30]!r}.")
+            raise Refusal("no-bot", f"There is no bot account {bot_name[:30]!r}.")
         if bot.id == challenger.id:
-            raise BotRefused(400, "bad-challenge", "A bot cannot challenge itself.")
+            raise Refusal("bad-challenge", "A bot cannot challenge itself.")
         others = [seat[len(BOT_ACCOUNT) :] for seat in settings["seats"] if seat.startswith(BOT_ACCOUNT)]
         for name in others:
             other = await asyncio.to_thread(self.hub.players.bot_named, name[:40])
             if other is None or other.id in (bot.id, challenger.id) or others.count(name) > 1:
-                raise BotRefused(400, "bad-challenge", f"seats: {name[:30]!r} is no other bot account.")
+                raise Refusal("bad-challenge", f"seats: {name[:30]!r} is no other bot account.")
         if not self.events.listening(bot.id):
-            raise BotRefused(409, "bot-offline", f"{bot.name} is not connected: a bot is challenged while it listens.")
+            raise Refusal("bot-offline", f"{bot.name} is not connected: a bot is challenged while it listens.")
         await self.limits.may_start_a_game(bot)
         if challenger_is_bot:
             await self.limits.may_start_a_game(challenger)
         self.sweep()
         waiting = sum(1 for c in self.challenges.values() if c.challenger.id == challenger.id and c.state == OPEN)
         if waiting >= OPEN_AT_ONCE:
-            raise BotRefused(
-                429, "too-many-challenges", f"At most {OPEN_AT_ONCE} challenges wait for an answer at once: wait."
-            )
+            raise Refusal("too-many-challenges", f"At most {OPEN_AT_ONCE} challenges wait for an answer at once: wait.")
         challenge = Challenge(
             "c" + secrets.token_urlsafe(12), challenger, challenger_is_bot, bot, settings, self.now(), address
         )
@@ -203,7 +200,7 @@ class Challenges:
     def find(self, challenge_id: str) -> Challenge:
         challenge = self.challenges.get(challenge_id[:40])
         if challenge is None:
-            raise BotRefused(404, "no-challenge", "There is no such challenge (it ended long ago, or never was).")
+            raise Refusal("no-challenge", "There is no such challenge (it ended long ago, or never was).")
         self._expire_if_due(challenge)
         return challenge
 
@@ -218,11 +215,11 @@ class Challenges:
                 await self.limits.may_start_a_game(challenge.challenger)
             try:
                 challenge.table = await self._make_table(challenge)
-            except WebError as error:
+            except Refusal as error:
                 self._end(challenge, FAILED, str(error))
-                raise BotRefused(400, "bad-challenge", f"The table could not be made: {error}") from None
+                raise Refusal("bad-challenge", f"The table could not be made: {error}") from None
             except Exception:  # the database refused the table: the challenge stays open, to be accepted again
-                raise BotRefused(503, "not-saved", "The table could not be kept: try again.") from None
+                raise Refusal("not-saved", "The table could not be kept: try again.") from None
             self._end(challenge, ACCEPTED, None)
             return challenge
 
@@ -230,7 +227,7 @@ class Challenges:
         """The challenged bot declines, with one of :data:`DECLINE_REASONS`."""
         reason = "generic" if reason is None else reason
         if reason not in DECLINE_REASONS:
-            raise BotRefused(400, "bad-reason", f"A reason is one of {', '.join(DECLINE_REASONS)}.")
+            raise Refusal("bad-reason", f"A reason is one of {', '.join(DECLINE_REASONS)}.")
         challenge = self._answerable(challenge_id, bot)
         async with challenge.lock:
             self._still_open(challenge)
@@ -241,7 +238,7 @@ class Challenges:
         """The challenger takes the challenge back before it is answered."""
         challenge = self.find(challenge_id)
         if challenge.challenger.id != challenger.id:
-            raise BotRefused(403, "not-yours", "Only its challenger can withdraw a challenge.")
+            raise Refusal("not-yours", "Only its challenger can withdraw a challenge.")
         async with challenge.lock:
             self._still_open(challenge)
             self._end(challenge, WITHDRAWN, None)
@@ -278,14 +275,14 @@ class Challenges:
     def _answerable(self, challenge_id: str, bot: Player) -> Challenge:
         challenge = self.find(challenge_id)
         if challenge.bot.id != bot.id:
-            raise BotRefused(403, "not-yours", "Only the challenged bot answers a challenge.")
+            raise Refusal("not-yours", "Only the challenged bot answers a challenge.")
         return challenge
 
     def _still_open(self, challenge: Challenge) -> None:
         """Under the challenge's lock: a 409 ``not-open`` unless nothing has ended it yet."""
         self._expire_if_due(challenge, held=True)
         if challenge.state != OPEN:
-            raise BotRefused(409, "not-open", f"This challenge is {challenge.state} already.")
+            raise Refusal("not-open", f"This challenge is {challenge.state} already.")
 
     def _expire_if_due(self, challenge: Challenge, held: bool = False) -> None:
         """Expire an open challenge whose time ran out; ``held``: by the change that holds its lock.  Never while

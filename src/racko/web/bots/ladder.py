@@ -350,7 +350,7 @@ class Ladder:
             form["target"] = self.limits.target
         try:
             made = await self.hub.create(form)
-        except Exception as error:  # a bot gone meanwhile (a WebError), or the database away a moment
+        except Exception as error:  # a bot gone meanwhile (a Refusal), or the database away a moment
             log.warning("the bot ladder could not seat %s: %s", " and ".join(seats), error)
             return None
         table = str(made["table"])

@@ -11,12 +11,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from racko.web.bots.access import BotLimits, BotRefused, bot_of, posted_object
+from racko.web.bots.access import BotLimits, bot_of, posted_object
 from racko.web.bots.api import BotEvents
 from racko.web.bots.challenges import Challenge, Challenges
 from racko.web.core import (
-    Refused,
-    WebError,
+    Refusal,
     client_address,
     json_body,
     page,
@@ -24,9 +23,6 @@ from racko.web.core import (
 )
 from racko.web.lobby import Lobby
 from racko.web.players import Player, required_player
-
-SEEK_STATUS = {"too-many": 429}
-"""The HTTP status of a seek the lobby refuses (any other: 400)."""
 
 
 def matching_routes(
@@ -50,7 +46,7 @@ def matching_routes(
         try:
             bot, body = await bot_body(request)
             made = await challenges.make(bot, True, request.path_params["name"], body)
-        except BotRefused as refusal:
+        except Refusal as refusal:
             return refusal.response()
         return answered(made.status(challenges.now(), challenger=True))
 
@@ -59,8 +55,8 @@ def matching_routes(
             bot = await bot_of(request, players, limits)
             challenge = challenges.find(request.path_params["id"])
             if bot.id not in (challenge.bot.id, challenge.challenger.id):
-                raise BotRefused(403, "not-yours", "This challenge is neither to nor from this bot.")
-        except BotRefused as refusal:
+                raise Refusal("not-yours", "This challenge is neither to nor from this bot.")
+        except Refusal as refusal:
             return refusal.response()
         return answered(challenge.status(challenges.now(), challenger=bot.id == challenge.challenger.id))
 
@@ -77,8 +73,8 @@ def matching_routes(
             elif answer == "cancel":
                 challenge = await challenges.withdraw(challenge_id, bot)
             else:
-                raise BotRefused(404, "no-route", "A challenge is answered with accept, decline or cancel.")
-        except BotRefused as refusal:
+                raise Refusal("no-route", "A challenge is answered with accept, decline or cancel.")
+        except Refusal as refusal:
             return refusal.response()
         return answered(challenge.status(challenges.now(), challenger=bot.id == challenge.challenger.id))
 
@@ -86,20 +82,17 @@ def matching_routes(
         try:
             bot, body = await bot_body(request)
             if not events.listening(bot.id):
-                raise BotRefused(409, "not-listening", "Open the event stream first: a seek lasts while it is open.")
+                raise Refusal("not-listening", "Open the event stream first: a seek lasts while it is open.")
             await limits.may_start_a_game(bot)
-            try:
-                sought = await lobby.bot_seeks(bot, body)
-            except WebError as error:
-                raise BotRefused(SEEK_STATUS.get(error.code, 400), error.code, str(error)) from None
-        except BotRefused as refusal:
+            sought = await lobby.bot_seeks(bot, body)
+        except Refusal as refusal:
             return refusal.response()
         return JSONResponse(sought)
 
     async def stop_seeking(request: Request) -> Response:
         try:
             bot = await bot_of(request, players, limits)
-        except BotRefused as refusal:
+        except Refusal as refusal:
             return refusal.response()
         return JSONResponse({"stopped": lobby.bot_stops(bot.id)})
 
@@ -115,33 +108,25 @@ def matching_routes(
 
     async def person_challenges(request: Request) -> Response:
         try:
-            try:
-                body = await json_body(request, allowed)
-                person = await required_player(request, players)
-            except Refused as refused:
-                raise BotRefused(refused.status, "refused", str(refused)) from None
+            body = await json_body(request, allowed)
+            person = await required_player(request, players)
             if await asyncio.to_thread(players.is_bot, person.id):
-                raise BotRefused(403, "bot", "A bot challenges through the Bot API.")
+                raise Refusal("bot", "A bot challenges through the Bot API.")
             made = await challenges.make(person, False, str(body.get("bot", "")), body, client_address(request))
-        except BotRefused as refusal:
+        except Refusal as refusal:
             return refusal.response()
         return answered(made.status(challenges.now(), challenger=True))
 
     async def person_looks(request: Request) -> Response:
         try:
-            try:
-                person = await required_player(request, players)
-            except Refused as refused:
-                raise BotRefused(refused.status, "refused", str(refused)) from None
+            person = await required_player(request, players)
             challenge = challenges.find(request.path_params["id"])
             if challenge.challenger.id != person.id:
-                raise BotRefused(403, "not-yours", "Only its challenger follows a challenge.")
+                raise Refusal("not-yours", "Only its challenger follows a challenge.")
             if request.method == "POST":
                 await json_body(request, allowed)
                 challenge = await challenges.withdraw(challenge.id, person)
-        except Refused as refused:
-            return BotRefused(refused.status, "refused", str(refused)).response()
-        except BotRefused as refusal:
+        except Refusal as refusal:
             return refusal.response()
         return answered(challenge.status(challenges.now(), challenger=True))
 

@@ -34,7 +34,7 @@ from racko.play.text import record_names
 from racko.record import GameRecord
 from racko.rules import VARIANTS, Rules, variant
 from racko.web.clock import DEFAULT_PRESET, preset_named
-from racko.web.core import Refused, WebError
+from racko.web.core import Refusal
 from racko.web.players import FINISHERS_SHARE, Player, Players, online_in, subject_of
 from racko.web.ratings import Ratings
 from racko.web.store import Rows, SchemaPart
@@ -209,7 +209,7 @@ class Lobby:
         kind = frame["type"]
         player = connection.player
         if kind in ("quick", "cancel", "fill") and player is None:
-            raise WebError("no-player", "Pick a name first: quick play seats players.")
+            raise Refusal("no-player", "Pick a name first: quick play seats players.")
         if kind == "quick" and player is not None:
             await self.quick(player, _queue_key(frame), connection.address)
         elif kind == "cancel" and player is not None:
@@ -219,7 +219,7 @@ class Lobby:
         elif kind == "fill" and player is not None:
             await self.fill(player, _queue_key(frame), frame.get("bot"))
         else:
-            raise WebError("bad-frame", f"Unknown frame type {kind[:30]!r}.")
+            raise Refusal("bad-frame", f"Unknown frame type {kind[:30]!r}.")
 
     # --- quick play -----------------------------------------------------------------------------------
 
@@ -228,9 +228,9 @@ class Lobby:
         if any(w.key == key for w in mine):
             return  # waiting already
         if len(mine) >= MAX_QUEUES:
-            raise WebError("too-many", f"You can wait for at most {MAX_QUEUES} kinds of game at once.")
+            raise Refusal("too-many", f"You can wait for at most {MAX_QUEUES} kinds of game at once.")
         if await asyncio.to_thread(self.players.unfinished, player.id) >= MAX_TABLES:
-            raise WebError("too-many", f"You are at {MAX_TABLES} unfinished tables already: finish one first.")
+            raise Refusal("too-many", f"You are at {MAX_TABLES} unfinished tables already: finish one first.")
         await self._may_wait(player, key)
         network = await asyncio.to_thread(self.hub.marks.mark, address) if key.rated else None
         self.waiting.append(Waiting(player, key, address=address, network=network))
@@ -245,7 +245,7 @@ class Lobby:
         if wait > 0:
             minutes = max(1, math.ceil(wait / 60))
             left = len(finishing.recent_leaves)
-            raise WebError(
+            raise Refusal(
                 "leaver-wait",
                 f"You left {left} games in the last day: quick play seats you again in {minutes} min.",
                 left=left,
@@ -254,7 +254,7 @@ class Lobby:
         if key.finishers and not finishing.finisher:
             share = round(100 * (finishing.share or 0.0))
             threshold = round(100 * FINISHERS_SHARE)
-            raise WebError(
+            raise Refusal(
                 "not-a-finisher",
                 f"This game is for players who finish {threshold}% of their games; you finished {share}%.",
                 share=share,
@@ -298,12 +298,12 @@ class Lobby:
         for the same game come along."""
         waiting = next((w for w in self.waiting if w.player.id == player.id and w.key == key), None)
         if waiting is None:
-            raise WebError("not-waiting", "You are not waiting for that game.")
+            raise Refusal("not-waiting", "You are not waiting for that game.")
         if time.monotonic() - waiting.since < self.fill_seconds:
-            raise WebError("too-soon", f"Wait {self.fill_seconds:g} seconds for people first.")
+            raise Refusal("too-soon", f"Wait {self.fill_seconds:g} seconds for people first.")
         levels = bots_for(key.variant)
         if bot not in levels:
-            raise WebError("bad-frame", f"Choose a computer player: {', '.join(levels)}.")
+            raise Refusal("bad-frame", f"Choose a computer player: {', '.join(levels)}.")
         players = key.players or min(VARIANTS[key.variant].player_counts)
         company = self._company([waiting], key, players)
         await self._seat(key, players, company, [str(bot)] * (players - len(company)))
@@ -311,12 +311,12 @@ class Lobby:
     async def bot_seeks(self, bot: Player, wish: dict[str, Any]) -> dict[str, Any]:
         """A bot account's seek (the Bot API, docs/BOTS.md): quick play's wish of a person, always welcoming bots;
         seated with the people who welcome bots and the other bots seeking.  The bots room counts the bot's games
-        (its own limit, not :data:`MAX_TABLES`).  A :class:`WebError` says what is wrong."""
+        (its own limit, not :data:`MAX_TABLES`).  A :class:`Refusal` says what is wrong."""
         key = _queue_key({**wish, "bots_welcome": True, "finishers": False})
         mine = [w for w in self.waiting if w.player.id == bot.id]
         if not any(w.key == key for w in mine):
             if len(mine) >= MAX_QUEUES:
-                raise WebError("too-many", f"A bot seeks at most {MAX_QUEUES} kinds of game at once.")
+                raise Refusal("too-many", f"A bot seeks at most {MAX_QUEUES} kinds of game at once.")
             seek = Waiting(bot, key, bot=True)
             self.waiting.append(seek)
             await self._match(key)
@@ -416,15 +416,17 @@ class Lobby:
         they are told); a guest's seat gets a link.  The same table again if asked again (in this process)."""
         found = await asyncio.to_thread(self.ratings.game_seats, game_id)
         if found is None:
-            raise Refused(404, "There is no such finished game.")
+            raise Refusal("not-found", "There is no such finished game.")
         text, rated, subjects = found
         if subject_of(player.id) not in subjects:
-            raise Refused(403, "Only those who played a game can ask for its rematch.")
+            raise Refusal("not-yours", "Only those who played a game can ask for its rematch.")
         made = self.rematches.get(game_id)
         if made is not None:
             return made
         if await asyncio.to_thread(self.players.unfinished, player.id) >= MAX_TABLES:
-            raise Refused(409, f"You are at {MAX_TABLES} unfinished tables already: finish one first.")
+            raise Refusal(
+                "too-many-tables", f"You are at {MAX_TABLES} unfinished tables already: finish one first.", status=409
+            )
         record = GameRecord.loads(text)
         rules = record.rules
         names = record_names(record.players, rules.players)
@@ -447,11 +449,8 @@ class Lobby:
             "names": [names[seat] if seated[seat] is None else "" for seat in range(rules.players)],
             "rated": rated,
         }
-        try:
-            asked_from = [address if other is not None and other.id == player.id else None for other in seated]
-            links = await self.hub.create(form, seated, asked_from)
-        except WebError as error:
-            raise Refused(400, str(error)) from None
+        asked_from = [address if other is not None and other.id == player.id else None for other in seated]
+        links = await self.hub.create(form, seated, asked_from)
         guests = [
             {"seat": index, "token": seat["token"]}
             for index, seat in enumerate(links["seats"])
@@ -565,7 +564,7 @@ def _queue_key(frame: dict[str, Any]) -> QueueKey:
     try:
         chosen = variant(str(name))
     except RackoError:
-        raise WebError("bad-frame", f"There is no variant {str(name)[:30]!r}.") from None
+        raise Refusal("bad-frame", f"There is no variant {str(name)[:30]!r}.") from None
     players = frame.get("players")
     if players == "any" or players is None:
         count = None
@@ -573,12 +572,12 @@ def _queue_key(frame: dict[str, Any]) -> QueueKey:
         count = players
     else:
         counts = ", ".join(str(count) for count in chosen.player_counts)
-        raise WebError("bad-frame", f"{chosen.title} is played by {counts} players, or any of those.")
+        raise Refusal("bad-frame", f"{chosen.title} is played by {counts} players, or any of those.")
     clock = frame.get("clock", DEFAULT_PRESET)
     try:
         preset_named(clock, allow_none=False, turn_based=True)
     except ValueError as error:
-        raise WebError("bad-frame", str(error)) from None
+        raise Refusal("bad-frame", str(error)) from None
     return QueueKey(
         chosen.name,
         count,

@@ -9,7 +9,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from racko.web.core import WEB, Refused, answers_refusals, json_body, static_files
+from racko.web.core import WEB, Refusal, answers_refusals, json_body, static_files
 from racko.web.players import Players, player_of, required_player
 from racko.web.push.pushes import Device, Pushes, valid_endpoint, valid_key
 
@@ -36,10 +36,10 @@ def routes(pushes: Pushes, players: Players, allowed: frozenset[str]) -> list[Ba
         data = await json_body(request, allowed)
         player = await required_player(request, players)
         if pushes.keys is None:
-            raise Refused(503, "This server sends no notifications.")
+            raise Refusal("unavailable", "This server sends no notifications.")
         endpoint = data.get("endpoint")
         if not valid_endpoint(endpoint, pushes.plain_http):
-            raise Refused(400, "A subscription names its push service's https address.")
+            raise Refusal("bad-subscription", "A subscription names its push service's https address.")
         assert isinstance(endpoint, str)
         if request.method == "DELETE":
             left = await asyncio.to_thread(pushes.unsubscribe, player.id, endpoint)
@@ -48,7 +48,7 @@ def routes(pushes: Pushes, players: Players, allowed: frozenset[str]) -> list[Ba
         p256dh = keys.get("p256dh") if isinstance(keys, dict) else None
         auth = keys.get("auth") if isinstance(keys, dict) else None
         if not valid_key(p256dh, 100) or not valid_key(auth, 40):
-            raise Refused(400, "A subscription has its keys (p256dh and auth).")
+            raise Refusal("bad-subscription", "A subscription has its keys (p256dh and auth).")
         assert isinstance(p256dh, str) and isinstance(auth, str)
         lang = data.get("lang") if data.get("lang") in LANGUAGES else "en"
         count = await asyncio.to_thread(pushes.subscribe, player.id, Device(endpoint, p256dh, auth, str(lang)))

@@ -16,7 +16,7 @@ from racko import bots
 from racko.errors import RackoError
 from racko.play.session import default_opponent
 from racko.web.clock import WARN_SECONDS
-from racko.web.core import WebError
+from racko.web.core import Refusal
 from racko.web.table import timing
 from racko.web.table.registry import LOOK_AHEAD_SECONDS, log
 from racko.web.table.seating import Seating
@@ -158,7 +158,7 @@ class Clocks(Seating):
                 if key is None or key[0] != seat or table.setup.get("reminded") == key:
                     return True
                 await self._keep_setup(table, {**table.setup, "reminded": key})
-        except WebError:  # the database refused: tried again
+        except Refusal:  # the database refused: tried again
             return False
         frame = {"type": "clock-reminder", "seat": seat, "left": round(max(0.0, deadline - self.now()), 1)}
         for watcher in [watcher for watcher in table.watchers if watcher.viewer == seat]:
@@ -213,7 +213,7 @@ class Clocks(Seating):
                 journal.by = None
         try:
             await self._committed(table, time.perf_counter())
-        except WebError:
+        except Refusal:
             fresh = self.tables.get(table.table_id)
             if fresh is not None:
                 await asyncio.sleep(RETRY_SECONDS)
@@ -226,7 +226,7 @@ class Clocks(Seating):
         """A gone seat's person takes it back (the "I'm back" frame, or acting at their turn): kept in the set-up,
         so that every process derives the same clocks; a turn under way starts again for them."""
         if table.clock is None or table.session.seats[seat].bot is not None or not table.clock.gone(seat):
-            raise WebError("not-gone", "Your seat is yours: play on.")
+            raise Refusal("not-gone", "Your seat is yours: play on.")
         async with self._changing(table) as table:
             if table.clock is None or not table.clock.gone(seat):
                 return

@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import time
 
-from racko.web.core import WebError
+from racko.web.core import Refusal
 from racko.web.table.moves import Moves
 from racko.web.table.state import Table
 
@@ -50,7 +50,7 @@ class ComputerPlayers(Moves):
             session.play_bot(action)
             try:
                 await self._committed(table, time.perf_counter())
-            except WebError:
+            except Refusal:
                 # The database refused the move and the table was reloaded without it: the reloaded table's computer
                 # player tries again, after a pause, so that a database that stays down is not hammered.
                 fresh = self.tables.get(table.table_id)

@@ -12,7 +12,7 @@ from racko.analysis.evaluate import seat_history
 from racko.analysis.explain import choice_move, explained_choices
 from racko.errors import IllegalActionError, RackoError
 from racko.families import AnyAction, family_of
-from racko.web.core import WebError
+from racko.web.core import Refusal
 from racko.web.table import timing
 from racko.web.table.state import Table
 from racko.web.table.views import hint_json
@@ -30,50 +30,50 @@ class Moves(Watching):
     """People's moves, hints and reactions (:class:`Watching` tells everyone)."""
 
     async def act(self, table: Table, seat: int | None, version: Any, raw_action: Any) -> None:
-        """A person's move: committed, then every watcher is told.  Raises :class:`WebError`, changing nothing."""
+        """A person's move: committed, then every watcher is told.  Raises :class:`Refusal`, changing nothing."""
         session = table.session
         if seat is None:
-            raise WebError("spectator", "Spectators cannot play: open the link of a seat to play.")
+            raise Refusal("spectator", "Spectators cannot play: open the link of a seat to play.")
         if self.store.unsaved(table.table_id) or table.lost is not None:  # one move at a time: the last one first
             try:
                 await self.saved(table)
             except OSError:
-                raise WebError("not-saved", "The last move could not be saved; look again.") from None
+                raise Refusal("not-saved", "The last move could not be saved; look again.") from None
             table = self.tables.get(table.table_id, table)
             session = table.session
         if table.over:
-            raise WebError("over", "The game is over.")
+            raise Refusal("over", "The game is over.")
         if not isinstance(version, int) or isinstance(version, bool):
-            raise WebError("bad-frame", 'An action names the version it was chosen at ("version": a number).')
+            raise Refusal("bad-frame", 'An action names the version it was chosen at ("version": a number).')
         if version != session.version:
-            raise WebError("stale", "The table has moved on since you chose that: look again and choose anew.")
+            raise Refusal("stale", "The table has moved on since you chose that: look again and choose anew.")
         if session.to_act != seat:
-            raise WebError("not-your-turn", "It is not your turn.")
+            raise Refusal("not-your-turn", "It is not your turn.")
         if session.seats[seat].bot is not None:
-            raise WebError("not-your-seat", "A computer player has taken over this seat.")
+            raise Refusal("not-your-seat", "A computer player has taken over this seat.")
         if not table.setup["seats"][seat]["joined"]:
-            raise WebError("name-first", "Choose your name first.")
+            raise Refusal("name-first", "Choose your name first.")
         if not isinstance(raw_action, dict):
-            raise WebError("bad-frame", 'An action is a JSON object such as {"act": "draw"}.')
+            raise Refusal("bad-frame", 'An action is a JSON object such as {"act": "draw"}.')
         if timing.gone_to_act(table) == seat:  # acting at one's own turn takes a gone seat back
             await self.back(table, seat)
             table = self.tables.get(table.table_id, table)
             session = table.session
             if version != session.version or session.to_act != seat:
-                raise WebError("stale", "The table has moved on since you chose that: look again and choose anew.")
+                raise Refusal("stale", "The table has moved on since you chose that: look again and choose anew.")
         deadline = timing.due(table)
         if deadline is not None and self.now() >= deadline:
             # The clock decides, never the order two messages happen to arrive in: past the deadline the turn is
             # the computer player's, which is playing it now.
-            raise WebError("out-of-time", "Your time ran out: the computer player makes this move for you.")
+            raise Refusal("out-of-time", "Your time ran out: the computer player makes this move for you.")
         family = family_of(session.rules)
         try:
             action: AnyAction = family.action_from_json({**raw_action, "seat": seat})
             session.play(action)
         except IllegalActionError as error:
-            raise WebError("illegal", str(error)) from None
+            raise Refusal("illegal", str(error)) from None
         except RackoError as error:
-            raise WebError("illegal", str(error)) from None
+            raise Refusal("illegal", str(error)) from None
         await self._committed(table, time.perf_counter())
 
     async def _committed(self, table: Table, moved: float) -> None:
@@ -97,7 +97,7 @@ class Moves(Watching):
                 for watcher in fresh.watchers:
                     watcher.version = 0
                 await self.broadcast(fresh)
-            raise WebError("not-saved", f"{problem} Nothing was changed; try again.")
+            raise Refusal("not-saved", f"{problem} Nothing was changed; try again.")
         if self.metrics is not None:
             self.metrics.actions.inc()
             self.metrics.commit_after_move.observe(time.perf_counter() - moved)
@@ -123,14 +123,14 @@ class Moves(Watching):
     async def react(self, table: Table, seat: int | None, reaction: Any) -> None:
         """One of the fixed quick messages, from a seat to everyone at the table (nothing is kept)."""
         if seat is None:
-            raise WebError("spectator", "Spectators cannot react: open the link of a seat to react.")
+            raise Refusal("spectator", "Spectators cannot react: open the link of a seat to react.")
         if not isinstance(reaction, str) or reaction not in REACTIONS:
-            raise WebError("bad-reaction", f"A reaction is one of {', '.join(REACTIONS)}.")
+            raise Refusal("bad-reaction", f"A reaction is one of {', '.join(REACTIONS)}.")
         if not table.setup["seats"][seat]["joined"]:
-            raise WebError("name-first", "Choose your name first.")
+            raise Refusal("name-first", "Choose your name first.")
         now = time.monotonic()
         if now - table.reacted.get(seat, -REACTION_SECONDS) < REACTION_SECONDS:
-            raise WebError("too-soon", f"One reaction every {REACTION_SECONDS:g} seconds: wait a moment.")
+            raise Refusal("too-soon", f"One reaction every {REACTION_SECONDS:g} seconds: wait a moment.")
         table.reacted[seat] = now
         frame = {"type": "reaction", "seat": seat, "reaction": reaction}
         for watcher in list(table.watchers):
@@ -143,9 +143,9 @@ class Moves(Watching):
         (racko.analysis); none at a rated table."""
         session = table.session
         if seat is None or session.to_act != seat or table.over:
-            raise WebError("no-hint", "A hint is for your own turn.")
+            raise Refusal("no-hint", "A hint is for your own turn.")
         if table.setup.get("rated"):  # fair play: in a game that counts, each plays on their own
-            raise WebError("hints-off", "Hints are off in rated games.")
+            raise Refusal("hints-off", "Hints are off in rated games.")
         observation = session.observation(seat)
         seen = seat_history(session.match.round, seat)
         choices = await asyncio.to_thread(explained_choices, observation, seen=seen, names=session.names)

@@ -16,7 +16,7 @@ from racko.errors import RackoError
 from racko.play.session import PlaySession, SeatSpec
 from racko.record import GameRecord
 from racko.web.clock import Played
-from racko.web.core import WebError
+from racko.web.core import Refusal
 from racko.web.ops import Metrics
 from racko.web.players import AddressMarks, Players
 from racko.web.store import IDLE_DAYS, UNPLAYED_DAYS, DamagedTableError, TableStore
@@ -190,14 +190,14 @@ class Registry(abc.ABC):
     async def reach(self, table_id: str) -> Table:
         """The table for a new connection.  If another process holds it, wait for its lease to run out (a process
         that died) unless that process renews it meanwhile (alive: :class:`Elsewhere` says which one).  Raises
-        :class:`WebError` ``no-table`` or ``damaged`` too."""
+        :class:`Refusal` ``no-table`` or ``damaged`` too."""
         if not isinstance(table_id, str) or not 0 < len(table_id) <= 40:
-            raise WebError("no-table", "There is no such table.")
+            raise Refusal("no-table", "There is no such table.")
         deadline: float | None = None
         seen: float | None = None
         while (table := self.tables.get(table_id)) is None:
             if table_id in self.set_aside:
-                raise WebError("damaged", DAMAGED)
+                raise Refusal("damaged", DAMAGED)
             holder = await asyncio.to_thread(self.store.claim, table_id)
             if table_id in self.tables:
                 continue  # another connection opened it meanwhile
@@ -205,9 +205,9 @@ class Registry(abc.ABC):
                 table = self._load(table_id)  # no await between the check above and the table's opening
                 if table is None:
                     raise (
-                        WebError("damaged", DAMAGED)
+                        Refusal("damaged", DAMAGED)
                         if table_id in self.set_aside
-                        else WebError("no-table", "There is no such table.")
+                        else Refusal("no-table", "There is no such table.")
                     )
                 return table
             now = time.monotonic()

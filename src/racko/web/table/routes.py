@@ -23,9 +23,10 @@ from racko.web.core import (
     BODY_LIMIT,
     Bucket,
     CreationLimit,
+    Refusal,
     TooBig,
-    WebError,
     after_closing,
+    answers_refusals,
     client_address,
     origin_allowed,
     page,
@@ -78,39 +79,39 @@ def routes(
             }
         )
 
+    @answers_refusals
     async def create_table(request: Request) -> Response:
         if not origin_allowed(request.headers.get("origin"), request.headers.get("host"), allowed):
-            return JSONResponse({"error": "Tables are made from this server's own start page."}, status_code=403)
+            raise Refusal("origin", "Tables are made from this server's own start page.")
         address = request.client.host if request.client is not None else "?"
         if not creation.allows(address):
-            return JSONResponse(
-                {"error": "Too many new tables at once: wait a minute, then try again."},
-                status_code=429,
-                headers={"Retry-After": "60"},
+            raise Refusal(
+                "too-many-tables", "Too many new tables at once: wait a minute, then try again.", retry_after=60
             )
         try:
             body = await read_body(request, BODY_LIMIT)
         except TooBig:
-            return JSONResponse({"error": "The settings are too long."}, status_code=413)
+            raise Refusal("too-big", "The settings are too long.") from None
         try:
             form = json.loads(body)
-            if not isinstance(form, dict):
-                raise WebError("bad-form", "The table's settings are a JSON object.")
-            maker = await _maker(request, hub, form)
-            links = await hub.create(form, maker, [address if player is not None else None for player in maker or []])
         except (ValueError, RecursionError):
-            return JSONResponse({"error": "The settings are not JSON."}, status_code=400)
-        except WebError as error:
-            return JSONResponse({"error": str(error)}, status_code=400)
+            raise Refusal("bad-form", "The settings are not JSON.") from None
+        if not isinstance(form, dict):
+            raise Refusal("bad-form", "The table's settings are a JSON object.")
+        maker = await _maker(request, hub, form)
+        try:
+            links = await hub.create(form, maker, [address if player is not None else None for player in maker or []])
+        except Refusal:
+            raise
         except Exception as error:  # the database refused the new table
             log.warning("a new table could not be kept: %s", error)
-            return JSONResponse({"error": "The table could not be kept: try again in a moment."}, status_code=503)
+            raise Refusal("not-saved", "The table could not be kept: try again in a moment.") from None
         return JSONResponse(links)
 
     async def record(request: Request) -> Response:
         text = hub.record(request.path_params["table"])
         if text is None:
-            return JSONResponse({"error": "No finished game at this table yet."}, status_code=404)
+            return Refusal("not-found", "No finished game at this table yet.").response()
         return Response(
             text,
             media_type="application/json",
@@ -129,7 +130,7 @@ def routes(
         await websocket.accept()
         try:
             hello = await asyncio.wait_for(read_frame(websocket), HELLO_SECONDS)
-        except (TimeoutError, WebError, WebSocketDisconnect):
+        except (TimeoutError, Refusal, WebSocketDisconnect):
             await refuse(websocket, "no-hello", 'Say hello first: {"type": "hello", "token": …}.', 4400)
             return
         try:
@@ -137,7 +138,7 @@ def routes(
         except Elsewhere as elsewhere:
             await refuse(websocket, elsewhere.code, str(elsewhere), 4421, node=elsewhere.node)
             return
-        except WebError as error:
+        except Refusal as error:
             close_code = 4410 if error.code == "damaged" else 4404
             await refuse(websocket, error.code, str(error), close_code)
             return
@@ -166,11 +167,11 @@ def routes(
                     if watcher.replaced:  # the seat was opened elsewhere and this socket closed: its last frames go
                         continue
                     if not bucket.take():
-                        raise WebError("slow-down", "Too many messages: slow down.")
+                        raise Refusal("slow-down", "Too many messages: slow down.")
                     await _handle(hub, hub.tables.get(table.table_id, table), watcher, frame, websocket, player)
-                except WebError as error:
+                except Refusal as error:
                     metrics.refused.labels(error.code).inc()
-                    await _send_quietly(websocket, {"type": "error", "code": error.code, "message": str(error)})
+                    await _send_quietly(websocket, error.frame())
         except (WebSocketDisconnect, RuntimeError):  # gone, or closed by the hub (the table moved)
             pass
         finally:
@@ -239,7 +240,7 @@ async def _handle(
         await hub.again(table, seat)
     elif kind == "back":
         if seat is None:
-            raise WebError("spectator", "Spectators have no seat to take back.")
+            raise Refusal("spectator", "Spectators have no seat to take back.")
         await hub.back(table, seat)
     elif kind in ("resign", "leave"):
         await hub.resign(table, seat, "resigned" if kind == "resign" else "left")
@@ -258,4 +259,4 @@ async def _handle(
         watcher.version = seen if isinstance(seen, int) else 0
         await hub.bring(table, watcher)
     else:
-        raise WebError("bad-frame", f"Unknown frame type {kind[:30]!r}.")
+        raise Refusal("bad-frame", f"Unknown frame type {kind[:30]!r}.")

@@ -17,7 +17,7 @@ from racko.play.session import SeatSpec, bots_for, renamed
 from racko.play.text import plain_name
 from racko.rules import Rules, variant
 from racko.web.clock import ALL_PRESETS
-from racko.web.core import WebError
+from racko.web.core import Refusal
 from racko.web.players import (
     BOT_MARK,
     FORGOTTEN,
@@ -76,7 +76,7 @@ class Seating(ComputerPlayers):
         try:
             clock = timing.clock_choice(form, form.get("rated") is True)
         except ValueError as error:
-            raise WebError("bad-form", str(error)) from None
+            raise Refusal("bad-form", str(error)) from None
         bound = list(players or []) + [None] * (len(seats) - len(players or []))
         for index, account in accounts.items():  # a bot account's seat: bound to it, no link, marked as a bot
             if index < len(seats):
@@ -148,9 +148,9 @@ class Seating(ComputerPlayers):
                 name = part[len(BOT_ACCOUNT) :]
                 account = await asyncio.to_thread(self.players.bot_named, name)
                 if account is None:
-                    raise WebError("bad-form", f"Seat {index + 1}: there is no bot account {name[:30]!r}.")
+                    raise Refusal("bad-form", f"Seat {index + 1}: there is no bot account {name[:30]!r}.")
                 if any(other.id == account.id for other in accounts.values()):
-                    raise WebError("bad-form", f"The bot {account.name} can sit in one seat only.")
+                    raise Refusal("bad-form", f"The bot {account.name} can sit in one seat only.")
                 accounts[index] = account
                 changed[index] = PERSON
         return ({**form, "seats": changed} if accounts else form), accounts
@@ -209,19 +209,19 @@ class Seating(ComputerPlayers):
         that it opens without its link and the game goes into their history (and rating), unless they have a seat
         at this table already (one browser playing two seats)."""
         if seat is None:
-            raise WebError("spectator", "Spectators have no seat to name.")
+            raise Refusal("spectator", "Spectators have no seat to name.")
         if not isinstance(name, str) or not name.strip():
-            raise WebError("bad-name", "A name is some text, such as Ann.")
+            raise Refusal("bad-name", "A name is some text, such as Ann.")
         clean = plain_name(name)[:NAME_LENGTH].strip() or "Player"
         mark = await asyncio.to_thread(self.marks.mark, address)
         async with self._changing(table) as table:
             if reserved_like(clean) is not None:
-                raise WebError("name-reserved", f"“{clean}” looks like a computer player's name: choose another.")
+                raise Refusal("name-reserved", f"“{clean}” looks like a computer player's name: choose another.")
             others = [
                 spec["name"] for other, spec in enumerate(table.setup["seats"]) if other != seat and spec["joined"]
             ]
             if posing_as(clean, others) is not None:
-                raise WebError("name-taken", f"Somebody at this table is called like “{clean}”: choose another name.")
+                raise Refusal("name-taken", f"Somebody at this table is called like “{clean}”: choose another name.")
             free = table.setup["seats"][seat].get("player") is None
             bound = player if player is not None and free and table.seat_of_player(player.id) is None else None
             await self._seat_person(table, seat, clean, bound, mark)
@@ -241,7 +241,7 @@ class Seating(ComputerPlayers):
             await asyncio.to_thread(self.players.bind, table.table_id, seat, player.id, *seat_line(setup))
         try:
             await self._keep_setup(table, setup)
-        except WebError:
+        except Refusal:
             if player is not None:
                 with contextlib.suppress(Exception):
                     await asyncio.to_thread(self.players.unbind, table.table_id, seat)
@@ -264,12 +264,12 @@ class Seating(ComputerPlayers):
             if mine is not None:
                 return mine
             if not table.setup.get("public"):
-                raise WebError("not-public", "This table is by invitation only: ask for a seat's link.")
+                raise Refusal("not-public", "This table is by invitation only: ask for a seat's link.")
             if table.over:
-                raise WebError("over", "The game is over.")
+                raise Refusal("over", "The game is over.")
             seat = table.open_seat()
             if seat is None:
-                raise WebError("full", "Every seat at this table is taken.")
+                raise Refusal("full", "Every seat at this table is taken.")
             await self._seat_person(table, seat, player.name, player, mark)
             return seat
 
@@ -292,25 +292,23 @@ class Seating(ComputerPlayers):
     async def hand_over(self, table: Table, seat: int | None, other: Any, bot_name: Any) -> None:
         """A seated person hands the seat of a person who has been away long enough to a computer player."""
         if seat is None:
-            raise WebError("spectator", "Only players at the table can hand a seat to a computer player.")
+            raise Refusal("spectator", "Only players at the table can hand a seat to a computer player.")
         if not isinstance(other, int) or isinstance(other, bool) or not 0 <= other < len(table.session.seats):
-            raise WebError("bad-frame", "There is no such seat.")
+            raise Refusal("bad-frame", "There is no such seat.")
         if table.session.seats[other].bot is not None:
-            raise WebError("bad-frame", "A computer player sits there already.")
+            raise Refusal("bad-frame", "A computer player sits there already.")
         since = table.away_since.get(other)
         if table.connected(other) or since is None:
-            raise WebError("not-away", "That player is at the table.")
+            raise Refusal("not-away", "That player is at the table.")
         waited = time.monotonic() - since
         if waited < self.away_seconds:
-            raise WebError("not-away", f"Wait {round(self.away_seconds - waited)} more seconds for them to come back.")
+            raise Refusal("not-away", f"Wait {round(self.away_seconds - waited)} more seconds for them to come back.")
         chosen = bot_name if isinstance(bot_name, str) else ""
         if chosen not in bots_for(table.session.rules.variant):
-            raise WebError(
-                "bad-frame", f"Choose a computer player: {', '.join(bots_for(table.session.rules.variant))}."
-            )
+            raise Refusal("bad-frame", f"Choose a computer player: {', '.join(bots_for(table.session.rules.variant))}.")
         async with self._changing(table) as table:
             if table.session.seats[other].bot is not None:
-                raise WebError("bad-frame", "A computer player sits there already.")
+                raise Refusal("bad-frame", "A computer player sits there already.")
             seats = list(table.setup["seats"])
             # The person who went away left the game: rated last and a game left (as by the clock), never credited
             # with the computer player's play.
@@ -327,9 +325,9 @@ class Seating(ComputerPlayers):
     async def again(self, table: Table, seat: int | None) -> None:
         """After the game: a new game at the same table, same seats and links."""
         if seat is None:
-            raise WebError("spectator", "Only players can start the next game.")
+            raise Refusal("spectator", "Only players can start the next game.")
         if not table.over:
-            raise WebError("not-over", "The game is not over yet.")
+            raise Refusal("not-over", "The game is not over yet.")
         game = table.setup["game"]
         async with self._changing(table) as table:
             if table.setup["game"] != game:
@@ -456,15 +454,15 @@ def _who(form: dict[str, Any], index: int) -> str:
 
 
 def _setup_from_form(form: Any) -> tuple[Rules, list[SeatSpec], list[str | None]]:
-    """The rules, the seats and a token per person seat, from the start page's form; a bad form is a WebError."""
+    """The rules, the seats and a token per person seat, from the start page's form; a bad form is a Refusal."""
     if not isinstance(form, dict):
-        raise WebError("bad-form", "The table's settings are a JSON object.")
+        raise Refusal("bad-form", "The table's settings are a JSON object.")
     try:
         chosen = variant(str(form.get("variant", "classic")))
         players = form.get("players", chosen.player_counts[0])
         if not isinstance(players, int) or isinstance(players, bool) or players not in chosen.player_counts:
             counts = ", ".join(str(count) for count in chosen.player_counts)
-            raise WebError("bad-form", f"{chosen.title} is played by {counts} players.")
+            raise Refusal("bad-form", f"{chosen.title} is played by {counts} players.")
         options: dict[str, Any] = {}
         for key in ("target", "refill", "two_player_rule"):
             if form.get(key) is not None:
@@ -472,15 +470,15 @@ def _setup_from_form(form: Any) -> tuple[Rules, list[SeatSpec], list[str | None]
         if players != 2:
             options.pop("two_player_rule", None)
         rules = chosen.rules(players, **options)
-    except WebError:
+    except Refusal:
         raise
     except (RackoError, TypeError, ValueError) as error:
-        raise WebError("bad-form", str(error)) from None
+        raise Refusal("bad-form", str(error)) from None
     who = form.get("seats")
     if not isinstance(who, list) or len(who) != players or not all(isinstance(part, str) for part in who):
-        raise WebError("bad-form", f"Say who sits in each of the {players} seats.")
+        raise Refusal("bad-form", f"Say who sits in each of the {players} seats.")
     if who.count(ME) > 1:
-        raise WebError("bad-form", "You can sit in one seat only.")
+        raise Refusal("bad-form", "You can sit in one seat only.")
     given_names = form.get("names")
     names: list[Any] = given_names if isinstance(given_names, list) else []
     playing = bots_for(chosen.name)
@@ -494,16 +492,16 @@ def _setup_from_form(form: Any) -> tuple[Rules, list[SeatSpec], list[str | None]
             tokens.append(secrets.token_urlsafe(TOKEN_BYTES))
         elif part in bots.available():
             if part not in playing:
-                raise WebError(
+                raise Refusal(
                     "bad-form", f"The {part} bot does not play {chosen.title}; choose from {', '.join(playing)}."
                 )
             label = part if who.count(part) == 1 else f"{part} {index + 1}"
             seats.append(SeatSpec(label, part))
             tokens.append(None)
         else:
-            raise WebError(
+            raise Refusal(
                 "bad-form", f"Seat {index + 1}: choose me, a person, or a computer player ({', '.join(playing)})."
             )
     if all(seat.bot is not None for seat in seats):
-        raise WebError("bad-form", "At least one seat is for a person.")
+        raise Refusal("bad-form", "At least one seat is for a person.")
     return rules, seats, tokens

@@ -22,7 +22,7 @@ from racko.play.session import PlaySession
 from racko.record import GameRecord
 from racko.rules import Rules
 from racko.web.clock import ClockState, Played
-from racko.web.core import WebError
+from racko.web.core import Refusal
 from racko.web.store import DamagedTableError, TableStore
 
 TOKEN_BYTES = 24
@@ -36,11 +36,11 @@ REPLACED = 4409
 """The close code of a connection whose seat was opened on another connection since."""
 
 
-class Elsewhere(WebError):
+class Elsewhere(Refusal):
     """The table is played by another server process, alive and renewing its lease: the connection is told which."""
 
     def __init__(self, node: str) -> None:
-        super().__init__("elsewhere", f"This table is played by the server {node}: reconnecting there.")
+        super().__init__("elsewhere", f"This table is played by the server {node}: reconnecting there.", node=node)
         self.node = node
 
 
@@ -268,7 +268,7 @@ def not_saved_if_refused() -> Iterator[None]:
     try:
         yield
     except Exception as error:
-        raise WebError(
+        raise Refusal(
             "not-saved", f"The table's database refused the change ({error}). Nothing was changed; try again."
         ) from None
 

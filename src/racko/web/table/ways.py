@@ -11,7 +11,7 @@ import contextlib
 from typing import Any
 
 from racko.play.session import default_opponent
-from racko.web.core import WebError
+from racko.web.core import Refusal
 from racko.web.table import timing
 from racko.web.table.clocks import Clocks
 from racko.web.table.state import ABORTED, Table, journal_made_by, not_saved_if_refused, noted_record
@@ -27,13 +27,13 @@ class WaysOut(Clocks):
     """Resigning, leaving, aborting, and ending a game by agreement (:class:`Clocks` and below play the game)."""
 
     def _seated(self, table: Table, seat: int | None, doing: str) -> int:
-        """The asker's seat, if they may act at this table now; else the reason, as a :class:`WebError`."""
+        """The asker's seat, if they may act at this table now; else the reason, as a :class:`Refusal`."""
         if seat is None:
-            raise WebError("spectator", f"Only a player at the table can {doing}.")
+            raise Refusal("spectator", f"Only a player at the table can {doing}.")
         if table.over:
-            raise WebError("over", "The game is over.")
+            raise Refusal("over", "The game is over.")
         if table.session.seats[seat].bot is not None:
-            raise WebError("not-your-seat", "A computer player has taken over this seat.")
+            raise Refusal("not-your-seat", "A computer player has taken over this seat.")
         return seat
 
     async def _settled(self, table: Table) -> Table:
@@ -41,7 +41,7 @@ class WaysOut(Clocks):
         try:
             await self.saved(table)
         except OSError:
-            raise WebError("not-saved", "The last move could not be saved; look again.") from None
+            raise Refusal("not-saved", "The last move could not be saved; look again.") from None
         return self.tables.get(table.table_id, table)
 
     async def resign(self, table: Table, seat: int | None, how: str = RESIGNED) -> None:
@@ -82,7 +82,7 @@ class WaysOut(Clocks):
             table = await self._settled(table)
             seat = self._seated(table, seat, "abort the game")
             if not abortable(table):
-                raise WebError("too-late", "Every seat has played twice: the game can no longer be aborted.")
+                raise Refusal("too-late", "Every seat has played twice: the game can no longer be aborted.")
             await self._end(table, ABORTED, seat)
         await self._said(table, ABORTED, seat)
 
@@ -94,12 +94,12 @@ class WaysOut(Clocks):
             seat = self._seated(table, seat, "offer to end the game")
             others = _people(table, but=seat)
             if table.setup.get("rated") and others:
-                raise WebError("rated", "A rated game cannot be ended by agreement: play on, or resign.")
+                raise Refusal("rated", "A rated game cannot be ended by agreement: play on, or resign.")
             if table.setup.get("offer"):
-                raise WebError("offer-standing", "An offer to end the game stands already: wait for the answers.")
+                raise Refusal("offer-standing", "An offer to end the game stands already: wait for the answers.")
             declined = table.setup.get("declined")
             if isinstance(declined, dict) and declined.get("by") == seat and declined.get("after") == len(table.played):
-                raise WebError("offer-declined", "Your offer was declined: play on before you offer again.")
+                raise Refusal("offer-declined", "Your offer was declined: play on before you offer again.")
             if not others:
                 await self._end(table, AGREED, seat)
             else:
@@ -115,9 +115,9 @@ class WaysOut(Clocks):
             seat = self._seated(table, seat, "answer an offer")
             offer = table.setup.get("offer")
             if not isinstance(offer, dict):
-                raise WebError("no-offer", "Nobody has offered to end the game.")
+                raise Refusal("no-offer", "Nobody has offered to end the game.")
             if offer["by"] == seat and yes:
-                raise WebError("own-offer", "You made this offer: the others answer it.")
+                raise Refusal("own-offer", "You made this offer: the others answer it.")
             if not yes:  # declined (or withdrawn by the one who made it)
                 declined = {"by": offer["by"], "after": len(table.played)}
                 await self._keep_setup(table, {**table.setup, "offer": None, "declined": declined})

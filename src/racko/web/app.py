@@ -123,6 +123,7 @@ def create_app(store: TableStore, settings: ServerSettings | None = None) -> Sta
         metrics=metrics,
         rate_shared_addresses=settings.rate_shared_addresses,
         now=settings.now,
+        bot_games_at_once=settings.bot_games_at_once,
     )
     allowed = frozenset(origin.rstrip("/") for origin in settings.allow_origins)
     lobby = lobby_room.Lobby(hub, ratings, fill_seconds=settings.fill_seconds, quick_target=settings.quick_target)

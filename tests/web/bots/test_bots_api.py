@@ -11,6 +11,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -22,6 +23,7 @@ from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
 from browsing import serving_app
+from people import person
 from racko.cli import app as cli_app
 from racko.observation_json import observation_from_json
 from racko.web.app import ServerSettings, create_app
@@ -37,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[3]
 def bot_server(path: Path) -> Iterator[tuple[str, Any, list[str]]]:
     """A server on ``path`` whose every frame to a seat bound to a bot is checked at the moment it is sent (the
     failures are listed, the server swallowing a failing send); the address, the app and the failures."""
-    app = table_app(path, bot_keep_alive=0.2)
+    app = table_app(path, bot_keep_alive=0.2, quick_target=75)  # a bot seated by quick play: a short game
     failures: list[str] = []
     hub = app.state.hub  # built with the app: its join is wrapped before anything is served
     joining = hub.join
@@ -82,11 +84,43 @@ def call(url: str, path: str, token: str | None, body: Any = None, cookie: str |
         return error.code, json.loads(error.read())
 
 
-def new_table(url: str, seats: list[str], **form: Any) -> dict[str, Any]:
-    """A table a person makes on the start page, a bot account invited to a seat."""
-    status, made = call(url, "/api/tables", None, {"variant": "classic", "players": len(seats), "seats": seats, **form})
+def new_table(url: str, seats: list[str], token: str, **form: Any) -> dict[str, Any]:
+    """A table a bot makes for itself through the Bot API (its own seat ``me``, seated by its token)."""
+    status, made = call(
+        url, "/api/bot/tables", token, {"variant": "classic", "players": len(seats), "seats": seats, **form}
+    )
     assert status == 200, made
     return dict(made)
+
+
+def seated_by_seeks(url: str, tokens: list[str], wish: dict[str, Any]) -> str:
+    """The table quick play makes for these bots, each seeking ``wish`` with its event stream open (the consent of
+    its seek): the table's id, once every bot's stream said ``gameStart``."""
+    opened = threading.Barrier(len(tokens) + 1)
+    started: list[str] = []
+
+    def listen(token: str) -> None:
+        request = urllib.request.Request(url + "/api/bot/stream/event", headers={"Authorization": "Bearer " + token})
+        with urllib.request.urlopen(request, timeout=20) as stream:
+            for raw in stream:
+                event = json.loads(raw) if raw.strip() else {}
+                if event.get("type") == "hello":
+                    opened.wait(timeout=20)
+                elif event.get("type") == "gameStart":
+                    started.append(str(event["table"]))
+                    return
+
+    threads = [threading.Thread(target=listen, args=(token,)) for token in tokens]
+    for thread in threads:
+        thread.start()
+    opened.wait(timeout=20)
+    for token in tokens:
+        status, answer = call(url, "/api/bot/seek", token, wish)
+        assert status == 200, answer
+    for thread in threads:
+        thread.join(timeout=30)
+    assert len(started) == len(tokens) and len(set(started)) == 1, started
+    return started[0]
 
 
 def frames(url: str, path: str, token: str, stop: Any) -> list[dict[str, Any]]:
@@ -111,7 +145,7 @@ def environment(*folders: Path) -> dict[str, str]:
 def test_the_example_client_plays_a_whole_game(tmp_path: Path) -> None:
     with bot_server(tmp_path / "tables.sqlite3") as (url, app, _):
         _, token = hub_of_app(app).players.add_bot("Plain")
-        table = new_table(url, ["bot-account:Plain", "medium"], target=150)
+        table = new_table(url, ["me", "medium"], token, target=150)
         assert [seat["token"] for seat in table["seats"]] == [None, None]  # no link opens a bot's seat
         done = subprocess.run(
             [sys.executable, str(ROOT / "examples" / "bot_client.py"), url, token, "1"],
@@ -130,7 +164,7 @@ def test_the_example_client_plays_a_whole_game(tmp_path: Path) -> None:
 def test_racko_bot_connect_plays_a_whole_game(tmp_path: Path, variant: str, seats: list[str]) -> None:
     with bot_server(tmp_path / "tables.sqlite3") as (url, app, _):
         _, token = hub_of_app(app).players.add_bot("Connected")
-        table = new_table(url, [*seats, "bot-account:Connected"], variant=variant, target=100)
+        table = new_table(url, [*seats, "me"], token, variant=variant, target=100)
         command = [sys.executable, "-c", "from racko.cli import main; main()", "bot", "connect", url]
         command += ["--token", token, "--policy", "racko:expert", "--games", "1", "--seed", "1"]
         done = subprocess.run(command, capture_output=True, text=True, timeout=60, env=environment())
@@ -152,7 +186,7 @@ def test_racko_bot_connect_plays_a_whole_game_with_an_agent_of_the_environments(
     with bot_server(tmp_path / "tables.sqlite3") as (url, app, _):
         _, token = hub_of_app(app).players.add_bot("Learner")
         form = {"variant": variant, "target": 75} | ({"two_player_rule": False} if variant == "classic" else {})
-        table = new_table(url, ["bot-account:Learner", *seats], **form)
+        table = new_table(url, ["me", *seats], token, **form)
         command = [sys.executable, "-c", "from racko.cli import main; main()", "bot", "connect", url]
         command += ["--token", token, "--policy", f"env:{agent}", "--games", "1"]
         done = subprocess.run(command, capture_output=True, text=True, timeout=90, env=environment(ROOT / "examples"))
@@ -167,7 +201,7 @@ def test_an_agent_that_chooses_an_illegal_index_stops_the_client_with_the_reason
     (tmp_path / "wrong_agent.py").write_text("def act(observation, action_mask):\n    return 55\n")
     with bot_server(tmp_path / "tables.sqlite3") as (url, app, _):
         _, token = hub_of_app(app).players.add_bot("Wrong")
-        table = new_table(url, ["bot-account:Wrong", "easy"])
+        table = new_table(url, ["me", "easy"], token)
         command = [sys.executable, "-c", "from racko.cli import main; main()", "bot", "connect", url]
         command += ["--token", token, "--policy", "env:wrong_agent:act", "--games", "1"]
         done = subprocess.run(command, capture_output=True, text=True, timeout=60, env=environment(tmp_path))
@@ -199,12 +233,16 @@ def bot_form(variant: str, players: int) -> dict[str, Any]:
 def test_the_example_client_and_racko_bot_connect_play_each_other_to_the_end(
     tmp_path: Path, variant: str, players: int
 ) -> None:
-    """Seats taken in turn by examples/bot_client.py and `racko bot connect`, each its own process."""
+    """Seats taken in turn by examples/bot_client.py and `racko bot connect`, each its own process, seated together
+    by quick play (each bot's seek is its consent)."""
     with bot_server(tmp_path / "tables.sqlite3") as (url, app, _):
         hub = hub_of_app(app)
         names = [f"Seat {seat + 1}" for seat in range(players)]
         tokens = [hub.players.add_bot(name)[1] for name in names]
-        table = new_table(url, [f"bot-account:{name}" for name in names], **bot_form(variant, players))
+        wish = {"variant": variant, "players": players, "clock": "normal"} | (
+            {"two_player_rule": False} if players == 2 else {}
+        )
+        table = {"table": seated_by_seeks(url, tokens, wish)}
         connect = [sys.executable, "-c", "from racko.cli import main; main()", "bot", "connect", url, "--games", "1"]
         commands = [
             [sys.executable, str(ROOT / "examples" / "bot_client.py"), url, token, "1"]
@@ -239,7 +277,7 @@ def hub_of_app(app: Any) -> Any:
 def test_a_stream_dropped_mid_game_resumes_with_no_event_lost_or_repeated(tmp_path: Path) -> None:
     with bot_server(tmp_path / "tables.sqlite3") as (url, app, _):
         _, token = hub_of_app(app).players.add_bot("Resumer")
-        table_id = new_table(url, ["bot-account:Resumer", "easy"])["table"]
+        table_id = new_table(url, ["me", "easy"], token)["table"]
         path = f"/api/bot/game/stream/{table_id}"
         entries: list[dict[str, Any]] = []
         since = 0
@@ -266,7 +304,7 @@ def test_illegal_stale_and_out_of_turn_moves_are_refused_and_change_nothing(tmp_
         hub = hub_of_app(app)
         _, token = hub.players.add_bot("Careful")
         _, other = hub.players.add_bot("Elsewhere")
-        table_id = new_table(url, ["bot-account:Careful", "person"])["table"]
+        table_id = new_table(url, ["me", "person"], token)["table"]
         table = hub.tables[table_id]
         version, seat = table.version, table.session.to_act
         move = f"/api/bot/game/{table_id}/move"
@@ -309,7 +347,7 @@ def test_bot_accounts_tokens_hashed_revoked_marked_and_forgotten(tmp_path: Path)
         assert call(url, "/api/bot/account", token, cookie="racko_player=abc")[1]["code"] == "cookie"
         assert call(url, "/api/bot/account", None, cookie="racko_player=abc")[0] == 403
         assert call(url, "/api/me", None, {"name": "Ann (bot)"})[0] == 409
-        table = new_table(url, ["person", "bot-account:Robo"], public=True)
+        table = new_table(url, ["person", "me"], token, public=True)
         assert table["seats"][1]["name"] == "Robo (bot)"
         events = frames(url, "/api/bot/stream/event", token, lambda frame: frame["type"] == "gameStart")
         assert events[0] == {"type": "hello", "protocol": "v1", "bot": "Robo"}
@@ -335,18 +373,49 @@ def test_a_seat_for_no_bot_account_is_refused(tmp_path: Path) -> None:
     with TestClient(table_app(tmp_path / "tables.sqlite3")) as client:
         answer = client.post("/api/tables", json={"variant": "classic", "players": 2, "seats": ["me", "bot-account:X"]})
         assert answer.status_code == 400 and "no bot account" in answer.json()["error"]
-        hub_of(client).players.add_bot("Y")
+        _, token = hub_of(client).players.add_bot("Y")
         answer = client.post(
-            "/api/tables", json={"variant": "classic", "players": 3, "seats": ["me", "bot-account:Y", "bot-account:Y"]}
+            "/api/bot/tables",
+            json={"variant": "classic", "players": 3, "seats": ["me", "bot-account:Y", "easy"]},
+            headers={"Authorization": "Bearer " + token},
         )
         assert answer.status_code == 400 and "one seat" in answer.json()["error"]
+
+
+def test_a_bot_account_is_seated_only_by_its_own_consent(tmp_path: Path) -> None:
+    """The start page's form (no cookie, a person's cookie, another bot's token) never seats a bot account: refused
+    with the reason, and no table is made; its own token does, and so a table counts against its games at once on
+    that path too."""
+    with TestClient(table_app(tmp_path / "tables.sqlite3", bot_games_at_once=1)) as client:
+        hub = hub_of(client)
+        robo, token = hub.players.add_bot("Robo")
+        _, other = hub.players.add_bot("Other")
+        form = {"variant": "classic", "players": 2, "seats": ["person", "bot-account:Robo"]}
+        ann = person(client, "Ann")
+        for headers in ({}, ann, {"Authorization": "Bearer " + other}):
+            answer = client.post("/api/tables", json={**form, "seats": ["me", "bot-account:Robo"]}, headers=headers)
+            client.cookies.clear()
+            assert answer.status_code == 403 and answer.json()["code"] == "no-consent", answer.text
+            assert "only by its own consent" in answer.json()["error"]
+        answer = client.post("/api/bot/tables", json=form, headers={"Authorization": "Bearer " + other})
+        assert answer.status_code == 403 and answer.json()["code"] == "no-consent"
+        assert hub.tables == {} and hub.players.unfinished(robo.id) == 0
+        mine = {"Authorization": "Bearer " + token}
+        answer = client.post("/api/bot/tables", json={**form, "seats": ["person", "me"]}, headers=mine)
+        assert answer.status_code == 200 and answer.json()["seats"][1]["who"] == "bot-account:Robo"
+        assert hub.players.unfinished(robo.id) == 1
+        again = client.post("/api/bot/tables", json={**form, "seats": ["me", "easy"]}, headers=mine)
+        assert again.status_code == 429 and again.json()["code"] == "too-many-games", again.text
+        assert len(hub.tables) == 1
 
 
 def test_a_bot_token_opens_no_page_socket_and_its_seat_is_marked(tmp_path: Path) -> None:
     with TestClient(table_app(tmp_path / "tables.sqlite3")) as client:
         _, token = hub_of(client).players.add_bot("Robo")
         made = client.post(
-            "/api/tables", json={"variant": "classic", "players": 2, "seats": ["person", "bot-account:Robo"]}
+            "/api/bot/tables",
+            json={"variant": "classic", "players": 2, "seats": ["person", "me"]},
+            headers={"Authorization": "Bearer " + token},
         )
         table = made.json()
         with client.websocket_connect(f"/ws/{table['table']}") as socket:
@@ -385,7 +454,7 @@ def test_a_game_made_at_another_server_process_is_told_on_the_bots_event_stream(
                     continue
                 event = json.loads(raw)
                 if event["type"] == "hello":  # listening: the table is made at the other process now
-                    made.append(new_table(second, ["me", "bot-account:Far"])["table"])
+                    made.append(new_table(second, ["person", "me"], token)["table"])
                 elif event["type"] == "gameStart":
                     starts.append(event["table"])
         assert starts == made

@@ -2,17 +2,17 @@
 process, measured from outside; then the browser's sockets on the same server at the same rate of moves, for
 comparison.
 
-The server is started as ``racko bench server`` starts it (:class:`Servers`); the bot accounts are made in its
-store by ``racko admin bot add`` (one command for every name); this process is the load.  The bots sit in pairs,
-each pair at a table of 2-player classic Rack-O (the 2-player rule off, a low target so that a game is a round or
-two) that the benchmark makes through ``POST /api/tables`` with the two ``bot-account:`` seats, a new table for each
-game, until every bot has played ``games`` games.  Each bot is what a client of the Bot API is: its event stream
-open the whole time; on ``gameStart`` the game's stream; on each state where it is to act, a move POSTed on its own
-kept-alive connection, chosen from the view by the simulated people's rule (:func:`sorting_move`).
+The server is started as ``racko bench server`` starts it (:class:`Servers`); the bot accounts are made in its store
+by ``racko admin bot add`` (one command for every name); this process is the load. The bots sit in pairs, each pair
+at a table of 2-player classic Rack-O (the 2-player rule off, a low target so that a game is a round or two), a new
+table for each game, made as bots make tables: the first challenges the second, which accepts (a bot sits only by its
+own consent), until every bot has played ``games`` games. Each bot is what a client of the Bot API is: its event
+stream open the whole time; on ``gameStart`` the game's stream; on each state where it is to act, a move POSTed on
+its own kept-alive connection, chosen from the view by the simulated people's rule (:func:`sorting_move`).
 
 Measured over the bots' run: move acknowledgement (from sending a move to its ``{"ok": true}``); events (the
-non-empty lines of every stream) per second; the server's CPU per move (the tables' making included).  Then the
-person seats of ``racko bench server`` (two WebSockets a table, as many seats as bots) at the rate of moves the bots
+non-empty lines of every stream) per second; the server's CPU per move (the tables' making included). Then the person
+seats of ``racko bench server`` (two WebSockets a table, as many seats as bots) at the rate of moves the bots
 reached: the browser's CPU per move.
 """
 
@@ -25,6 +25,7 @@ import os
 import random
 import subprocess
 import time
+import urllib.parse
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -258,17 +259,17 @@ def add_bots(location: str, names: list[str]) -> list[str]:
 async def _play_games(
     pair: tuple[_Bot, _Bot], games: int, maker: _Connection, settings: BotBenchSettings, run: _Run
 ) -> None:
-    """The pair's games, one table each, one after the other."""
-    form = {
-        "variant": "classic",
-        "players": 2,
-        "seats": [f"bot-account:{bot.name}" for bot in pair],
-        "target": settings.target,
-        "two_player_rule": False,
-    }
+    """The pair's games, one table each, one after the other: the first bot challenges the second, which accepts
+    (a bot account sits at a table only by its own consent: docs/BOTS.md)."""
+    challenger, challenged = pair
+    wish = {"variant": "classic", "players": 2, "target": settings.target, "two_player_rule": False}
     for _ in range(games):
         try:
-            status, answer = await maker.request("POST", "/api/tables", [], json.dumps(form).encode())
+            path = f"/api/bot/challenge/{urllib.parse.quote(challenged.name)}"
+            status, answer = await maker.request("POST", path, challenger.auth, json.dumps(wish).encode())
+            if status == 200:
+                accept = f"/api/bot/challenge/{json.loads(answer)['id']}/accept"
+                status, answer = await maker.request("POST", accept, challenged.auth, b"{}")
         except (OSError, h11.ProtocolError):
             run.errors["table-connection"] += 1
             return

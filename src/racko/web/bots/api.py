@@ -19,7 +19,7 @@ from racko.observation_json import observation_to_json
 from racko.web.bots.access import BotLimits, bot_of, posted_object
 from racko.web.core import Refusal, after_closing
 from racko.web.players import Player, Players
-from racko.web.table import Elsewhere, Hub, Table, Watcher
+from racko.web.table import Asker, Elsewhere, Hub, Table, Watcher, request_of_form
 
 PROTOCOL = "v1"
 """The version of the Bot API (docs/BOTS.md); every stream's first line and the account say it."""
@@ -228,8 +228,29 @@ def routes(
             return refusal.response()
         return JSONResponse({"ok": True, "version": hub.tables.get(table_id, table).version})
 
+    async def make_table(request: Request) -> Response:
+        """A bot's own table (its seat ``me``, seated by its token), made as the start page makes one: its people's
+        seats have links (for the bot's operator to send), its computer levels play at once."""
+        try:
+            bot = await bot_of_request(request)
+            form = await posted_object(
+                request,
+                too_big="The settings are at most 4 KiB.",
+                not_json="The table's settings are a JSON object.",
+                not_object="The table's settings are a JSON object.",
+            )
+
+            async def bot_named(name: str) -> Player | None:
+                return await asyncio.to_thread(players.bot_named, name[:40])
+
+            links = await hub.create(await request_of_form(form, Asker.bot(bot), None, bot_named))
+        except Refusal as refusal:
+            return refusal.response()
+        return JSONResponse(links, headers={"Cache-Control": "no-store"})  # the people's links are in it
+
     return [
         Route("/api/bot/account", account),
+        Route("/api/bot/tables", make_table, methods=["POST"]),
         Route("/api/bot/stream/event", event_stream),
         Route("/api/bot/game/stream/{table}", game_stream),
         Route("/api/bot/game/{table}/move", move, methods=["POST"]),

@@ -26,7 +26,17 @@ from racko.web.bots.access import BotLimits
 from racko.web.clock import ALL_PRESETS, NO_CLOCK
 from racko.web.core import Refusal
 from racko.web.players import Player
-from racko.web.table import Hub
+from racko.web.table import (
+    Asker,
+    BotAccountSeat,
+    Consent,
+    Hub,
+    LevelSeat,
+    PersonSeat,
+    SeatRequest,
+    TableRequest,
+    rules_of,
+)
 
 CHALLENGE_SECONDS = 60.0
 """How long a challenge waits for the bot's answer before it expires."""
@@ -39,8 +49,8 @@ OPEN_AT_ONCE = 3
 DECLINE_REASONS = ("generic", "later", "variant", "players", "clock", "rated", "casual")
 """Why a bot declines, one of these words (each said in the challenger's language on their page)."""
 PERSON, BOT_ACCOUNT = "person", "bot-account:"
-"""A seat beyond the challenger's and the bot's for a person (a link for the challenger to send) or a bot account
-(seated as the start page's form seats one, docs/BOTS.md)."""
+"""A seat beyond the challenger's and the bot's for a person (a link for the challenger to send); a bot account there
+is refused (it sits only by its own consent: challenge it too)."""
 OPEN, ACCEPTED, DECLINED, EXPIRED, WITHDRAWN, FAILED = "open", "accepted", "declined", "expired", "withdrawn", "failed"
 
 
@@ -53,9 +63,8 @@ class Challenge:
     challenger_is_bot: bool
     bot: Player
     settings: dict[str, Any]
-    """variant, players, seats (who sits in the seats after the challenger's and the bot's: a computer level,
-    ``person`` or ``bot-account:NAME``, as the start page's form says them), target, clock, rated,
-    two_player_rule."""
+    """variant, players, seats (who sits in the seats after the challenger's and the bot's: a computer level or
+    ``person``, as the start page's form says them), target, clock, rated, two_player_rule."""
     made: float
     address: str | None = None
     state: str = OPEN
@@ -111,15 +120,16 @@ def challenge_settings(body: dict[str, Any]) -> dict[str, Any]:
     levels = body.get("seats", [])
     playing = bots_for(chosen.name)
     fits = (PERSON, *playing)
-    if (
-        not isinstance(levels, list)
-        or len(levels) != players - 2
-        or not all(isinstance(level, str) and (level in fits or level.startswith(BOT_ACCOUNT)) for level in levels)
-    ):
+    if isinstance(levels, list) and any(isinstance(level, str) and level.startswith(BOT_ACCOUNT) for level in levels):
+        raise Refusal(
+            "no-consent",
+            "seats: a bot account sits at a table only by its own consent: challenge each bot on its own, or meet "
+            "them in quick play.",
+        )
+    if not isinstance(levels, list) or len(levels) != players - 2 or not all(level in fits for level in levels):
         raise Refusal(
             "bad-challenge",
-            f"seats: who sits in the {players - 2} other seats, each {PERSON}, {BOT_ACCOUNT}NAME or one of "
-            f"{', '.join(playing)}.",
+            f"seats: who sits in the {players - 2} other seats, each {PERSON} or one of {', '.join(playing)}.",
         )
     rated = body.get("rated") is True
     clock = body.get("clock", "normal" if rated else NO_CLOCK)
@@ -176,11 +186,6 @@ class Challenges:
             raise Refusal("no-bot", f"There is no bot account {bot_name[:30]!r}.")
         if bot.id == challenger.id:
             raise Refusal("bad-challenge", "A bot cannot challenge itself.")
-        others = [seat[len(BOT_ACCOUNT) :] for seat in settings["seats"] if seat.startswith(BOT_ACCOUNT)]
-        for name in others:
-            other = await asyncio.to_thread(self.hub.players.bot_named, name[:40])
-            if other is None or other.id in (bot.id, challenger.id) or others.count(name) > 1:
-                raise Refusal("bad-challenge", f"seats: {name[:30]!r} is no other bot account.")
         if not self.events.listening(bot.id):
             raise Refusal("bot-offline", f"{bot.name} is not connected: a bot is challenged while it listens.")
         await self.limits.may_start_a_game(bot)
@@ -302,24 +307,24 @@ class Challenges:
             self.events.tell(challenge.challenger.id, {"type": kind, **told})
 
     async def _make_table(self, challenge: Challenge) -> str:
-        """The table, made as the start page's form makes one: the challenger's seat bound to them (a person's
-        page opens it without a link), the bot's to the bot account, then the other seats (a person's seat has a
-        link, kept for the challenger)."""
+        """The table, made through the table room's one way of making tables: the challenger's seat bound to them
+        (a person's page opens it without a link; a challenging bot sits by the challenge it made), the bot's by
+        the challenge it accepted, then the other seats (a person's seat has a link, kept for the challenger)."""
         settings = challenge.settings
-        first = BOT_ACCOUNT + challenge.challenger.name if challenge.challenger_is_bot else PERSON
-        form = {
-            "variant": settings["variant"],
-            "players": settings["players"],
-            "seats": [first, BOT_ACCOUNT + challenge.bot.name, *settings["seats"]],
-            "names": ["" if challenge.challenger_is_bot else challenge.challenger.name],
-            "target": settings["target"],
-            "clock": settings["clock"],
-            "rated": settings["rated"],
-            "two_player_rule": settings["two_player_rule"],
-            "public": False,
-        }
-        person = None if challenge.challenger_is_bot else challenge.challenger
-        links = await self.hub.create(form, [person], [challenge.address if person is not None else None])
+        first: SeatRequest = (
+            BotAccountSeat(challenge.challenger, Consent.CHALLENGE)
+            if challenge.challenger_is_bot
+            else PersonSeat(player=challenge.challenger, address=challenge.address)
+        )
+        others: list[SeatRequest] = [PersonSeat() if seat == PERSON else LevelSeat(seat) for seat in settings["seats"]]
+        request = TableRequest(
+            rules_of(settings),
+            (first, BotAccountSeat(challenge.bot, Consent.CHALLENGE), *others),
+            Asker.of_room("challenges"),
+            rated=settings["rated"],
+            clock=None if settings["clock"] == NO_CLOCK else settings["clock"],
+        )
+        links = await self.hub.create(request)
         challenge.guests = [
             {"seat": seat["seat"], "token": seat["token"]} for seat in links["seats"][2:] if seat["token"] is not None
         ]

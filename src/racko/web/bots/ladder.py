@@ -6,8 +6,8 @@ Their ratings move on the bots' board (the ratings room).
 Who meets whom is :func:`pairings`, a pure function of the entrants, the meetings of the last day and a seeded
 random source, so that a test drives it with a simulated clock.  :class:`Ladder` runs it: each process notes its
 bots that are online in the store, and one process at a time (a lease in the store) pairs them and makes their
-tables through the table room's one way to make a table (what ``POST /api/tables`` does for ``bot-account:NAME``
-seats)."""
+tables through the table room's one way to make a table (a bot sits by the ladder's consent: it is online while the
+operator runs the ladder)."""
 
 from __future__ import annotations
 
@@ -21,13 +21,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from racko import bots
-from racko.rules import VARIANTS
+from racko.rules import VARIANTS, variant
 from racko.web.bots.api import BotEvents
 from racko.web.clock import PRESETS
-from racko.web.players import FORGOTTEN_SUBJECT, bots_in, games_under_way, names_in, subject_of
+from racko.web.players import FORGOTTEN_SUBJECT, Player, bots_in, games_under_way, names_in, subject_of
 from racko.web.ratings import BOTS, Ratings
 from racko.web.store import Rows, SchemaPart
-from racko.web.table import Hub
+from racko.web.table import Asker, BotAccountSeat, Consent, Hub, LevelSeat, TableRequest
 
 log = logging.getLogger("racko.serve")
 
@@ -336,21 +336,25 @@ class Ladder:
         return standing, entrants
 
     async def _start(self, seats: list[str], names: Mapping[str, str], now: float) -> str | None:
-        """A rated table for these two entrants, made as ``POST /api/tables`` makes one with ``bot-account:NAME``
-        seats, and noted as the ladder's; its id (None: it could not be made, said in the log)."""
-        form: dict[str, Any] = {
-            "variant": self.limits.variant,
-            "players": 2,
-            "seats": [f"bot-account:{names[seat]}" if seat in names else seat[len(LEVEL) :] for seat in seats],
-            "rated": True,
-            "public": False,
-            "clock": self.limits.clock,
-        }
-        if self.limits.target is not None:
-            form["target"] = self.limits.target
+        """A rated table for these two entrants, made through the table room's one way to make a table (a bot
+        account sits by the ladder's consent: it is online while the ladder runs), and noted as the ladder's; its
+        id (None: it could not be made, said in the log)."""
+        options = {"target": self.limits.target} if self.limits.target is not None else {}
         try:
-            made = await self.hub.create(form)
-        except Exception as error:  # a bot gone meanwhile (a Refusal), or the database away a moment
+            request = TableRequest(
+                variant(self.limits.variant).rules(2, **options),
+                tuple(
+                    BotAccountSeat(Player(seat[2:], names[seat]), Consent.LADDER)
+                    if seat in names
+                    else LevelSeat(seat[len(LEVEL) :])
+                    for seat in seats
+                ),
+                Asker.of_room("ladder"),
+                rated=True,
+                clock=self.limits.clock,
+            )
+            made = await self.hub.create(request)
+        except Exception as error:  # a bot at its games at once meanwhile (a Refusal), or the database away a moment
             log.warning("the bot ladder could not seat %s: %s", " and ".join(seats), error)
             return None
         table = str(made["table"])

@@ -38,7 +38,18 @@ from racko.web.core import Refusal
 from racko.web.players import FINISHERS_SHARE, Player, Players, online_in, subject_of
 from racko.web.ratings import Ratings
 from racko.web.store import Rows, SchemaPart
-from racko.web.table import Hub, seat_is_free
+from racko.web.table import (
+    Asker,
+    BotAccountSeat,
+    Consent,
+    Hub,
+    LevelSeat,
+    PersonSeat,
+    SeatRequest,
+    TableRequest,
+    clock_of,
+    seat_is_free,
+)
 
 FILL_SECONDS = 20.0
 """How long a player waits in a queue before computer players may fill the empty seats."""
@@ -351,26 +362,28 @@ class Lobby:
             return
         people = [w.player for w in company]
         variant_name = key.variant
-        form: dict[str, Any] = {
-            "variant": variant_name,
-            "players": players,
-            # A bot account's seat is offered to it by name (bound to it, marked as a bot: docs/BOTS.md).
-            "seats": ["bot-account:" + w.player.name if w.bot else "person" for w in company] + bots,
-            "names": ["" if w.bot else w.player.name for w in company],
-            "public": True,
-            "rated": key.rated,
-            "two_player_rule": key.two_player_rule,
-            "clock": key.clock,
-        }
+        options: dict[str, Any] = {"two_player_rule": key.two_player_rule} if players == 2 else {}
         if self.quick_target is not None:
-            form["target"] = self.quick_target
+            options["target"] = self.quick_target
+        # A bot account sits by its seek's consent (bound to it, marked as a bot: docs/BOTS.md).
+        seats: list[SeatRequest] = [
+            BotAccountSeat(w.player, Consent.SEEK) if w.bot else PersonSeat(player=w.player, address=w.address)
+            for w in company
+        ]
+        request = TableRequest(
+            variant(variant_name).rules(players, **options),
+            (*seats, *(LevelSeat(level) for level in bots)),
+            Asker.of_room("lobby"),
+            public=True,
+            rated=key.rated,
+            clock=key.clock,
+        )
         # Out of every queue before the table is made: whoever asks meanwhile is not matched with them again.
         seated = {player.id for player in people}
         taken = [w for w in self.waiting if w.player.id in seated]
         self.waiting = [w for w in self.waiting if w.player.id not in seated]
         try:
-            seated_people = [None if w.bot else w.player for w in company]
-            links = await self.hub.create(form, seated_people, [w.address for w in company])
+            links = await self.hub.create(request)
         except Exception:
             self.waiting = taken + self.waiting  # back in their queues, first in line
             raise
@@ -431,30 +444,28 @@ class Lobby:
         rules = record.rules
         names = record_names(record.players, rules.players)
         seated: list[Player | None] = []
-        seats: list[str] = []
-        for subject in subjects:
+        seats: list[SeatRequest] = []
+        for index, subject in enumerate(subjects):
             if subject.startswith("bot:"):
-                seats.append(subject[4:])
+                seats.append(LevelSeat(subject[4:]))
                 seated.append(None)
                 continue
-            seats.append("person")  # a player (if not forgotten since) or a guest, who gets a link
-            seated.append(await asyncio.to_thread(self.players.find, subject[2:]) if subject.startswith("p:") else None)
-        form = {
-            "variant": rules.variant,
-            "players": rules.players,
-            "target": rules.target,
-            "refill": rules.refill,
-            "two_player_rule": rules.two_player_rule,
-            "seats": seats,
-            "names": [names[seat] if seated[seat] is None else "" for seat in range(rules.players)],
-            "rated": rated,
-        }
-        asked_from = [address if other is not None and other.id == player.id else None for other in seated]
-        links = await self.hub.create(form, seated, asked_from)
+            # A player (if not forgotten since) or a guest, who gets a link.  A bot account met a person at a
+            # rated table by its own consent, once: a rematch asks it again, so it is not seated here (the seat
+            # is a guest's, with a link).
+            sitting = await asyncio.to_thread(self.players.find, subject[2:]) if subject.startswith("p:") else None
+            guest = names[index]
+            if sitting is not None and await asyncio.to_thread(self.players.is_bot, sitting.id):
+                sitting, guest = None, ""
+            seated.append(sitting)
+            asked_from = address if sitting is not None and sitting.id == player.id else None
+            seats.append(PersonSeat(guest if sitting is None else "", sitting, address=asked_from))
+        request = TableRequest(rules, tuple(seats), Asker.page(player), rated=rated, clock=clock_of({}, rated))
+        links = await self.hub.create(request)
         guests = [
             {"seat": index, "token": seat["token"]}
             for index, seat in enumerate(links["seats"])
-            if seats[index] == "person" and seated[index] is None
+            if isinstance(seats[index], PersonSeat) and seated[index] is None
         ]
         made = {"table": links["table"], "guests": guests}
         self.rematches[game_id] = made

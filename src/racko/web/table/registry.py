@@ -68,6 +68,7 @@ class Registry(abc.ABC):
         metrics: Metrics | None = None,
         rate_shared_addresses: bool = False,
         now: Callable[[], float] = time.time,
+        bot_games_at_once: int = 8,
     ) -> None:
         self.store = store
         self.now = now
@@ -108,6 +109,9 @@ class Registry(abc.ABC):
         self._setup_locks: dict[str, asyncio.Lock] = {}
         """Per table, held while its set-up changes (:meth:`_changing`)."""
         self._forgetting = asyncio.Lock()
+        self.bot_games_at_once = bot_games_at_once
+        """Games not over a bot account may sit at: a table that would seat it at one more is refused."""
+        self._seating_bots = asyncio.Lock()
 
     # --- setting tables up ---------------------------------------------------------------------------
 

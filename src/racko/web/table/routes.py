@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.requests import Request
@@ -38,6 +39,7 @@ from racko.web.ops import Metrics
 from racko.web.players import Player, player_of
 from racko.web.table.hub import Hub
 from racko.web.table.registry import log
+from racko.web.table.requests import ME, Asker, request_of_form
 from racko.web.table.state import Elsewhere, Watcher
 
 HELLO_SECONDS = 10.0
@@ -98,9 +100,11 @@ def routes(
             raise Refusal("bad-form", "The settings are not JSON.") from None
         if not isinstance(form, dict):
             raise Refusal("bad-form", "The table's settings are a JSON object.")
-        maker = await _maker(request, hub, form)
+        seats = form.get("seats")
+        maker = await player_of(request, hub.players) if isinstance(seats, list) and ME in seats else None
+        table_request = await request_of_form(form, Asker.page(maker), address, _bot_named(hub))
         try:
-            links = await hub.create(form, maker, [address if player is not None else None for player in maker or []])
+            links = await hub.create(table_request)
         except Refusal:
             raise
         except Exception as error:  # the database refused the new table
@@ -196,15 +200,11 @@ def routes(
     ]
 
 
-async def _maker(request: Request, hub: Hub, form: dict[str, Any]) -> list[Player | None] | None:
-    """The player making a table sits in its ``me`` seat, which is then theirs without its link."""
-    seats = form.get("seats")
-    if not isinstance(seats, list) or "me" not in seats:
-        return None
-    maker = await player_of(request, hub.players)
-    if maker is None:
-        return None
-    return [maker if part == "me" else None for part in seats]
+def _bot_named(hub: Hub) -> Callable[[str], Awaitable[Player | None]]:
+    async def named(name: str) -> Player | None:
+        return await asyncio.to_thread(hub.players.bot_named, name[:40])
+
+    return named
 
 
 async def _send_quietly(websocket: WebSocket, frame: dict[str, Any]) -> None:

@@ -1,4 +1,4 @@
-"""Who sits where: a new table from the start page's form, people taking and naming seats (one change of a table's
+"""Who sits where: a new table as its request asks, people taking and naming seats (one change of a table's
 set-up at a time), a seat handed to a computer player, the next game at the table, the networks a rated table's seats
 play from, and the seats of a forgotten player rewritten."""
 
@@ -11,11 +11,8 @@ import time
 from collections.abc import AsyncIterator
 from typing import Any
 
-from racko import bots
-from racko.errors import RackoError
 from racko.play.session import SeatSpec, bots_for, renamed
 from racko.play.text import plain_name
-from racko.rules import Rules, variant
 from racko.web.clock import ALL_PRESETS
 from racko.web.core import Refusal
 from racko.web.players import (
@@ -31,6 +28,7 @@ from racko.web.players import (
 from racko.web.table import timing
 from racko.web.table.computer import ComputerPlayers
 from racko.web.table.registry import log
+from racko.web.table.requests import NAME_LENGTH, BotAccountSeat, LevelSeat, PersonSeat, TableRequest
 from racko.web.table.state import (
     TOKEN_BYTES,
     Table,
@@ -44,12 +42,6 @@ from racko.web.table.state import (
     token_hash,
 )
 
-NAME_LENGTH = 24
-ME, PERSON = "me", "person"
-BOT_ACCOUNT = "bot-account:"
-"""A seat of the start page's form offered to a bot account: ``bot-account:NAME`` (docs/BOTS.md)."""
-
-
 AWAY = "away"
 """How a seat handed to a computer player by the others (its person away) was left (the set-up's ``left``)."""
 
@@ -57,71 +49,46 @@ AWAY = "away"
 class Seating(ComputerPlayers):
     """Seats and set-ups (:class:`ComputerPlayers` and the classes below it play the game)."""
 
-    async def create(
-        self,
-        form: dict[str, Any],
-        players: list[Player | None] | None = None,
-        addresses: list[str | None] | None = None,
-    ) -> dict[str, Any]:
-        """A new table from the start page's form; returns its links (a token per person seat).  ``players``: the
-        player sitting in each seat, whose seat is theirs without its link (the maker's own seat, or everybody
-        quick play seated); a seat with a player has joined under the player's name.  ``addresses``: where each
-        seated person asked from (a rated table notes their networks, racko.web.addresses).  A store of one process
-        opens the table here at once; a shared store leaves it to the process its first connection reaches."""
-        original_seats = [
-            _who(form, index) for index in range(len(form["seats"]) if isinstance(form.get("seats"), list) else 0)
+    async def create(self, request: TableRequest) -> dict[str, Any]:
+        """A new table as ``request`` asks (:mod:`.requests`: its consents checked there); its links (a token per
+        person seat).  A seat with a player is theirs without its link and has joined under the player's name; a
+        bot account's seat is bound to it, has no link, and counts against its games at once.  A store of one
+        process opens the table here at once; a shared store leaves it to the process its first connection
+        reaches."""
+        rules = request.rules
+        tokens: list[str | None] = [
+            secrets.token_urlsafe(TOKEN_BYTES) if isinstance(seat, PersonSeat) else None for seat in request.seats
         ]
-        form, accounts = await self._bot_accounts(form)
-        rules, seats, tokens = _setup_from_form(form)
-        try:
-            clock = timing.clock_choice(form, form.get("rated") is True)
-        except ValueError as error:
-            raise Refusal("bad-form", str(error)) from None
-        bound = list(players or []) + [None] * (len(seats) - len(players or []))
-        for index, account in accounts.items():  # a bot account's seat: bound to it, no link, marked as a bot
-            if index < len(seats):
-                bound[index] = Player(account.id, account.name + BOT_MARK)
-                tokens[index] = None
-        asked_from = list(addresses or []) + [None] * (len(seats) - len(addresses or []))
         table_id = new_id()
-        setup: dict[str, Any] = {
-            "rules": rules.to_dict(),
-            "seed": secrets.randbits(32),
-            "game": 1,
-            "public": form.get("public") is True,
-            "rated": form.get("rated") is True,
-            "clock": clock,
-            "clock_from": None,
-            "seats": [
-                {
-                    "name": player.name if (player := bound[index]) is not None and seat.bot is None else seat.name,
-                    "bot": seat.bot,
-                    "token": token_hash(token) if (token := tokens[index]) else None,
-                    "joined": seat.bot is not None or form_seat_is_me(form, index) or player is not None,
-                    "player": player.id if player is not None and seat.bot is None else None,
-                }
-                | ({"account": "bot"} if index in accounts else {})
-                for index, seat in enumerate(seats)
-            ],
-        }
-        setup = self._clock_started(setup)
-        for index, address in enumerate(asked_from):
-            if address is not None and seats[index].bot is None:
-                setup = self._noted(setup, index, await asyncio.to_thread(self.marks.mark, address))
-        # Each player's seat is noted first: a player forgotten meanwhile is refused here (the row needs the
-        # player's), and one forgotten after it has the seat forgotten too (the note names the seat).
-        seated = [
-            (index, player) for index, player in enumerate(bound) if player is not None and seats[index].bot is None
-        ]
-        try:
-            for index, player in seated:
-                await asyncio.to_thread(self.players.bind, table_id, index, player.id, *seat_line(setup))
-            self.store.create(table_id, setup, due=_first_due(table_id, setup))
-            await self._commit_now(table_id)
-        except BaseException:
-            with contextlib.suppress(Exception):
-                await asyncio.to_thread(self.players.unbind, table_id)
-            raise
+        async with self._seating_bots:  # a bot account's games are counted and its seat bound one table at a time
+            for account in request.bot_accounts:
+                await self._may_seat_bot(account)
+            setup: dict[str, Any] = {
+                "rules": rules.to_dict(),
+                "seed": secrets.randbits(32),
+                "game": 1,
+                "public": request.public,
+                "rated": request.rated,
+                "clock": request.clock,
+                "clock_from": None,
+                "seats": [_seat_spec(request, index, tokens[index]) for index in range(rules.players)],
+            }
+            setup = self._clock_started(setup)
+            for index, seat in enumerate(request.seats):
+                if isinstance(seat, PersonSeat) and seat.player is not None and seat.address is not None:
+                    setup = self._noted(setup, index, await asyncio.to_thread(self.marks.mark, seat.address))
+            # Each player's seat is noted first: a player forgotten meanwhile is refused here (the row needs the
+            # player's), and one forgotten after it has the seat forgotten too (the note names the seat).
+            seated = [(index, spec["player"]) for index, spec in enumerate(setup["seats"]) if spec.get("player")]
+            try:
+                for index, player_id in seated:
+                    await asyncio.to_thread(self.players.bind, table_id, index, player_id, *seat_line(setup))
+                self.store.create(table_id, setup, due=_first_due(table_id, setup))
+                await self._commit_now(table_id)
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    await asyncio.to_thread(self.players.unbind, table_id)
+                raise
         await self._publish(table_id, setup, None)
         if self.metrics is not None:
             self.metrics.tables_created.inc()
@@ -130,30 +97,25 @@ class Seating(ComputerPlayers):
         return {
             "table": table_id,
             "seats": [
-                {"seat": index, "name": setup["seats"][index]["name"], "who": who, "token": tokens[index]}
-                for index, who in enumerate(original_seats)
+                {
+                    "seat": index,
+                    "name": setup["seats"][index]["name"],
+                    "who": request.who(index),
+                    "token": tokens[index],
+                }
+                for index in range(rules.players)
             ],
         }
 
-    async def _bot_accounts(self, form: dict[str, Any]) -> tuple[dict[str, Any], dict[int, Player]]:
-        """The form with each seat ``bot-account:NAME`` (a bot account invited to it, docs/BOTS.md) made a person's
-        seat, and those bot accounts by seat; a name that is no bot account is a ``bad-form``."""
-        seats = form.get("seats")
-        if not isinstance(seats, list):
-            return form, {}
-        accounts: dict[int, Player] = {}
-        changed = list(seats)
-        for index, part in enumerate(seats):
-            if isinstance(part, str) and part.startswith(BOT_ACCOUNT):
-                name = part[len(BOT_ACCOUNT) :]
-                account = await asyncio.to_thread(self.players.bot_named, name)
-                if account is None:
-                    raise Refusal("bad-form", f"Seat {index + 1}: there is no bot account {name[:30]!r}.")
-                if any(other.id == account.id for other in accounts.values()):
-                    raise Refusal("bad-form", f"The bot {account.name} can sit in one seat only.")
-                accounts[index] = account
-                changed[index] = PERSON
-        return ({**form, "seats": changed} if accounts else form), accounts
+    async def _may_seat_bot(self, account: Player) -> None:
+        """A ``too-many-games`` refusal if the bot account sits at as many games not over as a bot may."""
+        playing = await asyncio.to_thread(self.players.unfinished, account.id)
+        if playing >= self.bot_games_at_once:
+            raise Refusal(
+                "too-many-games",
+                f"{account.name} plays {playing} games already, as many at once as this server lets a bot play: "
+                "finish one first.",
+            )
 
     @contextlib.asynccontextmanager
     async def _changing(self, table: Table) -> AsyncIterator[Table]:
@@ -440,68 +402,21 @@ def _first_due(table_id: str, setup: dict[str, Any]) -> float | None:
     return deadline - (preset.remind_before or 0.0)  # a turn-based table's first reminder comes first
 
 
-def form_seat_is_me(form: dict[str, Any], index: int) -> bool:
-    return _who(form, index) == ME
-
-
-def _who(form: dict[str, Any], index: int) -> str:
-    seats = form.get("seats")
-    if index == 0 and not isinstance(seats, list):
-        return ME
-    if isinstance(seats, list) and index < len(seats) and isinstance(seats[index], str):
-        return str(seats[index])
-    return ME if index == 0 else PERSON
-
-
-def _setup_from_form(form: Any) -> tuple[Rules, list[SeatSpec], list[str | None]]:
-    """The rules, the seats and a token per person seat, from the start page's form; a bad form is a Refusal."""
-    if not isinstance(form, dict):
-        raise Refusal("bad-form", "The table's settings are a JSON object.")
-    try:
-        chosen = variant(str(form.get("variant", "classic")))
-        players = form.get("players", chosen.player_counts[0])
-        if not isinstance(players, int) or isinstance(players, bool) or players not in chosen.player_counts:
-            counts = ", ".join(str(count) for count in chosen.player_counts)
-            raise Refusal("bad-form", f"{chosen.title} is played by {counts} players.")
-        options: dict[str, Any] = {}
-        for key in ("target", "refill", "two_player_rule"):
-            if form.get(key) is not None:
-                options[key] = form[key]
-        if players != 2:
-            options.pop("two_player_rule", None)
-        rules = chosen.rules(players, **options)
-    except Refusal:
-        raise
-    except (RackoError, TypeError, ValueError) as error:
-        raise Refusal("bad-form", str(error)) from None
-    who = form.get("seats")
-    if not isinstance(who, list) or len(who) != players or not all(isinstance(part, str) for part in who):
-        raise Refusal("bad-form", f"Say who sits in each of the {players} seats.")
-    if who.count(ME) > 1:
-        raise Refusal("bad-form", "You can sit in one seat only.")
-    given_names = form.get("names")
-    names: list[Any] = given_names if isinstance(given_names, list) else []
-    playing = bots_for(chosen.name)
-    seats: list[SeatSpec] = []
-    tokens: list[str | None] = []
-    for index, part in enumerate(who):
-        given = names[index] if index < len(names) and isinstance(names[index], str) else ""
-        if part in (ME, PERSON):
-            name = plain_name(given)[:NAME_LENGTH].strip() if given.strip() else f"Player {index + 1}"
-            seats.append(SeatSpec(name))
-            tokens.append(secrets.token_urlsafe(TOKEN_BYTES))
-        elif part in bots.available():
-            if part not in playing:
-                raise Refusal(
-                    "bad-form", f"The {part} bot does not play {chosen.title}; choose from {', '.join(playing)}."
-                )
-            label = part if who.count(part) == 1 else f"{part} {index + 1}"
-            seats.append(SeatSpec(label, part))
-            tokens.append(None)
-        else:
-            raise Refusal(
-                "bad-form", f"Seat {index + 1}: choose me, a person, or a computer player ({', '.join(playing)})."
-            )
-    if all(seat.bot is not None for seat in seats):
-        raise Refusal("bad-form", "At least one seat is for a person.")
-    return rules, seats, tokens
+def _seat_spec(request: TableRequest, index: int, token: str | None) -> dict[str, Any]:
+    """Seat ``index`` of a new table's set-up, as ``request`` asks for it."""
+    seat = request.seats[index]
+    if isinstance(seat, LevelSeat):
+        twice = sum(isinstance(other, LevelSeat) and other.level == seat.level for other in request.seats) > 1
+        label = f"{seat.level} {index + 1}" if twice else seat.level
+        return {"name": label, "bot": seat.level, "token": None, "joined": True, "player": None}
+    if isinstance(seat, BotAccountSeat):  # bound to the account, no link, marked as a bot (docs/BOTS.md)
+        name = seat.account.name + BOT_MARK
+        return {"name": name, "bot": None, "token": None, "joined": True, "player": seat.account.id, "account": "bot"}
+    player = seat.player
+    return {
+        "name": player.name if player is not None else seat.name or f"Player {index + 1}",
+        "bot": None,
+        "token": token_hash(token) if token else None,
+        "joined": seat.me or player is not None,
+        "player": player.id if player is not None else None,
+    }

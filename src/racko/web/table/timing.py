@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from racko.record import GameRecord
-from racko.web.clock import ALL_PRESETS, NO_CLOCK, Back, Played, clock_state, resumed
+from racko.web.clock import ALL_PRESETS, Back, Played, clock_state, resumed
 
 if TYPE_CHECKING:
     from racko.web.table.state import Table
@@ -126,18 +126,3 @@ def clock_json(table: Table, now: float) -> dict[str, Any] | None:
     if frame["running"] is not None and table.clock.gone(frame["running"]):
         frame["running"] = None
     return frame
-
-
-def clock_choice(form: dict[str, Any], rated: bool) -> str | None:
-    """The preset a new table's form chose (``clock``): a friends' casual table may have none (its default), a rated
-    table always has one (``normal`` unless chosen).  :class:`ValueError` says what is wrong."""
-    chosen = form.get("clock")
-    if chosen is None:
-        return "normal" if rated else None
-    if chosen == NO_CLOCK and not rated:
-        return None
-    if isinstance(chosen, str) and chosen in ALL_PRESETS:
-        return chosen
-    choices = list(ALL_PRESETS) if rated else [*ALL_PRESETS, NO_CLOCK]
-    extra = " (a rated game always has a clock)" if rated and chosen == NO_CLOCK else ""
-    raise ValueError(f"A clock is one of {', '.join(choices)}{extra}.")

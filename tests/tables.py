@@ -15,7 +15,7 @@ from people import receive_json
 from racko.highlow import HighLowObservation
 from racko.web.app import ServerSettings, create_app
 from racko.web.store import SqliteTables
-from racko.web.table import Hub, Table
+from racko.web.table import Table, TableRoom
 
 
 def table_app(path: Path | str = ":memory:", **options: Any) -> Any:
@@ -52,8 +52,8 @@ def until_frame(ws: Any, kind: str) -> dict[str, Any]:
     raise AssertionError(f"no {kind} frame")
 
 
-def hub_of(client: TestClient) -> Hub:
-    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+def hub_of(client: TestClient) -> TableRoom:
+    hub: TableRoom = client.app.state.hub  # type: ignore[attr-defined]
     return hub
 
 
@@ -89,7 +89,7 @@ def my_turn(ws: Any, state: dict[str, Any], seat: int) -> dict[str, Any]:
     return state
 
 
-def journal(hub: Hub, table_id: str) -> list[tuple[int, str | None, float | None]]:
+def journal(hub: TableRoom, table_id: str) -> list[tuple[int, str | None, float | None]]:
     """Each action's seat, who played it, and when."""
     stored = hub.store.load(table_id)
     assert stored is not None

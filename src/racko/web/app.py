@@ -16,8 +16,9 @@ from dataclasses import dataclass
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
 
-from racko.record import GameRecord
 from racko.web import bots as bots_room
 from racko.web import learn as learn_room
 from racko.web import lobby as lobby_room
@@ -34,12 +35,13 @@ from racko.web.core import (
     RATE,
     CreationLimit,
     HeadersOnEveryResponse,
+    Refusal,
     static_files,
     words_route,
 )
 from racko.web.ops import Metrics, keep_collections_short
 from racko.web.store import SchemaPart, TableStore
-from racko.web.table import IDLE_SECONDS, Hub, Table
+from racko.web.table import IDLE_SECONDS, TableRoom
 
 log = logging.getLogger("racko.serve")
 
@@ -109,12 +111,12 @@ def create_app(store: TableStore, settings: ServerSettings | None = None) -> Sta
     """The server's application over ``store``, built as ``settings`` say."""
     settings = settings or ServerSettings()
     store.prepare(schema_parts())
-    hub: Hub
+    hub: TableRoom
     metrics = Metrics(
         tables=lambda: len(hub.tables), connections=lambda: sum(len(table.watchers) for table in hub.tables.values())
     )
     players, ratings = people(store)
-    hub = Hub(
+    hub = TableRoom(
         store,
         players,
         pace=settings.pace,
@@ -143,22 +145,15 @@ def create_app(store: TableStore, settings: ServerSettings | None = None) -> Sta
         reviews.forget_done()
         await hub.forget_seats()
 
-    async def game_over(table: Table, record: GameRecord) -> None:
-        # The seats gone at the end (their clock's computer player played for them) are rated last, and so are the
-        # seats whose person resigned or left the table (docs/PLAYING.md).
-        clock = table.clock
-        gone = [
-            (clock is not None and spec.bot is None and clock.gone(seat))
-            or bool(table.setup["seats"][seat].get("left"))
-            for seat, spec in enumerate(table.session.seats)
-        ]
-        await asyncio.to_thread(ratings.game_over, table.table_id, {**table.setup, "gone": gone}, record)
+    async def game_over(game: table_room.FinishedGame) -> None:
+        # The places are the table room's (those who left last): the ratings, histories and statistics keep them.
+        await asyncio.to_thread(ratings.game_over, game)
 
-    hub.game_over_hooks.append(game_over)
+    hub.games_over.subscribe(game_over)
     pushes = push_room.Pushes(
         store, hub.players, settings.push_keys, contact=settings.push_contact, plain_http=settings.push_to_plain_http
     )
-    hub.turn_hooks.append(pushes.turn)
+    hub.turns_begun.subscribe(pushes.turn)
     creation = settings.creation_limit()
     running = {"closing": False}
 
@@ -212,6 +207,7 @@ def create_app(store: TableStore, settings: ServerSettings | None = None) -> Sta
             words_route(),
         ],
         middleware=[Middleware(HeadersOnEveryResponse)],
+        exception_handlers={404: _not_found, 405: _not_allowed},
         lifespan=lifespan,
     )
     app.state.hub = hub
@@ -223,3 +219,18 @@ def create_app(store: TableStore, settings: ServerSettings | None = None) -> Sta
     app.state.ladder = ladder
     app.state.challenges = challenges
     return app
+
+
+async def _not_found(request: Request, exc: Exception) -> Response:
+    """A route nobody serves: a JSON refusal under ``/api/`` (a program's, the Bot API's), else a short page."""
+    if request.url.path.startswith("/api/"):
+        return Refusal(
+            "no-route", f"There is no {request.url.path[:80]} here (docs/PROTOCOL.md, docs/BOTS.md)."
+        ).response()
+    return PlainTextResponse("Not Found", status_code=404)
+
+
+async def _not_allowed(request: Request, exc: Exception) -> Response:
+    if request.url.path.startswith("/api/"):
+        return Refusal("wrong-method", f"{request.url.path[:80]} does not take {request.method}.").response()
+    return PlainTextResponse("Method Not Allowed", status_code=405)

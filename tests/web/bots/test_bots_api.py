@@ -12,6 +12,7 @@ import sqlite3
 import subprocess
 import sys
 import threading
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -30,7 +31,7 @@ from racko.web.app import ServerSettings, create_app
 from racko.web.players import key_hash
 from racko.web.store.postgres import PostgresTables
 from racko.web.table import Table, Watcher
-from tables import check_frame, hub_of, table_app
+from tables import check_frame, hub_of, table_app, wait_for
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -47,7 +48,7 @@ def bot_server(path: Path) -> Iterator[tuple[str, Any, list[str]]]:
     async def checking_join(table: Table, watcher: Watcher, since: int | None) -> None:
         send = watcher.send
         seat = watcher.viewer
-        if seat is not None and table.setup["seats"][seat].get("account") == "bot":
+        if seat is not None and table.setup.seats[seat].bot_account:
 
             async def checked_send(frame: dict[str, Any]) -> None:
                 now = hub.tables.get(table.table_id, table)
@@ -171,7 +172,7 @@ def test_racko_bot_connect_plays_a_whole_game(tmp_path: Path, variant: str, seat
         assert done.returncode == 0, done.stderr
         assert "1 games played." in done.stderr
         played = hub_of_app(app).tables[table["table"]]
-        assert played.session.match.over and played.setup["seats"][len(seats)]["name"] == "Connected (bot)"
+        assert played.session.match.over and played.setup.seats[len(seats)].name == "Connected (bot)"
 
 
 @pytest.mark.parametrize(
@@ -459,3 +460,75 @@ def test_a_game_made_at_another_server_process_is_told_on_the_bots_event_stream(
                     starts.append(event["table"])
         assert starts == made
         assert made[0] not in apps[0].state.hub.tables  # made at the second process, never opened at the first
+
+
+def test_a_bot_has_every_way_out_a_person_has_and_every_refusal_of_the_api_is_json(tmp_path: Path) -> None:
+    """Issue 47: a bot resigns, aborts, offers to end and takes a gone seat back through the Bot API, refused as a
+    person is; a route the Bot API does not have, or a method it does not take, is a JSON refusal too."""
+    with TestClient(table_app(tmp_path / "tables.sqlite3")) as client:
+        hub = hub_of(client)
+        _, token = hub.players.add_bot("Robo")
+        auth = {"Authorization": "Bearer " + token}
+
+        def made(seats: list[str]) -> str:
+            form = {"variant": "classic", "players": len(seats), "seats": seats}
+            return str(client.post("/api/bot/tables", json=form, headers=auth).json()["table"])
+
+        aborted = made(["me", "person"])
+        assert client.post(f"/api/bot/game/{aborted}/back", headers=auth).json()["code"] == "not-gone"
+        answer = client.post(f"/api/bot/game/{aborted}/abort", headers=auth)
+        assert answer.status_code == 200 and answer.json()["ok"] is True
+        assert hub.tables[aborted].setup.ended.how == "aborted" and hub.tables[aborted].over
+        again = client.post(f"/api/bot/game/{aborted}/resign", headers=auth)
+        assert (again.status_code, again.json()["code"]) == (409, "over")
+        alone = made(["me", "easy"])  # nobody else to ask: an offer to end ends the game at once
+        assert client.post(f"/api/bot/game/{alone}/offer-end", headers=auth).status_code == 200
+        assert hub.tables[alone].setup.ended.how == "agreed"
+        resigned = made(["person", "me"])
+        assert client.post(f"/api/bot/game/{resigned}/resign", headers=auth).status_code == 200
+        assert hub.tables[resigned].seats.state(1).value == "resigned" and not hub.tables[resigned].over
+        gone = client.post(f"/api/bot/game/{resigned}/move", headers=auth, json={"version": 0, "action": {}})
+        assert gone.json()["code"] == "not-your-seat"  # its seat is a computer's now
+        assert hub.players.unfinished(hub.tables[resigned].setup.seats[1].player) == 1  # until the game ends
+        for method, path, status, code in [
+            ("post", f"/api/bot/game/{resigned}/dance", 404, "no-route"),
+            ("get", "/api/bot/nothing/here", 404, "no-route"),
+            ("delete", "/api/bot/account", 405, "wrong-method"),
+            ("get", f"/api/bot/game/{resigned}/resign", 405, "wrong-method"),
+        ]:
+            answer = getattr(client, method)(path, headers=auth)
+            assert answer.status_code == status and answer.headers["content-type"] == "application/json", path
+            assert answer.json()["code"] == code and answer.json()["error"], path
+
+
+def test_a_table_with_a_bot_and_no_clock_ends_at_its_limit_of_turns(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every game ends: two programs that never go out at a table without a clock stop at the limit (a short one
+    here), the game ended ``limit``, placed by the rounds played, and the bot's games at once counted down again."""
+    from racko.web.table import turns
+
+    monkeypatch.setattr(turns, "TURN_LIMIT", 9)
+    with TestClient(table_app(tmp_path / "tables.sqlite3")) as client:
+        hub = hub_of(client)
+        robo, token = hub.players.add_bot("Robo")
+        auth = {"Authorization": "Bearer " + token}
+        form = {"variant": "classic", "players": 2, "seats": ["me", "easy"]}
+        table_id = client.post("/api/bot/tables", json=form, headers=auth).json()["table"]
+        deadline = time.monotonic() + 30
+        while not hub.tables[table_id].over:
+            assert time.monotonic() < deadline, "the game did not end at its limit"
+            table = hub.tables[table_id]
+            if table.session.to_act == 0:  # the bot draws and discards: it never goes out
+                legal = table.session.observation(0).legal_actions()
+                act = "draw" if any(action.__class__.__name__ == "DrawFromStock" for action in legal) else "discard"
+                client.post(
+                    f"/api/bot/game/{table_id}/move",
+                    headers=auth,
+                    json={"version": table.version, "action": {"act": act}},
+                )
+            time.sleep(0.01)
+        table = hub.tables[table_id]
+        assert table.setup.ended is not None and table.setup.ended.how == "limit"
+        assert sum(table.turns_played()) == 9
+        wait_for(lambda: hub.players.unfinished(robo.id) == 0)

@@ -128,8 +128,8 @@ def test_a_person_challenges_a_bot_which_declines_then_accepts(tmp_path: Path) -
             seen = call(url, f"/api/challenges/{made['id']}", cookie=ann)[1]
             assert (seen["state"], seen["table"]) == ("accepted", accepted["table"])
             table = app.state.hub.tables[accepted["table"]]
-            assert [spec["name"] for spec in table.setup["seats"]] == ["Ann", "Robo (bot)"]
-            assert table.setup["seats"][1]["account"] == "bot" and table.setup["public"] is False
+            assert table.setup.names == ["Ann", "Robo (bot)"]
+            assert table.setup.seats[1].bot_account and table.setup.public is False
             # Ann's seat is hers without a link, as a seat the lobby made: her lobby lists the table.
             assert call(url, "/api/me/tables", cookie=ann)[1]["seats"][0]["table"] == accepted["table"]
 
@@ -309,7 +309,7 @@ def test_a_seeking_bot_meets_only_people_who_welcome_bots(tmp_path: Path) -> Non
                     seated = frame(bea_lobby, "seated", lambda f: True)
                     start = events.next("gameStart")
                     assert start["table"] == seated["table"]
-                    names = [spec["name"] for spec in app.state.hub.tables[seated["table"]].setup["seats"]]
+                    names = app.state.hub.tables[seated["table"]].setup.names
                     assert sorted(names) == ["Bea", "Robo (bot)"]
                     assert [w.player.name for w in app.state.lobby.waiting] == ["Ann"]
             # A bot's seeks end with its stream; DELETE ends them too.
@@ -366,7 +366,7 @@ def test_a_challenge_seats_friends_but_no_other_bot_without_its_consent(tmp_path
             assert [guest["seat"] for guest in seen["guests"]] == [2]
             table = app.state.hub.tables[seen["table"]]
             assert table.seat_of(seen["guests"][0]["token"]) == 2
-            assert [spec["name"] for spec in table.setup["seats"]] == ["Ann", "Robo (bot)", "Player 3", "easy"]
+            assert table.setup.names == ["Ann", "Robo (bot)", "Player 3", "easy"]
 
 
 def test_forget_me_withdraws_a_person_s_open_challenge_and_keeps_no_challenge_naming_them(tmp_path: Path) -> None:

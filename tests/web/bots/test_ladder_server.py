@@ -69,8 +69,8 @@ def test_two_bots_online_are_paired_and_their_ratings_move_on_the_bots_board(tmp
         ((table_id, finished),) = games  # one game a day each: one game
         assert finished is not None  # noted finished: room for the next game
         setup = hub.tables[table_id].setup
-        assert setup["rated"] and not setup["public"] and setup["clock"] == "fast"
-        assert sorted(spec["name"] for spec in setup["seats"]) == ["Ada (bot)", "Bob (bot)"]
+        assert setup.rated and not setup.public and setup.clock == "fast"
+        assert sorted(setup.names) == ["Ada (bot)", "Bob (bot)"]
         found = app.state.ratings.game_seats(f"{table_id}-1")
         assert found is not None and found[1]  # the finished game, rated
         bob, ladder = hub.players.bot_named("Bob"), app.state.ladder

@@ -15,6 +15,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, expect
 
 from browsing import DESKTOP, LOCALES, PHONE_UPRIGHT, played_game, serious_problems, serving
+from people import a_finished_game
 from racko.record import GameRecord
 from racko.web.app import people, schema_parts
 from racko.web.core import page_words
@@ -45,7 +46,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict
                     "rated": True,
                     "game": 1,
                 }
-                assert ratings.game_over(f"t{name}{game}", setup, GameRecord.from_json(json.loads(text)))
+                finished = a_finished_game(f"t{name}{game}", setup, GameRecord.from_json(json.loads(text)))
+                assert ratings.game_over(finished)
     finally:
         store.close()
     with serving(folder) as address:

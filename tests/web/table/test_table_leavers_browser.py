@@ -65,8 +65,8 @@ def test_those_who_stop_moving_or_close_the_tab_are_played_for_gone_and_rated_la
         expect(page.locator("body")).to_have_attribute("data-version", re.compile(r"\d+"))
     table_id = ann.url.rsplit("/", 1)[1]
     table = hub.tables[table_id]
-    seats = {spec["name"]: seat for seat, spec in enumerate(table.setup["seats"])}
-    assert table.setup["rated"] and table.setup["clock"] == NORMAL.name
+    seats = {spec.name: seat for seat, spec in enumerate(table.setup.seats)}
+    assert table.setup.rated and table.setup.clock == NORMAL.name
     cy.context.close()  # Cy closes the tab; Bob keeps his open and never moves again
     # Whether Bob's page ever showed him his seat gone, with its "I'm back" (it hides again when the game ends).
     bob.evaluate(
@@ -81,7 +81,7 @@ def test_those_who_stop_moving_or_close_the_tab_are_played_for_gone_and_rated_la
         table = hub.tables[table_id]
         assert time.monotonic() < deadline, (
             f"the game did not end: {table.session.to_act=} {table.clock=} {situation(ann)=} {table.over=} "
-            f"{table.timer=} {table.setup['seats']=}"
+            f"{table.driver=} {table.setup.seats=}"
         )
         if ann.locator("#round-dialog").is_visible():
             if ann.locator("#game-over").is_visible():  # its dialog is filled before it opens
@@ -90,7 +90,7 @@ def test_those_who_stop_moving_or_close_the_tab_are_played_for_gone_and_rated_la
                 ann.locator("#round-ok").click(timeout=2000)
             continue
         seat = table.session.to_act
-        if seat in timeouts and table.clock is not None and not table.clock.gone(seat):
+        if seat in timeouts and table.clock is not None and table.seats.state(seat).value != "gone":
             clock.at += NORMAL.move + NORMAL.cap + 1  # past any turn's end: the clock plays the whole turn
             end = time.monotonic() + 10
             while hub.tables[table_id].session.to_act == seat and not hub.tables[table_id].over:
@@ -108,7 +108,7 @@ def test_those_who_stop_moving_or_close_the_tab_are_played_for_gone_and_rated_la
     assert bob.evaluate("() => window.sawGone === true")  # Bob, still looking, was offered "I'm back"
 
     def page_of(name: str) -> dict[str, Any]:
-        player = next(spec["player"] for spec in hub.tables[table_id].setup["seats"] if spec["name"] == name)
+        player = next(spec.player for spec in hub.tables[table_id].setup.seats if spec.name == name)
         found: dict[str, Any] = ann.request.get(f"{server}/api/players/{player}").json()
         return found
 

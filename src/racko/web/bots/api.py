@@ -1,7 +1,7 @@
 """The Bot API's routes (docs/BOTS.md, protocol ``v1``): a bot account's token in ``Authorization: Bearer``; its
 events and its seat's game as newline-delimited JSON streams with keep-alive lines; a move posted in the record
-format with the version it was chosen at, played through the table room's one path for moves (:meth:`Hub.act`: the
-same refusals, clocks and gone seats as a person's)."""
+format with the version it was chosen at, played through the table room's one path for moves (:meth:`TableRoom.act`:
+the same refusals, clocks and gone seats as a person's), and the same ways out of a game as a person's."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from racko.observation_json import observation_to_json
 from racko.web.bots.access import BotLimits, bot_of, posted_object
 from racko.web.core import Refusal, after_closing
 from racko.web.players import Player, Players
-from racko.web.table import Asker, Elsewhere, Hub, Table, Watcher, request_of_form
+from racko.web.table import WAYS, Asker, Elsewhere, Table, TableNews, TableRoom, Watcher, request_of_form
 
 PROTOCOL = "v1"
 """The version of the Bot API (docs/BOTS.md); every stream's first line and the account say it."""
@@ -31,9 +31,9 @@ BOT_ACCOUNT = "bot-account"
 class BotEvents:
     """Each bot account's event streams in this process, and what they are told: a game started at a table where the
     account sits (``gameStart``), a game there finished (``gameFinish``).  It follows the tables as the lobby does
-    (:attr:`Hub.followers`)."""
+    (:attr:`TableRoom.tables_changed`)."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: TableRoom) -> None:
         self.hub = hub
         self.streams: dict[str, set[asyncio.Queue[dict[str, Any]]]] = {}
         self.told: set[tuple[str, str, int, str]] = set()
@@ -43,7 +43,7 @@ class BotEvents:
         the challenges still open for it are told again."""
         self.on_last_close: list[Callable[[Player], Awaitable[None]]] = []
         """What they do when a bot's last event stream here closes: its seeks end."""
-        hub.followers.append(self.table_changed)
+        hub.tables_changed.subscribe(self.table_changed)
 
     def tell(self, player_id: str, event: dict[str, Any]) -> None:
         """An event to every event stream the bot account has open here."""
@@ -71,23 +71,24 @@ class BotEvents:
             for hook in self.on_last_close:
                 await hook(bot)
 
-    async def table_changed(self, table_id: str, setup: dict[str, Any], over: bool, people_here: bool) -> None:
-        for seat, spec in enumerate(setup["seats"]):
-            player = spec.get("player")
-            if spec.get("account") != "bot" or player is None:
+    async def table_changed(self, news: TableNews) -> None:
+        setup = news.setup
+        for seat, spec in enumerate(setup.seats):
+            player = spec.player
+            if not spec.bot_account or player is None:
                 continue
-            kind = "gameFinish" if over else "gameStart"
-            key = (str(player), table_id, int(setup.get("game", 1)), kind)
+            kind = "gameFinish" if news.over else "gameStart"
+            key = (player, news.table_id, setup.game, kind)
             if key in self.told:
                 continue
             self.told.add(key)
-            event = {"type": kind, "table": table_id, "game": setup.get("game", 1), "seat": seat}
-            for queue in self.streams.get(str(player), set()):
+            event = {"type": kind, "table": news.table_id, "game": setup.game, "seat": seat}
+            for queue in self.streams.get(player, set()):
                 queue.put_nowait(event)
 
 
 def routes(
-    hub: Hub, events: BotEvents, keep_alive: float = KEEP_ALIVE_SECONDS, limits: BotLimits | None = None
+    hub: TableRoom, events: BotEvents, keep_alive: float = KEEP_ALIVE_SECONDS, limits: BotLimits | None = None
 ) -> list[BaseRoute]:
     """The Bot API's routes; ``keep_alive``: seconds between two keep-alive lines of a quiet stream; ``limits``: the
     operator's limits per token (default: :mod:`.access`'s)."""
@@ -175,11 +176,11 @@ def routes(
                 line = {"type": "game", "protocol": PROTOCOL, "table": table_id, "seat": seat} | {
                     key: frame[key] for key in ("setup", "game", "away_seconds")
                 }
-            elif line["type"] == "state":
+            elif line["type"] == "state" and watcher.viewer is not None:
                 # Built now, before any other await: the view of the same version, the seat's own observation in
                 # the engine's terms (racko.observation_json), which racko's bots and any policy decide from.
                 now = hub.tables.get(table_id, table)
-                line["observation"] = observation_to_json(now.session.observation(seat))
+                line["observation"] = observation_to_json(now.session.observation(watcher.viewer))
             queue.put_nowait(line)
 
         async def close(code: int) -> None:
@@ -199,8 +200,12 @@ def routes(
                     if line is None:  # the seat was opened on another stream, or the table moved: reconnect
                         return
                     yield json.dumps(line) + "\n"
-                    if line["type"] == "state" and line["view"]["over"]:
-                        yield json.dumps({"type": "gameFinish", "table": table_id, "version": line["version"]}) + "\n"
+                    if line["type"] == "state" and (line["view"]["over"] or watcher.viewer is None):
+                        # over, or the bot resigned or left: its seat is a computer's now, and its stream ends
+                        finish = {"type": "gameFinish", "table": table_id, "version": line["version"]}
+                        if watcher.viewer is None:
+                            finish["left"] = True
+                        yield json.dumps(finish) + "\n"
                         return
             finally:
 
@@ -224,6 +229,27 @@ def routes(
             )
             table, seat = await seat_at(table_id, bot)
             await hub.act(hub.tables.get(table_id, table), seat, body.get("version"), body.get("action"))
+        except Refusal as refusal:
+            return refusal.response()
+        return JSONResponse({"ok": True, "version": hub.tables.get(table_id, table).version})
+
+    async def way_out(request: Request) -> Response:
+        """A way out of the bot's game, as a person's: resign, leave, abort, offer to end, accept or decline the
+        standing offer, or take a gone seat back (docs/BOTS.md)."""
+        table_id, way = request.path_params["table"], request.path_params["way"]
+        try:
+            bot = await bot_of_request(request)
+            if way not in WAYS:
+                raise Refusal("no-route", f"A game's way out is one of {', '.join(WAYS)}.")
+            await posted_object(
+                request,
+                too_big="The body is at most 4 KiB.",
+                not_json="The body is a JSON object.",
+                not_object="The body is a JSON object.",
+                empty=b"{}",
+            )
+            table, seat = await seat_at(table_id, bot)
+            await hub.way(hub.tables.get(table_id, table), seat, way)
         except Refusal as refusal:
             return refusal.response()
         return JSONResponse({"ok": True, "version": hub.tables.get(table_id, table).version})
@@ -254,6 +280,7 @@ def routes(
         Route("/api/bot/stream/event", event_stream),
         Route("/api/bot/game/stream/{table}", game_stream),
         Route("/api/bot/game/{table}/move", move, methods=["POST"]),
+        Route("/api/bot/game/{table}/{way}", way_out, methods=["POST"]),
     ]
 
 

@@ -1,7 +1,7 @@
 """Challenges to bot accounts (docs/BOTS.md): a person (from the bot's challenge page) or another bot asks a bot for a
 game of given settings; the bot, told on its event stream, accepts or declines within :data:`CHALLENGE_SECONDS`, or
 the challenge expires.  An accepted challenge makes the table through the table room's own way of making one
-(:meth:`Hub.create`, as ``POST /api/tables`` does) and both sides are told.
+(:meth:`TableRoom.create`, as ``POST /api/tables`` does) and both sides are told.
 
 A challenge lives in this process's memory only: it is short-lived (a minute at most), and what matters (the table
 an accepted one made) is kept by the table room before anybody is told.  A server that restarts forgets the open
@@ -30,11 +30,11 @@ from racko.web.table import (
     Asker,
     BotAccountSeat,
     Consent,
-    Hub,
     LevelSeat,
     PersonSeat,
     SeatRequest,
     TableRequest,
+    TableRoom,
     rules_of,
 )
 
@@ -160,7 +160,7 @@ def challenge_settings(body: dict[str, Any]) -> dict[str, Any]:
 class Challenges:
     """The challenges of this process: made, told to the bot, answered or expired, and the table made."""
 
-    def __init__(self, hub: Hub, events: Any, limits: BotLimits, now: Callable[[], float] | None = None) -> None:
+    def __init__(self, hub: TableRoom, events: Any, limits: BotLimits, now: Callable[[], float] | None = None) -> None:
         self.hub = hub
         self.events = events
         """The bots room's :class:`BotEvents`: who listens, and telling them."""

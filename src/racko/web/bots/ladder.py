@@ -18,7 +18,6 @@ import secrets
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from racko import bots
 from racko.rules import VARIANTS, variant
@@ -27,7 +26,7 @@ from racko.web.clock import PRESETS
 from racko.web.players import FORGOTTEN_SUBJECT, Player, bots_in, games_under_way, names_in, subject_of
 from racko.web.ratings import BOTS, Ratings
 from racko.web.store import Rows, SchemaPart
-from racko.web.table import Asker, BotAccountSeat, Consent, Hub, LevelSeat, TableRequest
+from racko.web.table import Asker, BotAccountSeat, Consent, LevelSeat, TableNews, TableRequest, TableRoom
 
 log = logging.getLogger("racko.serve")
 
@@ -205,7 +204,7 @@ class Ladder:
 
     def __init__(
         self,
-        hub: Hub,
+        hub: TableRoom,
         events: BotEvents,
         ratings: Ratings,
         limits: LadderLimits,
@@ -219,7 +218,7 @@ class Ladder:
         self.rng = random.Random(limits.seed)
         self.holder = f"{self.store.node or 'racko'}-{secrets.token_hex(4)}"
         self.finished_told: set[str] = set()
-        hub.followers.append(self._table_changed)
+        hub.tables_changed.subscribe(self._table_changed)
 
     async def run(self) -> None:
         """Pair the ladder every :attr:`LadderLimits.every` seconds, for as long as the server runs."""
@@ -368,12 +367,13 @@ class Ladder:
         )
         return table
 
-    async def _table_changed(self, table_id: str, setup: dict[str, Any], over: bool, people_here: bool) -> None:
+    async def _table_changed(self, news: TableNews) -> None:
         """A game over at a table with a bot account (told by the process that plays it): a ladder game there is
         finished, and its entrants have room for another."""
-        if not over or table_id in self.finished_told:
+        table_id = news.table_id
+        if not news.over or table_id in self.finished_told:
             return
-        if not any(spec.get("account") == "bot" for spec in setup["seats"]):
+        if not any(spec.bot_account for spec in news.setup.seats):
             return
         if len(self.finished_told) >= TOLD_KEPT:
             self.finished_told.clear()  # forgetting only costs a harmless second update

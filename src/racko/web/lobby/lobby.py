@@ -32,7 +32,7 @@ from racko.errors import RackoError
 from racko.play.session import bots_for
 from racko.play.text import record_names
 from racko.record import GameRecord
-from racko.rules import VARIANTS, Rules, variant
+from racko.rules import VARIANTS, variant
 from racko.web.clock import DEFAULT_PRESET, preset_named
 from racko.web.core import Refusal
 from racko.web.players import FINISHERS_SHARE, Player, Players, online_in, subject_of
@@ -42,13 +42,13 @@ from racko.web.table import (
     Asker,
     BotAccountSeat,
     Consent,
-    Hub,
     LevelSeat,
     PersonSeat,
     SeatRequest,
+    TableNews,
     TableRequest,
+    TableRoom,
     clock_of,
-    seat_is_free,
 )
 
 FILL_SECONDS = 20.0
@@ -131,7 +131,7 @@ class Lobby:
     """Quick play and the lobby of one process (behind a proxy: the process every lobby connection reaches)."""
 
     def __init__(
-        self, hub: Hub, ratings: Ratings, *, fill_seconds: float = FILL_SECONDS, quick_target: int | None = None
+        self, hub: TableRoom, ratings: Ratings, *, fill_seconds: float = FILL_SECONDS, quick_target: int | None = None
     ) -> None:
         self.hub = hub
         self.ratings = ratings
@@ -149,34 +149,33 @@ class Lobby:
         self._changed = asyncio.Event()
         self._listing = asyncio.Lock()
         """Held while a table's line is written, so that the lines are written in the order their changes came."""
-        hub.followers.append(self.table_changed)
+        hub.tables_changed.subscribe(self.table_changed)
 
     # --- the lines of the public tables -------------------------------------------------------------
 
-    async def table_changed(self, table_id: str, setup: dict[str, Any], over: bool, people_here: bool) -> None:
+    async def table_changed(self, news: TableNews) -> None:
         """Keep a public table's line in the lobby up to date (in the database, so that every process's lobby sees
         it), and look again here.  A game whose people have all left is no game to watch: its line goes until one
         of them is back."""
-        if not setup.get("public"):
+        setup, table_id, over = news.setup, news.table_id, news.over
+        if not setup.public:
             return
-        seats = setup["seats"]
-        open_seats = sum(1 for spec in seats if seat_is_free(spec))
-        if open_seats == 0 and not over and not people_here:
+        open_seats = sum(1 for spec in setup.seats if spec.free)
+        if open_seats == 0 and not over and not news.people_here:
 
             def write(rows: Rows) -> None:
                 rows("DELETE FROM racko_listings WHERE table_id = ?", (table_id,))
 
         else:
-            rules = Rules.from_dict(setup["rules"])
+            rules = setup.rules
             listing = {
                 "table": table_id,
                 "variant": rules.variant,
                 "players": rules.players,
                 "target": rules.target,
-                "rated": bool(setup.get("rated")),
+                "rated": setup.rated,
                 "seats": [
-                    {"name": spec["name"] if spec["joined"] or spec["bot"] else None, "bot": spec["bot"]}
-                    for spec in seats
+                    {"name": spec.name if spec.joined or spec.bot else None, "bot": spec.bot} for spec in setup.seats
                 ],
                 "open_seats": open_seats,
                 "over": over,

@@ -41,7 +41,7 @@ from racko.record import GameRecord, replay
 from racko.rules import variant
 from racko.web.core import Refusal
 from racko.web.store import DamagedTableError, TableStore
-from racko.web.table import made_by_of, replay_stored, seat_of_player, seat_of_token
+from racko.web.table import Setup, SetupError, made_by_of, replay_stored, seat_of_token
 
 SEED = 0
 """Every review's seed: the same game gets the same review, whoever asks and whenever."""
@@ -105,17 +105,21 @@ def what_to_review(
     except DamagedTableError:
         raise Refusal("damaged", "This table's saved game is damaged: it cannot be reviewed.") from None
     records = store.records(table_id) if stored is not None else []
-    current = int(stored.setup.get("game", 1)) if stored is not None else None
+    try:
+        setup = Setup.of_json(stored.setup) if stored is not None else None
+    except SetupError:
+        raise Refusal("damaged", "This table's saved game is damaged: it cannot be reviewed.") from None
+    current = setup.game if setup is not None else None
     number = game if game is not None else current
     if number is None:
         raise Refusal("no-table", "There is no such table.")
     you: int | None = None
-    if stored is not None:
-        you = seat_of_token(stored.setup, token) if token else None
+    if setup is not None:
+        you = seat_of_token(setup, token) if token else None
         if token and you is None:
             raise Refusal("not-your-seat", "This link is not a seat at this table.")
         if you is None and player_id is not None:
-            you = seat_of_player(stored.setup, player_id)
+            you = setup.seat_of_player(player_id)
     text = records[number - 1] if 1 <= number <= len(records) else None
     if text is None and number != current:
         text = finished(f"{table_id}-{number}") if number >= 1 else None
@@ -127,10 +131,10 @@ def what_to_review(
         except RackoError:
             raise Refusal("damaged", "This game's record is damaged: it cannot be reviewed.") from None
         return Asked(table_id, number, True, you, record, None, _rounds(round_number, len(record.rounds)))
-    assert stored is not None
-    match, names = _replayed(table_id, stored.setup, list(stored.actions))
-    record = GameRecord.of(match, players=tuple(names))
-    record = replace(record, made_by=made_by_of(stored.setup, record, stored.made_by))  # not the person's moves
+    assert stored is not None and setup is not None
+    match = _replayed(table_id, setup, list(stored.actions))
+    record = GameRecord.of(match, players=tuple(setup.names))
+    record = replace(record, made_by=made_by_of(setup, record, stored.made_by))  # not the person's moves
     if match.over:  # over, its record not filed yet
         return Asked(table_id, number, True, you, record, None, _rounds(round_number, len(record.rounds)))
     if you is None:
@@ -157,11 +161,11 @@ def _rounds(round_number: int | None, count: int) -> tuple[int, ...]:
     return (round_number,)
 
 
-def _replayed(table_id: str, setup: dict[str, Any], actions: list[dict[str, Any]]) -> tuple[Match, list[str]]:
-    """The table's game from its stored set-up and journal, as the table itself is opened, with its seats' names."""
+def _replayed(table_id: str, setup: Setup, actions: list[dict[str, Any]]) -> Match:
+    """The table's game from its stored set-up and journal, as the table itself is opened."""
     try:
-        return replay_stored(table_id, setup, actions), [str(spec["name"]) for spec in setup["seats"]]
-    except (DamagedTableError, KeyError, TypeError):
+        return replay_stored(table_id, setup, actions)
+    except DamagedTableError:
         raise Refusal("damaged", "This table's saved game is damaged: it cannot be reviewed.") from None
 
 

@@ -1,24 +1,31 @@
-"""What the push room's tests share: a push service of the test's own on 127.0.0.1 (it keeps each push it is sent,
-or answers 410 for a subscription it says is gone), a device's keys made in the test, and a push read as the device
-reads it: its VAPID signature checked against the server's public key, its aes128gcm payload decrypted."""
+"""What the push room's tests share: a push service of the test's own, over https on 127.0.0.1 with a certificate made
+for it (it keeps each push it is sent, answers 410 for a subscription it says is gone, and a redirect where asked),
+a device's keys made in the test, and a push read as the device reads it: its VAPID signature checked against the
+server's public key, its aes128gcm payload decrypted."""
 
 from __future__ import annotations
 
 import base64
+import datetime
+import ipaddress
 import json
 import os
 import queue
 import re
+import ssl
 import threading
 import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import http_ece
+from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
+from cryptography.x509.oid import NameOID
 
 
 def b64url(data: bytes) -> str:
@@ -38,27 +45,79 @@ class Received:
     body: bytes
 
 
-class PushService:
-    """A push service on 127.0.0.1: a POST to ``/gone/...`` is answered 410 (the subscription is gone for good), any
-    other is taken (201) and kept in :attr:`received`.  Stopped (its thread joined) by :meth:`close`."""
+NAMES = ("localhost", "push.example.org")
+"""The names the test push service's certificate is good for besides 127.0.0.1 (``push.example.org`` resolves
+nowhere but in a test's own resolver)."""
 
-    def __init__(self) -> None:
+
+def certificate(folder: Path) -> tuple[Path, Path]:
+    """A self-signed certificate for 127.0.0.1 and :data:`NAMES`, and its key (PEM files in ``folder``): the push
+    service's, and the one certificate the server under test is told to trust (``PushReach.ca_file``)."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "racko test push service")])
+    now = datetime.datetime.now(datetime.UTC)
+    made = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(minutes=5))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(
+            x509.SubjectAlternativeName(
+                [x509.IPAddress(ipaddress.ip_address("127.0.0.1")), *(x509.DNSName(name) for name in NAMES)]
+            ),
+            critical=False,
+        )
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    cert_file, key_file = folder / "push-service.pem", folder / "push-service.key"
+    cert_file.write_bytes(made.public_bytes(serialization.Encoding.PEM))
+    key_file.write_bytes(
+        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    )
+    return cert_file, key_file
+
+
+class PushService:
+    """A push service on 127.0.0.1, over https (``folder`` gets its certificate, :attr:`certificate`) or plain http
+    (``folder`` None: a listener that only notes what reaches it).  A POST to ``/gone/...`` is answered 410 (the
+    subscription is gone for good), one to ``/redirect/...`` 307 to :attr:`redirect_to`, any other is taken (201);
+    every request is kept in :attr:`received`.  Stopped (its thread joined) by :meth:`close`."""
+
+    def __init__(self, folder: Path | None = None, redirect_to: str = "") -> None:
         self.received: queue.Queue[Received] = queue.Queue()
+        self.redirect_to = redirect_to
         service = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
                 service.received.put(Received(self.path, {k.lower(): v for k, v in self.headers.items()}, body))
-                self.send_response(410 if self.path.startswith("/gone/") else 201)
+                if self.path.startswith("/redirect/"):
+                    self.send_response(307)
+                    self.send_header("Location", service.redirect_to + self.path)
+                else:
+                    self.send_response(410 if self.path.startswith("/gone/") else 201)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
+
+            do_GET = do_POST
 
             def log_message(self, format: str, *args: Any) -> None:
                 pass
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.origin = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.port = self.server.server_address[1]
+        self.certificate: Path | None = None
+        if folder is not None:
+            self.certificate, key_file = certificate(folder)
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(self.certificate, key_file)
+            self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
+        self.origin = f"{'https' if folder is not None else 'http'}://127.0.0.1:{self.port}"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
 

@@ -110,6 +110,7 @@ BOTS_KEYS = {
     "variant",
     "players_per_table",
     "target",
+    "think_seconds",
     "sync",
     "cores",
     "load_average_before",
@@ -126,6 +127,8 @@ BOTS_KEYS = {
     "ack_p90_ms",
     "ack_p99_ms",
     "ack_max_ms",
+    "server_move_p50_ms",
+    "server_move_p99_ms",
     "events",
     "events_per_second",
     "server_cpu",
@@ -147,6 +150,8 @@ BROWSER_KEYS = {
     "p99_ms",
     "server_cpu",
     "server_cpu_per_move_ms",
+    "server_move_p50_ms",
+    "server_move_p99_ms",
     "errors",
 }
 
@@ -159,6 +164,7 @@ def test_bots_play_their_games_through_the_bot_api_and_are_measured_beside_the_b
     assert figures["errors"] == 0, figures["error_codes"]
     assert figures["moves"] >= 4 * 10  # four whole games: every turn is two moves, and a round is many turns
     assert 0 < figures["ack_p50_ms"] <= figures["ack_p99_ms"] <= figures["ack_max_ms"]
+    assert 0 < figures["server_move_p50_ms"] <= figures["server_move_p99_ms"]  # the server's own, from /metrics
     assert figures["events"] > figures["moves"]  # every move is a state on both seats' streams
     assert figures["server_cpu_per_move_ms"] > 0 and figures["browser_cpu_per_move_ms"] > 0
     assert figures["browser"]["moves"] > 0 and figures["browser"]["errors"] == 0

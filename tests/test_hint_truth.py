@@ -16,10 +16,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from racko.actions import DrawFromStock, Exchange, TakeDiscard
+from racko.actions import Discard, DrawFromStock, Exchange, TakeDiscard
 from racko.analysis import evaluate as evaluate_module
 from racko.analysis.evaluate import Evaluation, Measure, MoveValue, evaluate, placed, seat_history
-from racko.analysis.explain import HINT_FIRST, HINT_MORE, explained_choices, why
+from racko.analysis.explain import HINT_FIRST, HINT_MORE, explained_choices, goes_out_with, why
 from racko.analysis.game_chance import LEAST_STAKE, round_stake
 from racko.analysis.review import GAME_CHANCE_CLASSES
 from racko.analysis.words import LANGUAGES, say, words
@@ -127,6 +127,7 @@ def untrue(observation: Observation, action: Any, slot: int | None, sentences: l
     def wrong(why: str) -> None:
         problems.append(f"{key} {values}: {why}")
 
+    kept = {card for sentence in sentences if sentence["key"] == "why:in-order" for card in sentence["values"]["cards"]}
     for sentence in sentences:
         key, values = sentence["key"], sentence["values"]
         for name in CARD_VALUES & values.keys():
@@ -174,6 +175,10 @@ def untrue(observation: Observation, action: Any, slot: int | None, sentences: l
             high_bound = rack[last + 1] if last < RACK_SIZE - 1 else size + 1
             if (values["low"], values["high"]) != (low_bound, high_bound):
                 wrong(f"the bounds are not the cards beside the stretch ({low_bound}, {high_bound})")
+            # the same hint says which cards it keeps: none of them stands in a slot said to need a card (issue 48)
+            needing = [after[index] for index in range(first, last + 1) if index != placed_slot]
+            if set(needing) & kept:
+                wrong(f"it keeps {sorted(set(needing) & kept)} in slots said to need a card")
         elif key == "why:replaces-kept":
             if placed_slot is None or values["out"] != rack[placed_slot] or values["card"] != card:
                 wrong("is not the move's card and slot")
@@ -201,9 +206,18 @@ def untrue(observation: Observation, action: Any, slot: int | None, sentences: l
                 wrong("that card is not the one handed on")
             if key.startswith("why:denies") and values["card"] != card:
                 wrong("that card is not the one placed")
-        elif key.startswith("why:draw") and key != "why:draw-empty" and key != "why:draw-next":
-            if values["top"] != public.discard_top:
+        elif key.startswith("why:draw") and key != "why:draw-next":
+            if "top" in values and values["top"] != public.discard_top:
                 wrong("that is not the top discard")
+            coming = [card for card in range(1, size + 1) if not cannot_come(observation, card)]
+            makes_run = [card for card in coming if goes_out_with(rack, card, rules)]
+            run_key = key in ("why:draw-run", "why:draw-over-run", "why:draw-empty-run")
+            if values.get("may") != len(coming):
+                wrong(f"{len(coming)} cards may come")
+            if run_key and values["fit"] != len(makes_run):
+                wrong(f"{len(makes_run)} of the cards that may come would make the run: {makes_run}")
+            if not run_key and values["fit"] == 0 and makes_run:
+                wrong(f"none said to help, while {makes_run} would make the run the rack needs (issue 48)")
         elif key in ("why:best", "why:chance", "why:best-game", "why:chance-game") and not (
             0 <= values["chance"] <= 100 and 0 <= values.get("round", 0) <= 100 and values["playouts"] > 0
         ):
@@ -328,6 +342,47 @@ def test_the_moves_a_hint_shows_rest_on_as_many_play_outs_and_the_best_leads(
         assert measured.round_chance is not None and choice.win_chance == round(measured.round_chance, 3)
 
 
+def _drawn(mine: list[int], theirs: list[int], card: int, top: int) -> Observation:
+    """Seat 0 of a 2-player round (the 2-player rule) with ``mine``, having drawn ``card``; ``top`` on the pile."""
+    deck = arrange_deck([mine, theirs], dealer=1, turned_up=top, stock=[card], deck_size=40)
+    match = Match(variant("classic").rules(2), first_dealer=1, decks=[deck])
+    match.apply(DrawFromStock(0))
+    observation = match.observation(0)
+    assert isinstance(observation, Observation)
+    return observation
+
+
+def test_a_card_that_brings_a_kept_card_into_order_names_the_slot_it_fills_not_the_stretch_before_it() -> None:
+    """The issue's "Slots 20-25 need 2 cards between 7 and 15; 8 fits there." while the same hint keeps 9 in slot 25:
+    the stretch a card fills is said of the order kept with the card in hand counted."""
+    # 7 on the pile, 8 in hand: no card that may come goes between 6 and 9, so 9 is kept only once 8 is in slot 20
+    observation = _drawn([2, 4, 6, 30, 9, 15, 20, 25, 33, 38], [16, 3, 5, 10, 11, 12, 13, 14, 1, 17], 8, 7)
+    action = Exchange(0, 3)
+    said = [sentence.to_json() for sentence in why(observation, action)]
+    fits = next(sentence for sentence in said if sentence["key"].startswith("why:fits-"))
+    assert fits["text"] == "Slot 20 needs a card between 6 and 9; 8 fits there.", said
+    assert any(s["key"] == "why:in-order" and 9 in s["values"]["cards"] for s in said), said
+    assert not untrue(observation, action, None, said)
+
+
+def test_drawing_to_a_rack_in_order_without_its_run_counts_the_cards_that_make_the_run() -> None:
+    """The issue's "0 of the 13 cards that may come from the stock would" while a 10 or a 13 would make the run."""
+    mine = [2, 4, 6, 8, 11, 12, 14, 17, 20, 25]  # in order, no run of three: 10 (slot 20) or 13 (slot 35) makes one
+    deck = arrange_deck([mine, [1, 3, 5, 7, 9, 15, 16, 18, 19, 21]], dealer=1, turned_up=30, stock=[22], deck_size=40)
+    match = Match(variant("classic").rules(2), first_dealer=1, decks=[deck])
+    observation = match.observation(0)
+    assert isinstance(observation, Observation)
+    said = [sentence.to_json() for sentence in why(observation, DrawFromStock(0))]
+    draw = next(sentence for sentence in said if sentence["key"].startswith("why:draw"))
+    assert draw["key"] == "why:draw-run" and draw["values"]["fit"] == 2, said
+    assert draw["text"].endswith("2 of the 29 cards that may come from the stock would."), draw
+    assert not untrue(observation, DrawFromStock(0), None, said)
+    discard = _drawn(mine, [1, 3, 5, 7, 9, 15, 16, 18, 19, 21], 13, 30)
+    # 13 drawn: it goes out in slot 35 (11, 12, 13), and discarding it says so rather than "fits none of your slots"
+    said = [sentence.to_json() for sentence in why(discard, Discard(0))]
+    assert said[0]["key"] == "why:discard-run", said
+
+
 # --- random deals --------------------------------------------------------------------------------------------------
 
 
@@ -378,3 +433,21 @@ def test_on_random_deals_every_move_s_sentences_are_facts_and_the_best_says_why_
                 assert best_said[0]["key"] == "why:goes-out" and len(best_said) == 1, best_said
             elif measure == "game_chance":
                 assert best_said[0]["key"] == "why:best-game", best_said
+
+
+SLOT_POSITIONS: dict[str, Any] = json.loads(Path(__file__).with_name("hint_slot_positions.json").read_text())
+"""Draw-or-take positions where main's hint compared the take by a slot lucky in its first 32 play-outs (issue 48)."""
+
+
+@pytest.mark.parametrize(
+    "entry", SLOT_POSITIONS["positions"], ids=lambda entry: f"game{entry['game']}-at{entry['action']}"
+)
+def test_a_hint_decides_a_take_s_slot_before_it_compares_take_with_draw(entry: dict[str, Any]) -> None:
+    record = GameRecord.from_json(SLOT_POSITIONS["games"][entry["game"]])
+    match = replay(record, stop_after=entry["action"])
+    observation = match.observation(entry["seat"])
+    choices = explained_choices(observation, seen=seat_history(match.round, entry["seat"]))
+    take = next(choice for choice in choices if isinstance(choice.action, TakeDiscard))
+    assert take.values["slot"] == entry["take_slot"], (entry["what"], [c.values for c in choices])
+    if entry["best"] is not None:
+        assert choices[0].action.kind == entry["best"], (entry["what"], choices[0].action)

@@ -12,8 +12,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from racko.analysis.evaluate import evaluate
+from racko.analysis.explain import HINT_FIRST, HINT_MORE
 from racko.analysis.lesson import (
     BONUS_POINTS,
+    LEARNER,
     OPPONENT_POINTS,
     OPPONENT_RACK,
     RACK,
@@ -21,6 +24,7 @@ from racko.analysis.lesson import (
     STEPS,
     Lesson,
     LessonError,
+    _action,
     placement_reason,
 )
 from racko.analysis.words import LANGUAGES, placeholders, room_words, say, words
@@ -77,7 +81,7 @@ def test_the_whole_lesson_replays_to_its_end_with_the_engines_scores() -> None:
     view = lesson.view()
     assert view["result"]["scores"] == [75, OPPONENT_POINTS] == [75, 20]
     assert BONUS_POINTS == 125
-    assert view["result"]["racks"][0] == [3, 9, 12, 14, 17, 22, 24, 27, 28, 29]
+    assert view["result"]["racks"][0] == [3, 9, 12, 14, 17, 19, 24, 27, 28, 29]
     assert not lesson.attempt("next").accepted
 
 
@@ -154,7 +158,7 @@ def test_racko_learn_leaves_quietly_at_the_end_of_the_input_and_refuses_an_unkno
     assert "choose one of en, nl, fr" in result.output
 
 
-@pytest.mark.parametrize(("name", "card"), [("draw", 33), ("discard", 19), ("draw-again", 1)])
+@pytest.mark.parametrize(("name", "card"), [("draw", 33), ("draw-again", 1)])
 def test_a_card_the_lesson_calls_useless_helps_nowhere(name: str, card: int) -> None:
     lesson = Lesson.replay(RIGHT[: STEP_NAMES.index(name)])
     rack = lesson.view()["rack"]
@@ -168,6 +172,42 @@ def test_a_card_the_lesson_places_fills_the_slot_out_of_order(name: str, card: i
     slot = int(lesson.step.accepts[5:])
     assert slot in lesson.view()["out_of_order"]
     assert placement_reason(lesson.view()["rack"], slot, card).key == "lesson:why-not-best"  # it fits there
+
+
+def test_every_move_the_lesson_asks_for_is_racko_s_own_best_move() -> None:
+    """What the lesson teaches, racko's hint agrees with (issue 48): step 5 used to call 19 useless and refuse slot 30,
+    where 19 widens what slot 35 needs from 23-26 to 20-26 and the hint ranks it first."""
+    lesson = Lesson()
+    asked = 0
+    for step in STEPS[:-1]:
+        observation = lesson.round.observation(LEARNER)
+        if step.kind in ("pick", "place", "declare") and len(observation.legal_actions()) > 1:
+            judged = evaluate(observation, first=HINT_FIRST, more=HINT_MORE, game=True)
+            assert judged.best.action == _action(step.accepts), (step.name, judged.best)
+            asked += 1
+        assert lesson.attempt(step.accepts).accepted, step.name
+    assert asked == 9
+
+
+def test_the_drawn_19_goes_to_slot_30_and_discarding_it_is_refused_with_the_reason() -> None:
+    lesson = Lesson.replay(RIGHT[: STEP_NAMES.index("discard")])
+    assert lesson.view()["held"] == 19 and lesson.step.accepts == "slot:5"
+    refused = lesson.attempt("discard")
+    assert not refused.accepted and refused.why[0].key == "lesson:discard:discard"
+    assert "20 to 26 instead of 23 to 26" in refused.why[0].text("en")
+    assert lesson.attempt("slot:6").why[0].key == "lesson:why-too-low"  # 19 below 22 in slot 30
+    right = lesson.attempt("slot:5")
+    assert right.accepted and "slot 35 then needs any card from 20 to 26" in right.why[0].text("en")
+
+
+def test_step_8_says_of_the_2_player_rule_what_the_rule_book_says() -> None:
+    """docs/RULES.md: the current publisher's sheets (002, 004) and the Dutch text of 001 make the run of three part of
+    the two-player game; only the oldest (000) offers it as an extra."""
+    rules = (Path(__file__).parents[1] / "docs" / "RULES.md").read_text(encoding="utf-8")
+    assert "make it part of the two-player game" in rules and "only 000 and 001's French text offer it" in rules
+    text = say("lesson:run:text")
+    assert "The current rule sheets make this part of the two-player game" in text
+    assert "offer this rule for two players as an extra" not in text
 
 
 def test_racko_learn_leaves_quietly_on_ctrl_c() -> None:

@@ -10,12 +10,14 @@ from typer.testing import CliRunner
 
 from racko.actions import CallRacko, Discard, DrawFromStock, Exchange, TakeDiscard, Wait
 from racko.analysis.evaluate import Judge
+from racko.analysis.explain import explained_choices, hint_text
 from racko.analysis.game_chance import PLAYERS, game_chance, round_stake
 from racko.analysis.review import Decision, _grade, _Turn, accuracy
 from racko.cli import app
 from racko.observation import Observation
 from racko.round import Round, arrange_deck
 from racko.rules import variant
+from test_review import planted_blunder
 
 kernel = pytest.importorskip("racko.bots._rollout")
 
@@ -135,12 +137,81 @@ def test_the_ladder_prints_each_levels_accuracy_with_stable_keys() -> None:
     assert list(figures["levels"]) == ["easy", "medium"]
     for found in figures["levels"].values():
         assert set(found) == {
-            "games", "decisions", "accuracy", "interval", "accuracy_of_decisions", "mean_loss", "classes"
+            "games", "decisions", "accuracy", "interval", "accuracy_of_decisions", "mean_loss", "classes",
+            "where_levels_differ",
         }  # fmt: skip
         assert found["games"] == 2 and 0 <= found["accuracy"] <= 100 and found["interval"][0] <= found["accuracy"]
+        # issue 48: the accuracy over the decisions where the levels would not all play the same move
+        apart = found["where_levels_differ"]
+        assert set(apart) == {"accuracy", "interval", "decisions"} and 0 < apart["decisions"] <= found["decisions"]
     (step,) = figures["steps"]
     assert (
         step["lower"] == "easy"
         and step["higher"] == "medium"
-        and set(step) == {"lower", "higher", "difference", "interval"}
+        and set(step) == {"lower", "higher", "difference", "interval", "where_levels_differ"}
     )
+
+
+def _planted_at(totals: tuple[int, int]) -> Observation:
+    """The planted blunder's position of tests/test_review.py (seed 1: seat 0 holds 30 with an ordered rack that starts
+    low) in a 500-point game at ``totals``: 30 thrown into slot 5 wins the round about half as often as the best."""
+    record, planted = planted_blunder(1)
+    played = record.rounds[0]
+    round_ = Round(variant("classic").rules(2), played.deck, played.dealer, totals=totals)
+    for action in played.actions[: planted - 1]:
+        round_.apply(action)
+    observation = round_.observation(0)
+    assert isinstance(observation, Observation) and observation.held is not None and observation.held >= 30
+    return observation
+
+
+@pytest.mark.parametrize("totals", [(480, 100), (100, 480), (495, 420)])
+def test_in_a_game_all_but_decided_the_round_grades_and_ranks_the_moves(totals: tuple[int, int]) -> None:
+    """Issue 48: the table of game chances holds 1.0 or 0.0 at these scores, so every move tied by the game's measure
+    and the planted blunder was graded best (accuracy 100) and recommended; the round now decides where the game's
+    measure cannot tell moves apart, and no chance is said to be 0 % or 100 % before the game is over."""
+    observation = _planted_at(totals)
+    graded = _grade(Judge(0, 5, game=True), 1, _Turn(1, observation, Exchange(0, 0)))
+    assert graded.grade == "blunder" and graded.measure == "win_chance", graded
+    assert graded.best != Exchange(0, 0) and graded.loss > 0.3  # in the round's chance
+    assert graded.game_before is not None and graded.game_before == graded.game_after  # the game's measure: a tie
+    assert accuracy([graded]) < 50
+    choices = explained_choices(observation, count=3)
+    assert all(choice.action != Exchange(0, 0) for choice in choices[:1])
+    said = [sentence for choice in choices for sentence in choice.why]
+    assert said[0]["key"] == "why:best-round-game"
+    for sentence in said:
+        for name in ("chance", "second"):
+            if name in sentence["values"] and sentence["key"].endswith("game"):
+                assert 0 < sentence["values"][name] < 100, sentence
+    lines = hint_text(observation, choices=choices).lines()
+    assert lines[0] != "Best: Put 30 in slot 5." and not any(" 100%" in line or " 0%" in line for line in lines)
+
+
+@pytest.mark.parametrize("totals", [(480, 100), (495, 420)])
+def test_waiting_instead_of_a_racko_in_a_game_all_but_decided_is_not_graded_best(totals: tuple[int, int]) -> None:
+    """Issue 48: both moves at a chance of 1.0 to win the game, waiting was graded best; calling wins the round for
+    certain, waiting only by an estimate, and the round decides."""
+    mine = [1, 2, 3, 10, 12, 14, 16, 18, 20, 22]  # in order, a run of three: may call Rack-O
+    theirs = [39, 37, 35, 33, 31, 29, 27, 25, 24, 23]
+    deck = arrange_deck([mine, theirs], dealer=1, turned_up=40, stock=[5], deck_size=40)
+    round_ = Round(variant("bonus").rules(2), deck, 1, totals=totals)
+    round_.apply(DrawFromStock(0))
+    round_.apply(Discard(0))
+    observation = round_.observation(0)
+    evaluation = Judge(0, 3, game=True).evaluate(observation)
+    assert evaluation.value_of(Wait(0)).value == evaluation.value_of(CallRacko(0)).value == 1.0
+    assert evaluation.best.action == CallRacko(0)
+    graded = _grade(Judge(0, 3, game=True), 1, _Turn(1, observation, Wait(0)))
+    assert graded.grade != "best" and graded.best == CallRacko(0), graded
+
+
+def test_a_checked_decision_reports_the_side_by_side_races_figures_not_the_first_stages() -> None:
+    """Issue 48: the review's chances before and after a move raced again came from the first stage, whose figures
+    chose the best move on their own deals (flattering it): their difference overstated the loss shown beside them.
+    Every figure of such a decision is now the side-by-side races'."""
+    observation = _declined_racko((0, 0))
+    graded = _grade(Judge(0, 7, game=True), 1, _Turn(1, observation, Discard(0)))
+    assert graded.error is not None and graded.loss > 0  # raced again side by side
+    assert graded.before - graded.after == pytest.approx(graded.loss, abs=1e-9)
+    assert graded.round_before is not None and graded.round_after is not None

@@ -96,3 +96,43 @@ def test_french_and_dutch_keep_one_typography() -> None:
         )
     for _, key, text in _said("nl"):
         assert not re.search(r"\s[?!;:]\S", text) and "'" not in text, (key, text)
+
+
+# --- Numbers and plurals by the language's rules (issue 48) -------------------------------------------------------
+
+
+def test_numbers_and_percentages_are_written_as_each_language_writes_them() -> None:
+    values = {"chance": 60.9, "playouts": 2112, "round": 93}
+    assert "60.9% of the time" in say("why:best-game", values, "en") and "2,112 play-outs" in say(
+        "why:best-game", values
+    )
+    dutch, french = say("why:best-game", values, "nl"), say("why:best-game", values, "fr")
+    assert "60,9%" in dutch and "2.112 nagespeelde" in dutch and "60.9" not in dutch
+    assert "60,9\u00a0%" in french and "2\u202f112" in french and "60.9" not in french
+
+
+def test_counts_take_the_plural_the_language_gives_them() -> None:
+    """CLDR's rules: 1 is singular in English and Dutch, 0 and 1 in French; "(1 daarvan kunnen …)" and
+    "(1 peuvent …)" were what the hand-written words said."""
+    one = {"from": 35, "low": 22, "high": 27, "may": 1}
+    assert "(1 daarvan kan nog komen)" in say("why:room-between-one", one, "nl")
+    assert "(1 peut encore venir)" in say("why:room-between-one", one, "fr")
+    assert "(0 peut encore venir)" in say("why:room-between-one", {**one, "may": 0}, "fr")
+    assert "(2 daarvan kunnen nog komen)" in say("why:room-between-one", {**one, "may": 2}, "nl")
+    draw = {"top": 3, "fit": 1, "may": 1}
+    assert say("why:draw-empty", draw) == "1 of the 1 card that may come fits an open slot."
+
+
+def test_a_difference_of_chances_is_said_in_percentage_points() -> None:
+    """ "9.7 points ahead" read as Rack-O's score points."""
+    for key in ("why:best-ahead", "why:best-ahead-game", "why:behind-game", "why:stake-game"):
+        english, french = say(key, {"points": 9.7, "second": 50, "share": 20, "stake": 26}), say(key, {}, "fr")
+        assert "percentage points" in english, key
+        assert "points de pourcentage" in french, key
+
+
+def test_the_dutch_hints_call_the_discard_pile_as_the_dutch_sheet_does() -> None:
+    """The Dutch sheet's "stapel" is the stock ("de stok of stapel"); the discard pile is the aflegstapel."""
+    for room in ALL_ROOMS:
+        for key, text in room_words_of(room)["nl"].items():
+            assert not re.search(r"\bstapel\b", text, re.IGNORECASE), (room, key, text)

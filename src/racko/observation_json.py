@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 from typing import Any
 
 from racko.highlow.observation import HighLowObservation, HighLowPhase, HighLowResult, HighLowView
@@ -16,18 +17,51 @@ from racko.rules import Rules
 AnyObservation = Observation | HighLowObservation
 
 
+_LEAVES = frozenset({int, str, float, bool, type(None)})
+"""What JSON writes as it is."""
+
+
 def _plain(value: Any) -> Any:
-    if isinstance(value, Rules):
-        return value.to_dict()
+    # Every state a bot is sent carries one (docs/BOTS.md): the common cases first, by exact type, and what does
+    # not change within a table (its rules, a class's fields) worked out once.
+    kind = type(value)
+    if kind in _LEAVES:
+        return value
+    if kind is tuple or kind is list:
+        if all(type(part) in _LEAVES for part in value):
+            return list(value)
+        return [_plain(part) for part in value]
+    if kind is Rules:
+        return _rules(value)
     if isinstance(value, enum.Enum):
         return value.value
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {field.name: _plain(getattr(value, field.name)) for field in dataclasses.fields(value)}
-    if isinstance(value, tuple) and hasattr(value, "_fields"):
-        return {name: _plain(getattr(value, name)) for name in value._fields}
+    if kind not in _FIELD_NAMES:
+        _FIELD_NAMES[kind] = _field_names(kind)
+    names = _FIELD_NAMES[kind]
+    if names is not None:
+        return {name: _plain(getattr(value, name)) for name in names}
     if isinstance(value, (tuple, list)):
         return [_plain(part) for part in value]
     return value
+
+
+@functools.lru_cache(maxsize=256)
+def _rules(rules: Rules) -> dict[str, Any]:
+    """The rules as :meth:`Rules.to_dict` writes them (read only: shared by every observation of those rules)."""
+    return rules.to_dict()
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...] | None] = {}
+"""The field names of each type seen (:func:`_field_names`)."""
+
+
+def _field_names(kind: type) -> tuple[str, ...] | None:
+    """The fields of a dataclass or a named tuple, in order (None for any other type)."""
+    if dataclasses.is_dataclass(kind):
+        return tuple(field.name for field in dataclasses.fields(kind))
+    if issubclass(kind, tuple) and hasattr(kind, "_fields"):
+        return tuple(kind._fields)
+    return None
 
 
 def _tuples(value: Any) -> Any:

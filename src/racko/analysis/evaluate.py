@@ -57,6 +57,7 @@ except ImportError:  # pragma: no cover - depends on the build
     _kernel = None
 
 Measure = Literal["win_chance", "turns", "game_chance"]
+Decider = Literal["game", "round", "points"]
 """``win_chance``: the chance (0 to 1) of winning the round, higher is better.  ``turns``: the seat's own turns
 until it goes out, counting this one, lower is better.  ``game_chance``: the chance (0 to 1) of winning the game
 from the scores after the round's play-outs (:mod:`racko.analysis.game_chance`), higher is better: the review's
@@ -67,7 +68,26 @@ FIRST_PLAYOUTS = 32
 MORE_PLAYOUTS = 160
 """Play-outs more, on the same deals, for each move of the second stage."""
 FINALISTS = 2
-"""Moves (besides the one played) carried into the second stage, best of the first first."""
+"""Moves (besides the one played) carried into the last stage, best of the first first."""
+SLOT_Z = 2.5
+"""A take's slot is decided among the slots whose first figure is within this many standard errors of the best
+slot's (the first stage's 32 play-outs cannot rule them out); they race on fresh deals until one is left or their
+play-outs are spent (:meth:`Judge._decide_slot`)."""
+SLOT_OUT_Z = 2.0
+"""A slot falls out of that race once it is this many standard errors behind the leading slot (paired play-outs)."""
+TIE_RESOLUTION = 0.001
+"""Two chances to win the game closer than this (a tenth of a point, the last digit a hint shows) cannot be told
+apart by the game's measure: in a game all but decided (480-100 of 500) every move's chance is the same to a
+hundredth of a point, and the round must rank them (:func:`rank_moves`)."""
+POINTS_RESOLUTION = 1.0
+"""Round points (the seat's less the opponent's, on average) closer than this cannot tell two moves apart: a round's
+points come in fives, and a waiting move whose play-outs differ from calling's only where the opponent's extra turn
+moved its rack score about as much either way."""
+ROUND_TIE_Z = 1.0
+"""Two chances to win the round (of moves the game's measure cannot tell apart) closer than this many standard errors
+of their paired difference cannot be told apart either: the round's points rank them.  (The game's chances are told
+apart by :data:`TIE_RESOLUTION` alone: with a standard error's band too, a third of the close calls of ordinary
+positions were handed to the round, whose chance leaves out the points that the game's measure weighs.)"""
 RACE_CAP = MasterBot.race_cap
 """Turns per seat after which a race counts as a draw (half a win)."""
 TURNS_CAP = ExpertBot.cap
@@ -99,6 +119,13 @@ class MoveValue:
     play-outs, or a forced outcome)."""
     round_chance: float | None = None
     """With the game's measure: the chance to win the round, from the same play-outs."""
+    points: float | None = None
+    """Where the round's chance could not tell this move from the one ranked above it either: the round's points it
+    leads to on the same play-outs (the seat's less the opponent's, a play-out at the cap counting 0)."""
+    decided_by: Decider | None = None
+    """What tells this move from the best (2 players): ``game`` (its chance to win the game), ``round`` (the game's
+    measure cannot tell them apart, :data:`TIE_RESOLUTION`, so the chance to win the round does), ``points``
+    (neither chance can: the round's points); ``None`` for the best move."""
 
 
 @dataclass(frozen=True)
@@ -125,6 +152,18 @@ class Evaluation:
     def loss(self, action: AnyAction) -> float:
         """How much worse ``action`` is than the best move, in the measure's units (never below 0)."""
         return self.difference(self.best.value, self.value_of(action).value)
+
+    def judged_loss(self, action: AnyAction) -> tuple[float, Measure]:
+        """How much worse ``action`` is than the best move, and in which measure: with the game's measure, where it
+        cannot tell the two apart (:attr:`MoveValue.decided_by`), the round's chance does, and where that cannot
+        either, the loss is 0 (the round's points ranked them)."""
+        move = self.value_of(action)
+        if self.measure != "game_chance" or move.decided_by in (None, "game"):
+            return self.loss(action), self.measure
+        if move.decided_by == "round":
+            assert move.round_chance is not None and self.best.round_chance is not None
+            return max(0.0, self.best.round_chance - move.round_chance), "win_chance"
+        return 0.0, "win_chance"
 
     def difference(self, best: float, other: float) -> float:
         return max(0.0, other - best) if self.measure == "turns" else max(0.0, best - other)
@@ -228,23 +267,191 @@ class Judge:
     def _play_out(
         self, observation: Observation, measure: Measure, legal: list[Action], played: AnyAction | None, seed: int
     ) -> Evaluation:
-        lines = candidate_lines(observation, legal)
-        rounds = [0.0] * len(lines)
         if measure == "turns":
-            run = self._turns(observation)
-        else:
-            races = self._races(observation, game=measure == "game_chance")
+            return self._play_out_turns(observation, legal, played, seed)
+        return self._race_lines(observation, measure, legal, played, seed)
 
-            def run(candidates: list[Candidate], rollouts: int, seed: int) -> list[float]:
-                found = races([(c.rack, c.top, int(c.draws_first)) for c in candidates], rollouts, seed)
-                for candidate, outcome in zip(candidates, found, strict=True):
-                    rounds[next(i for i, line in enumerate(lines) if line.candidate is candidate)] = outcome.round
-                return [outcome.value for outcome in found]
+    def _race_lines(
+        self, observation: Observation, measure: Measure, legal: list[Action], played: AnyAction | None, seed: int
+    ) -> Evaluation:
+        """Every line raced in three stages (2 players):
 
+        1. every line, :attr:`first` play-outs on the same deals: a rough figure;
+        2. a take's slot decided on fresh deals (:meth:`_decide_slot`), so that a slot lucky in the first stage is not
+           the one the take is compared by;
+        3. the moves that may rank among the ``shown`` (the best few by the first figures, the best of each kind of
+           move, the take at its slot, the move played, and any line whose rough figure would still rank among them)
+           raced together on fresh deals, :attr:`more` play-outs each, against the leader: every move a hint names
+           rests on as many play-outs (the first stage's and these), on the same deals, and is ranked by
+           :func:`rank_moves` from their paired differences.
+        """
+        lines = candidate_lines(observation, legal)
+        races = self._races(observation, game=measure == "game_chance")
+
+        def run(indices: Sequence[int], rollouts: int, seed: int) -> list[Raced]:
+            return races([race_of(lines[index]) for index in indices], rollouts, seed)
+
+        every = list(range(len(lines)))
+        first = run(every, self.first, seed)
+        takes = [index for index in every if isinstance(lines[index].action, TakeDiscard)]
+        take = self._decide_slot(lines, first, takes, run, seed) if takes else None
+        # the lines that stand for a move: a take by its slot decided, every other move by its one line
+        standing = [index for index in every if index not in takes or index == take]
+        order = sorted(
+            standing, key=lambda index: (first[index].value, first[index].round, lines[index].goes_out), reverse=True
+        )
+        final = _finalists(lines, order, played, max(FINALISTS, self.shown))
+        final_seed = seed ^ 0x5DEECE66D  # the same deals for every line of the last stage, whenever it is raced
+        reference = final[0]
+        last: dict[int, Raced] = {}
+
+        def measure_again(chosen: list[int]) -> None:
+            # the reference first in every call: each line's difference from it is paired on the same deals
+            found = run([reference, *chosen], self.more, final_seed)
+            last.setdefault(reference, found[0])
+            last.update({index: raced for index, raced in zip(chosen, found[1:], strict=True) if index != reference})
+
+        measure_again([index for index in final if index != reference])
+        while True:
+            # A line left at its first figure must not outrank the lines measured again, nor rank among those a
+            # hint shows: race it too.
+            ranked = sorted(
+                (
+                    (_blend(first[index], last[index], self.first), _blend_round(first[index], last[index], self.first))
+                    for index in last
+                ),
+                reverse=True,
+            )
+            bar, bar_round = ranked[min(self.shown, len(ranked)) - 1]
+            challengers = [
+                index
+                for index in order
+                if index not in last
+                and (
+                    first[index].value > bar + TIE_RESOLUTION
+                    or (first[index].value >= bar - TIE_RESOLUTION and first[index].round > bar_round)
+                )
+            ]
+            if not challengers:
+                break
+            measure_again(challengers[:FINALISTS])
+        points: dict[int, Scored] = {}
+
+        def points_of(indices: Sequence[int]) -> dict[int, Scored]:
+            # the round's points, on the deals the figures were raced on (the races' outcomes are the same), paired
+            # with the first line asked about
+            wanted = [index for index in indices if index not in points]
+            if wanted:
+                scored = self._races(observation, table=points_table(observation))
+                rough = scored([race_of(lines[index]) for index in wanted], self.first, seed)
+                found = scored([race_of(lines[index]) for index in wanted], self.more, final_seed)
+                for index, a, b in zip(wanted, rough, found, strict=True):
+                    points[index] = Scored(_blend(a, b, self.first) * POINTS_SCALE, b.error * POINTS_SCALE)
+            return {index: points[index] for index in indices}
+
+        measured = [
+            Measured(
+                index,
+                _blend(first[index], last[index], self.first),
+                _blend_round(first[index], last[index], self.first),
+                last[index].difference,
+                last[index].error,
+                last[index].round_difference,
+                last[index].round_error,
+                lines[index].goes_out,
+            )
+            for index in last
+        ]
+        depth = self.first + self.more
+        ranked_lines = rank_moves(measured, points_of if measure == "game_chance" else None)
+        moves = [
+            MoveValue(
+                lines[found.index].action,
+                found.value,
+                lines[found.index].slot if isinstance(lines[found.index].action, TakeDiscard) else None,
+                depth,
+                found.round if measure == "game_chance" else None,
+                points[found.index].points if found.index in points else None,
+                decided,
+            )
+            for found, decided in ranked_lines
+        ]
+        shown = {move.action for move in moves}
+        rough = sorted(
+            (index for index in standing if lines[index].action not in shown),
+            key=lambda index: (first[index].value, lines[index].goes_out),
+            reverse=True,
+        )
+        for index in rough:
+            line = lines[index]
+            if line.action in shown:
+                continue
+            shown.add(line.action)
+            chance = first[index].round if measure == "game_chance" else None
+            slot = line.slot if isinstance(line.action, TakeDiscard) else None
+            moves.append(MoveValue(line.action, first[index].value, slot, self.first, chance, None, "game"))
+        self._last = (
+            observation,
+            lines,
+            [_blend(first[i], last[i], self.first) if i in last else first[i].value for i in every],
+        )
+        return Evaluation(self.seat, measure, tuple(moves), depth)
+
+    def _decide_slot(
+        self,
+        lines: Sequence[Line],
+        first: Sequence[Raced],
+        takes: Sequence[int],
+        run: Callable[[Sequence[int], int, int], list[Raced]],
+        seed: int,
+    ) -> int:
+        """The slot a taken card goes to, decided before the take is compared with anything else: the slots the first
+        stage cannot rule out (within :data:`SLOT_Z` standard errors of its best slot) race on fresh deals, in two
+        halves of :attr:`more` play-outs (half as many in a review, which names one move), a slot more than
+        :data:`SLOT_OUT_Z` standard errors behind the leader falling out after the first; the best by those play-outs
+        (by the game's chance, the round's where that cannot tell them apart; among slots as good, one that goes out
+        at once)."""
+        lead = max(takes, key=lambda index: (first[index].value, first[index].round, lines[index].goes_out))
+        contenders = [
+            index
+            for index in takes
+            if index == lead
+            or lines[index].goes_out
+            or first[lead].value - first[index].value
+            <= max(TIE_RESOLUTION, SLOT_Z * math.hypot(first[index].error, first[lead].error))
+        ]
+        if len(contenders) == 1:
+            return lead
+        others = [index for index in contenders if index != lead]
+        slot_seed = seed ^ 0x2545F4914F6CDD1D
+        # a hint names the take's slot: it gets the full stage; a review (one move shown) half of it
+        budget = self.more if self.shown > 1 else max(2, self.more // 2)
+        half = max(1, budget // 2)
+        found = run([lead, *others], half, slot_seed)
+        # each slot's differences from the first stage's best slot, on the same fresh deals
+        tally = {lead: Measured(lead, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, lines[lead].goes_out)}
+        for index, raced in zip(others, found[1:], strict=True):
+            tally[index] = _measured_against(index, raced, lines[index].goes_out)
+        leader = rank_moves(list(tally.values()), _no_points)[0][0]
+        kept = [index for index in others if not _behind(leader, tally[index], SLOT_OUT_Z)]
+        rest = budget - half
+        if rest > 0 and kept:
+            more = run([lead, *kept], rest, slot_seed ^ 1)
+            for index, raced in zip(kept, more[1:], strict=True):
+                tally[index] = _pooled(tally[index], half, _measured_against(index, raced, lines[index].goes_out), rest)
+            tally = {index: found for index, found in tally.items() if index == lead or index in kept}
+        return rank_moves(list(tally.values()), _no_points)[0][0].index
+
+    def _play_out_turns(
+        self, observation: Observation, legal: list[Action], played: AnyAction | None, seed: int
+    ) -> Evaluation:
+        """Alone, or with 3-4 players: the turns to go out, from the solitaire play-outs in two stages (all legal
+        moves, then the best few and every line that would still outrank them, on the same deals)."""
+        measure: Measure = "turns"
+        lines = candidate_lines(observation, legal)
+        run = self._turns(observation)
         first = run([line.candidate for line in lines], self.first, seed)
-        first_rounds = list(rounds)
-        higher = measure != "turns"
-        order = sorted(range(len(lines)), key=lambda index: first[index], reverse=higher)
+        order = sorted(range(len(lines)), key=lambda index: first[index])
         values = list(first)
         refined: set[int] = set()
         depths = [self.first] * len(lines)
@@ -254,42 +461,30 @@ class Judge:
             more = run([lines[index].candidate for index in chosen], self.more, second_seed)
             for index, value in zip(chosen, more, strict=True):
                 values[index] = (first[index] * self.first + value * self.more) / (self.first + self.more)
-                rounds[index] = (first_rounds[index] * self.first + rounds[index] * self.more) / (
-                    self.first + self.more
-                )
                 depths[index] = self.first + self.more
             refined.update(chosen)
 
-        refine(_finalists(lines, order, played))
+        refine(_finalists(lines, order, played, FINALISTS))
         while True:
-            # A line left at its first figure must not outrank the lines measured again: race it too.
-            leader = max(values[index] if higher else -values[index] for index in refined)
-            challengers = [
-                index
-                for index in order
-                if index not in refined and (values[index] if higher else -values[index]) > leader
-            ]
+            leader = min(values[index] for index in refined)
+            challengers = [index for index in order if index not in refined and values[index] < leader]
             if not challengers:
                 break
             refine(challengers[:FINALISTS])
         while self.shown > 1:
-            # Every line whose rough figure would rank it among the moves shown is raced again: the moves shown side
-            # by side then rest on the same play-outs, in their true order.
             ranked = _collapse(lines, values, depths, measure)
             bar = ranked[min(self.shown, len(ranked)) - 1].value
-            challengers = [
-                index
-                for index in order
-                if index not in refined and (values[index] >= bar if higher else values[index] <= bar)
-            ]
+            challengers = [index for index in order if index not in refined and values[index] <= bar]
             if not challengers:
                 break
             refine(challengers[:FINALISTS])
-        moves = _collapse(lines, values, depths, measure, rounds if measure == "game_chance" else None)
-        self._last = (observation, lines, values)
+        moves = _collapse(lines, values, depths, measure)
+        self._last = None
         return Evaluation(self.seat, measure, moves, self.first + self.more)
 
-    def _races(self, observation: Observation, *, game: bool = False) -> Callable[[list[Race], int, int], list[Raced]]:
+    def _races(
+        self, observation: Observation, *, game: bool = False, table: list[float] | None = None
+    ) -> Callable[[list[Race], int, int], list[Raced]]:
         """Each candidate's chance that the seat goes out first (``round``), from ``master``'s races, and its worth
         (``value``): the same chance, or with ``game`` the chance to win the game after the round's outcome.  A
         candidate is (rack, top, draws_first): 0 the seat has played its turn, 1 it still draws, 2 the opponent
@@ -300,7 +495,8 @@ class Judge:
         opponent = [card or 0 for card in public.known[1 - observation.seat]]
         pile = public.discard_pile if public.phase is Phase.PLACE else public.discard_pile[:-1]
         rules = public.rules
-        table = game_values(observation) if game else None
+        if table is None and game:
+            table = game_values(observation)
 
         def run(candidates: list[Race], rollouts: int, seed: int) -> list[Raced]:
             assert _kernel is not None
@@ -328,10 +524,15 @@ class Judge:
             found = []
             for tally in tallies:
                 chance = (tally[0] + 0.5 * tally[1]) / rollouts
+                # the round's difference from the first candidate, play-out by play-out: +1 won where it lost, -1 the
+                # reverse (a capped race on either side counted as a half: its square as a whole, a bound)
+                better, worse = tally[2] / rollouts, tally[3] / rollouts
+                rounds = (better - worse, better + worse)
                 if table is None:
-                    found.append(Raced(chance, chance, 0.0, 0.0, rollouts))
+                    found.append(Raced(chance, chance, *rounds, rollouts, *rounds))
                 else:
-                    found.append(Raced(tally[4] / rollouts, chance, tally[5] / rollouts, tally[6] / rollouts, rollouts))
+                    values = (tally[4] / rollouts, chance, tally[5] / rollouts, tally[6] / rollouts, rollouts)
+                    found.append(Raced(*values, *rounds))
             return found
 
         return run
@@ -349,21 +550,59 @@ class Judge:
         best_slot: int | None = None,
         clear: Callable[[float, float], bool] = lambda loss, error: False,
     ) -> tuple[float, float, int]:
-        """:meth:`compare` on fresh deals in ``stages`` of play-outs, their differences pooled, stopping after a
-        stage once ``clear(loss, error)`` says the pooled loss is plainly on one side of what matters; each stage's
-        deals are seeded by ``seed_text`` and the play-outs raced before it.  The pooled loss (best minus played),
-        its standard error, and the play-outs raced."""
-        total = mean = square = error = 0.0
+        """:meth:`side_by_side` by the game's measure: the pooled loss (best minus played), its standard error, and the
+        play-outs raced."""
+        found = self.side_by_side(best, played, stages, seed_text, best_slot, clear)
+        return found.loss, found.error, found.playouts
+
+    def side_by_side(
+        self,
+        best: AnyAction,
+        played: AnyAction,
+        stages: Sequence[int],
+        seed_text: str,
+        best_slot: int | None = None,
+        clear: Callable[[float, float], bool] = lambda loss, error: False,
+        by_round: bool = False,
+    ) -> SideBySide:
+        """:meth:`compare` on fresh deals in ``stages`` of play-outs, their figures pooled, stopping after a stage once
+        ``clear(loss, error)`` says the pooled loss (by the round's chance with ``by_round``) is plainly on one side
+        of what matters; each stage's deals are seeded by ``seed_text`` and the play-outs raced before it."""
+        total = 0
+        sums = [0.0] * 8  # best, played, best's round, played's round, loss, its square, round's loss, its square
+        loss = error = 0.0
         for rollouts in stages:
-            seed = random.Random(f"{seed_text}:{total}").getrandbits(63)
-            raced = self.compare(best, played, rollouts, seed, best_slot)
-            mean = (mean * total + raced.difference * rollouts) / (total + rollouts)
-            square = (square * total + raced.square * rollouts) / (total + rollouts)
+            seed = random.Random(f"{seed_text}:{float(total)}").getrandbits(63)
+            first, other = self._pair(best, played, rollouts, seed, best_slot)
+            figures = (
+                first.value,
+                other.value,
+                first.round,
+                other.round,
+                -other.difference,
+                other.square,
+                -other.round_difference,
+                other.round_square,
+            )
+            sums = [kept + figure * rollouts for kept, figure in zip(sums, figures, strict=True)]
             total += rollouts
-            error = math.sqrt(max(0.0, square - mean * mean) / total)
-            if clear(mean, error):
+            means = [kept / total for kept in sums]
+            mean, square = (means[6], means[7]) if by_round else (means[4], means[5])
+            loss, error = mean, math.sqrt(max(0.0, square - mean * mean) / total)
+            if clear(loss, error):
                 break
-        return mean, error, int(total)
+        means = [kept / total for kept in sums]
+        return SideBySide(
+            loss,
+            error,
+            means[0],
+            means[1],
+            means[2],
+            means[3],
+            means[6],
+            math.sqrt(max(0.0, means[7] - means[6] ** 2) / total),
+            total,
+        )
 
     def compare(
         self, best: AnyAction, played: AnyAction, rollouts: int, seed: int, best_slot: int | None = None
@@ -372,6 +611,15 @@ class Judge:
         against ``played`` (a take at its best slot on these deals), raced again on ``rollouts`` fresh deals; the
         result's ``value`` and ``difference`` are the loss (best minus played), ``square`` the mean of the
         difference's squares (for its standard error), ``round`` the played move's chance to win the round."""
+        first, other = self._pair(best, played, rollouts, seed, best_slot)
+        return Raced(first.value - other.value, other.round, -other.difference, other.square, rollouts)
+
+    def _pair(
+        self, best: AnyAction, played: AnyAction, rollouts: int, seed: int, best_slot: int | None
+    ) -> tuple[Raced, Raced]:
+        """``best`` and ``played`` raced side by side on fresh deals, by the game's measure: the best's races, and the
+        played move's (a take at its best slot on these deals, the benefit of the doubt going to the move played),
+        its differences from the best's."""
         if self._last is None:
             raise RackoError("Nothing judged yet: evaluate a decision first.")
         observation, lines, values = self._last
@@ -381,17 +629,11 @@ class Judge:
             key=lambda line: (line.slot == best_slot, values[lines.index(line)]),
         )
         played_lines = [line for line in lines if line.action == played]
-        # The first candidate is the reference: each other's difference is its worth minus the best move's.  A take
-        # is worth its best slot on these deals (the benefit of the doubt goes to the move played).
+        # The first candidate is the reference: each other's difference is its worth minus the best move's.
         pair = [best_line, *played_lines]
         races = self._races(observation, game=True)
-        found = races(
-            [(line.candidate.rack, line.candidate.top, int(line.candidate.draws_first)) for line in pair],
-            rollouts,
-            seed,
-        )
-        top = max(found[1:], key=lambda raced: raced.value)
-        return Raced(found[0].value - top.value, top.round, -top.difference, top.square, rollouts)
+        found = races([race_of(line) for line in pair], rollouts, seed)
+        return found[0], max(found[1:], key=lambda raced: (raced.value, raced.round))
 
     def _call_or_wait(self, observation: Observation, legal: list[Action], seed: int) -> Evaluation:
         """A rack that may go out (Bonus Rack-O, where calling is a choice), by the game's measure: calling is the
@@ -424,24 +666,75 @@ class Judge:
             else 0.0
         )
         takes = found[2 + len(distinct) :]
-        moves: list[MoveValue] = []
-        best_take: tuple[float, float, int | None] | None = None
-        best_goes_out = False
-        for line, raced in zip(lines, takes, strict=True):
+        best_take: int | None = None
+        for index, (line, raced) in enumerate(zip(lines, takes, strict=True)):
             # among slots as good, one that keeps the rack qualifying (its win is certain; the others' only round to it)
-            if best_take is None or (raced.value, line.goes_out) > (best_take[0], best_goes_out):
-                best_take, best_goes_out = (raced.value, raced.round, line.slot), line.goes_out
-        for action in legal:
+            if best_take is None or (raced.value, line.goes_out) > (takes[best_take].value, lines[best_take].goes_out):
+                best_take = index
+        # each move as rank_moves weighs it: its worth, its chance to win the round, its difference from calling
+        races_of: dict[Action, Race] = {}
+        measured: dict[Action, Measured] = {}
+        # calling first: among moves that nothing tells apart, the plain call
+        for position, action in enumerate(sorted(legal, key=lambda action: not isinstance(action, CallRacko))):
             if isinstance(action, CallRacko):
-                moves.append(MoveValue(action, call.value, None, rollouts, call.round))
+                measured[action] = Measured(position, call.value, call.round, 0.0, 0.0, 0.0, 0.0, True)
+                races_of[action] = candidates[0]
             elif isinstance(action, Wait):
                 # the opponent's turn as raced; where it did not go out, the seat's next draw may lengthen the run
-                moves.append(MoveValue(action, wait.value + wait.round * gain, None, rollouts, wait.round))
+                waiting = wait.value + wait.round * gain
+                measured[action] = Measured(
+                    position,
+                    waiting,
+                    wait.round,
+                    waiting - call.value,
+                    wait.error,
+                    wait.round_difference,
+                    wait.round_error,
+                )
+                races_of[action] = candidates[1]
             elif isinstance(action, DrawFromStock):
-                moves.append(MoveValue(action, call.value + gain, None, rollouts, call.round))
+                measured[action] = Measured(position, call.value + gain, call.round, gain, 0.0, 0.0, 0.0)
+                races_of[action] = candidates[0]
             elif isinstance(action, TakeDiscard) and best_take is not None:
-                moves.append(MoveValue(action, best_take[0], best_take[2], rollouts, best_take[1]))
-        moves.sort(key=lambda move: (-move.value, not isinstance(move.action, CallRacko)))
+                raced = takes[best_take]
+                measured[action] = Measured(
+                    position,
+                    raced.value,
+                    raced.round,
+                    raced.difference,
+                    raced.error,
+                    raced.round_difference,
+                    raced.round_error,
+                    lines[best_take].goes_out,
+                )
+                races_of[action] = candidates[2 + len(distinct) + best_take]
+        scored: dict[int, Scored] = {}
+
+        def points_of(indices: Sequence[int]) -> dict[int, Scored]:
+            wanted = [index for index in indices if index not in scored]
+            if wanted:
+                by_position = {found.index: action for action, found in measured.items()}
+                points = self._races(observation, table=points_table(observation))
+                found = points([races_of[by_position[i]] for i in wanted], rollouts, seed)
+                for index, raced in zip(wanted, found, strict=True):
+                    scored[index] = Scored(raced.value * POINTS_SCALE, raced.error * POINTS_SCALE)
+            return {index: scored[index] for index in indices}
+
+        order = rank_moves(list(measured.values()), points_of)
+        take_slot = lines[best_take].slot if best_take is not None else None
+        actions = {found.index: action for action, found in measured.items()}
+        moves = [
+            MoveValue(
+                actions[found.index],
+                found.value,
+                take_slot if isinstance(actions[found.index], TakeDiscard) else None,
+                rollouts,
+                found.round,
+                scored[found.index].points if found.index in scored else None,
+                decided,
+            )
+            for found, decided in order
+        ]
         return Evaluation(self.seat, "game_chance", tuple(moves), rollouts)
 
     def _guess(self, observation: Observation, hidden: list[int]) -> list[float]:
@@ -515,9 +808,10 @@ def candidate_lines(observation: Observation, legal: Sequence[Action]) -> list[L
     return lines
 
 
-def _finalists(lines: Sequence[Line], order: Sequence[int], played: AnyAction | None) -> list[int]:
-    """The lines raced again: the best few, the best of every kind of move (a draw beside the takes), the played."""
-    kept: list[int] = list(order[:FINALISTS])
+def _finalists(lines: Sequence[Line], order: Sequence[int], played: AnyAction | None, count: int) -> list[int]:
+    """The lines raced again: the best ``count``, the best of every kind of move (a draw beside the takes), the
+    played."""
+    kept: list[int] = list(order[:count])
     for index in order:
         action = lines[index].action
         if all(lines[other].action.kind != action.kind for other in kept):
@@ -570,6 +864,213 @@ class Raced:
     square: float
     """The mean of that difference's squares."""
     rollouts: int
+    round_difference: float = 0.0
+    """The mean, over the play-outs, of this candidate's round (1 won, 0 lost) less the first candidate's."""
+    round_square: float = 0.0
+    """The mean of that difference's squares."""
+
+    @property
+    def error(self) -> float:
+        """The standard error of :attr:`difference` (paired play-outs)."""
+        return math.sqrt(max(0.0, self.square - self.difference**2) / max(1, self.rollouts))
+
+    @property
+    def round_error(self) -> float:
+        """The standard error of :attr:`round_difference`."""
+        return math.sqrt(max(0.0, self.round_square - self.round_difference**2) / max(1, self.rollouts))
+
+
+@dataclass(frozen=True)
+class SideBySide:
+    """Two moves raced again side by side on fresh deals (:meth:`Judge.side_by_side`)."""
+
+    loss: float
+    """The best move's worth less the played move's (or, raced by the round, its chance to win the round's)."""
+    error: float
+    """The standard error of ``loss`` (paired play-outs)."""
+    best: float
+    """The best move's chance to win the game on these play-outs."""
+    played: float
+    best_round: float
+    played_round: float
+    round_loss: float
+    round_error: float
+    playouts: int
+
+
+def race_of(line: Line) -> Race:
+    """A line as the race kernel's candidate."""
+    return (line.candidate.rack, line.candidate.top, int(line.candidate.draws_first))
+
+
+def _blend(first: Raced, last: Raced, weight: int) -> float:
+    """A line's worth over both stages' play-outs (``weight`` of the first's, ``last.rollouts`` of the last's)."""
+    return (first.value * weight + last.value * last.rollouts) / (weight + last.rollouts)
+
+
+def _blend_round(first: Raced, last: Raced, weight: int) -> float:
+    return (first.round * weight + last.round * last.rollouts) / (weight + last.rollouts)
+
+
+@dataclass(frozen=True)
+class Measured:
+    """A line measured in full, as :func:`rank_moves` ranks it: its worth and chance to win the round over every
+    play-out, and its differences from the last stage's reference line on that stage's paired play-outs."""
+
+    index: int
+    value: float
+    round: float
+    difference: float
+    error: float
+    round_difference: float
+    round_error: float
+    goes_out: bool = False
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A line's round points (the seat's less the opponent's, on average) and their standard error, paired with the
+    first line raced beside it."""
+
+    points: float
+    error: float
+
+
+def rank_moves(
+    measured: Sequence[Measured], points: Callable[[Sequence[int]], dict[int, Scored]] | None = None
+) -> list[tuple[Measured, Decider | None]]:
+    """Lines measured in full, best first, each with what tells it from the one ranked first.
+
+    By their worth (the chance to win the game), but where the game's measure cannot tell two apart (closer than
+    :data:`TIE_RESOLUTION`), by the chance to win the round, and where that cannot either (within
+    :data:`ROUND_TIE_Z` of its standard errors), by the round's points (``points`` gives them, for the lines asked
+    about; within as many of their standard errors, they cannot tell them apart either).  Among lines as good, one
+    that goes out at once first (its round is won for certain, the others' only estimated so), then the first given.
+    Without ``points`` (the round's measure) the worth alone ranks them."""
+    left = list(measured)
+    ranked: list[tuple[Measured, Decider | None]] = []
+    scored: dict[int, Scored] = {}
+    first: Measured | None = None
+    while left:
+        top = max(left, key=lambda line: (line.value, line.goes_out, -line.index))
+        if points is not None:
+            tied = [line for line in left if not _apart(top.value - line.value, top, line, "game")]
+            if len(tied) > 1:
+                top = max(tied, key=lambda line: (line.round, line.goes_out, line.value, -line.index))
+                level = [line for line in tied if not _apart(top.round - line.round, top, line, "round")]
+                if len(level) > 1:
+                    scored.update(points([line.index for line in level]))
+                    most = max(level, key=lambda line: scored[line.index].points)
+                    even = [line for line in level if not _points_apart(most, line, scored)]
+                    top = max(even, key=lambda line: (line.goes_out, scored[line.index].points, -line.index))
+        if first is None:
+            first = top
+            ranked.append((top, None))
+        elif points is None:
+            ranked.append((top, "game"))
+        else:
+            ranked.append((top, _decider(first, top, scored)))
+        left.remove(top)
+    return ranked
+
+
+def _apart(gap: float, one: Measured, other: Measured, level: str) -> bool:
+    """Whether the game's measure (or the round's) tells two lines apart: ``gap`` beyond the noise."""
+    if level == "game":
+        return abs(gap) > TIE_RESOLUTION
+    return abs(gap) > ROUND_TIE_Z * math.hypot(one.round_error, other.round_error)
+
+
+def _points_apart(one: Measured, other: Measured, scored: dict[int, Scored]) -> bool:
+    if one.index not in scored or other.index not in scored:
+        return False
+    a, b = scored[one.index], scored[other.index]
+    return abs(a.points - b.points) > max(POINTS_RESOLUTION, ROUND_TIE_Z * math.hypot(a.error, b.error))
+
+
+def _decider(best: Measured, other: Measured, scored: dict[int, Scored]) -> Decider | None:
+    """What tells ``other`` from ``best``: the game's chance, the round's, or its points; a round won for certain at
+    once against one only estimated (calling Rack-O rather than waiting, in a game all but decided) counts as the
+    round's; ``None``: nothing."""
+    if _apart(best.value - other.value, best, other, "game"):
+        return "game"
+    if _apart(best.round - other.round, best, other, "round"):
+        return "round"
+    if _points_apart(best, other, scored):
+        return "points"
+    if best.goes_out and not other.goes_out:
+        return "round"
+    return None
+
+
+def _no_points(indices: Sequence[int]) -> dict[int, Scored]:
+    """No points asked: :func:`rank_moves` then ranks by the game's chance and the round's."""
+    return dict.fromkeys(indices, Scored(0.0, 0.0))
+
+
+def _measured_against(index: int, raced: Raced, goes_out: bool) -> Measured:
+    """A line by its differences from the first candidate it was raced beside (its worth and round as those)."""
+    return Measured(
+        index,
+        raced.difference,
+        raced.round_difference,
+        raced.difference,
+        raced.error,
+        raced.round_difference,
+        raced.round_error,
+        goes_out,
+    )
+
+
+def _pooled(one: Measured, weight: int, other: Measured, other_weight: int) -> Measured:
+    """Two measurements of a line's differences on independent deals, pooled by their play-outs."""
+    total = weight + other_weight
+
+    def mean(a: float, b: float) -> float:
+        return (a * weight + b * other_weight) / total
+
+    def error(a: float, b: float) -> float:
+        return math.hypot(a * weight, b * other_weight) / total
+
+    return Measured(
+        one.index,
+        mean(one.value, other.value),
+        mean(one.round, other.round),
+        mean(one.difference, other.difference),
+        error(one.error, other.error),
+        mean(one.round_difference, other.round_difference),
+        error(one.round_error, other.round_error),
+        one.goes_out,
+    )
+
+
+def _behind(leader: Measured, other: Measured, z: float) -> bool:
+    """Whether ``other`` is plainly behind ``leader``: by the game's chance more than ``z`` standard errors (and the
+    resolution), or, the game's measure not telling them apart, by the round's."""
+    gap = leader.value - other.value
+    noise = math.hypot(leader.error, other.error)
+    if abs(gap) > TIE_RESOLUTION:
+        return gap > max(TIE_RESOLUTION, z * noise)
+    return leader.round - other.round > z * math.hypot(leader.round_error, other.round_error)
+
+
+POINTS_SCALE = RACKO_SCORE + BONUS_FOR_RUN[6]
+"""The round's points are raced divided by this (a Rack-O with Bonus Rack-O's longest run), to stay within -1..1."""
+
+
+def points_table(observation: Observation) -> list[float]:
+    """The race kernel's table of a round's ends in points: the seat's less the opponent's, divided by
+    :data:`POINTS_SCALE` (a play-out at the cap counts 0)."""
+    rules = observation.public.rules
+    values: list[float] = []
+    for out in (0, 1):
+        for run in range(5):
+            racko = RACKO_SCORE + (BONUS_FOR_RUN[run + 2] if rules.bonus and run else 0)
+            for prefix in range(RACK_SIZE + 1):
+                margin = racko - POINTS_PER_CARD * prefix
+                values.append((margin if out == 0 else -margin) / POINTS_SCALE)
+    values.append(0.0)
+    return values
 
 
 def game_values(observation: Observation) -> list[float]:

@@ -28,7 +28,7 @@ from racko.families import AnyAction, AnyObservation
 from racko.highlow import SWAP, WILD, HighLowObservation, Replace, SwapCards
 from racko.observation import Observation
 from racko.play.hint import Choice, advice, choices_for
-from racko.rules import POINTS_PER_CARD, RACK_SIZE, SLOT_LABELS
+from racko.rules import POINTS_PER_CARD, RACK_SIZE, RACKO_SCORE, SLOT_LABELS
 from racko.scoring import longest_run, ordered_prefix, qualifies_for_racko
 
 LISTS = ("cards",)
@@ -211,7 +211,9 @@ def _placement_reasons(
             reasons.achieves.append(Sentence("why:may-call", {}))
             return reasons
         fitting = [s for s in stretches(rack, before_chain, size) if s.low < held < s.high]
-        if fitting:
+        if not stretches(rack, before_chain, size) and goes_out_with(rack, held, rules):
+            reasons.achieves.append(Sentence("why:discard-run", {"held": held}))
+        elif fitting:
             values = {"held": held, **_labels(fitting[0])}
             reasons.achieves.append(Sentence("why:discard-fits" + _one(fitting[0]), values))
         else:
@@ -247,7 +249,10 @@ def _placing(
         if slot in with_card and len(with_card) >= len(after_chain):
             after_chain = with_card
     if slot in after_chain:
-        reasons.achieves += _fits(rack, before_chain, after, after_chain, slot, card, size)
+        # the stretch the card fills is said of the order the move keeps (its other cards), as every sentence of the
+        # hint is: a card that the new one brings into order is kept there, never said to be needed (issue 48)
+        filling = [kept for kept in after_chain if kept != slot]
+        reasons.achieves += _fits(rack, before_chain, filling, after, after_chain, slot, card, size)
     else:
         reasons.costs.append(Sentence("why:out-of-order", {"card": card, "slot": SLOT_LABELS[slot]}))
     if slot in before_chain and slot not in after_chain:
@@ -285,18 +290,24 @@ def _labels(stretch: Stretch) -> dict[str, Any]:
 def _fits(
     rack: tuple[int, ...],
     before_chain: list[int],
+    filling: list[int],
     after: tuple[int, ...],
     after_chain: list[int],
     slot: int,
     card: int,
     size: int,
 ) -> list[Sentence]:
-    """Where the card goes, in order: the open stretch it fills, as it was before it came; a card that replaces one
-    already in order says so; a card that fits only an order rebuilt around it names its neighbours in that order."""
+    """Where the card goes, in order: the open stretch of the order the move keeps (``filling``: its cards other than
+    this one) that the card fills; a card that replaces one already in order says so; where the card it replaces
+    stood between the same neighbours, it names its neighbours in that order (the order is rebuilt around it)."""
     if slot in before_chain:
         return [Sentence("why:replaces-kept", {"card": card, "out": rack[slot], "slot": SLOT_LABELS[slot]})]
-    for stretch in stretches(rack, before_chain, size):
-        if stretch.first <= slot <= stretch.last and stretch.low < card < stretch.high:
+    for stretch in stretches(rack, filling, size):
+        if not stretch.first <= slot <= stretch.last:
+            continue
+        if stretch.size == 1 and stretch.low < rack[slot] < stretch.high:
+            break  # the card it replaces stood between the same two: the slot needed no card, the order is rebuilt
+        if stretch.low < card < stretch.high:
             values = {**stretch.values(size), "card": card}
             return [Sentence("why:fits-" + stretch.shape(size), values)]
     lower = [after[kept] for kept in after_chain if kept < slot]
@@ -423,18 +434,29 @@ def _room(after: tuple[int, ...], chain: list[int], size: int, may_come: list[in
 
 def _draw(observation: Observation, chain: list[int], may_come: list[int]) -> list[Sentence]:
     """Drawing: what the top discard would have done, how many of the cards that may come fit an open slot, and the
-    stock's next card where everyone saw it turned over."""
+    stock's next card where everyone saw it turned over.  A rack all in order that still needs its run of three (the
+    2-player rule) needs a card that makes the run, and the sentences count those instead."""
     public = observation.public
-    size = public.rules.deck_size
+    rules = public.rules
+    size = rules.deck_size
     rack = observation.rack
     top = public.discard_top
     open_stretches = stretches(rack, chain, size)
-    fitting = sum(1 for card in may_come if any(s.low < card < s.high for s in open_stretches))
-    values = {"fit": fitting, "may": len(may_come)}
     sentences = []
     upcoming = public.next_stock_card
     if upcoming is not None:
         sentences.append(Sentence("why:draw-next", {"upcoming": upcoming}))
+    if not open_stretches and rules.two_player_rule:
+        values = {"fit": sum(1 for card in may_come if goes_out_with(rack, card, rules)), "may": len(may_come)}
+        if top is None:
+            sentences.append(Sentence("why:draw-empty-run", values))
+        elif goes_out_with(rack, top, rules):
+            sentences.append(Sentence("why:draw-over-run", {"top": top, **values}))
+        else:
+            sentences.append(Sentence("why:draw-run", {"top": top, **values}))
+        return sentences
+    fitting = sum(1 for card in may_come if any(s.low < card < s.high for s in open_stretches))
+    values = {"fit": fitting, "may": len(may_come)}
     if top is not None:
         where = [s for s in open_stretches if s.low < top < s.high]
         if where:
@@ -446,6 +468,11 @@ def _draw(observation: Observation, chain: list[int], may_come: list[int]) -> li
     else:
         sentences.append(Sentence("why:draw-empty", values))
     return sentences
+
+
+def goes_out_with(rack: Sequence[int], card: int, rules: Any) -> bool:
+    """Whether ``card`` put in some slot of ``rack`` makes it qualify for Rack-O."""
+    return any(qualifies_for_racko(placed(tuple(rack), slot, card), rules) for slot in range(RACK_SIZE))
 
 
 def _wanted_by_next(observation: Observation, card: int) -> tuple[int, int] | None:
@@ -494,26 +521,44 @@ def _keeps_from_next(observation: Observation, card: int, names: Sequence[str] |
 def _best_worth(observation: Observation, evaluation: Evaluation, move: MoveValue) -> list[Sentence]:
     """Why the best move is best, first: its worth, no other move's better, and how far ahead of the next move
     measured as deeply it is (within the noise of the estimate, or with the game's measure within the review's bound
-    of a good move, it says so)."""
+    of a good move, it says so).  Where the game's measure cannot tell the best moves apart, the round's chance ranks
+    them, and the sentences say so."""
     measure = evaluation.measure
     if measure == "win_chance" and not evaluation.playouts:
         return []  # calling or playing on in Bonus: expert's plan, not an estimate to quote (see evaluate.py)
-    if measure == "game_chance":
-        sentences = [Sentence("why:best-game", _game_values(move))]
-    elif measure == "win_chance":
-        sentences = [Sentence("why:best", {"chance": round(100 * move.value), "playouts": move.playouts})]
-    else:
-        sentences = [Sentence("why:best-turns", {"turns": round(move.value, 1), "playouts": move.playouts})]
     following = next(
         (other for other in evaluation.moves if other.action != move.action and other.playouts == move.playouts), None
     )
+    if measure == "game_chance":
+        # the round ranked it first among moves the game's measure cannot tell apart: one of them may show a higher
+        # chance to win the game, within the noise
+        by_round = any(
+            other.decided_by != "game" and other.value > move.value
+            for other in evaluation.moves
+            if other.action != move.action and other.playouts == move.playouts
+        ) or (following is not None and following.decided_by in ("round", "points"))
+        first = "why:best-round-game" if by_round else "why:best-game"
+        sentences = [Sentence(first, _game_values(move, observation))]
+    elif measure == "win_chance":
+        sentences = [Sentence("why:best", {"chance": round_percent(move.value), "playouts": move.playouts})]
+    else:
+        sentences = [Sentence("why:best-turns", {"turns": round(move.value, 1), "playouts": move.playouts})]
     if following is None:
         return sentences
     values: dict[str, Any]
     if measure == "game_chance":
+        if following.decided_by == "round":
+            assert following.round_chance is not None and move.round_chance is not None
+            second, best = round_percent(following.round_chance), round_percent(move.round_chance)
+            sentences.append(Sentence("why:best-ahead-round", {"second": second, "points": best - second}))
+            return sentences
+        if following.decided_by == "points":
+            points = {"points": _points(move.points), "second": _points(following.points)}
+            sentences.append(Sentence("why:best-points", points))
+            return sentences
         stake = stake_of(observation)
         close = evaluation.difference(move.value, following.value) / stake <= GAME_CHANCE_CLASSES.good
-        values = {"second": _game_percent(following.value), "points": _gap(evaluation, move, following)}
+        values = {"second": game_percent(following.value), "points": _gap(evaluation, move, following)}
         if close:
             bound = {"bound": round(100 * GAME_CHANCE_CLASSES.good)}
             sentences += [Sentence("why:best-close-game", {**values, **bound}), stake_sentence(stake)]
@@ -522,12 +567,17 @@ def _best_worth(observation: Observation, evaluation: Evaluation, move: MoveValu
         return sentences
     close = evaluation.difference(move.value, following.value) <= class_bounds(measure).good
     if measure == "win_chance":
-        values = {"second": round(100 * following.value), "points": _gap(evaluation, move, following)}
+        values = {"second": round_percent(following.value), "points": _gap(evaluation, move, following)}
         sentences.append(Sentence("why:best-close" if close else "why:best-ahead", values))
     else:
         values = {"second": round(following.value, 1), "turns": _gap(evaluation, move, following)}
         sentences.append(Sentence("why:best-close-turns" if close else "why:best-ahead-turns", values))
     return sentences
+
+
+def _points(points: float | None) -> float:
+    """The round's points a move leads to, as said: to a tenth of a point."""
+    return round(points or 0.0, 1)
 
 
 def stake_of(observation: Observation) -> float:
@@ -543,16 +593,46 @@ LEAST_GAP = 0.1
 figures are said to a tenth of a point, and two that round alike are still said to be that far apart, never 0."""
 
 
-def _game_percent(chance: float) -> float:
-    """A chance to win the game as the sentences say it, in percent with one decimal: moves seldom differ by more
-    than a few points of it, which whole percents would hide."""
-    return round(100 * chance, 1)
+LEAST_SHOWN = 0.1
+"""The least chance to win the game a sentence shows, in percent, and 100 less it the most: before the game is over
+no chance is said to be 0 % or 100 %, though the table of game chances rounds a game all but decided to it."""
 
 
-def _game_values(move: MoveValue) -> dict[str, Any]:
+def game_percent(chance: float) -> float:
+    """A chance to win the game as the sentences say it, in percent with one decimal (moves seldom differ by more
+    than a few points of it, which whole percents would hide), never 0 or 100 (:data:`LEAST_SHOWN`)."""
+    return min(100 - LEAST_SHOWN, max(LEAST_SHOWN, round(100 * chance, 1)))
+
+
+def round_percent(chance: float) -> int:
+    """A chance to win the round as the sentences say it, in whole percent, never 0 or 100: an estimate from
+    play-outs (a move that goes out at once says so instead of a figure)."""
+    return min(99, max(1, round(100 * chance)))
+
+
+def _game_values(move: MoveValue, observation: Observation) -> dict[str, Any]:
     if move.round_chance is None:  # pragma: no cover - the game's measure always races the round too
         raise ValueError("A move measured by the game's chance carries its chance to win the round.")
-    return {"chance": _game_percent(move.value), "playouts": move.playouts, "round": round(100 * move.round_chance)}
+    chance = 100.0 if wins_the_game(observation, move.action) else game_percent(move.value)
+    return {"chance": chance, "playouts": move.playouts, "round": _move_round_percent(move)}
+
+
+def wins_the_game(observation: Observation, action: AnyAction) -> bool:
+    """Whether ``action`` ends the game won, whatever the cards not seen: calling Rack-O where its 75 points take the
+    seat to the target past anything the other player can have (the only chance said to be 100 % before the game is
+    over, as it ends it)."""
+    public = observation.public
+    if not isinstance(action, CallRacko) or public.rules.players != 2:
+        return False
+    own, other = public.totals[observation.seat], public.totals[1 - observation.seat]
+    most_other = other + POINTS_PER_CARD * RACK_SIZE
+    return own + RACKO_SCORE >= public.rules.target and own + RACKO_SCORE > most_other
+
+
+def _move_round_percent(move: MoveValue) -> int:
+    """A move's chance to win the round as said: 100 only for calling Rack-O (the round won at once)."""
+    assert move.round_chance is not None
+    return 100 if isinstance(move.action, CallRacko) else round_percent(move.round_chance)
 
 
 def stake_sentence(stake: float) -> Sentence:
@@ -567,24 +647,33 @@ def _gap(evaluation: Evaluation, better: MoveValue, worse: MoveValue) -> float:
     """How far apart two moves are, as the difference of the figures the sentences show (so that "91%" and "82%"
     are said to be 9 points apart, not the 8 of the unrounded figures; a game's chances to a tenth of a point)."""
     if evaluation.measure == "game_chance":
-        return round(_game_percent(better.value) - _game_percent(worse.value), 1)
+        return round(game_percent(better.value) - game_percent(worse.value), 1)
     if evaluation.measure == "win_chance":
-        return round(100 * better.value) - round(100 * worse.value)
+        return round_percent(better.value) - round_percent(worse.value)
     return round(abs(round(worse.value, 1) - round(better.value, 1)), 1)
 
 
 def _worth_sentences(observation: Observation, evaluation: Evaluation, move: MoveValue) -> list[Sentence]:
     """Another move's worth as the review measures it (on the play-outs it had), and how far it is behind the best
-    move (:func:`behind`)."""
+    move (:func:`behind`); where the game's measure cannot tell it from the best, how the round tells them apart."""
     measure = evaluation.measure
     if measure == "win_chance" and not evaluation.playouts:
         return []
     loss = evaluation.loss(move.action)
     if measure == "game_chance":
+        worth = Sentence("why:chance-game", _game_values(move, observation))
+        if move.decided_by == "round":
+            best = evaluation.best
+            assert best.round_chance is not None and move.round_chance is not None
+            shown = _move_round_percent(move)
+            points = _move_round_percent(best) - shown
+            return [worth, Sentence("why:behind-round", {"round": shown, "points": points})]
+        if move.decided_by == "points":
+            return [worth, Sentence("why:behind-points", {})]
         gap = _gap(evaluation, evaluation.best, move)
-        return [Sentence("why:chance-game", _game_values(move)), *behind(measure, loss, gap, stake_of(observation))]
+        return [worth, *behind(measure, loss, gap, stake_of(observation))]
     if measure == "win_chance":
-        worth = Sentence("why:chance", {"chance": round(100 * move.value), "playouts": move.playouts})
+        worth = Sentence("why:chance", {"chance": round_percent(move.value), "playouts": move.playouts})
     else:
         worth = Sentence("why:turns", {"turns": round(move.value, 1)})
     return [worth, *behind(measure, loss, _gap(evaluation, evaluation.best, move))]
@@ -760,8 +849,12 @@ def choice_move(observation: AnyObservation, choice: Choice) -> Sentence:
 def _move_text(observation: AnyObservation, choice: Choice, with_chance: bool = False) -> str:
     text = choice_move(observation, choice).text()
     text = text[:1].upper() + text[1:] + "."
-    if with_chance and choice.game_chance is not None:
-        text += " " + say("why:chance-short-game", {"chance": _game_percent(choice.game_chance)})
+    by_round = any(sentence["key"] in ("why:behind-round", "why:behind-points") for sentence in choice.why)
+    if with_chance and choice.game_chance is not None and by_round and choice.win_chance is not None:
+        chances = {"chance": game_percent(choice.game_chance), "round": round_percent(choice.win_chance)}
+        text += " " + say("why:chance-short-round", chances)
+    elif with_chance and choice.game_chance is not None:
+        text += " " + say("why:chance-short-game", {"chance": game_percent(choice.game_chance)})
     elif with_chance and choice.win_chance is not None:
-        text += " " + say("why:chance-short", {"chance": round(100 * choice.win_chance)})
+        text += " " + say("why:chance-short", {"chance": round_percent(choice.win_chance)})
     return text

@@ -38,9 +38,12 @@ Rack-O, so that the lesson can teach it (racko's classic tables call it by thems
 
 RACK = (3, 9, 31, 14, 17, 22, 5, 27, 28, 38)
 """The learner's rack as dealt, slot 5 first: two cards out of order (31 in slot 15, 5 in slot 35)."""
+DRAWN = 19
+"""The learner's first card from the stock: it fits no open slot, but in slot 30, in place of 22, it widens what
+slot 35 needs from 23-26 to 20-26, which racko's own hint ranks above discarding it (tests/test_lesson.py)."""
 OPPONENT_RACK = (29, 8, 13, 18, 16, 30, 35, 20, 36, 37)
 TURNED_UP = 12
-STOCK = (33, 19, 1, 24)
+STOCK = (33, DRAWN, 1, 24)
 """The stock's top cards, in the order they are drawn: the opponent's 33, the learner's 19, the opponent's 1, the
 learner's 24."""
 DECK = arrange_deck([RACK, OPPONENT_RACK], OPPONENT, TURNED_UP, STOCK, deck_size=RULES.deck_size)
@@ -89,7 +92,7 @@ def rising(rack: Sequence[int]) -> int:
 
 
 RACKO_POINTS = racko_score(list(range(1, RACK_SIZE + 1)), RULES)
-FINAL_RACK = (3, 9, 12, 14, 17, 22, 24, 27, 28, 29)
+FINAL_RACK = (3, 9, 12, 14, 17, DRAWN, 24, 27, 28, 29)
 OPPONENT_FINAL = (5, *OPPONENT_RACK[1:])
 OPPONENT_POINTS = POINTS_PER_CARD * ordered_prefix(OPPONENT_FINAL)
 OPPONENT_IN_ORDER = POINTS_PER_CARD * rising(OPPONENT_FINAL)
@@ -134,13 +137,18 @@ STEPS: tuple[Step, ...] = (
     Step(
         "discard",
         "place",
-        "discard",
-        {"card": 19, "low": 23, "high": 26},
+        "slot:5",
+        {"card": DRAWN, "slot": 30, "out": 22, "low": 23, "high": 26, "wider": DRAWN + 1},
+        wrong={"discard": "discard"},
         then=(DrawFromStock(OPPONENT), Discard(OPPONENT)),
     ),
     Step("draw-again", "pick", "draw", {"top": 1, "kept": 3}, wrong={"take": "take"}),
     Step(
-        "place-drawn", "place", "slot:6", {"card": 24, "low": 22, "high": 27, "slot": 35}, wrong={"discard": "discard"}
+        "place-drawn",
+        "place",
+        "slot:6",
+        {"card": 24, "low": DRAWN, "high": 27, "slot": 35},
+        wrong={"discard": "discard"},
     ),
     Step(
         "run",

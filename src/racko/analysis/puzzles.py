@@ -9,9 +9,10 @@ is a puzzle only where every other move is behind by more than the review's boun
 (:func:`margin_for`: 0.05 of the round's stake, or a turn in High-Low), so that every wrong answer would be classed
 a mistake or a blunder, and only where a second, independent and deeper judgement (:func:`confirm`: another seed,
 :data:`CONFIRM_DEPTH` times the play-outs, the answer raced side by side against its rivals on fresh deals)
-confirms that margin with :data:`~racko.analysis.review.CONFIDENCE`.  A puzzle whose answer goes out at once (the
-rack it leaves qualifies, or calling Rack-O) is a first-steps puzzle, marked so (:attr:`Puzzle.first_steps`), and
-only :data:`FIRST_STEPS_SHARE` of a generation may be.
+confirms that margin with :data:`~racko.analysis.review.CONFIDENCE`; the margin said is that confirmation's lower
+bound.  A puzzle whose answer goes out at once (the rack it leaves qualifies, or calling Rack-O), or puts a card in
+the one open stretch it fits, is a first-steps puzzle, marked so (:attr:`Puzzle.first_steps`), and only
+:data:`FIRST_STEPS_SHARE` of a generation may be: the rest need a real choice.
 
 :func:`generate` plays seeded games between computer players (:data:`TABLES`) and keeps a mix of decisions
 (:data:`SHARES`), first those where a computer player of :data:`ASKED` would go wrong.  The games' records travel
@@ -34,10 +35,11 @@ from typing import Any
 from racko import bots
 from racko.actions import CallRacko, DrawFromStock, Exchange, TakeDiscard, Wait
 from racko.analysis.evaluate import FIRST_PLAYOUTS, MORE_PLAYOUTS, Evaluation, Judge, action_json, seat_history
-from racko.analysis.explain import Sentence, card_json, move_sentence, why
+from racko.analysis.explain import Sentence, card_json, game_percent, move_sentence, order_chain, stretches, why
 from racko.analysis.game_chance import round_stake
 from racko.analysis.review import CLASSES, CONFIDENCE, Z, class_bounds
 from racko.analysis.words import say
+from racko.bots.gaps import cards_that_may_come
 from racko.errors import RackoError
 from racko.families import AnyObservation, family_of
 from racko.highlow import HighLowObservation
@@ -107,8 +109,9 @@ CANDIDATE_MARGIN = 2.0
 the bound: the first judgement's lead is measured on the deals that chose the best move, which flatters it, and a
 lead just past the bound is seldom confirmed (16 of the first 75 tried, with candidates from just past the bound).
 High-Low's rating has no play-outs to flatter it: its candidates need the bound alone."""
-FIRST_STEPS_SHARE = 0.05
-"""At most this share of a generation's puzzles may be first steps (the answer goes out at once)."""
+FIRST_STEPS_SHARE = 0.10
+"""At most this share of a generation's puzzles may be first steps (:func:`first_steps`: the answer goes out at once,
+or puts a card in the one open stretch it fits); the rest need a real choice."""
 
 
 class PuzzleError(RackoError):
@@ -158,6 +161,33 @@ def goes_out_at_once(observation: AnyObservation, action: Any, slot: int | None)
         return False
     after = (*observation.rack[:slot], card, *observation.rack[slot + 1 :])
     return qualifies_for_racko(after, observation.rules)
+
+
+def one_fit(observation: AnyObservation, action: Any, slot: int | None) -> bool:
+    """Whether ``action`` places a card (or takes the top discard) that fits one open stretch only, and puts it there:
+    the order kept (with the card counted among those that may come, :func:`racko.analysis.explain.order_chain`)
+    leaves one stretch whose neighbours the card lies between, and the answer's slot is in it (a take's slot is the
+    next decision's).  Finding it asks only where the card stands in order: puzzle 189 of the set before issue 48,
+    38 into slot 50, was one such."""
+    if not isinstance(observation, Observation):
+        return False
+    card: int | None = None
+    if isinstance(action, Exchange):
+        card, slot = observation.held, action.slot
+    elif isinstance(action, TakeDiscard):
+        card, slot = observation.public.discard_top, None
+    if card is None:
+        return False
+    size = observation.rules.deck_size
+    kept = order_chain(observation.rack, [*cards_that_may_come(observation), card], size)
+    fitting = [stretch for stretch in stretches(observation.rack, kept, size) if stretch.low < card < stretch.high]
+    return len(fitting) == 1 and (slot is None or fitting[0].first <= slot <= fitting[0].last)
+
+
+def first_steps(observation: AnyObservation, action: Any, slot: int | None) -> bool:
+    """A puzzle for first steps: its answer goes out at once (:func:`goes_out_at_once`) or is the card's one fit
+    (:func:`one_fit`)."""
+    return goes_out_at_once(observation, action, slot) or one_fit(observation, action, slot)
 
 
 def view_of(observation: AnyObservation) -> dict[str, Any]:
@@ -245,7 +275,7 @@ class Puzzle:
     confirm_playouts: int
     """Play-outs behind the second judgement's margin (0: High-Low's rating, which has none)."""
     first_steps: bool
-    """The answer goes out at once (:func:`goes_out_at_once`): a puzzle for first steps."""
+    """A puzzle for first steps (:func:`first_steps`): its answer goes out at once, or is the card's one fit."""
     missed_by: str | None
     """The strongest computer level of :data:`ASKED` that would play another move here, if one would."""
     game: int
@@ -354,9 +384,9 @@ def answer(puzzle: Puzzle, action: dict[str, Any], lang: str = "en") -> Verdict:
             key,
             {
                 **values,
-                "chosen": round(100 * chosen.value),
-                "chance": round(100 * best.value),
-                "points": round(100 * (best.value - chosen.value)),
+                "chosen": game_percent(chosen.value),
+                "chance": game_percent(best.value),
+                "points": round(game_percent(best.value) - game_percent(chosen.value), 1),
                 "share": round(100 * chosen.loss),
             },
         )
@@ -375,8 +405,10 @@ def _confirmed_sentence(puzzle: Puzzle) -> list[Sentence]:
     """How sure the margin is: the second, deeper judgement's figures (none for High-Low's rating)."""
     if not puzzle.confirm_playouts:
         return []
-    values = {"playouts": puzzle.confirm_playouts, "share": round(100 * puzzle.confirmed)}
-    return [Sentence("puzzle:confirmed", {**values, "low": round(100 * puzzle.confirmed_low)})]
+    # the margin said is the confirmed lower bound: the mean lead of the puzzles kept is flattered by their choosing
+    return [
+        Sentence("puzzle:confirmed", {"playouts": puzzle.confirm_playouts, "low": round(100 * puzzle.confirmed_low)})
+    ]
 
 
 # --- Making puzzles ------------------------------------------------------------------------------------------------
@@ -620,7 +652,7 @@ def _search_game(game: int, seed: int, found: dict[str, list[_Found]]) -> GameRe
                 best = evaluation.best
                 missed = _missed_by(observation, best.action, match.seed + number)
                 kind = kind_of(observation)
-                out = goes_out_at_once(observation, best.action, best.slot)
+                out = first_steps(observation, best.action, best.slot)
                 found[kind].append(_Found(observation, kind, evaluation, margin, missed, game, number, judge_seed, out))
         match.apply(played)
         if len(match.rounds) > ROUNDS_PER_GAME:
@@ -778,8 +810,11 @@ def verify(puzzles: PuzzleSet, puzzle: Puzzle) -> list[str]:
         problems.append(f"puzzle {puzzle.id}: the review's best move is {best}, not the answer {puzzle.answer}")
     elif margin <= margin_for(evaluation.measure):
         problems.append(f"puzzle {puzzle.id}: the best move is ahead by {margin:.3f} only")
-    if puzzle.first_steps != goes_out_at_once(observation, evaluation.best.action, evaluation.best.slot):
-        problems.append(f"puzzle {puzzle.id}: it is marked first steps where its answer does not go out, or not")
+    if puzzle.first_steps != first_steps(observation, evaluation.best.action, evaluation.best.slot):
+        problems.append(
+            f"puzzle {puzzle.id}: it is marked first steps where its answer neither goes out nor is the card's one fit,"
+            " or not"
+        )
     return problems
 
 

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from racko.actions import DrawFromStock, Exchange, TakeDiscard
-from racko.analysis.evaluate import FIRST_PLAYOUTS, MORE_PLAYOUTS, Judge, Measure, action_json
+from racko.analysis.evaluate import FIRST_PLAYOUTS, MORE_PLAYOUTS, Judge, Measure, SideBySide, action_json
 from racko.analysis.game_chance import round_stake
 from racko.errors import RackoError
 from racko.families import AnyAction, AnyObservation
@@ -141,6 +141,10 @@ class Decision:
     confidence: float | None = None
     """The chance, from those play-outs, that the loss is in its class: past the class's lower bound for an
     inaccuracy, mistake or blunder; within the bound of ``good`` for a good move (``None`` where not measured)."""
+    game_before: float | None = None
+    """Where the round's chance grades a decision of a review by the game's measure (the game's could not tell the
+    moves apart): the best move's chance to win the game."""
+    game_after: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         game = self.measure == "game_chance"
@@ -154,8 +158,8 @@ class Decision:
             "measure": self.measure,
             "win_chance_before": _rounded(self.round_before if game else self.before if chances else None),
             "win_chance_after": _rounded(self.round_after if game else self.after if chances else None),
-            "game_chance_before": _rounded(self.before if game else None),
-            "game_chance_after": _rounded(self.after if game else None),
+            "game_chance_before": _rounded(self.before if game else self.game_before),
+            "game_chance_after": _rounded(self.after if game else self.game_after),
             "loss_error": _rounded(self.error),
             "stake": _rounded(self.stake if game else None),
             "confidence": _rounded(self.confidence, 3),
@@ -309,8 +313,16 @@ def review(
     decisions: dict[int, list[Decision]] = {seat: [] for seat in chosen}
     for (_, seat), graded in sorted(results.items()):
         decisions[seat].extend(graded)
+    # the review's measure: its decisions' (those the round graded where the game's measure could not tell the moves
+    # apart left aside)
     measure: Measure = next(
-        (decision.measure for graded in decisions.values() for decision in graded), _default_measure(record)
+        (
+            decision.measure
+            for graded in decisions.values()
+            for decision in graded
+            if decision.game_before is None or decision.measure != "win_chance"
+        ),
+        _default_measure(record),
     )
     playouts = 0 if rules.variant == "highlow" else first + more
     return Review(
@@ -387,19 +399,33 @@ def _grade(judge: Judge, round_number: int, turn: _Turn, check: int = CHECK_PLAY
     evaluation = judge.evaluate(turn.observation, turn.action)
     played = evaluation.value_of(turn.action)
     best = evaluation.best
-    loss = evaluation.loss(turn.action)
-    is_best = played.action == best.action or loss == 0.0
-    bounds = class_bounds(evaluation.measure)
+    loss, measure = evaluation.judged_loss(turn.action)
+    # a move is best when it is the one ranked first, or when nothing tells it from that one
+    untold = played.decided_by is None if evaluation.measure == "game_chance" else loss == 0.0
+    is_best = played.action == best.action or untold
+    bounds = class_bounds(measure)
     stake = 1.0
-    if evaluation.measure == "game_chance":
+    if measure == "game_chance":
         public = turn.observation.public
         seat = turn.action.seat
         stake = round_stake(public.totals[seat], public.totals[1 - seat], 2, public.rules.target)
     grade = bounds.of(loss / stake, is_best)
     error: float | None = None
     confidence: float | None = None
-    if evaluation.measure == "game_chance" and not is_best and loss / stake > bounds.good / 2 and judge.has_lines():
-        loss, error = _check(judge, best.action, best.slot, turn.action, turn.number, stake, check)
+    before, after = best.value, played.value
+    round_before, round_after = best.round_chance, played.round_chance
+    raced_again = evaluation.measure == "game_chance" and not is_best and judge.has_lines()
+    if raced_again and loss / stake > bounds.good / 2:
+        found = _check(judge, best.action, best.slot, turn.action, turn.number, stake, check, measure)
+        # every figure of the decision from the side-by-side races: the first figures chose the best move on their
+        # own deals, which flatters it (and so the loss)
+        after, round_before, round_after = found.played, found.best_round, found.played_round
+        if measure == "game_chance":
+            loss, error = max(0.0, found.loss), found.error
+            before = after + loss  # the best's figure on those races, or the played one's where it did as well
+        else:
+            loss, error = max(0.0, found.round_loss), found.round_error
+            before = found.best
         grade, confidence = _confident_class(bounds, loss / stake, error / stake)
     observation = turn.observation
     card: int | None = None
@@ -410,36 +436,50 @@ def _grade(judge: Judge, round_number: int, turn: _Turn, check: int = CHECK_PLAY
         card = observation.held if observation.held is not None else getattr(observation.public, "passed_card", None)
         if isinstance(turn.action, Exchange):
             replaced = observation.rack[turn.action.slot]
+    game_before = game_after = None
+    if measure == "win_chance" and evaluation.measure == "game_chance":
+        # the game's measure could not tell the moves apart: the round's chance ranked and grades them
+        game_before, game_after = before, after
+        before, after = (round_before or 0.0), (round_after or 0.0)
     return Decision(
         action=turn.number,
         round=round_number,
         seat=turn.action.seat,
-        measure=evaluation.measure,
+        measure=measure,
         played=turn.action,
         best=best.action if not is_best else played.action,
         best_slot=best.slot,
         loss=loss,
         grade=grade,
-        before=best.value,
-        after=played.value,
+        before=before,
+        after=after,
         card=card,
         replaced=replaced,
-        round_before=best.round_chance,
-        round_after=played.round_chance,
+        round_before=round_before,
+        round_after=round_after,
         error=error,
         stake=stake,
         confidence=confidence,
+        game_before=game_before,
+        game_after=game_after,
     )
 
 
 def _check(
-    judge: Judge, best: AnyAction, slot: int | None, played: AnyAction, number: int, stake: float, check: int
-) -> tuple[float, float]:
+    judge: Judge,
+    best: AnyAction,
+    slot: int | None,
+    played: AnyAction,
+    number: int,
+    stake: float,
+    check: int,
+    measure: Measure = "game_chance",
+) -> SideBySide:
     """The loss of ``played`` against ``best`` raced again side by side on fresh deals (the first figures chose the
     best move on their own deals, which flatters it): ``check`` play-outs (:data:`CHECK_PLAYOUTS` in ``racko
     review``), and three times as many more (:data:`CHECK_MORE`) where the loss is within two standard errors of a
-    bound.  Returns the loss (never below 0) and its standard error."""
-    bounds = class_bounds("game_chance")
+    bound; by the game's chance, or where the game's measure could not tell the moves apart, by the round's."""
+    bounds = class_bounds(measure)
 
     def clear(loss: float, error: float) -> bool:  # two standard errors from every bound
         return all(
@@ -447,8 +487,8 @@ def _check(
         )
 
     stages = (check, check * CHECK_MORE // CHECK_PLAYOUTS)
-    loss, error, _ = judge.compare_in_stages(best, played, stages, f"check:{judge.seed}:{number}", slot, clear)
-    return max(0.0, loss), error
+    seed_text = f"check:{judge.seed}:{number}"
+    return judge.side_by_side(best, played, stages, seed_text, slot, clear, by_round=measure == "win_chance")
 
 
 def _confident_class(bounds: ClassBounds, loss: float, error: float) -> tuple[str, float]:

@@ -16,7 +16,16 @@ from typing import Annotated
 
 import typer
 
-from racko.analysis.puzzles import SHIPPED, PuzzleSet, generate, load, margin_for, recheck, verify
+from racko.analysis.puzzles import (
+    FIRST_STEPS_SHARE,
+    SHIPPED,
+    PuzzleSet,
+    generate,
+    load,
+    margin_for,
+    recheck,
+    verify,
+)
 from racko.errors import RackoError
 
 puzzles_app = typer.Typer(
@@ -84,7 +93,7 @@ def generate_command(
     )
     typer.echo(f"Kinds: {figures['kinds']}; variants: {figures['variants']}.")
     typer.echo(f"A computer player goes wrong in some of them (the strongest that does): {figures['missed_by']}.")
-    typer.echo(f"First steps (the answer goes out at once): {figures['first_steps']}.")
+    typer.echo(f"First steps (the answer goes out at once, or is the card's one fit): {figures['first_steps']}.")
 
 
 @puzzles_app.command("check")
@@ -113,6 +122,10 @@ def check_command(
         _check_deeper(puzzles, deeper, seed, started)
         return
     problems = [problem for puzzle in puzzles.puzzles for problem in verify(puzzles, puzzle)]
+    steps = sum(1 for puzzle in puzzles.puzzles if puzzle.first_steps)
+    if steps > FIRST_STEPS_SHARE * len(puzzles.puzzles):
+        share = round(100 * FIRST_STEPS_SHARE)
+        problems.append(f"{steps} of {len(puzzles.puzzles)} puzzles are first steps: at most {share} % may be")
     for problem in problems:
         typer.echo(problem)
     seconds = time.perf_counter() - started
@@ -128,23 +141,24 @@ def _check_deeper(puzzles: PuzzleSet, count: int, seed: int, started: float) -> 
     measure of a true lead near the bound often falls short of that)."""
     every = puzzles.puzzles
     sample = [every[index * len(every) // count] for index in range(min(count, len(every)))]
-    held = other_best = short = 0
+    held = other_best = short = below = 0
     bound = margin_for("game_chance")
     for puzzle in sample:
         again = recheck(puzzles, puzzle, seed)
         other_best += int("prefers" in again.reason)
         short += int(again.margin <= margin_for(puzzle.measure))
         held += again.holds
+        below += int(again.margin < puzzle.confirmed_low)
         typer.echo(
-            f"puzzle {puzzle.id} ({puzzle.kind}): claimed {puzzle.confirmed:.3f} "
-            f"(at least {puzzle.confirmed_low:.3f}), measured {again.margin:.3f} (at least {again.low:.3f}) "
+            f"puzzle {puzzle.id} ({puzzle.kind}): stated at least {puzzle.confirmed_low:.3f} (mean "
+            f"{puzzle.confirmed:.3f}), measured {again.margin:.3f} (at least {again.low:.3f}) "
             f"on {again.playouts} play-outs: " + ("holds" if again.holds else again.reason)
         )
     seconds = time.perf_counter() - started
     typer.echo(
         f"{held} of {len(sample)} hold under a deeper judgement with seed {seed} (the answer first, its lead past "
         f"{bound} of the round's stake or a turn, 95% sure); {other_best} prefer another move, {short} measure a "
-        f"lead not past the bound ({seconds:.1f} s)."
+        f"lead not past the bound, {below} a lead below the margin stated ({seconds:.1f} s)."
     )
     if short:
         raise typer.Exit(1)

@@ -9,6 +9,7 @@ import importlib.util
 import itertools
 import json
 import os
+import random
 import statistics
 import time
 from collections.abc import Callable, Sequence
@@ -19,16 +20,20 @@ from typing import Annotated, Any
 import typer
 
 from racko import bots
+from racko.actions import Discard, DrawFromStock, Exchange, TakeDiscard
 from racko.analysis.evaluate import FIRST_PLAYOUTS, MORE_PLAYOUTS
 from racko.analysis.explain import move_sentence
-from racko.analysis.game_chance import GAMES, TABLE_FILE
+from racko.analysis.game_chance import GAMES, TABLE_FILE, after_round, round_stake
 from racko.analysis.review import CLASSES, Decision, Review, SeatReview, accuracy, class_bounds, review
 from racko.analysis.words import say
 from racko.bots.runner import play_match
 from racko.errors import RackoError
+from racko.highlow import KeepOrder, Replace, SwapCards
 from racko.match import Match
+from racko.observation import Observation
 from racko.record import GameRecord
-from racko.rules import variant
+from racko.round import Round, arrange_deck
+from racko.rules import RACK_SIZE, variant
 from racko.tools.arena_commands import _progress
 
 SHOWN = ("inaccuracy", "mistake", "blunder")
@@ -328,15 +333,32 @@ def measure_spread(
 LADDER = ("easy", "medium", "hard", "expert", "master")
 
 
-def measure_ladder(games: int, levels: Sequence[str], opponent: str = "hard", progress: Any = None) -> dict[str, Any]:
+def measure_ladder(
+    games: int,
+    levels: Sequence[str],
+    opponent: str = "hard",
+    progress: Any = None,
+    *,
+    judge_playouts: int = 0,
+    judge_opponent: str = "expert",
+) -> dict[str, Any]:
     """Each level plays the same deals against ``opponent``: the first round of a 500-point game (2 players, the
     2-player rule; the deal of seed 20_000 + game; the level in seat 1 and seat 2 alternately), and its decisions
     are reviewed as in ``racko review`` (seed 0, the game's measure).  Per level: its accuracy with a 95 % interval
     (the games' accuracies' mean, plus or minus 1.96 of their standard error: a game's decisions are not independent
     of one another), its mean loss and its classes; and for each level and the next, the mean over the same deals
     of the difference of their games' accuracies, with its 95 % interval (``steps``: paired, so that a deal's ease
-    cancels)."""
+    cancels).
+
+    Two measures more (issue 48), beside each: ``where_levels_differ``, the accuracy over the decisions where the
+    levels of the ladder would not all play the same move (each asked at the decision's position), where what tells
+    the levels apart lies; and with ``judge_playouts``, ``by_expert_playouts``: on those decisions, the loss of the
+    move played against the review's best measured again by play-outs in which both seats play as
+    ``judge_opponent`` does (the computer players through their public interface, the opponent's hidden cards and the
+    stock dealt at random from the cards the seat has not seen), ``judge_playouts`` a move on the same deals."""
     found: dict[str, list[list[Decision]]] = {level: [] for level in levels}
+    differing: dict[str, list[list[Decision]]] = {level: [] for level in levels}
+    judged: dict[str, list[list[float]]] = {level: [] for level in levels}
     step = 0
     for game in range(games):
         for level in levels:
@@ -350,49 +372,185 @@ def measure_ladder(games: int, levels: Sequence[str], opponent: str = "hard", pr
                 match.apply(players[to_act].act(match.observation(to_act)))
             record = GameRecord.of(match, players=tuple(seats))
             result = review(record, seats=[seat], rounds=[1], reveal=True)
-            found[level].append(list(result.seats[0].decisions))
+            decisions = list(result.seats[0].decisions)
+            found[level].append(decisions)
+            apart = _where_levels_differ(record, decisions, levels, game)
+            differing[level].append([decision for decision in decisions if decision.action in apart])
+            if judge_playouts:
+                judged[level].append(
+                    [
+                        _decision_accuracy_by_playouts(record, decision, judge_playouts, judge_opponent, game)
+                        for decision in decisions
+                        if decision.action in apart
+                    ]
+                )
             step += 1
             if progress is not None:
                 progress(step, games * len(levels))
     table: dict[str, Any] = {}
     for level, per_game in found.items():
         decisions = [decision for game in per_game for decision in game]
-        per_game_accuracy = [accuracy(game) for game in per_game if game]
-        values = [value for value in per_game_accuracy if value is not None]
-        mean = statistics.fmean(values) if values else None
-        error = statistics.stdev(values) / len(values) ** 0.5 if len(values) > 1 else None
         table[level] = {
+            **_accuracy_figures([accuracy(game) for game in per_game if game]),
             "games": len(per_game),
             "decisions": len(decisions),
-            "accuracy": round(mean, 2) if mean is not None else None,
-            "interval": [round(mean - 1.96 * error, 2), round(mean + 1.96 * error, 2)]
-            if mean is not None and error is not None
-            else None,
             "accuracy_of_decisions": accuracy(decisions),
             "mean_loss": round(statistics.fmean(d.loss for d in decisions), 5) if decisions else None,
             "classes": {grade: sum(1 for d in decisions if d.grade == grade) for grade in CLASSES},
+            "where_levels_differ": {
+                **_accuracy_figures([accuracy(game) for game in differing[level][:]]),
+                "decisions": sum(len(game) for game in differing[level]),
+            },
         }
-    steps = []
+        if judge_playouts:
+            table[level]["by_expert_playouts"] = {
+                **_accuracy_figures([statistics.fmean(game) if game else None for game in judged[level]]),
+                "decisions": sum(len(game) for game in judged[level]),
+                "playouts": judge_playouts,
+                "players": judge_opponent,
+            }
     names = list(found)
+    steps = []
     for lower, higher in itertools.pairwise(names):
-        pairs = [
-            (accuracy(low), accuracy(high))
-            for low, high in zip(found[lower], found[higher], strict=True)
-            if low and high
-        ]
-        differences = [high - low for low, high in pairs if low is not None and high is not None]
-        if len(differences) > 1:
-            mean = statistics.fmean(differences)
-            error = statistics.stdev(differences) / len(differences) ** 0.5
-            steps.append(
-                {
-                    "lower": lower,
-                    "higher": higher,
-                    "difference": round(mean, 2),
-                    "interval": [round(mean - 1.96 * error, 2), round(mean + 1.96 * error, 2)],
-                }
+        figures = _step(lower, higher, [accuracy(game) for game in found[lower]], [accuracy(g) for g in found[higher]])
+        if figures is None:
+            continue
+        split = _step(lower, higher, [accuracy(g) for g in differing[lower]], [accuracy(g) for g in differing[higher]])
+        figures["where_levels_differ"] = None if split is None else _bare(split)
+        if judge_playouts:
+            by_playouts = _step(
+                lower,
+                higher,
+                [statistics.fmean(g) if g else None for g in judged[lower]],
+                [statistics.fmean(g) if g else None for g in judged[higher]],
             )
+            figures["by_expert_playouts"] = None if by_playouts is None else _bare(by_playouts)
+        steps.append(figures)
     return {"games": games, "opponent": opponent, "measure": "game_chance", "levels": table, "steps": steps}
+
+
+def _accuracy_figures(values: Sequence[float | None]) -> dict[str, Any]:
+    """The mean of the games' accuracies and its 95 % interval (a game's decisions are not independent)."""
+    found = [value for value in values if value is not None]
+    mean = statistics.fmean(found) if found else None
+    error = statistics.stdev(found) / len(found) ** 0.5 if len(found) > 1 else None
+    interval = None
+    if mean is not None and error is not None:
+        interval = [round(mean - 1.96 * error, 2), round(mean + 1.96 * error, 2)]
+    return {"accuracy": round(mean, 2) if mean is not None else None, "interval": interval}
+
+
+def _step(lower: str, higher: str, low: Sequence[float | None], high: Sequence[float | None]) -> dict[str, Any] | None:
+    """The higher level's accuracy less the lower's over the same deals, with its 95 % interval (paired)."""
+    differences = [b - a for a, b in zip(low, high, strict=True) if a is not None and b is not None]
+    if len(differences) < 2:
+        return None
+    mean = statistics.fmean(differences)
+    error = statistics.stdev(differences) / len(differences) ** 0.5
+    return {
+        "lower": lower,
+        "higher": higher,
+        "difference": round(mean, 2),
+        "interval": [round(mean - 1.96 * error, 2), round(mean + 1.96 * error, 2)],
+    }
+
+
+def _bare(step: dict[str, Any]) -> dict[str, Any]:
+    return {"difference": step["difference"], "interval": step["interval"]}
+
+
+def _where_levels_differ(
+    record: GameRecord, decisions: Sequence[Decision], levels: Sequence[str], game: int
+) -> set[int]:
+    """The decisions (their action numbers) where the ladder's levels, each asked at the position, would not all play
+    the same move."""
+    wanted = {decision.action for decision in decisions}
+    apart: set[int] = set()
+    match = Match(record.rules, first_dealer=record.rounds[0].dealer, decks=[record.rounds[0].deck])
+    for number, action in enumerate(record.rounds[0].actions, start=1):
+        if number in wanted:
+            observation = match.observation(action.seat)
+            chosen = {bots.create(level, seed=game * 100 + number).act(observation) for level in levels}
+            if len(chosen) > 1:
+                apart.add(number)
+        match.apply(action)
+    return apart
+
+
+def _decision_accuracy_by_playouts(
+    record: GameRecord, decision: Decision, playouts: int, players: str, game: int
+) -> float:
+    """A decision's accuracy (as :func:`racko.analysis.review.decision_accuracy` scores it) with its loss measured
+    again: the review's best move and the move played, each raced ``playouts`` times to the round's end on the same
+    random deals of the cards the seat has not seen, both seats played by ``players``; the loss in the chance to
+    win the game divided by the round's stake."""
+    match = Match(record.rules, first_dealer=record.rounds[0].dealer, decks=[record.rounds[0].deck])
+    for action in record.rounds[0].actions[: decision.action - 1]:
+        match.apply(action)
+    observation = match.observation(decision.seat)
+    assert isinstance(observation, Observation)
+    rng = random.Random(f"ladder:{game}:{decision.action}")
+    worth = {"best": 0.0, "played": 0.0}
+    actions = record.rounds[0].actions
+    # a take's slot is the seat's next action in the record
+    following = actions[decision.action] if decision.action < len(actions) else None
+    played_slot = (
+        following.slot if isinstance(decision.played, TakeDiscard) and isinstance(following, Exchange) else None
+    )
+    for _ in range(playouts):
+        deal_seed = rng.getrandbits(32)
+        for name, action, slot in (
+            ("best", decision.best, decision.best_slot),
+            ("played", decision.played, played_slot),
+        ):
+            worth[name] += _play_out_by(observation, action, slot, players, deal_seed) / playouts
+    public = observation.public
+    stake = round_stake(public.totals[decision.seat], public.totals[1 - decision.seat], 2, public.rules.target)
+    loss = max(0.0, worth["best"] - worth["played"])
+    return float(100 * 0.5 ** (loss / stake / class_bounds("game_chance").mistake))
+
+
+def _play_out_by(observation: Observation, action: Any, slot: int | None, players: str, seed: int) -> float:
+    """The seat's chance to win the game after ``action`` and a round played out by two ``players``: the opponent's
+    hidden slots and the stock dealt at random (by ``seed``) from the cards the seat has not seen, the discard pile
+    reduced to its top card."""
+    rng = random.Random(seed)
+    public = observation.public
+    rules = public.rules
+    seat = observation.seat
+    rack = list(observation.rack)
+    top = public.discard_top
+    drawn_first = isinstance(action, DrawFromStock)
+    if isinstance(action, TakeDiscard):
+        card = top
+        assert card is not None
+        where = slot if slot is not None else min(range(RACK_SIZE), key=lambda index: abs(rack[index] - card))
+        rack[where], top = card, rack[where]
+    elif isinstance(action, Exchange):
+        assert observation.held is not None
+        rack[action.slot], top = observation.held, rack[action.slot]
+    elif isinstance(action, Discard):
+        top = observation.held
+    unseen = [card for card in range(1, rules.deck_size + 1) if card not in observation.seen_cards()]
+    rng.shuffle(unseen)
+    known = public.known[1 - seat]
+    theirs = [card if card is not None else unseen.pop() for card in known]
+    mine_first = 1 - seat if drawn_first else seat  # the dealer: the player at its left acts first
+    racks = [rack, theirs] if seat == 0 else [theirs, rack]
+    turned = top if top is not None else unseen.pop()
+    deck = arrange_deck(racks, mine_first, turned, unseen, deck_size=rules.deck_size)
+    played = Round(rules.replace(turn_cap=200), deck, mine_first, totals=public.totals)
+    bots_at = [bots.create(players, seed=seed + index) for index in range(2)]
+    while not played.over:
+        to_act = played.to_act
+        assert to_act is not None
+        move = bots_at[to_act].act(played.observation(to_act))
+        assert not isinstance(move, Replace | SwapCards | KeepOrder)
+        played.apply(move)
+    result = played.result
+    assert result is not None
+    own, other = public.totals[seat], public.totals[1 - seat]
+    return after_round(own, other, result.scores[seat], result.scores[1 - seat], 2, rules.target)
 
 
 def _coarse(grade: str) -> str:
@@ -417,6 +575,17 @@ def spread_command(
             show_default=False,
         ),
     ] = None,
+    judge_playouts: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="With --ladder: the decisions where the levels differ judged again by this many play-outs a move in "
+            "which both seats play as --judge-players does (slow: a computer player's every move).",
+        ),
+    ] = 0,
+    judge_players: Annotated[
+        str, typer.Option(help="With --judge-playouts: the computer player of those play-outs.")
+    ] = "expert",
 ) -> None:
     """Measure the review's spread: games of computer players reviewed with several seeds; the standard deviation of
     each move's loss between seeds, and how each level's moves are classed (docs/REVIEW.md).  With --ladder: each
@@ -424,10 +593,12 @@ def spread_command(
     if ladder is not None:
         names = [name.strip() for name in ladder.split(",") if name.strip()]
         try:
-            for name in names:
+            for name in [*names, judge_players]:
                 bots.describe(name)
             with _progress("Games") as progress:
-                ladder_figures = measure_ladder(games, names, progress=progress)
+                ladder_figures = measure_ladder(
+                    games, names, progress=progress, judge_playouts=judge_playouts, judge_opponent=judge_players
+                )
         except RackoError as error:
             raise _fail(str(error), 2) from None
         if as_json:
@@ -439,11 +610,27 @@ def spread_command(
                 f"{level}: accuracy {found['accuracy']} (95% {interval[0]}-{interval[1]}) over {found['games']} "
                 f"games, {found['decisions']} decisions; mean loss {found['mean_loss']} of game chance."
             )
+            apart = found["where_levels_differ"]
+            typer.echo(
+                f"  where the levels differ: accuracy {apart['accuracy']} (95% {apart['interval']}) over "
+                f"{apart['decisions']} decisions."
+            )
+            if "by_expert_playouts" in found:
+                judged = found["by_expert_playouts"]
+                typer.echo(
+                    f"  there, by {judged['playouts']} play-outs of {judged['players']}: accuracy {judged['accuracy']} "
+                    f"(95% {judged['interval']})."
+                )
         for step in ladder_figures["steps"]:
             low, high = step["interval"]
             typer.echo(
                 f"{step['higher']} - {step['lower']}: {step['difference']:+} on the same deals (95% {low} to {high})."
             )
+            for name in ("where_levels_differ", "by_expert_playouts"):
+                if step.get(name):
+                    typer.echo(
+                        f"  {name.replace('_', ' ')}: {step[name]['difference']:+} (95% {step[name]['interval']})."
+                    )
         return
     levels = [name.strip() for name in bot_list.split(",")]
     try:

@@ -39,7 +39,7 @@ from racko.web.core import (
     static_files,
     words_route,
 )
-from racko.web.ops import Metrics, keep_collections_short
+from racko.web.ops import Metrics, Runs, keep_collections_short, said_of, watch_the_loop
 from racko.web.store import SchemaPart, TableStore
 from racko.web.table import IDLE_SECONDS, TableRoom
 
@@ -48,7 +48,14 @@ log = logging.getLogger("racko.serve")
 
 def schema_parts() -> list[SchemaPart]:
     """The rooms' own tables in the store (the table room's journal is the store's own)."""
-    return [players_room.SCHEMA, ratings_room.SCHEMA, lobby_room.SCHEMA, push_room.SCHEMA, bots_room.SCHEMA]
+    return [
+        players_room.SCHEMA,
+        ratings_room.SCHEMA,
+        lobby_room.SCHEMA,
+        push_room.SCHEMA,
+        bots_room.SCHEMA,
+        ops_room.SCHEMA,
+    ]
 
 
 def people(store: TableStore) -> tuple[players_room.Players, ratings_room.Ratings]:
@@ -56,6 +63,8 @@ def people(store: TableStore) -> tuple[players_room.Players, ratings_room.Rating
     reaches the ratings and histories, and the bot ladder's meetings, too (``racko admin`` uses the same)."""
     players = players_room.Players(store)
     players.forgetting.append(bots_room.forget_on_ladder)
+    players.forgetting.append(bots_room.forget_challenges)
+    players.revoking.append(bots_room.revoke_in_bots)
     return players, ratings_room.Ratings(store, players)
 
 
@@ -90,15 +99,16 @@ class ServerSettings:
     """The server's clock, which the tables' clocks read (tests pass one they move by hand; no CLI option)."""
     push_keys: push_room.PushKeys | None = None
     push_contact: str = push_room.CONTACT
-    push_to_plain_http: bool = False
-    """The VAPID keys that sign "your turn" pushes (None: no pushes), the contact their claims name, and whether
-    http:// push services are taken too (a test's own, on 127.0.0.1; no CLI option)."""
+    push_reach: push_room.PushReach | None = None
+    """The VAPID keys that sign "your turn" pushes (None: no pushes), the contact their claims name, and where pushes
+    may go (default: the browsers' push services only, racko.web.push.reach)."""
     bot_keep_alive: float = bots_room.KEEP_ALIVE_SECONDS
     """Seconds between the keep-alive lines of the Bot API's quiet streams (docs/BOTS.md)."""
     bot_ladder: bots_room.LadderLimits | None = None
     """Run the bot ladder within these limits (None: no ladder; docs/BOTS.md)."""
     bot_requests_per_minute: int = bots_room.REQUESTS_PER_MINUTE
     bot_games_at_once: int = bots_room.GAMES_AT_ONCE
+    bot_open_challenges: int = bots_room.OPEN_CHALLENGES
     """The limits on each bot's token (docs/BOTS.md)."""
 
     def creation_limit(self) -> CreationLimit:
@@ -130,11 +140,15 @@ def create_app(store: TableStore, settings: ServerSettings | None = None) -> Sta
     allowed = frozenset(origin.rstrip("/") for origin in settings.allow_origins)
     lobby = lobby_room.Lobby(hub, ratings, fill_seconds=settings.fill_seconds, quick_target=settings.quick_target)
     reviews = review_room.Reviews.with_playouts(settings.review_playouts)
-    bot_events = bots_room.BotEvents(hub)
-    ladder = None if settings.bot_ladder is None else bots_room.Ladder(hub, bot_events, ratings, settings.bot_ladder)
     bot_limits = bots_room.BotLimits(
-        players, settings.bot_requests_per_minute, settings.bot_games_at_once, settings.now
+        players,
+        settings.bot_requests_per_minute,
+        settings.bot_games_at_once,
+        settings.now,
+        open_challenges=settings.bot_open_challenges,
     )
+    bot_events = bots_room.BotEvents(hub, bot_limits)
+    ladder = None if settings.bot_ladder is None else bots_room.Ladder(hub, bot_events, ratings, settings.bot_ladder)
     challenges = bots_room.Challenges(hub, bot_events, bot_limits)
 
     async def forgotten(player_id: str) -> None:
@@ -151,20 +165,30 @@ def create_app(store: TableStore, settings: ServerSettings | None = None) -> Sta
 
     hub.games_over.subscribe(game_over)
     pushes = push_room.Pushes(
-        store, hub.players, settings.push_keys, contact=settings.push_contact, plain_http=settings.push_to_plain_http
+        store, hub.players, settings.push_keys, contact=settings.push_contact, reach=settings.push_reach
     )
     hub.turns_begun.subscribe(pushes.turn)
     creation = settings.creation_limit()
     running = {"closing": False}
 
+    runs = Runs(store)
+
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        watch_the_loop()
+        run = await asyncio.to_thread(runs.started)
+        metrics.starts.inc(run.starts)
+        metrics.unclean_ends.inc(run.unclean)
+        unclean = said_of(run, runs.node)
+        if unclean is not None:
+            log.warning("%s", unclean)
         resumed = hub.resume_all()
         log.info("racko serve started: node %s, tables in %s, %d resumed", store.node or "-", store.describe(), resumed)
+        seen_task = asyncio.create_task(runs.keep())
         keeper = asyncio.create_task(hub.keep())
         lobby_task = asyncio.create_task(lobby.run())
         pages_task = asyncio.create_task(hub.players.keep_pages_noted())
-        challenges_task = asyncio.create_task(challenges.run())
+        bots_task = asyncio.create_task(bot_events.keep())
         collector = asyncio.create_task(keep_collections_short()) if settings.short_collections else None
         ladder_task = None if ladder is None else asyncio.create_task(ladder.run())
         yield
@@ -174,9 +198,14 @@ def create_app(store: TableStore, settings: ServerSettings | None = None) -> Sta
         keeper.cancel()
         lobby_task.cancel()
         pages_task.cancel()
-        challenges_task.cancel()
+        bots_task.cancel()
         if collector is not None:
             collector.cancel()
+        seen_task.cancel()
+        try:  # before the store closes with the tables: the next start knows this run ended cleanly
+            await asyncio.to_thread(runs.stopped)
+        except Exception as error:
+            log.warning("this run's clean stop could not be noted: %s", type(error).__name__)
         await hub.close()
         pushes.close()
         reviews.close()

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 import typer
 
 from racko.play.library import data_dir
-from racko.web.bots import GAMES_AT_ONCE, REQUESTS_PER_MINUTE
+from racko.web.bots import GAMES_AT_ONCE, OPEN_CHALLENGES, REQUESTS_PER_MINUTE
 from racko.web.core import NEW_TABLES_PER_ADDRESS
 from racko.web.lobby import FILL_SECONDS
 from racko.web.ops import LOG_FORMATS
@@ -100,6 +100,19 @@ def serve_command(
         str,
         typer.Option(help="The operator's contact the notifications name to the push services (mailto: or https:)."),
     ] = "mailto:racko@localhost",
+    push_service: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--push-service",
+            help="A push service besides the browsers' own (Google's, Mozilla's, Apple's, Microsoft's) that "
+            "notifications may go to, as HOST or HOST:PORT (repeat for more): the operator's own, which may stand "
+            "inside their network (docs/DEPLOY.md).",
+        ),
+    ] = None,
+    push_ca: Annotated[
+        Path | None,
+        typer.Option(help="Certificates (PEM) trusted for the push services besides the system's: an own service's."),
+    ] = None,
     bot_ladder: Annotated[
         bool,
         typer.Option(
@@ -138,12 +151,18 @@ def serve_command(
             help="Games not over a bot may play at once before its challenges and seeks are refused (429).", min=1
         ),
     ] = GAMES_AT_ONCE,
+    bot_open_challenges: Annotated[
+        int,
+        typer.Option(
+            help="Challenges that may wait for one bot's answer at once, from everybody together (more: 429).", min=1
+        ),
+    ] = OPEN_CHALLENGES,
 ) -> None:
     """Play Rack-O in the browser, with friends and computer players: start the server and print its address."""
     import uvicorn
 
     from racko.web.app import ServerSettings, create_app
-    from racko.web.ops import configure_logging
+    from racko.web.ops import LoggedServer, configure_logging, report_crashes
 
     if sync not in SYNC_LEVELS:
         typer.echo(f"racko: --sync is {' or '.join(SYNC_LEVELS)}, not {sync!r}.", err=True)
@@ -173,9 +192,20 @@ def serve_command(
         except ValueError as error:
             typer.echo(f"racko: {error}.", err=True)
             raise typer.Exit(2) from None
+    from racko.web.push import PushReach
+
+    try:
+        reach = PushReach.of(tuple(push_service or ()), push_ca)
+    except ValueError as error:
+        typer.echo(f"racko: --push-service: {error}.", err=True)
+        raise typer.Exit(2) from None
+    if push_ca is not None and not push_ca.is_file():
+        typer.echo(f"racko: --push-ca: there is no file {push_ca}.", err=True)
+        raise typer.Exit(2)
     os.umask(0o077)  # every file this process makes (database, journal, lock, logs) is its owner's only
     name = node or f"{socket.gethostname().split('.')[0] or 'racko'}-{port}"
     configure_logging(log_format, name)
+    report_crashes()
     store = store_or_exit(db, "cannot keep the tables there", sync=sync, node=name)
     keys = push_keys_or_exit(push_keys, db)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
@@ -194,11 +224,13 @@ def serve_command(
         rate_shared_addresses=rate_shared_addresses,
         push_keys=keys,
         push_contact=push_contact,
+        push_reach=reach,
         bot_ladder=ladder,
         bot_requests_per_minute=bot_requests_per_minute,
         bot_games_at_once=bot_games_at_once,
+        bot_open_challenges=bot_open_challenges,
     )
-    uvicorn.run(
+    config = uvicorn.Config(
         create_app(store, settings),
         host=host,
         port=port,
@@ -207,6 +239,8 @@ def serve_command(
         proxy_headers=True,
         timeout_graceful_shutdown=5,
     )
+    # SIGTERM and SIGINT each leave a line in the log, a fatal signal its stack (racko.web.ops.life).
+    LoggedServer(config).run()
 
 
 def proxy_config_command(
@@ -344,8 +378,12 @@ def admin_rename(
     db: Annotated[str | None, typer.Option(help=DB_HELP)] = None,
 ) -> None:
     """Give a player another name (in the lobby, the ratings and their games from now on)."""
-    from racko.web.players import clean_name
+    from racko.web.players import clean_name, unfit_name
 
+    unfit = unfit_name(name)
+    if unfit is not None:
+        typer.echo(f"racko: {unfit.message}", err=True)
+        raise typer.Exit(2)
     clean = clean_name(name)
     if clean is None:
         typer.echo("racko: a name is some text, such as Ann.", err=True)
@@ -397,8 +435,13 @@ def admin_bot_add(
     in their order.
 
     The same name again gives that bot a new token: the old one stops working."""
-    from racko.web.players import clean_name, reserved_like
+    from racko.web.players import clean_name, reserved_like, unfit_name
 
+    for name in names:
+        unfit = unfit_name(name)
+        if unfit is not None:
+            typer.echo(f"racko: {unfit.message}", err=True)
+            raise typer.Exit(2)
     cleaned = [clean_name(name) for name in names]
     if any(clean is None or reserved_like(clean) is not None for clean in cleaned):
         typer.echo("racko: a bot's name is some text that is no computer level's, such as Robo.", err=True)

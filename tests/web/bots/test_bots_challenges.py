@@ -19,35 +19,10 @@ from typing import Any
 from typer.testing import CliRunner
 from websockets.sync.client import connect
 
+from botting import call, person
 from browsing import serving_app
 from racko.cli import app as cli_app
 from tables import HandClock, table_app
-
-
-def call(
-    url: str, path: str, token: str | None = None, body: Any = None, cookie: str | None = None, method: str = ""
-) -> tuple[int, Any]:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url + path, data=data, method=method or ("GET" if body is None else "POST"))
-    if token is not None:
-        request.add_header("Authorization", "Bearer " + token)
-    if cookie is not None:
-        request.add_header("Cookie", cookie)
-    request.add_header("Content-Type", "application/json")
-    try:
-        with urllib.request.urlopen(request, timeout=20) as answer:
-            return answer.status, json.loads(answer.read())
-    except urllib.error.HTTPError as error:
-        return error.code, {**json.loads(error.read()), "retry_after": error.headers.get("Retry-After")}
-
-
-def person(url: str, name: str) -> str:
-    """A person with a name: their cookie."""
-    request = urllib.request.Request(
-        url + "/api/me", data=json.dumps({"name": name}).encode(), headers={"Content-Type": "application/json"}
-    )
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        return answer.headers["Set-Cookie"].split(";")[0]
 
 
 class Events:
@@ -380,5 +355,5 @@ def test_forget_me_withdraws_a_person_s_open_challenge_and_keeps_no_challenge_na
             canceled = events.next("challengeCanceled")
             assert (canceled["id"], canceled["state"]) == (made["id"], "withdrawn")
             assert call(url, f"/api/bot/challenge/{made['id']}/accept", token, {})[0] == 404  # no such challenge now
-        challenges = app.state.challenges.challenges.values()
-        assert not any("Ann" in (challenge.challenger.name, challenge.bot.name) for challenge in challenges)
+        kept = app.state.hub.store.read(lambda rows: rows("SELECT challenger_id, bot_id FROM racko_challenges"))
+        assert kept == []  # no challenge naming her is kept

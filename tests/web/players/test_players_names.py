@@ -124,7 +124,7 @@ def _rate(client: TestClient, player_id: str) -> None:
 def test_a_name_like_a_player_s_online_now_is_refused_and_nothing_is_made(any_client: TestClient) -> None:
     client = any_client
     person(client, "Ann")
-    for name in ("Ann", "ANN", "\u0410nn", "Ａｎｎ"):
+    for name in ("Ann", "ANN", "\u0391\u039d\u039d", "Ａｎｎ"):  # Greek capitals Alpha, Nu, Nu
         answer = _post(client, "/api/me", {"name": name})
         assert answer.status_code == 409, (name, answer.text)
         assert answer.json()["code"] == "name-taken" and answer.json()["like"] == "Ann"
@@ -156,7 +156,7 @@ def test_a_player_renames_within_their_own_name_but_not_to_another_s(any_client:
     ann, bob = person(client, "Ann"), person(client, "Bob")
     assert _post(client, "/api/me", {"name": "ANN"}, ann).json()["name"] == "ANN"  # their own, in capitals
     assert _post(client, "/api/me", {"name": "Ann"}, ann).status_code == 200
-    refused = _post(client, "/api/me", {"name": "\u0410NN"}, bob)
+    refused = _post(client, "/api/me", {"name": "\u0391\u039d\u039d"}, bob)
     assert refused.status_code == 409 and refused.json()["code"] == "name-taken" and refused.json()["like"] == "Ann"
     refused = _post(client, "/api/me", {"name": "medium 2"}, bob)
     assert refused.status_code == 409 and refused.json()["code"] == "name-reserved"

@@ -60,13 +60,25 @@ def test_a_look_alike_name_is_refused_in_dutch_and_nothing_is_saved(
         page.goto(server + "/")
     _type_name(ann, "Ann")
     expect(ann.locator("#you")).to_contain_text("Je speelt als Ann.")
-    _type_name(other, "\u0410nn")  # its first letter Cyrillic
+    _type_name(other, "\u0391\u039d\u039d")  # Greek capitals: Alpha, Nu, Nu
     problem = other.locator("#who #name-problem")
-    expect(problem).to_have_text("“\u0410nn” lijkt te veel op “Ann”, die hier nu speelt: kies een andere naam.")
-    expect(problem.locator("bdi")).to_have_text(["\u0410nn", "Ann"])  # the names as text, each isolated
+    expect(problem).to_have_text(
+        "“\u0391\u039d\u039d” lijkt te veel op “Ann”, die hier nu speelt: kies een andere naam."
+    )
+    expect(problem.locator("bdi")).to_have_text(["\u0391\u039d\u039d", "Ann"])  # the names as text, each isolated
     expect(other.locator("#name-form")).to_be_visible()
     expect(other.locator("#you")).to_be_hidden()
     other.screenshot(path=str(shots / "name-taken-nl.png"), full_page=True)
+    _type_name(other, "\u0410nn")  # its first letter Cyrillic, the others Latin: refused for mixing scripts
+    expect(problem).to_have_text(
+        "“\u0410nn” mengt letters uit verschillende schriften, zoals namen die zich als een ander voordoen: schrijf "
+        "hem in één schrift (Latijns schrift mag samen met Chinees, Japans of Koreaans)."
+    )
+    other.screenshot(path=str(shots / "name-unfit-nl.png"), full_page=True)
+    _type_name(other, "Ann\U000e0041")  # a tag character, which shows nothing
+    expect(problem).to_contain_text("bevat een teken dat niets laat zien")
+    _type_name(other, "Zed [bot]")
+    expect(problem).to_contain_text("draagt het teken van een bot")
     _type_name(other, "Een vergeten speler")
     expect(problem).to_have_text(
         "“Een vergeten speler” lijkt op “een vergeten speler”, zoals de pagina’s een vergeten speler noemen: kies "
@@ -137,6 +149,9 @@ def test_a_seat_s_name_that_looks_like_another_seat_s_is_refused_at_the_table_an
     third = _person(chromium, contexts, "fr-FR")
     third.goto(link(server, table, 2))
     second.close()
-    third.locator("#name-input").fill("Βеа")  # Greek B, Cyrillic e
+    third.locator("#name-input").fill("Βеа")  # Greek B, Cyrillic e and a: mixed scripts
+    third.locator("#name-input").press("Enter")
+    expect(third.locator("#name-problem")).to_contain_text("dans une seule écriture")
+    third.locator("#name-input").fill("Веа")  # all Cyrillic: one script, Bea's skeleton
     third.locator("#name-input").press("Enter")
     expect(third.locator("#name-problem")).to_contain_text("porte déjà ce nom")

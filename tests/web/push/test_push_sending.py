@@ -19,7 +19,7 @@ from people import eventually, get_as, person, until
 from pushing import DeviceKeys, PushService
 from racko.tools.bench.server import sorting_move
 from racko.web.app import ServerSettings, create_app
-from racko.web.push import PushKeys, keys_at, keys_beside
+from racko.web.push import PushKeys, PushReach, keys_at, keys_beside
 from racko.web.store import SqliteTables
 from racko.web.store.postgres import PostgresTables
 
@@ -27,13 +27,15 @@ CONTACT = "mailto:operator@example.org"
 
 
 @pytest.fixture
-def service() -> Iterator[PushService]:
-    made = PushService()
+def service(tmp_path: Path) -> Iterator[PushService]:
+    made = PushService(tmp_path)
     yield made
     made.close()
 
 
-def _app(store: Any) -> Any:
+def _app(store: Any, service: PushService) -> Any:
+    """The server, told (as ``racko serve --push-service 127.0.0.1:PORT --push-ca FILE`` tells it) that the test's
+    own push service is one of its operator's."""
     return create_app(
         store,
         ServerSettings(
@@ -42,14 +44,14 @@ def _app(store: Any) -> Any:
             new_tables_per_address=10**6,
             push_keys=PushKeys.made(),
             push_contact=CONTACT,
-            push_to_plain_http=True,
+            push_reach=PushReach.of((f"127.0.0.1:{service.port}",), service.certificate),
         ),
     )
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(_app(SqliteTables(tmp_path / "tables.sqlite3", grouped=True))) as made:
+def client(tmp_path: Path, service: PushService) -> Iterator[TestClient]:
+    with TestClient(_app(SqliteTables(tmp_path / "tables.sqlite3", grouped=True), service)) as made:
         yield made
 
 
@@ -193,22 +195,24 @@ def test_the_worker_is_served_at_the_root_so_that_its_scope_is_the_site(client: 
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgres"])
-def test_forgetting_a_player_forgets_their_devices(request: pytest.FixtureRequest, tmp_path: Path, kind: str) -> None:
+def test_forgetting_a_player_forgets_their_devices(
+    request: pytest.FixtureRequest, tmp_path: Path, kind: str, service: PushService
+) -> None:
     if kind == "sqlite":
         store: Any = SqliteTables(tmp_path / "tables.sqlite3", grouped=True)
     else:
         store = PostgresTables(request.getfixturevalue("postgres_url"), node="one")
-    with TestClient(_app(store)) as client:
+    with TestClient(_app(store, service)) as client:
         ann, bob = person(client, "Ann"), person(client, "Bob")
-        _subscribe(client, ann, DeviceKeys("https://push.example.org/ann"))
-        _subscribe(client, bob, DeviceKeys("https://push.example.org/bob"))
+        _subscribe(client, ann, DeviceKeys(service.origin + "/ann"))
+        _subscribe(client, bob, DeviceKeys(service.origin + "/bob"))
         ann_id = get_as(client, "/api/me", ann).json()["id"]
         assert client.request("DELETE", "/api/me", json={}, headers=ann).status_code == 200
         client.cookies.clear()
         kept = client.app.state.pushes.store.read(  # type: ignore[attr-defined]
             lambda rows: rows("SELECT endpoint, player_id FROM racko_push_devices")
         )
-        assert [endpoint for endpoint, _ in kept] == ["https://push.example.org/bob"]
+        assert [endpoint for endpoint, _ in kept] == [service.origin + "/bob"]
         assert ann_id not in repr(kept)
 
 

@@ -326,5 +326,6 @@ def test_the_browser_s_review_grades_as_racko_review_does_by_the_chance_to_win_t
     assert worth == {
         "key": "why:stake-game",
         "values": {"stake": 26},
-        "text": "Winning this round rather than losing it changes your chance to win the game by about 26 points.",
+        "text": "Winning this round rather than losing it changes your chance to win the game by about 26 percentage "
+        "points.",
     }

@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
 
 from racko.families import family_of
@@ -89,3 +90,34 @@ def test_a_move_the_database_refuses_is_forgotten_and_said(tmp_path: Path) -> No
             ws.send_json({"type": "act", "version": state["version"], "action": {"act": "draw"}})
             assert until_frame(ws, "state")["version"] > state["version"]
             assert _committed_version(store, links["table"]) > state["version"]
+
+
+def test_a_write_that_need_not_be_synced_joins_the_group_s_open_transaction(tmp_path: Path) -> None:
+    """A write of what a power cut may lose (a Bot API limit's count, whose move it is for the players' lists:
+    ``run(durable=False)``) made while the group's writes are staged joins their transaction instead of committing it
+    early with a sync of its own (issue 46: every such write made the moves' commit wait for a second sync); one
+    that fails leaves the group's writes as they were; with no group open, it commits on its own."""
+    store = SqliteTables(tmp_path / "t.sqlite3", grouped=True)
+    store.prepare([])
+    store.run(lambda rows: rows("CREATE TABLE notes (n INTEGER)"))
+
+    def seen(sql: str) -> list[Any]:
+        return list(store.read(lambda rows: rows(sql)))
+
+    store.create("t1", {"rules": {}, "seats": []})
+    store.stage()  # the group's write, in the open transaction
+    store.run(lambda rows: rows("INSERT INTO notes (n) VALUES (1)"), durable=False)
+    assert seen("SELECT id FROM tables") == [] and seen("SELECT n FROM notes") == []  # nothing committed early
+
+    def fails(rows: Any) -> None:
+        rows("INSERT INTO notes (n) VALUES (2)")
+        raise ValueError("refused")
+
+    with pytest.raises(ValueError, match="refused"):
+        store.run(fails, durable=False)
+    store.commit()
+    assert seen("SELECT id FROM tables") == [("t1",)] and seen("SELECT n FROM notes") == [(1,)]
+    assert not store.unsaved("t1")
+    store.run(lambda rows: rows("INSERT INTO notes (n) VALUES (3)"), durable=False)  # no group open: on its own
+    assert seen("SELECT n FROM notes ORDER BY n") == [(1,), (3,)]
+    store.close()

@@ -70,7 +70,9 @@ async def _rounds(address: str) -> None:
             )
             http.cookies.clear()
             seats = [answer.json().get("seat") for answer in answers]
-            assert sorted(seats) == [1, 2, 3], (number, [answer.text for answer in answers])
+            said = (number, [(answer.status_code, answer.text) for answer in answers])
+            assert all(isinstance(seat, int) for seat in seats), said  # before sorting, which a missing seat breaks
+            assert sorted(seats) == [1, 2, 3], said
             expected = ["Iris", *(JOINERS[seats.index(seat)] for seat in (1, 2, 3))]
             spectator, _ = await _open(base, table, None)
             await _state_where(spectator, lambda view, expected=expected: view["names"] == expected)

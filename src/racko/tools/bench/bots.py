@@ -2,17 +2,18 @@
 process, measured from outside; then the browser's sockets on the same server at the same rate of moves, for
 comparison.
 
-The server is started as ``racko bench server`` starts it (:class:`Servers`); the bot accounts are made in its store
-by ``racko admin bot add`` (one command for every name); this process is the load. The bots sit in pairs, each pair
-at a table of 2-player classic Rack-O (the 2-player rule off, a low target so that a game is a round or two), a new
-table for each game, made as bots make tables: the first challenges the second, which accepts (a bot sits only by its
-own consent), until every bot has played ``games`` games. Each bot is what a client of the Bot API is: its event
-stream open the whole time; on ``gameStart`` the game's stream; on each state where it is to act, a move POSTed on
-its own kept-alive connection, chosen from the view by the simulated people's rule (:func:`sorting_move`).
+The server is started as ``racko bench server`` starts it (:class:`Servers`); the bot accounts are made in its
+store by ``racko admin bot add`` (one command for every name); this process is the load.  The bots sit in pairs,
+each pair at a table of 2-player classic Rack-O (the 2-player rule off, a low target so that a game is a round or
+two), a new table for each game, until every bot has played ``games`` games: the first of the pair challenges the
+second (``POST /api/bot/challenge/NAME``), which accepts when its event stream tells it (a bot is seated only by its
+own consent).  Each bot is what a client of the Bot API is: its event stream open the whole time; on ``gameStart``
+the game's stream; on each state where it is to act, a move POSTed on its own kept-alive connection, chosen from the
+view by the simulated people's rule (:func:`sorting_move`).
 
 Measured over the bots' run: move acknowledgement (from sending a move to its ``{"ok": true}``); events (the
-non-empty lines of every stream) per second; the server's CPU per move (the tables' making included). Then the person
-seats of ``racko bench server`` (two WebSockets a table, as many seats as bots) at the rate of moves the bots
+non-empty lines of every stream) per second; the server's CPU per move (the tables' making included).  Then the
+person seats of ``racko bench server`` (two WebSockets a table, as many seats as bots) at the rate of moves the bots
 reached: the browser's CPU per move.
 """
 
@@ -21,11 +22,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
 import os
 import random
 import subprocess
 import time
 import urllib.parse
+import urllib.request
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -62,6 +65,8 @@ class BotBenchSettings:
     bots: int = 200
     games: int = 10
     target: int = 75
+    think: float = 0.25
+    """Seconds a bot thinks before each move, as a program that decides does (0: at once)."""
     seconds: float = 60.0
     """The browser's stretch, measured after ``warmup``."""
     warmup: float = 5.0
@@ -187,8 +192,14 @@ class _Bot:
         self.rng = rng
         self.auth = [("Authorization", f"Bearer {token}")]
         self.moves = _Connection(port)
+        self.answers = _Connection(port)
+        """Its challenges and answers (so that they never wait behind a move)."""
         self.games: dict[str, asyncio.Task[None]] = {}
         self.hello = asyncio.Event()
+        self.settings = BotBenchSettings()
+        self.accepting: set[asyncio.Task[None]] = set()
+        self.answering = asyncio.Lock()
+        """One request at a time on :attr:`answers`."""
 
     async def follow(self) -> None:
         """The account's event stream, for the whole run: each game that starts is played."""
@@ -203,10 +214,40 @@ class _Bot:
                     self.hello.set()
                 elif event["type"] == "gameStart" and event["table"] not in self.games:
                     self.games[event["table"]] = asyncio.create_task(self.play(event["table"]))
+                elif event["type"] == "streamEnded":  # the server ended it (a bot's stream should never end here)
+                    self.run.errors[f"stream-ended-{event.get('reason')}"] += 1
+                elif event["type"] == "challenge":
+                    accepting = asyncio.create_task(self._accept(event["id"]))
+                    self.accepting.add(accepting)
+                    accepting.add_done_callback(self.accepting.discard)
         except (OSError, ValueError, h11.ProtocolError):
             self.run.errors["event-stream"] += 1
         finally:
             await events.close()
+
+    async def _accept(self, challenge: str) -> None:
+        try:
+            async with self.answering:
+                path = f"/api/bot/challenge/{challenge}/accept"
+                status, _ = await self.answers.request("POST", path, self.auth, b"{}")
+        except (OSError, h11.ProtocolError):
+            status = 0
+        if status != 200:
+            self.run.errors[f"accept-{status}"] += 1
+
+    async def challenge(self, other: _Bot, settings: BotBenchSettings) -> bool:
+        """Ask ``other`` for a game (it accepts on its event stream); whether the challenge was taken."""
+        form = {"variant": "classic", "players": 2, "target": settings.target, "two_player_rule": False}
+        try:
+            async with self.answering:
+                path = f"/api/bot/challenge/{urllib.parse.quote(other.name)}"
+                status, _ = await self.answers.request("POST", path, self.auth, json.dumps(form).encode())
+        except (OSError, h11.ProtocolError):
+            self.run.errors["challenge-connection"] += 1
+            return False
+        if status != 200:
+            self.run.errors[f"challenge-{status}"] += 1
+        return status == 200
 
     async def play(self, table: str) -> None:
         stream = _Connection(self.port)
@@ -233,6 +274,8 @@ class _Bot:
             return
         legal = [{key: value for key, value in action.items() if key != "seat"} for action in view["legal"]]
         body = json.dumps({"version": frame["version"], "action": sorting_move(view, legal, DECK, self.rng)})
+        if self.settings.think:
+            await asyncio.sleep(self.settings.think)
         sent = time.perf_counter()
         status, answer = await self.moves.request("POST", f"/api/bot/game/{table}/move", self.auth, body.encode())
         if status == 200:
@@ -242,6 +285,32 @@ class _Bot:
                 self.run.errors[str(json.loads(answer)["code"])] += 1
                 return
             self.run.errors[f"http-{status}"] += 1
+
+
+def histogram(port: int, name: str) -> dict[float, float]:
+    """A histogram of the server's ``/metrics`` (Prometheus' text): each bucket's upper bound (seconds) and how many
+    fell at or under it so far."""
+    with urllib.request.urlopen(f"http://{HOST}:{port}/metrics", timeout=10) as answer:
+        text = answer.read().decode()
+    found: dict[float, float] = {}
+    for line in text.splitlines():
+        if line.startswith(f"{name}_bucket{{"):
+            bound = line.split('le="', 1)[1].split('"', 1)[0]
+            found[math.inf if bound == "+Inf" else float(bound)] = float(line.rsplit(" ", 1)[1])
+    return found
+
+
+def bucket_quantile(before: dict[float, float], after: dict[float, float], share: float) -> float | None:
+    """The upper bound (ms) of the bucket holding the ``share`` quantile of what the histogram counted between
+    ``before`` and ``after`` (None when it counted nothing, or it lies beyond the last bound)."""
+    counted = {bound: after[bound] - before.get(bound, 0.0) for bound in sorted(after)}
+    total = counted.get(math.inf, 0.0)
+    if not total:
+        return None
+    for bound, count in counted.items():
+        if count >= share * total:
+            return None if bound == math.inf else round(bound * 1000, 1)
+    return None
 
 
 def add_bots(location: str, names: list[str]) -> list[str]:
@@ -256,27 +325,20 @@ def add_bots(location: str, names: list[str]) -> list[str]:
     return tokens
 
 
-async def _play_games(
-    pair: tuple[_Bot, _Bot], games: int, maker: _Connection, settings: BotBenchSettings, run: _Run
-) -> None:
-    """The pair's games, one table each, one after the other: the first bot challenges the second, which accepts
-    (a bot account sits at a table only by its own consent: docs/BOTS.md)."""
+async def _play_games(pair: tuple[_Bot, _Bot], games: int, run: _Run) -> None:
+    """The pair's games, one table each, one after the other: the first challenges the second, which accepts."""
     challenger, challenged = pair
-    wish = {"variant": "classic", "players": 2, "target": settings.target, "two_player_rule": False}
     for _ in range(games):
-        try:
-            path = f"/api/bot/challenge/{urllib.parse.quote(challenged.name)}"
-            status, answer = await maker.request("POST", path, challenger.auth, json.dumps(wish).encode())
-            if status == 200:
-                accept = f"/api/bot/challenge/{json.loads(answer)['id']}/accept"
-                status, answer = await maker.request("POST", accept, challenged.auth, b"{}")
-        except (OSError, h11.ProtocolError):
-            run.errors["table-connection"] += 1
+        before = set(challenger.games)
+        if not await challenger.challenge(challenged, challenger.settings):
             return
-        if status != 200:
-            run.errors[f"table-{status}"] += 1
-            return
-        table = json.loads(answer)["table"]
+        started = time.monotonic()
+        while not set(challenger.games) - before:  # its gameStart: the accepted challenge's table
+            if time.monotonic() - started > GAME_SECONDS:
+                run.errors["no-game-start"] += 1
+                return
+            await asyncio.sleep(0.01)
+        table = next(iter(set(challenger.games) - before))
         try:
             await asyncio.wait_for(run.game_over(table).wait(), GAME_SECONDS)
         except TimeoutError:
@@ -293,6 +355,8 @@ async def _measure_bots(servers: Servers, settings: BotBenchSettings, say: Calla
     bots = [
         _Bot(name, token, port, run, random.Random(rng.random())) for name, token in zip(names, tokens, strict=True)
     ]
+    for bot in bots:
+        bot.settings = settings
     figures: dict[str, Any] = {
         "benchmark": "server-bots",
         "bots": settings.bots,
@@ -300,34 +364,35 @@ async def _measure_bots(servers: Servers, settings: BotBenchSettings, say: Calla
         "variant": "classic",
         "players_per_table": 2,
         "target": settings.target,
+        "think_seconds": settings.think,
         "sync": settings.sync,
         "cores": os.cpu_count(),
         "load_average_before": load_average(),
         "server_rss_before_kb": servers.rss_kb(),
     }
     followers = [asyncio.create_task(bot.follow()) for bot in bots]
-    makers = [_Connection(port) for _ in range(0, len(bots), 2)]
     try:
         await asyncio.wait_for(asyncio.gather(*(bot.hello.wait() for bot in bots)), 60)
         say(f"{settings.bots} bots connected; playing {settings.games} games each.")
+        moves_before = await asyncio.to_thread(histogram, port, "racko_bot_move_seconds")
         server_cpu, client_cpu, start = servers.cpu_seconds(), time.process_time(), time.perf_counter()
         pairs = [(bots[index], bots[index + 1]) for index in range(0, len(bots) - 1, 2)]
-        playing = [
-            asyncio.create_task(_play_games(pair, settings.games, maker, settings, run))
-            for pair, maker in zip(pairs, makers, strict=False)
-        ]
+        playing = [asyncio.create_task(_play_games(pair, settings.games, run)) for pair in pairs]
         expected = len(pairs) * settings.games
         while not all(task.done() for task in playing):
             await asyncio.wait(playing, timeout=PROGRESS_SECONDS)
             say(f"{run.finished} of {expected} games over, {len(run.acks):,} moves.")
         wall = max(time.perf_counter() - start, 1e-9)
         server_after, client_after = servers.cpu_seconds(), time.process_time()
+        moves_after = await asyncio.to_thread(histogram, port, "racko_bot_move_seconds")
+        figures["server_move_p50_ms"] = bucket_quantile(moves_before, moves_after, 0.50)
+        figures["server_move_p99_ms"] = bucket_quantile(moves_before, moves_after, 0.99)
         figures["server_rss_after_kb"] = servers.rss_kb()
     finally:
         for task in followers + [task for bot in bots for task in bot.games.values()]:
             task.cancel()
         await asyncio.gather(*followers, return_exceptions=True)
-        for connection in makers + [bot.moves for bot in bots]:
+        for connection in [bot.moves for bot in bots] + [bot.answers for bot in bots]:
             await connection.close()
     moves = len(run.acks)
     server_seconds = None if server_cpu is None or server_after is None else server_after - server_cpu
@@ -369,7 +434,9 @@ async def _measure(servers: Servers, settings: BotBenchSettings, say: Callable[[
         seed=settings.seed,
     )
     say(f"the browser's sockets: {tables} tables, a move every {people.interval} s each, on the same server.")
+    before = await asyncio.to_thread(histogram, servers.port, "racko_move_broadcast_seconds")
     browser = await measure_tables(servers, people, say)
+    after = await asyncio.to_thread(histogram, servers.port, "racko_move_broadcast_seconds")
     per_move = (
         None
         if browser["server_cpu"] is None or not browser["actions_per_second"]
@@ -385,6 +452,8 @@ async def _measure(servers: Servers, settings: BotBenchSettings, say: Callable[[
         "p99_ms": browser["p99_ms"],
         "server_cpu": browser["server_cpu"],
         "server_cpu_per_move_ms": per_move,
+        "server_move_p50_ms": bucket_quantile(before, after, 0.50),
+        "server_move_p99_ms": bucket_quantile(before, after, 0.99),
         "errors": browser["errors"],
     }
     figures["browser_cpu_per_move_ms"] = per_move
@@ -415,18 +484,22 @@ def bots_bench_lines(figures: dict[str, Any]) -> list[str]:
     ratio = figures["cpu_per_move_ratio"]
     lines = [
         f"{figures['bots']} bots in pairs, {figures['games_per_bot']} games each (2-player classic to "
-        f"{figures['target']}), through the Bot API on one server process (sync {figures['sync']}; "
+        f"{figures['target']}), each thinking {figures['think_seconds']:g} s before a move, through the Bot API on one "
+        f"server process (sync {figures['sync']}; "
         f"{figures['cores']} cores, shared with the load; load average {figures['load_average_before']} before, "
         f"{figures['load_average_after']} after).",
         f"{figures['games_finished']:,} games over in {figures['seconds']:g} s: {figures['moves']:,} moves, "
         f"{figures['moves_per_second']:,.1f}/s; {figures['events']:,} events, {figures['events_per_second']:,.1f}/s.",
         f"Move acknowledged: p50 {figures['ack_p50_ms']} ms, p90 {figures['ack_p90_ms']} ms, p99 "
-        f"{figures['ack_p99_ms']} ms, max {figures['ack_max_ms']} ms.",
+        f"{figures['ack_p99_ms']} ms, max {figures['ack_max_ms']} ms (the server's own time for a move, from its "
+        f"request to its answer: p50 ≤ {figures['server_move_p50_ms']} ms, p99 ≤ {figures['server_move_p99_ms']} ms, "
+        "by its histogram's buckets).",
         f"Server CPU: {cpu(figures['server_cpu'])}, {figures['server_cpu_per_move_ms']} ms a move; the load "
         f"{cpu(figures['client_cpu'])}.",
         f"The browser's sockets on the same server ({browser['tables']} tables, a move every {browser['interval']} s "
         f"each): {browser['moves_per_second']:,.1f} moves/s, p50 {browser['p50_ms']} ms, p99 {browser['p99_ms']} ms "
-        f"to both seats, {browser['server_cpu_per_move_ms']} ms of server CPU a move"
+        f"to both seats (the server's own, from a move to its state sent: p50 ≤ {browser['server_move_p50_ms']} ms, "
+        f"p99 ≤ {browser['server_move_p99_ms']} ms), {browser['server_cpu_per_move_ms']} ms of server CPU a move"
         + (f" (a bot's move costs {ratio}× a browser's)." if ratio is not None else "."),
     ]
     errors = figures["error_codes"]

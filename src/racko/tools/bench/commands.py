@@ -152,6 +152,15 @@ def server_command(
         ),
     ] = 0,
     games: Annotated[int, typer.Option(min=1, max=1000, help="--bots: games each bot plays, a table each.")] = 10,
+    think: Annotated[
+        float,
+        typer.Option(
+            min=0,
+            max=60,
+            help="--bots: seconds each bot thinks before each move (0: it moves at once, and the server runs flat "
+            "out: the acknowledgement is then its queue).",
+        ),
+    ] = 0.25,
     target: Annotated[
         int, typer.Option(min=5, max=1000, help="--bots: the tables' target score (75: mostly one round).")
     ] = 75,
@@ -173,7 +182,15 @@ def server_command(
         if find_max or processes > 1 or proxy or db != "sqlite" or lobbies or quick or clock:
             raise _fail("--bots is measured on one process and SQLite, at the bots' own pace, on its own.", 2)
         settings_of_bots = BotBenchSettings(
-            bots=bots, games=games, target=target, seconds=seconds, warmup=warmup, sync=sync, seed=seed, db_dir=db_dir
+            bots=bots,
+            games=games,
+            target=target,
+            think=think,
+            seconds=seconds,
+            warmup=warmup,
+            sync=sync,
+            seed=seed,
+            db_dir=db_dir,
         )
         _print_figures(_measured("bots", lambda: bots_bench(settings_of_bots, _say)), bots_bench_lines, as_json)
         return

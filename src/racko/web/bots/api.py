@@ -1,14 +1,24 @@
 """The Bot API's routes (docs/BOTS.md, protocol ``v1``): a bot account's token in ``Authorization: Bearer``; its
 events and its seat's game as newline-delimited JSON streams with keep-alive lines; a move posted in the record
 format with the version it was chosen at, played through the table room's one path for moves (:meth:`TableRoom.act`:
-the same refusals, clocks and gone seats as a person's), and the same ways out of a game as a person's."""
+the same refusals, clocks and gone seats as a person's), and the same ways out of a game as a person's.
+
+Across server processes (:class:`BotEvents`): each event stream is noted in the store (at most
+:data:`~racko.web.bots.access.EVENT_STREAMS` a token: a newer one ends the oldest, wherever it is), events for a bot
+whose stream is at another process go through the store (``racko_bot_events``), and a keeper reads the store every
+:data:`POLL_SECONDS`: the tokens this process knows that were revoked (their streams end), its streams another
+process ended, the events for its bots, and what the challenges and seeks need (:attr:`BotEvents.pollers`)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import json
+import logging
+import secrets
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from starlette.requests import Request
@@ -18,61 +28,195 @@ from starlette.routing import BaseRoute, Route
 from racko.observation_json import observation_to_json
 from racko.web.bots.access import BotLimits, bot_of, posted_object
 from racko.web.core import Refusal, after_closing
-from racko.web.players import Player, Players
+from racko.web.players import Player, Players, key_hash
+from racko.web.store import Rows
 from racko.web.table import WAYS, Asker, Elsewhere, Table, TableNews, TableRoom, Watcher, request_of_form
 
 PROTOCOL = "v1"
 """The version of the Bot API (docs/BOTS.md); every stream's first line and the account say it."""
 KEEP_ALIVE_SECONDS = 7.0
 """A stream with nothing to say sends an empty line this often, so that proxies and clients know it is alive."""
+POLL_SECONDS = 0.5
+"""How often each process reads the store for what other processes did (revoked tokens, ended streams, events)."""
+HEARTBEAT_SECONDS = 10.0
+"""How often each process notes its event streams alive in the store, and sweeps what is gone."""
+STALE_SECONDS = 30.0
+"""An event stream whose process has not noted it alive for this long is gone (the process stopped)."""
+SEATS_SECONDS = 30.0
+"""With several processes, how often an event stream reads the store's list of its bot's seats again (a game made at
+another process is told through the store at once; this is the net under it)."""
+EVENTS_KEPT_SECONDS = 60.0
+"""How long an event waits in the store for the processes to read it."""
+OVERLAP_SECONDS = 5.0
+"""Each read of the events looks this far back before the last one (a write that committed late is not missed; the
+events already told are told once)."""
 BOT_ACCOUNT = "bot-account"
+log = logging.getLogger("racko.serve")
+
+Line = dict[str, Any] | None
+"""What a stream's queue carries: a line to send, or None: the stream ends."""
+
+
+@dataclass(eq=False)
+class Stream:
+    """A stream open in this process: its bot, the hash of the token it was opened with, and its queue."""
+
+    stream_id: str
+    bot: Player
+    hashed: str
+    queue: asyncio.Queue[Line]
+    events: bool
+    """An event stream (noted in the store, limited per token); else a game stream."""
+    opened: float = field(default_factory=time.monotonic)
+
+    def end(self, reason: str) -> None:
+        """The stream's last line says why it ends (``revoked``: its token; ``replaced``: a newer event stream)."""
+        self.queue.put_nowait({"type": "streamEnded", "reason": reason})
+        self.queue.put_nowait(None)
+
+
+def listening_in(rows: Rows, bot_id: str, now: float) -> bool:
+    """Whether the bot has an event stream open in any process (read in the caller's transaction)."""
+    return bool(rows("SELECT 1 FROM racko_bot_streams WHERE player_id = ? AND seen > ?", (bot_id, now - STALE_SECONDS)))
+
+
+def publish(rows: Rows, player_id: str, event: dict[str, Any]) -> str:
+    """An event for a bot, kept in the store for whichever process has its event stream (in the caller's
+    transaction); its id, for :meth:`BotEvents.told_here`."""
+    event_id = secrets.token_urlsafe(9)
+    rows(
+        "INSERT INTO racko_bot_events (event_id, player_id, event, made) VALUES (?, ?, ?, ?)",
+        (event_id, player_id, json.dumps(event), time.time()),
+    )
+    return event_id
+
+
+@dataclass
+class Poller:
+    """What another part of the room reads in the keeper's transaction, and does with it afterwards."""
+
+    read: Callable[[Rows], Any]
+    then: Callable[[Any], Awaitable[None]]
 
 
 class BotEvents:
-    """Each bot account's event streams in this process, and what they are told: a game started at a table where the
-    account sits (``gameStart``), a game there finished (``gameFinish``).  It follows the tables as the lobby does
-    (:attr:`TableRoom.tables_changed`)."""
+    """Each bot account's streams in this process, and what they are told: a game started at a table where the
+    account sits (``gameStart``), a game there finished (``gameFinish``), the challenges.  It follows the tables as
+    the lobby does (:attr:`TableRoom.tables_changed`), and keeps this process in step with the others (:meth:`keep`)."""
 
-    def __init__(self, hub: TableRoom) -> None:
+    def __init__(self, hub: TableRoom, limits: BotLimits | None = None) -> None:
         self.hub = hub
-        self.streams: dict[str, set[asyncio.Queue[dict[str, Any]]]] = {}
+        self.store = hub.store
+        self.limits = limits or BotLimits(hub.players)
+        self.node = f"{self.store.node or 'local'}:{secrets.token_hex(4)}"
+        """This run of this process, as its streams are noted in the store."""
+        self.streams: dict[str, set[asyncio.Queue[Line]]] = {}
+        """Each bot's event streams here (the bot is online while it has one anywhere)."""
+        self.open: dict[str, Stream] = {}
+        """Every stream here, event and game streams, by id."""
         self.told: set[tuple[str, str, int, str]] = set()
         """(player, table, game, type): each event once per process."""
+        self.delivered: dict[str, float] = {}
+        """The events from the store told here already (by id), and when."""
+        self.polled_to = time.time() - OVERLAP_SECONDS
+        self.beat = 0.0
         self.on_open: list[Callable[[Player, Callable[[dict[str, Any]], None]], Awaitable[None]]] = []
         """What other parts of the room do when a bot's event stream opens (with a way to tell that stream alone):
         the challenges still open for it are told again."""
         self.on_last_close: list[Callable[[Player], Awaitable[None]]] = []
-        """What they do when a bot's last event stream here closes: its seeks end."""
+        """What they do when a bot's last event stream here closes: its seeks end (if it has none elsewhere)."""
+        self.pollers: list[Poller] = []
+        """What the challenges and the seeks read at each of the keeper's looks."""
+        self.sweepers: list[Callable[[Rows, float], None]] = []
+        """What they sweep at each heartbeat (in its transaction; the server's clock)."""
         hub.tables_changed.subscribe(self.table_changed)
+
+    # --- telling ----------------------------------------------------------------------------------------
 
     def tell(self, player_id: str, event: dict[str, Any]) -> None:
         """An event to every event stream the bot account has open here."""
         for queue in self.streams.get(player_id, set()):
             queue.put_nowait(event)
 
+    def told_here(self, told: list[tuple[str, str, dict[str, Any]]]) -> None:
+        """Events just published (``(event_id, player_id, event)``, committed): told to the streams here at once,
+        and passed over when the keeper reads them back."""
+        now = time.time()
+        for event_id, player_id, event in told:
+            self.delivered[event_id] = now
+            self.tell(player_id, event)
+
     def listening(self, player_id: str) -> bool:
         """Whether the bot account has an event stream open here."""
         return bool(self.streams.get(player_id))
 
-    async def opened(self, bot: Player, queue: asyncio.Queue[dict[str, Any]]) -> None:
-        """A bot's event stream opened: the bot is online (the lobby lists it) while one is open."""
+    # --- streams ----------------------------------------------------------------------------------------
+
+    def _note_stream(self, stream: Stream) -> list[str]:
+        """Note a new event stream in the store (blocks); the ids of the bot's streams it ends (beyond the limit,
+        the oldest first)."""
+        now = time.time()
+
+        def work(rows: Rows) -> list[str]:
+            rows("UPDATE racko_bot_accounts SET created = created WHERE player_id = ?", (stream.bot.id,))  # a lock
+            rows(
+                "INSERT INTO racko_bot_streams (stream_id, player_id, token_hash, node, opened, seen) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (stream.stream_id, stream.bot.id, stream.hashed, self.node, now, now),
+            )
+            live = rows(
+                "SELECT stream_id FROM racko_bot_streams WHERE player_id = ? AND seen > ? "
+                "ORDER BY opened DESC, stream_id",
+                (stream.bot.id, now - STALE_SECONDS),
+            )
+            ended = [str(stream_id) for (stream_id,) in live if stream_id != stream.stream_id]
+            ended = ended[max(0, self.limits.event_streams - 1) :]
+            for stream_id in ended:
+                rows("DELETE FROM racko_bot_streams WHERE stream_id = ?", (stream_id,))
+            return ended
+
+        return self.store.run(work, durable=False)
+
+    async def opened(self, stream: Stream) -> None:
+        """A bot's stream opened here.  An event stream is noted in the store (the oldest beyond the limit ends,
+        here at once, elsewhere at that process's next look), and the bot is online while one is open."""
+        self.open[stream.stream_id] = stream
+        if not stream.events:
+            return
+        bot = stream.bot
         first = not self.streams.get(bot.id)
-        self.streams.setdefault(bot.id, set()).add(queue)  # at once: nothing told meanwhile is missed
+        self.streams.setdefault(bot.id, set()).add(stream.queue)  # at once: nothing told meanwhile is missed
+        for ended in await asyncio.to_thread(self._note_stream, stream):
+            if ended in self.open:
+                self.open[ended].end("replaced")
         if first:
             await self.hub.players.page_opened(bot.id)
         for hook in self.on_open:
-            await hook(bot, queue.put_nowait)
+            await hook(bot, stream.queue.put_nowait)
 
-    async def closed(self, bot: Player, queue: asyncio.Queue[dict[str, Any]]) -> None:
-        self.streams.get(bot.id, set()).discard(queue)
+    async def closed(self, stream: Stream) -> None:
+        self.open.pop(stream.stream_id, None)
+        if not stream.events:
+            return
+        bot = stream.bot
+        self.streams.get(bot.id, set()).discard(stream.queue)
+        with contextlib.suppress(Exception):
+            await asyncio.to_thread(
+                self.store.run,
+                lambda rows: rows("DELETE FROM racko_bot_streams WHERE stream_id = ?", (stream.stream_id,)),
+                durable=False,
+            )
         if not self.streams.get(bot.id):
             self.streams.pop(bot.id, None)
             await self.hub.players.page_closed(bot.id)
             for hook in self.on_last_close:
                 await hook(bot)
 
+    # --- the tables -------------------------------------------------------------------------------------
+
     async def table_changed(self, news: TableNews) -> None:
         setup = news.setup
+        told: list[tuple[str, dict[str, Any]]] = []
         for seat, spec in enumerate(setup.seats):
             player = spec.player
             if not spec.bot_account or player is None:
@@ -83,20 +227,118 @@ class BotEvents:
                 continue
             self.told.add(key)
             event = {"type": kind, "table": news.table_id, "game": setup.game, "seat": seat}
-            for queue in self.streams.get(player, set()):
-                queue.put_nowait(event)
+            self.tell(player, event)
+            told.append((player, event))
+        if told and self.store.shared:  # another process may hold the bot's event stream: through the store
+
+            def work(rows: Rows) -> list[str]:
+                return [publish(rows, player, event) for player, event in told]
+
+            with contextlib.suppress(Exception):  # the store's list of seats tells them at the next keep-alive
+                now = time.time()
+                for event_id in await asyncio.to_thread(self.store.run, work, durable=False):
+                    self.delivered[event_id] = now
+
+    # --- in step with the other processes ------------------------------------------------------------
+
+    async def keep(self) -> None:
+        """For the server's life: every :data:`POLL_SECONDS`, what the other processes did (:meth:`look`); every
+        :data:`HEARTBEAT_SECONDS`, this process's event streams noted alive and what is gone swept.  A failure of
+        either (the database away a moment) is logged, and the next turn tries again."""
+        while True:
+            await asyncio.sleep(POLL_SECONDS)
+            try:
+                await self.look()
+            except Exception as error:
+                log.warning("the Bot API could not read the store: %s: %s", type(error).__name__, error)
+            if time.monotonic() - self.beat >= HEARTBEAT_SECONDS:
+                self.beat = time.monotonic()
+                try:
+                    await asyncio.to_thread(self._heartbeat)
+                except Exception as error:
+                    log.warning("the Bot API could not note its streams: %s: %s", type(error).__name__, error)
+
+    async def look(self) -> None:
+        """One look at the store: tokens revoked (their streams end), this process's event streams ended elsewhere,
+        the events for its bots, and the pollers' reads."""
+        limits = self.limits
+        checking = set(limits.known) | {stream.hashed for stream in self.open.values()}
+        looked_at = time.monotonic()
+        listening = set(self.streams)
+        since = self.polled_to - OVERLAP_SECONDS
+        started = time.time()
+
+        def read(rows: Rows) -> tuple[Any, ...]:
+            valid = limits.still_valid(rows, checking) if checking else {}
+            alive = {
+                str(row[0]) for row in rows("SELECT stream_id FROM racko_bot_streams WHERE node = ?", (self.node,))
+            }
+            events = (
+                rows("SELECT event_id, player_id, event FROM racko_bot_events WHERE made > ?", (since,))
+                if listening
+                else []
+            )
+            return valid, alive, events, [poller.read(rows) for poller in self.pollers]
+
+        # Read as this process writes (its own connection on SQLite: a stream it just noted is seen even before the
+        # moves' group commit that the note joined), in a transaction that writes nothing.
+        valid, alive, events, polled = await asyncio.to_thread(self.store.run, read, durable=False)
+        self.polled_to = started
+        limits.checked(valid)
+        for stream in list(self.open.values()):
+            if stream.opened > looked_at:
+                continue  # opened while the store was read: the next look sees it
+            if stream.hashed in checking and stream.hashed not in valid:
+                stream.end("revoked")
+            elif stream.events and stream.stream_id not in alive:
+                stream.end("replaced")
+        now = time.time()
+        for event_id, player_id, text in events:
+            if event_id in self.delivered or player_id not in self.streams:
+                continue
+            self.delivered[str(event_id)] = now
+            with contextlib.suppress(ValueError):
+                self.tell(str(player_id), json.loads(text))
+        self.delivered = {key: at for key, at in self.delivered.items() if now - at < 2 * EVENTS_KEPT_SECONDS}
+        for poller, result in zip(self.pollers, polled, strict=True):
+            await poller.then(result)
+
+    def _heartbeat(self) -> None:
+        """This process's event streams noted alive; the streams of stopped processes, old events, full buckets and
+        the sweepers' rows gone; the bots that made requests noted seen (blocks)."""
+        now, clock = time.time(), self.limits.now()
+        active, self.limits.active = sorted(self.limits.active), set()
+
+        def work(rows: Rows) -> None:
+            rows("UPDATE racko_bot_streams SET seen = ? WHERE node = ?", (now, self.node))
+            rows("DELETE FROM racko_bot_streams WHERE seen < ?", (now - STALE_SECONDS,))
+            rows("DELETE FROM racko_bot_events WHERE made < ?", (now - EVENTS_KEPT_SECONDS,))
+            rows("DELETE FROM racko_bot_budgets WHERE stamp < ?", (clock - 60.0,))  # full again by now
+            rows("DELETE FROM racko_bot_failures WHERE stamp < ?", (clock - 60.0,))
+            for bot_id in active:
+                rows("UPDATE racko_players SET seen = ? WHERE id = ?", (now, bot_id))
+            for sweep in self.sweepers:
+                sweep(rows, clock)
+
+        self.store.run(work, durable=False)
 
 
 def routes(
     hub: TableRoom, events: BotEvents, keep_alive: float = KEEP_ALIVE_SECONDS, limits: BotLimits | None = None
 ) -> list[BaseRoute]:
     """The Bot API's routes; ``keep_alive``: seconds between two keep-alive lines of a quiet stream; ``limits``: the
-    operator's limits per token (default: :mod:`.access`'s)."""
+    operator's limits per token (default: the events' own)."""
     players: Players = hub.players
-    limits = limits or BotLimits(players)
+    limits = limits or events.limits
+    shared = hub.store.shared
 
     async def bot_of_request(request: Request) -> Player:
         return await bot_of(request, players, limits)
+
+    def stream_of(request: Request, bot: Player, events_stream: bool) -> Stream:
+        token = request.headers.get("authorization", "").partition(" ")[2].strip()
+        queue: asyncio.Queue[Line] = asyncio.Queue()
+        return Stream("s" + secrets.token_urlsafe(12), bot, key_hash(token), queue, events_stream)
 
     async def seat_at(table_id: str, bot: Player) -> tuple[Table, int]:
         try:
@@ -121,42 +363,66 @@ def routes(
             seats = await asyncio.to_thread(players.seats_of, bot.id)
         except Refusal as refusal:
             return refusal.response()
-        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-        told: set[str] = set()
-        """The tables under way this stream said ``gameStart`` for (the store's list is read again against it)."""
+        stream = stream_of(request, bot, True)
+        queue = stream.queue
+        told: dict[str, int | None] = {}
+        """The tables this stream said ``gameStart`` for, with the game (None: a game under way, from the store's
+        list of its seats, which is read again against it)."""
+        finished: set[str] = set()
+        """The tables whose game it said ``gameFinish`` for since (their next game is told)."""
 
         def tell_seats(lines: list[dict[str, Any]]) -> None:
             for line in lines:
                 if line["table"] not in told:
-                    told.add(line["table"])
-                    queue.put_nowait({"type": "gameStart", "table": line["table"], "seat": line["seat"], "game": None})
+                    told[line["table"]] = None
+                    start = {"type": "gameStart", "table": line["table"], "seat": line["seat"], "game": None}
+                    queue.put_nowait(start | {"new": True})
+
+        def new_to_it(event: dict[str, Any]) -> bool:
+            """Whether the stream says this event: a game's start told twice (by the process that plays the table,
+            through the store, by the store's list of seats) is said once."""
+            table, game = str(event.get("table")), event.get("game")
+            if event["type"] == "gameFinish":
+                finished.add(table)
+            if event["type"] != "gameStart":
+                return True
+            if game is not None and (table not in told or table in finished or told[table] not in (None, game)):
+                told[table] = game
+                finished.discard(table)
+                return True
+            return False
 
         tell_seats(seats)  # the games under way where it sits, first
-        await events.opened(bot, queue)
+        await events.opened(stream)
 
         async def lines() -> AsyncIterator[str]:
             try:
                 yield json.dumps({"type": "hello", "protocol": PROTOCOL, "bot": bot.name}) + "\n"
-                looked = asyncio.get_running_loop().time()
+                looked = listed = asyncio.get_running_loop().time()
                 while True:
                     now = asyncio.get_running_loop().time()
                     if now - looked >= keep_alive:
-                        # A table another server process made (the ladder's, a person's there) is told by that
-                        # process, which has no stream of this bot: the store's list of its seats is read again.
                         looked = now
+                    if shared and now - listed >= SEATS_SECONDS:
+                        # A table another server process made is told by that process through the store; the
+                        # store's list of the bot's seats is read again now and then as well (one process alone
+                        # makes every table it has: nothing to read).
+                        listed = now
                         with contextlib.suppress(Exception):  # the store's answer is a help; the stream goes on
                             tell_seats(await asyncio.to_thread(players.seats_of, bot.id))
-                    try:
-                        event = await asyncio.wait_for(queue.get(), max(0.0, keep_alive - (now - looked)))
+                    try:  # asyncio.timeout: no task of its own per line, as wait_for makes (Python 3.11)
+                        async with asyncio.timeout(max(0.0, keep_alive - (now - looked))):
+                            event = await queue.get()
                     except TimeoutError:
                         yield "\n"
                         continue
-                    if event["type"] == "gameStart":  # kept after its game ends: the store may list a seat at a
-                        told.add(str(event["table"]))  # table just finished a moment longer, never told twice
-                    yield json.dumps(event) + "\n"
+                    if event is None:  # ended: its token revoked, or a newer stream took its place
+                        return
+                    if event.pop("new", False) or new_to_it(event):
+                        yield json.dumps(event) + "\n"
             finally:
                 with contextlib.suppress(Exception):
-                    await after_closing(lambda: events.closed(bot, queue))
+                    await after_closing(lambda: events.closed(stream))
 
         return StreamingResponse(lines(), media_type="application/x-ndjson")
 
@@ -168,7 +434,8 @@ def routes(
             table, seat = await seat_at(table_id, bot)
         except Refusal as refusal:
             return refusal.response()
-        queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        stream = stream_of(request, bot, False)
+        queue = stream.queue
 
         async def send(frame: dict[str, Any]) -> None:
             line = frame  # each frame is built for this watcher alone: the observation is added to it
@@ -189,15 +456,17 @@ def routes(
         watcher = Watcher(seat, send, close=close)
 
         async def lines() -> AsyncIterator[str]:
+            await events.opened(stream)
             try:
                 await hub.join(hub.tables.get(table_id, table), watcher, since)
                 while True:
                     try:
-                        line = await asyncio.wait_for(queue.get(), keep_alive)
+                        async with asyncio.timeout(keep_alive):
+                            line = await queue.get()
                     except TimeoutError:
                         yield "\n"
                         continue
-                    if line is None:  # the seat was opened on another stream, or the table moved: reconnect
+                    if line is None:  # the seat opened on another stream, the table moved, the token revoked
                         return
                     yield json.dumps(line) + "\n"
                     if line["type"] == "state" and (line["view"]["over"] or watcher.viewer is None):
@@ -211,6 +480,7 @@ def routes(
 
                 async def leave() -> None:
                     await hub.leave(hub.tables.get(table_id, table), watcher)
+                    await events.closed(stream)
 
                 with contextlib.suppress(Exception):
                     await after_closing(leave)
@@ -219,6 +489,7 @@ def routes(
 
     async def move(request: Request) -> Response:
         table_id = request.path_params["table"]
+        started = time.perf_counter()
         try:
             bot = await bot_of_request(request)
             body = await posted_object(
@@ -228,9 +499,14 @@ def routes(
                 not_object='A move is {"version": V, "action": {...}}.',
             )
             table, seat = await seat_at(table_id, bot)
-            await hub.act(hub.tables.get(table_id, table), seat, body.get("version"), body.get("action"))
+            action = body.get("action")
+            if isinstance(action, dict) and "seat" in action and action["seat"] != seat:
+                raise Refusal("wrong-seat", f"This bot sits in seat {seat}: a move names its own seat, or none.")
+            await hub.act(hub.tables.get(table_id, table), seat, body.get("version"), action)
         except Refusal as refusal:
             return refusal.response()
+        if hub.metrics is not None:
+            hub.metrics.bot_move.observe(time.perf_counter() - started)
         return JSONResponse({"ok": True, "version": hub.tables.get(table_id, table).version})
 
     async def way_out(request: Request) -> Response:

@@ -62,6 +62,7 @@ STATUS: dict[str, int] = {
     "too-many": 429,
     "too-many-games": 429,
     "too-many-challenges": 429,
+    "too-many-bad-tokens": 429,
     "too-many-tables": 429,
     "too-many-reviews": 503,
     # the server

@@ -146,6 +146,10 @@ class Lobby:
         self.rematches: dict[str, dict[str, Any]] = {}
         """A finished game's rematch table, once asked for (so that a second click, or the other player's, finds
         it)."""
+        self.seating_bots: Callable[[list[str]], Awaitable[bool]] | None = None
+        """Asked before a table seats bot accounts from quick play (their ids), whether they may be seated: the bots
+        room takes their seeks out of the store, where every process sees them (docs/BOTS.md); False: another
+        process seated one first, or one plays as many games as it may, and none of them is seated here."""
         self._changed = asyncio.Event()
         self._listing = asyncio.Lock()
         """Held while a table's line is written, so that the lines are written in the order their changes came."""
@@ -335,6 +339,11 @@ class Lobby:
                 return {"seek": key.name(), "seated": True}
         return {"seek": key.name(), "seated": False}
 
+    @staticmethod
+    def bot_wish(wish: dict[str, Any]) -> str:
+        """The name of a bot's seek (as :meth:`bot_seeks` answers it), or a :class:`Refusal` saying what is wrong."""
+        return _queue_key({**wish, "bots_welcome": True, "finishers": False}).name()
+
     def bot_stops(self, bot_id: str) -> int:
         """A bot account's seeks end (it asked, or its last event stream closed); how many there were."""
         before = len(self.waiting)
@@ -357,6 +366,11 @@ class Lobby:
         forgotten = {w.player.id for w in company} - known
         if forgotten:
             self.waiting = [w for w in self.waiting if w.player.id not in forgotten]
+            self._changed.set()
+            return
+        accounts = [w.player.id for w in company if w.bot]
+        if accounts and self.seating_bots is not None and not await self.seating_bots(accounts):
+            self.waiting = [w for w in self.waiting if not (w.bot and w.player.id in accounts)]
             self._changed.set()
             return
         people = [w.player for w in company]

@@ -42,6 +42,10 @@ class Metrics:
             "racko_move_broadcast_seconds",
             "From a move applied to the state frame sent to every connection of its table.",
         )
+        self.bot_move = waited(
+            "racko_bot_move_seconds",
+            "A Bot API move, from its request read to its answer (the token, the limits, the commit, the states sent).",
+        )
         self.database_commit = waited(
             "racko_database_commit_seconds", "One group commit of the database (every table that moved meanwhile)."
         )
@@ -62,6 +66,17 @@ class Metrics:
             "racko_tables_dropped",
             "Tables handed on: released, lost to another process, or idle.",
             ["why"],
+            registry=registry,
+        )
+
+        self.starts = Counter(
+            "racko_process_starts",
+            "Times this node has started (kept in the store across restarts; this run included).",
+            registry=registry,
+        )
+        self.unclean_ends = Counter(
+            "racko_process_unclean_ends",
+            "Runs of this node that ended without a clean stop (killed, out of memory, crashed): kept in the store.",
             registry=registry,
         )
 

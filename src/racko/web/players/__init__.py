@@ -22,7 +22,7 @@ from racko.web.players.identity import (
     online_in,
     subject_of,
 )
-from racko.web.players.names import FORGOTTEN_WORDS, posing_as, reserved_like
+from racko.web.players.names import FORGOTTEN_WORDS, Unfit, posing_as, reserved_like, unfit_name
 from racko.web.players.requests import keep_player, player_of, required_player
 from racko.web.players.routes import routes
 
@@ -42,6 +42,7 @@ __all__ = [
     "Finishing",
     "Player",
     "Players",
+    "Unfit",
     "bots_in",
     "clean_name",
     "counts",
@@ -58,4 +59,5 @@ __all__ = [
     "routes",
     "shares_a_network",
     "subject_of",
+    "unfit_name",
 ]

@@ -48,6 +48,8 @@ SEEN_EVERY = 60.0
 """Seconds between two notes that a player was seen (a request)."""
 PAGES_EVERY = 10.0
 """Seconds between two notes that the players with a page open in this process are still there."""
+TURNS_EVERY = 0.2
+"""Seconds within which whose move it is at a table reaches its players' lists (every table's in one write)."""
 ONLINE_SECONDS = 3 * PAGES_EVERY
 """A player whose page was open this recently is online (the lobby lists them; a new name may not look like theirs):
 a page open in any process is noted again well before that, and a page closed counts at once."""
@@ -147,6 +149,12 @@ class Players:
         """How many pages (sockets: the lobby, a table) each player has open in this process."""
         self.forgetting: list[Callable[[Rows, str], None]] = []
         """What another room does, in the transaction that forgets a player, to forget them too (their id)."""
+        self._turns: dict[str, tuple[int | None, float | None]] = {}
+        """Whose move it is at the tables whose turn changed since the last write (:meth:`list_turn`)."""
+        self._turns_writer: asyncio.Task[None] | None = None
+        self.revoking: list[Callable[[Rows, str], None]] = []
+        """What the other rooms do, in the transaction that revokes a bot's token, with the bot's id (the bots room
+        withdraws its challenges and ends its seeks)."""
 
     def identify(self, key: str | None) -> Player | None:
         """The player whose key this is (and they were seen now), or None."""
@@ -231,7 +239,7 @@ class Players:
         seats bound to them, the names others hid, and what the other rooms keep of them (:attr:`forgetting`: the
         ratings room's histories and ratings, where their seat in a finished game becomes :data:`FORGOTTEN`).
         Every table they were seated at gets a note naming the seat (not the player), which the process playing that
-        table carries out within a second (:meth:`racko.web.table.Hub.forget_seats`: its set-up, the game on, the
+        table carries out within a second (:meth:`racko.web.table.TableRoom.forget_seats`: its set-up, the game on, the
         games filed there, the lobby's line, the other players' lists).  False if there is no such player."""
 
         def work(rows: Rows) -> bool:
@@ -362,14 +370,38 @@ class Players:
 
     def turn_at(self, table_id: str, seat: int | None, due: float | None) -> None:
         """Whose move it is at the table (``None``: a computer player's, or nobody's) and until when (``None``: no
-        clock runs), for its players' lists."""
-        self.store.run(
-            lambda rows: rows(
-                "INSERT INTO racko_turns (table_id, to_act, due) VALUES (?, ?, ?) ON CONFLICT (table_id) "
-                "DO UPDATE SET to_act = excluded.to_act, due = excluded.due",
-                (table_id, seat, due),
-            )
-        )
+        clock runs), for its players' lists (blocks; the tables list it through :meth:`list_turn`)."""
+        self._write_turns({table_id: (seat, due)})
+
+    async def list_turn(self, table_id: str, seat: int | None, due: float | None) -> None:
+        """:meth:`turn_at` without a transaction of its own: noted now, written within :data:`TURNS_EVERY` with every
+        table's turn of that moment, in one transaction that does not wait for the disk.  A move's own commit is
+        the durable one; this list, read by a player's page, is one move behind at worst after a power cut (a
+        transaction per move here, synced and in a worker thread, made every move at a table of players wait for
+        the disk twice, and held the worker threads the moves' commits wait for)."""
+        self._turns[table_id] = (seat, due)
+        if self._turns_writer is None or self._turns_writer.done():
+            self._turns_writer = asyncio.get_running_loop().create_task(self._write_turns_soon())
+
+    async def _write_turns_soon(self) -> None:
+        while self._turns:
+            await asyncio.sleep(TURNS_EVERY)
+            turns, self._turns = self._turns, {}
+            try:
+                await asyncio.to_thread(self._write_turns, turns, durable=False)
+            except Exception as error:  # the lists are a convenience: the next turn writes them again
+                log.warning("whose move it is at %d tables could not be listed: %s", len(turns), type(error).__name__)
+
+    def _write_turns(self, turns: dict[str, tuple[int | None, float | None]], durable: bool = True) -> None:
+        def work(rows: Rows) -> None:
+            for table_id, (seat, due) in turns.items():
+                rows(
+                    "INSERT INTO racko_turns (table_id, to_act, due) VALUES (?, ?, ?) ON CONFLICT (table_id) "
+                    "DO UPDATE SET to_act = excluded.to_act, due = excluded.due",
+                    (table_id, seat, due),
+                )
+
+        self.store.run(work, durable=durable)
 
     def seats_of(self, player_id: str) -> list[dict[str, Any]]:
         """The player's seats at tables whose game is not over: table, seat, variant, names, whether it is their
@@ -485,35 +517,21 @@ class Players:
         return self.store.run(work), token
 
     def revoke_bot(self, name: str) -> bool:
-        """The bot account of this name keeps its games but its token stops working; False if there is no such bot."""
-        return bool(
-            self.store.run(
-                lambda rows: rows(
-                    "UPDATE racko_bot_accounts SET token_hash = NULL WHERE player_id IN "
-                    "(SELECT id FROM racko_players WHERE name = ?) RETURNING player_id",
-                    (name,),
-                )
-            )
-        )
+        """The bot account of this name keeps its games but its token stops working, and what the other rooms keep
+        for it ends (:attr:`revoking`: its challenges, its seeks); False if there is no such bot."""
 
-    def bot_of_token(self, token: str | None) -> Player | None:
-        """The bot account whose token this is (and it was seen now), or None (a revoked token, a player's key)."""
-        if not token or len(token) > 100:
-            return None
-        found = self.store.read(
-            lambda rows: rows(
-                "SELECT p.id, p.name, p.seen FROM racko_bot_accounts b JOIN racko_players p ON p.id = b.player_id "
-                "WHERE b.token_hash = ?",
-                (key_hash(token),),
+        def work(rows: Rows) -> bool:
+            revoked = rows(
+                "UPDATE racko_bot_accounts SET token_hash = NULL WHERE player_id IN "
+                "(SELECT id FROM racko_players WHERE name = ?) RETURNING player_id",
+                (name,),
             )
-        )
-        if not found:
-            return None
-        player_id, name, seen = found[0]
-        now = time.time()
-        if now - float(seen) > SEEN_EVERY:
-            self.store.run(lambda rows: rows("UPDATE racko_players SET seen = ? WHERE id = ?", (now, player_id)))
-        return Player(str(player_id), str(name))
+            for (player_id,) in revoked:
+                for revoke_there in self.revoking:
+                    revoke_there(rows, str(player_id))
+            return bool(revoked)
+
+        return self.store.run(work)
 
     def bot_named(self, name: str) -> Player | None:
         """The bot account of this name (a person's seat at a new table may be offered to it), or None."""

@@ -13,7 +13,7 @@ from starlette.routing import BaseRoute, Route
 
 from racko.web.core import CreationLimit, Refusal, answers_refusals, json_body, page, static_files
 from racko.web.players.identity import TRANSFER_SECONDS, Player, Players, clean_name
-from racko.web.players.names import computer_level_like, posing_as, reserved_like
+from racko.web.players.names import BOT_SEAT_MARK, FORGOTTEN_WORDS, posing_as, reserved_like, unfit_name
 from racko.web.players.requests import keep_player, player_of, required_player
 
 
@@ -51,10 +51,12 @@ def routes(
         code, like = found
         if code == "name-taken":
             error = f"“{name}” looks like “{like}”, a name someone plays under now: choose another."
-        elif computer_level_like(name) is not None:
-            error = f"“{name}” looks like the computer player {like}: choose another name."
-        else:
+        elif like == BOT_SEAT_MARK:
+            error = f"“{name}” carries a bot's mark: only a bot account's seat is marked “{like}”; choose another name."
+        elif like in FORGOTTEN_WORDS.values():
             error = f"“{name}” looks like “{like}”, as the pages call a forgotten player: choose another name."
+        else:
+            error = f"“{name}” looks like the computer player {like}: choose another name."
         return JSONResponse({"error": error, "code": code, "like": like}, status_code=409)
 
     async def me_page(request: Request) -> Response:
@@ -74,6 +76,9 @@ def routes(
             if player is not None and await asyncio.to_thread(players.forget, player.id) and forgotten:
                 await forgotten(player.id)
             return keep_player(JSONResponse({"id": None, "name": None}), request, None)
+        unfit = unfit_name(data["name"]) if isinstance(data.get("name"), str) else None
+        if unfit is not None:  # refused as typed, before anything is cleaned away (UTS #39, players.names)
+            return JSONResponse({"error": unfit.message, "code": "name-unfit", "why": unfit.why, **unfit.details}, 400)
         name = clean_name(data.get("name"))
         if name is None:
             raise Refusal("bad-name", "A name is some text, such as Ann.")

@@ -14,12 +14,13 @@ import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import urlsplit
 
 from racko.web.core import room_words_of
 from racko.web.players import Players
 from racko.web.push.keys import PushKeys
+from racko.web.push.reach import Answer, PushReach, Target, Unreachable
 from racko.web.store import Rows, SchemaPart, TableStore
 
 if TYPE_CHECKING:
@@ -28,8 +29,6 @@ if TYPE_CHECKING:
 SCHEMA = SchemaPart.of_room("push")
 DEVICES_PER_PLAYER = 10
 """A player's subscriptions kept at most: an eleventh device replaces the one subscribed longest ago."""
-PUSH_SECONDS = 10.0
-"""How long one request to a push service may take."""
 TTL_SECONDS = 24 * 3600
 """How long a push service keeps a push for a device that is off (a turn-based table's turn lasts a day or more)."""
 SENDERS = 4
@@ -54,18 +53,6 @@ class Device:
         return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}
 
 
-def valid_endpoint(endpoint: Any, plain_http: bool) -> bool:
-    """A push service's address: an https URL (``plain_http``: http too, for a test's own push service)."""
-    if not isinstance(endpoint, str) or not 0 < len(endpoint) <= 1000:
-        return False
-    try:
-        parts = urlsplit(endpoint)
-    except ValueError:
-        return False
-    schemes = ("https", "http") if plain_http else ("https",)
-    return parts.scheme in schemes and bool(parts.hostname) and not parts.username and not parts.password
-
-
 def valid_key(value: Any, longest: int) -> bool:
     alphabet = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_=")
     return isinstance(value, str) and 0 < len(value) <= longest and set(value) <= alphabet
@@ -81,14 +68,14 @@ class Pushes:
         keys: PushKeys | None,
         *,
         contact: str = CONTACT,
-        plain_http: bool = False,
+        reach: PushReach | None = None,
     ) -> None:
         self.store = store
         self.keys = keys
         """``None``: pushes are off (the pages offer none)."""
         self.contact = contact
-        self.plain_http = plain_http
-        """Whether an http:// endpoint is taken (a test's push service on 127.0.0.1; never in production)."""
+        self.reach = reach or PushReach()
+        """Where a push may go (:mod:`.reach`): checked when a device subscribes, and again before each push."""
         self._senders = ThreadPoolExecutor(SENDERS, thread_name_prefix="racko-push")
         players.forgetting.append(self._forget)
 
@@ -166,9 +153,11 @@ class Pushes:
             self.send(device, turn_message(device.lang, table_id, others, hours))
 
     def send(self, device: Device, message: dict[str, str]) -> bool:
-        """One push to one device (blocks: a worker thread's); whether the push service took it.  A subscription
-        the service says is gone (404, 410) is dropped; any other failure is logged with the service's host only
-        (an endpoint is a secret of its device)."""
+        """One push to one device (blocks: a worker thread's); whether the push service took it.  The endpoint is
+        checked again first (:meth:`PushReach.check`: a name may lead elsewhere now) and the push goes to the address
+        checked; an endpoint this server no longer sends to at all is dropped.  A subscription the service says is
+        gone (404, 410) is dropped; any other failure is logged with the service's host only (an endpoint is a
+        secret of its device)."""
         from pywebpush import WebPushException, webpush  # loaded by the first push, not by every server start
 
         keys = self.keys
@@ -176,21 +165,31 @@ class Pushes:
             return False
         host = urlsplit(device.endpoint).hostname
         try:
+            target = self.reach.check(device.endpoint)
+        except Unreachable as refusal:
+            if refusal.code in ("not-https", "not-a-push-service", "bad-endpoint"):
+                self.drop(device.endpoint)
+            log.warning("push: no push to %s: %s", host, refusal.code)
+            return False
+        try:
             webpush(
                 device.subscription(),
                 json.dumps(message, ensure_ascii=False),
                 vapid_private_key=_vapid(keys),
                 vapid_claims={"sub": self.contact},
                 ttl=TTL_SECONDS,
-                timeout=PUSH_SECONDS,
                 headers={"Urgency": "high"},
+                requests_session=cast(Any, _Pinned(self.reach, target)),
             )
         except WebPushException as error:
-            if error.status_code in DEAD:
+            status = error.response.status_code if error.response is not None else None
+            if status in DEAD:
                 self.drop(device.endpoint)
                 log.info("push: a device's subscription at %s is gone: dropped", host)
+            elif status is not None and 300 <= status < 400:
+                log.warning("push: %s answered a redirect (%s): not followed", host, status)
             else:
-                log.warning("push: %s refused a push (%s)", host, error.status_code)
+                log.warning("push: %s refused a push (%s)", host, status)
             return False
         except Exception as error:
             log.warning("push: no push reached %s (%s)", host, type(error).__name__)
@@ -214,6 +213,28 @@ def turn_message(lang: str, table_id: str, others: list[str], hours: int | None 
         "url": f"/t/{table_id}",
         "tag": f"turn-{table_id}",
     }
+
+
+class _Pinned:
+    """What pywebpush takes for a requests session: its one POST goes to the address checked (:class:`Target`),
+    never a second look-up of the name, never a redirect."""
+
+    def __init__(self, reach: PushReach, target: Target) -> None:
+        self.reach = reach
+        self.target = target
+
+    def post(self, endpoint: str, *, data: bytes | None = None, headers: Any = None, **_: Any) -> _Answered:
+        return _Answered(self.reach.post(self.target, data or b"", dict(headers or {})))
+
+
+class _Answered:
+    """An :class:`Answer` as pywebpush reads a response."""
+
+    def __init__(self, answer: Answer) -> None:
+        self.status_code = answer.status
+        self.reason = answer.reason
+        self.text = answer.text
+        self.headers: dict[str, str] = {}
 
 
 @functools.cache

@@ -11,7 +11,8 @@ from starlette.routing import BaseRoute, Route
 
 from racko.web.core import WEB, Refusal, answers_refusals, json_body, static_files
 from racko.web.players import Players, player_of, required_player
-from racko.web.push.pushes import Device, Pushes, valid_endpoint, valid_key
+from racko.web.push.pushes import Device, Pushes, valid_key
+from racko.web.push.reach import ENDPOINT_LENGTH, Unreachable
 
 WORKER = WEB / "push" / "static" / "worker.js"
 LANGUAGES = ("en", "nl", "fr")
@@ -38,12 +39,15 @@ def routes(pushes: Pushes, players: Players, allowed: frozenset[str]) -> list[Ba
         if pushes.keys is None:
             raise Refusal("unavailable", "This server sends no notifications.")
         endpoint = data.get("endpoint")
-        if not valid_endpoint(endpoint, pushes.plain_http):
+        if not isinstance(endpoint, str) or not 0 < len(endpoint) <= ENDPOINT_LENGTH:
             raise Refusal("bad-subscription", "A subscription names its push service's https address.")
-        assert isinstance(endpoint, str)
         if request.method == "DELETE":
             left = await asyncio.to_thread(pushes.unsubscribe, player.id, endpoint)
             return JSONResponse({"on": False, "devices": left})
+        try:  # where pushes may go (racko.web.push.reach): the name is resolved, so in a worker thread
+            await asyncio.to_thread(pushes.reach.check, endpoint)
+        except Unreachable as refusal:
+            raise Refusal(refusal.code, str(refusal)) from None
         keys = data.get("keys")
         p256dh = keys.get("p256dh") if isinstance(keys, dict) else None
         auth = keys.get("auth") if isinstance(keys, dict) else None

@@ -30,7 +30,7 @@ from multiprocessing.context import SpawnProcess
 from typing import Any
 
 from racko.analysis.evaluate import FIRST_PLAYOUTS, MORE_PLAYOUTS, MoveValue
-from racko.analysis.explain import Sentence, behind, move_sentence, why
+from racko.analysis.explain import Sentence, behind, move_sentence, round_percent, why
 from racko.analysis.review import CHECK_PLAYOUTS, Decision, Review, SeatReview, review
 from racko.analysis.review import Progress as ReviewProgress
 from racko.errors import RackoError
@@ -263,6 +263,12 @@ def _why(observation: Any, decision: Decision, names: list[str]) -> list[Sentenc
     if isinstance(observation, Observation):
         best = MoveValue(decision.best, decision.before, decision.best_slot)
         sentences = why(observation, decision.best, best, None, names)
+    if decision.measure == "win_chance" and decision.game_before is not None:
+        # a game's review where the game's chance could not tell the moves apart: the round's chance graded it
+        shown = round_percent(decision.after)
+        values = {"round": shown, "points": round_percent(decision.before) - shown}
+        sentences.append(Sentence("why:behind-round", values))
+        return sentences
     sentences += behind(decision.measure, decision.loss, _gap(decision), decision.stake)
     return sentences
 

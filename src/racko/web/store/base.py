@@ -177,8 +177,11 @@ class TableStore(Protocol):
         """Make the rooms' tables where missing and bring an older database's rows up to this version (blocking:
         once, before the server serves); the sweep then forgets the rows they keep per table with their table."""
 
-    def run(self, work: Callable[[Rows], T]) -> T:
-        """Run ``work`` in one transaction (blocking: call it in a worker thread); all of it is kept or none."""
+    def run(self, work: Callable[[Rows], T], *, durable: bool = True) -> T:
+        """Run ``work`` in one transaction (blocking: call it in a worker thread); all of it is kept or none.
+        ``durable=False``: what a power cut may lose at no cost (a rate limit's count, an open stream's note): the
+        commit does not wait for the disk (SQLite's ``synchronous=NORMAL``, PostgreSQL's ``synchronous_commit =
+        off`` for it alone), so that it never holds up the moves' commits; a crash of the server alone loses none."""
 
     def read(self, work: Callable[[Rows], T]) -> T:
         """Run ``work``, which only reads, on a consistent snapshot of what is committed (blocking: call it in a

@@ -598,8 +598,8 @@ class PostgresTables:
         self.found_version = SCHEMA_VERSION
         self._kept_by_table = tuple(table for part in parts for table in part.kept_by_table)
 
-    def run(self, work: Callable[[Rows], T]) -> T:
-        return self._transaction(work, snapshot=False)
+    def run(self, work: Callable[[Rows], T], *, durable: bool = True) -> T:
+        return self._transaction(work, snapshot=False, durable=durable)
 
     def read(self, work: Callable[[Rows], T]) -> T:
         # One snapshot for all its statements (PostgreSQL's default lets each see what was committed before it
@@ -607,10 +607,12 @@ class PostgresTables:
         # pooled connection of its own: it holds up no write.
         return self._transaction(work, snapshot=True)
 
-    def _transaction(self, work: Callable[[Rows], T], snapshot: bool) -> T:
+    def _transaction(self, work: Callable[[Rows], T], snapshot: bool, durable: bool = True) -> T:
         with self._pool.connection() as connection, connection.transaction():
             if snapshot:
                 connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            if not durable:
+                connection.execute("SET LOCAL synchronous_commit = off")
 
             def rows(sql: str, parameters: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
                 # The shared SQL's "?" placeholders become psycopg's, and a literal "%" (LIKE 'bot:%') stays one.

@@ -56,12 +56,13 @@ class TableRoom:
         """The server's clock (seconds since the epoch): what the journal's times and the clocks are read on (tests
         pass one they move by hand)."""
         self.away_seconds = away_seconds
+        self.metrics = metrics
         self.registry = Registry(store, now=now, idle_seconds=idle_seconds, metrics=metrics)
         self.watching = Watching(now, self.registry.saved, store.unsaved, away_seconds)
         self.changes = Changes(self.watching, self.registry, now, metrics)
         self.ways = WaysOut(self.registry, self.changes, now, away_seconds)
         self.turns = Turns(
-            self.registry, self.changes, self.ways.end_game, players.turn_at, now=now, pace=pace, metrics=metrics
+            self.registry, self.changes, self.ways.end_game, players.list_turn, now=now, pace=pace, metrics=metrics
         )
         self.seating = Seating(
             self.registry,

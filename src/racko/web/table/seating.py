@@ -27,6 +27,7 @@ from racko.web.players import (
     posing_as,
     reserved_like,
     shares_a_network,
+    unfit_name,
 )
 from racko.web.table import timing
 from racko.web.table.changes import Changes
@@ -172,6 +173,11 @@ class Seating:
             raise Refusal("spectator", "Spectators have no seat to name.")
         if not isinstance(name, str) or not name.strip():
             raise Refusal("bad-name", "A name is some text, such as Ann.")
+        unfit = unfit_name(name)
+        if unfit is not None:
+            refused = Refusal("name-unfit", unfit.message, why=unfit.why)
+            refused.details.update(unfit.details)  # the character or the scripts, for the page's own words
+            raise refused
         clean = plain_name(name)[:NAME_LENGTH].strip() or "Player"
         mark = await asyncio.to_thread(self.marks.mark, address)
         async with self.registry.changing(table) as table:

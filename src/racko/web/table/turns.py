@@ -67,7 +67,7 @@ class Turns:
         registry: Registry,
         changes: Changes,
         end_game: Callable[[Table, str], Awaitable[None]],
-        list_turn: Callable[[str, int | None, float | None], None],
+        list_turn: Callable[[str, int | None, float | None], Awaitable[None]],
         *,
         now: Callable[[], float],
         pace: float,
@@ -78,7 +78,7 @@ class Turns:
         self.end_game = end_game
         """Ends a game where it stands (the ways out's own ending, racko.web.table.ways)."""
         self.list_turn = list_turn
-        """Writes whose move it is at a table and until when to its players' lists of tables (blocking)."""
+        """Notes whose move it is at a table and until when for its players' lists of tables (written soon after)."""
         self.now = now
         self.pace = pace
         """Seconds a computer player waits before its move, so that people can follow."""
@@ -285,7 +285,7 @@ class Turns:
 
     async def _list_turn(self, table_id: str, seat: int | None, deadline: float | None) -> None:
         try:
-            await asyncio.to_thread(self.list_turn, table_id, seat, deadline)
+            await self.list_turn(table_id, seat, deadline)
         except Exception as error:  # the lists are a convenience: the game goes on
             log.warning("table %s: whose move it is could not be listed: %s", table_id, said(error))
 

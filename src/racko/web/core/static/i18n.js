@@ -96,17 +96,7 @@ function bdi(text) {
 // t() as nodes: a value that is a node (a name in its <bdi>) is put in as it is, everything else as text.
 function tNodes(key, values) {
   const text = (WORDS[LANG] && WORDS[LANG][key]) || WORDS.en[key] || key;
-  const nodes = [];
-  let last = 0;
-  for (const match of text.matchAll(/\{(\w+)\}/g)) {
-    if (!values || !(match[1] in values)) continue;
-    nodes.push(text.slice(last, match.index));
-    const value = values[match[1]];
-    nodes.push(value instanceof Node ? value : String(value));
-    last = match.index + match[0].length;
-  }
-  nodes.push(text.slice(last));
-  return nodes.filter((node) => node !== "");
+  return fillMessage(parseMessage(text), values || {}, null).filter((node) => node !== "");
 }
 
 // One log entry in the page's language, as nodes (names isolated); an entry of a kind this page does not know keeps
@@ -158,16 +148,124 @@ function useLanguage(language) {
 
 if (LANG !== WANTED) loadWords(WANTED).then((here) => { if (here) useLanguage(WANTED); });
 
+// A template's words with its values, by the page language's rules (racko/analysis/words.py reads the same templates
+// with CLDR through Babel): {name} a value, a number written as the language writes it; {name, percent} a number in
+// percent (0 to 100) as the language writes a percentage, to a tenth at most; {name, plural, one {# card} other
+// {# cards}} the branch of the number's plural category (=N for N itself; # is the number); {name, select, a {…}
+// other {…}} the branch the value names. Filled in one pass, so that a value (a player's name) that looks like
+// "{card}" is never filled in itself; a value not given leaves its placeholder as written.
 function t(key, values) {
   const text = (WORDS[LANG] && WORDS[LANG][key]) || WORDS.en[key] || key;
-  // One pass, so that a value (a player's name) that looks like "{card}" is never filled in itself.
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (values && name in values ? String(values[name]) : whole));
+  return fillMessage(parseMessage(text), values || {}, null).map(String).join("");
 }
 
-// Whether the page's language says ``count`` of something in the singular (1 in English and Dutch, 0 and 1 in
-// French): a page picks the key of a count's words by it, "n_games_one" or "n_games".
-function saysOne(count) {
-  return new Intl.PluralRules(LANG).select(count) === "one";
+const PARSED = new Map();
+
+// A template's parts: text, and placeholders { name, style, branches, raw }. A template that is not one (a stray
+// brace) is its own text.
+function parseMessage(text) {
+  if (PARSED.has(text)) return PARSED.get(text);
+  let parts;
+  try {
+    const [found, end] = parseParts(text, 0, true);
+    parts = end === text.length ? found : [text];
+  } catch (error) {
+    parts = [text];
+  }
+  PARSED.set(text, parts);
+  return parts;
+}
+
+function parseParts(text, start, top) {
+  const parts = [];
+  let plain = start, index = start;
+  while (index < text.length) {
+    const char = text[index];
+    if (char === "}") {
+      if (top) throw new Error("stray }");
+      break;
+    }
+    if (char === "{") {
+      if (index > plain) parts.push(text.slice(plain, index));
+      const [placeholder, next] = parsePlaceholder(text, index);
+      parts.push(placeholder);
+      index = plain = next;
+      continue;
+    }
+    index += 1;
+  }
+  if (!top && index >= text.length) throw new Error("unclosed branch");
+  if (index > plain) parts.push(text.slice(plain, index));
+  return [parts, index];
+}
+
+function parsePlaceholder(text, start) {
+  const word = /\s*(\w+)\s*/y;
+  word.lastIndex = start + 1;
+  const name = word.exec(text);
+  if (!name) throw new Error("no name");
+  let index = word.lastIndex;
+  if (text[index] === "}") return [{ name: name[1], style: "", branches: [], raw: text.slice(start, index + 1) }, index + 1];
+  if (text[index] !== ",") throw new Error("unclosed");
+  word.lastIndex = index + 1;
+  const style = word.exec(text);
+  if (!style || !["number", "percent", "plural", "select"].includes(style[1])) throw new Error("no style");
+  index = word.lastIndex;
+  if (style[1] === "number" || style[1] === "percent") {
+    if (text[index] !== "}") throw new Error("unclosed");
+    return [{ name: name[1], style: style[1], branches: [], raw: text.slice(start, index + 1) }, index + 1];
+  }
+  if (text[index] !== ",") throw new Error("no branches");
+  index += 1;
+  const branches = [];
+  const selector = /\s*(=?\w+)\s*/y;
+  for (;;) {
+    while (/\s/.test(text[index] || "")) index += 1;
+    if (text[index] === "}") break;
+    selector.lastIndex = index;
+    const chosen = selector.exec(text);
+    if (!chosen || text[selector.lastIndex] !== "{") throw new Error("bad branch");
+    const [branch, end] = parseParts(text, selector.lastIndex + 1, false);
+    branches.push([chosen[1], branch]);
+    index = end + 1;
+  }
+  if (!branches.some(([chosen]) => chosen === "other")) throw new Error("no other");
+  return [{ name: name[1], style: style[1], branches, raw: text.slice(start, index + 1) }, index + 1];
+}
+
+function fillMessage(parts, values, count) {
+  const said = [];
+  for (const part of parts) {
+    if (typeof part === "string") {
+      said.push(count !== null && part.includes("#") ? part.split("#").join(numberText(count)) : part);
+      continue;
+    }
+    if (!(part.name in values)) {
+      said.push(part.raw);
+      continue;
+    }
+    const value = values[part.name];
+    if (part.style === "percent") said.push(percentText(value));
+    else if (part.style === "plural" || part.style === "select") {
+      const branches = new Map(part.branches);
+      let chosen = branches.get("other");
+      if (part.style === "plural" && typeof value === "number") {
+        chosen = branches.get("=" + value) || branches.get(new Intl.PluralRules(LANG).select(value)) || chosen;
+      } else if (branches.has(String(value))) chosen = branches.get(String(value));
+      said.push(...fillMessage(chosen, values, part.style === "plural" ? value : count));
+    } else said.push(value instanceof Node ? value : typeof value === "number" ? numberText(value) : String(value));
+  }
+  return said;
+}
+
+// A number as the page's language writes it (its decimal mark and grouping), as given (up to three decimals).
+function numberText(value) {
+  return typeof value === "number" ? new Intl.NumberFormat(LANG).format(value) : String(value);
+}
+
+// A number given in percent (0 to 100) as the page's language writes a percentage, to a tenth at most.
+function percentText(value) {
+  return typeof value === "number" ? new Intl.NumberFormat(LANG, { style: "percent", maximumFractionDigits: 1 }).format(value / 100) : String(value);
 }
 
 function translatePage() {
@@ -214,6 +312,28 @@ function makeCard(value, highest, label) {
     card.setAttribute("aria-label", label);
   }
   return card;
+}
+
+// A chance to win the game as the hints say it: in percent to a tenth, never 0 or 100 before the game is over
+// (racko/analysis/explain.py's game_percent); a chance to win the round in whole percent, never 0 or 100.
+function gameChanceShown(chance) {
+  return Math.min(99.9, Math.max(0.1, Math.round(1000 * chance) / 10));
+}
+
+function roundChanceShown(chance) {
+  return Math.min(99, Math.max(1, Math.round(100 * chance)));
+}
+
+// Another of the advisor's choices' chances, in short, as `racko hint` says them: to win the game (2 players), with
+// the round's beside it where the round told it from the best move (the game's chances all but equal), or the
+// round's alone where an old kernel ranked by it.
+function choiceChance(choice) {
+  const byRound = (Array.isArray(choice.why) ? choice.why : []).some((sentence) => sentence.key === "why:behind-round" || sentence.key === "why:behind-points");
+  if (typeof choice.game_chance === "number" && byRound && typeof choice.win_chance === "number") {
+    return " " + t("why:chance-short-round", { chance: gameChanceShown(choice.game_chance), round: roundChanceShown(choice.win_chance) });
+  }
+  if (typeof choice.game_chance === "number") return " " + t("why:chance-short-game", { chance: gameChanceShown(choice.game_chance) });
+  return typeof choice.win_chance === "number" ? " " + t("why:chance-short", { chance: roundChanceShown(choice.win_chance) }) : "";
 }
 
 // Why the advisor's choice is best, in the page's language: the sentences the server sends as keys and values

@@ -35,18 +35,21 @@ function chart(variantName, points) {
   return figure;
 }
 
-// One line of statistics: the games and rounds played and won, each count with its noun in the singular or plural.
+// One line of statistics: the games and rounds played and won, each count with its noun in the language's plural.
 function statsLine(tally) {
-  const games = t("stats_line", {
-    games: t(saysOne(tally.games) ? "n_games_one" : "n_games", { n: tally.games }),
-    won: t(saysOne(tally.won) ? "n_won_one" : "n_won", { n: tally.won }),
-  });
+  const games = t("stats_line", { games: t("n_games", { n: tally.games }), won: t("n_won", { n: tally.won }) });
   const rounds = t("stats_rounds", {
-    rounds: t(saysOne(tally.rounds) ? "n_rounds_one" : "n_rounds", { n: tally.rounds }),
-    rounds_won: t(saysOne(tally.rounds_won) ? "n_won_one" : "n_won", { n: tally.rounds_won }),
+    rounds: t("n_rounds", { n: tally.rounds }),
+    rounds_won: t("n_won", { n: tally.rounds_won }),
     best_round: tally.best_round,
   });
   return games + "; " + rounds;
+}
+
+// A variant's title as the statistics name it (the English title) in the page's language.
+function titleWords(title) {
+  const key = Object.keys(WORDS.en).find((word) => word.startsWith("title:") && WORDS.en[word] === title);
+  return key ? t(key) : title;
 }
 
 function personName(seat) {
@@ -71,14 +74,14 @@ function render() {
   const ratings = Object.entries(data.ratings);
   $("player-ratings").replaceChildren(...(ratings.length ? ratings.map(([name, r]) =>
     element("li", "", t("rating_in", { title: variantTitle(name, name), rating: r.rating, uncertainty: r.uncertainty,
-      games: t(saysOne(r.games) ? "n_rated_games_one" : "n_rated_games", { n: r.games }) }))) :
+      games: t("n_rated_games", { n: r.games }) }))) :
     [element("li", "empty", t("no_ratings"))]));
   $("charts").replaceChildren(...Object.entries(data.history).filter(([, points]) => points.length).map(([name, points]) => chart(name, points)));
   // The statistics as racko stats counts them (the server replays the player's latest games).
   const stats = data.stats;
   const rows = stats.total.games ? [[t("stats_all"), stats.total]]
-    .concat(Object.entries(stats.by_variant))
-    .concat(Object.entries(stats.by_opponent).map(([name, tally]) => [t("stats_against", { name: name === "people only" ? t("people_only") : name }), tally])) : [];
+    .concat(Object.entries(stats.by_variant).map(([title, tally]) => [titleWords(title), tally]))
+    .concat(Object.entries(stats.by_opponent).map(([name, tally]) => [name === "people only" ? t("people_only") : t("stats_against", { name }), tally])) : [];
   $("stats").replaceChildren(...(rows.length ? rows.map(([name, tally]) =>
     element("li", "", name + ": " + statsLine(tally))) : [element("li", "empty", t("no_games"))]));
   $("games").replaceChildren(...(data.games.length ? data.games.map((game) => {

@@ -35,13 +35,14 @@ function said(sentence) {
   return explainHint({ why: [sentence] });
 }
 
+// A share in whole percent; a loss of a chance in percentage points (of the game's chance to a tenth: moves seldom
+// differ by more than a few points of it). The page's words write them by its language's rules.
 function percent(value) {
   return Math.round(100 * value);
 }
 
-// A chance to win the game, to a tenth of a point (moves seldom differ by more than a few points of it).
-function gamePercent(value) {
-  return (Math.round(1000 * value) / 10).toFixed(1);
+function gamePoints(value) {
+  return Math.round(1000 * value) / 10;
 }
 
 // The measure's figures as the page says them: "game" (2 players: the chance to win the game from the scores),
@@ -51,7 +52,13 @@ function kindOf(review) {
 }
 
 function turns(value) {
-  return Number(value).toLocaleString(LANG, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  return Math.round(10 * Number(value)) / 10;
+}
+
+// What a decision is graded by: the game's chance ("game"), the round's ("round": also, in a game's review, where the
+// game's chance could not tell the moves apart) or the turns to go out.
+function decisionKind(decision) {
+  return decision.measure === "game_chance" ? "game" : decision.measure === "win_chance" ? "round" : "turns";
 }
 
 // A class as a badge: its colour, its symbol and its word (with a count, in the summary).
@@ -213,17 +220,21 @@ function decisionItem(seat, decision, several) {
   item.append(head);
   item.append(element("p", "", t("review:played-line", { move: said(decision.played_words) })));
   if (decision.class !== "best") item.append(element("p", "", t("review:best-line", { move: said(decision.best_words) })));
-  const kind = kindOf(answer.review);
+  const kind = decisionKind(decision);
   const figures = [];
   if (kind === "game") {
-    if (decision.loss > 0) figures.push(t("review:loss-game", { points: gamePercent(decision.loss), share: percent(decision.loss / decision.stake) }));
-    if (decision.class === "best") figures.push(t("review:chance-best-game", { after: gamePercent(decision.after) }));
-    else figures.push(t("review:chance-line-game", { before: gamePercent(decision.before), after: gamePercent(decision.after) }));
+    if (decision.loss > 0) figures.push(t("review:loss-game", { points: gamePoints(decision.loss), share: percent(decision.loss / decision.stake) }));
+    if (decision.class === "best") figures.push(t("review:chance-best-game", { after: gameChanceShown(decision.after) }));
+    else figures.push(t("review:chance-line-game", { before: gameChanceShown(decision.before), after: gameChanceShown(decision.after) }));
   } else {
     const chances = kind === "round";
+    if (chances && typeof decision.game_chance_before === "number") {
+      // a game's review where the game's chance could not tell the moves apart: the round's chance graded it
+      figures.push(t("review:by-round", { chance: gameChanceShown(decision.game_chance_before) }));
+    }
     if (decision.loss > 0) figures.push(chances ? t("review:loss-points", { points: percent(decision.loss) }) : t("review:loss-turns", { turns: turns(decision.loss) }));
-    if (decision.class === "best") figures.push(chances ? t("review:chance-best", { after: percent(decision.after) }) : t("review:turns-best", { after: turns(decision.after) }));
-    else figures.push(chances ? t("review:chance-line", { before: percent(decision.before), after: percent(decision.after) })
+    if (decision.class === "best") figures.push(chances ? t("review:chance-best", { after: roundChanceShown(decision.after) }) : t("review:turns-best", { after: turns(decision.after) }));
+    else figures.push(chances ? t("review:chance-line", { before: roundChanceShown(decision.before), after: roundChanceShown(decision.after) })
       : t("review:turns-line", { before: turns(decision.before), after: turns(decision.after) }));
   }
   item.append(element("p", "figures", figures.join(" · ")));
@@ -239,7 +250,9 @@ function drawChart(decisions) {
   // As wide as its box, so that its words keep their size on a phone.
   const width = Math.max(300, Math.min(760, $("chart-box").clientWidth || 600)), height = 220, left = 44, right = 12, top = 12, bottom = 28;
   const actions = [...new Set(decisions.map(([, decision]) => decision.action))];
-  const value = (decision) => (chances ? 100 * decision.after : decision.after);
+  // the game's chance after each move (also where the round's graded it), the round's, or the turns
+  const after = (decision) => (kind === "game" && typeof decision.game_chance_after === "number" ? decision.game_chance_after : decision.after);
+  const value = (decision) => (chances ? 100 * after(decision) : after(decision));
   const highest = chances ? 100 : Math.max(1, Math.ceil(Math.max(...decisions.map(([, decision]) => Math.max(decision.after, decision.before)))));
   const x = (action) => left + (actions.length > 1 ? (actions.indexOf(action) * (width - left - right)) / (actions.length - 1) : (width - left - right) / 2);
   const y = (figure) => top + (height - top - bottom) * (1 - figure / highest);
@@ -248,14 +261,14 @@ function drawChart(decisions) {
   const summary = seats.map((seat) => {
     const mine = decisions.filter(([owner]) => owner === seat).map(([, decision]) => decision);
     if (!mine.length) return null;
-    const shown = (decision) => (kind === "game" ? gamePercent(decision.after) + "%" : chances ? percent(decision.after) + "%" : turns(decision.after));
+    const shown = (decision) => (kind === "game" ? percentText(gameChanceShown(after(decision))) : chances ? percentText(roundChanceShown(after(decision))) : numberText(turns(after(decision))));
     return t("review:chart-summary", { name: seat.name, first: shown(mine[0]), last: shown(mine[mine.length - 1]) });
   }).filter(Boolean);
   const drawing = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": [caption, ...summary].join(". ") });
   for (const mark of [0, highest / 2, highest]) {
     drawing.append(svg("line", { x1: left, x2: width - right, y1: y(mark), y2: y(mark), class: "grid" }));
     const label = svg("text", { x: left - 6, y: y(mark) + 4, class: "axis", "text-anchor": "end" });
-    label.textContent = chances ? mark + "%" : String(mark);
+    label.textContent = chances ? percentText(mark) : numberText(mark);
     drawing.append(label);
   }
   if (actions.length) {

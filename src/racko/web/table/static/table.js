@@ -101,7 +101,7 @@ function receive(frame) {
     pending = false;
     if (frame.code === "bad-token" || frame.code === "no-table" || frame.code === "damaged") stop(frame.code);
     else if (frame.code === "elsewhere") node = String(frame.node);
-    else if (frame.code === "name-taken" || frame.code === "name-reserved") {
+    else if (frame.code === "name-taken" || frame.code === "name-reserved" || frame.code === "name-unfit") {
       $("name-problem").textContent = t("err:" + frame.code);
       askName();
     } else if (frame.code === "out-of-time") {
@@ -208,11 +208,7 @@ function showHint() {
   const reasons = (Array.isArray(best.why) ? best.why : []).map((sentence) => item(explainHint({ why: [sentence] })));
   $("hint-reasons").replaceChildren(...reasons);
   // The next moves with their chance to win the game (2 players; the round's where an old kernel ranked by it).
-  const chance = (choice) => {
-    if (!choice.move) return "";
-    if (typeof choice.game_chance === "number") return " " + t("why:chance-short-game", { chance: (Math.round(1000 * choice.game_chance) / 10).toFixed(1) });
-    return choice.win_chance === null ? "" : " " + t("why:chance-short", { chance: Math.round(100 * choice.win_chance) });
-  };
+  const chance = (choice) => (choice.move ? choiceChance(choice) : "");
   $("hint-others").replaceChildren(...others.map((choice) => item(moveWords(choice) + chance(choice))));
   $("hint-others-title").hidden = !others.length;
   $("hint-more").hidden = !reasons.length && !others.length;

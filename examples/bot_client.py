@@ -19,10 +19,18 @@ GAMES = int(sys.argv[3]) if len(sys.argv) > 3 else 1
 
 def call(path, body=None):
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(URL + path, data=data, headers={"Authorization": "Bearer " + TOKEN})
-    if data is not None:
-        request.add_header("Content-Type", "application/json")
-    return urllib.request.urlopen(request, timeout=30)
+    while True:
+        request = urllib.request.Request(URL + path, data=data, headers={"Authorization": "Bearer " + TOKEN})
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        try:
+            return urllib.request.urlopen(request, timeout=30)
+        except urllib.error.HTTPError as refused:  # 429 (too fast) and 503 (not saved) changed nothing: ask again
+            wait = refused.headers.get("Retry-After") or (1 if refused.code == 503 else None)
+            if refused.code not in (429, 503) or wait is None:
+                raise
+            print(f"refused ({refused.code}): again in {wait} s", file=sys.stderr)
+            time.sleep(float(wait))
 
 
 def lines(path):
@@ -56,7 +64,7 @@ def play(table):
                 if view["legal"] and view["to_act"] == view["you"]:
                     try:
                         call(f"/api/bot/game/{table}/move", {"version": since, "action": choose(view)}).close()
-                    except urllib.error.HTTPError as refused:  # stale, not our turn …: the stream says what now
+                    except urllib.error.HTTPError as refused:  # stale, not our turn …: the stream brings what now
                         print("refused:", refused.read().decode())
         except (OSError, ValueError):  # the stream broke: reconnect and resume from the last version seen
             time.sleep(1)

@@ -12,6 +12,7 @@ from typing import Any
 from starlette.testclient import TestClient
 
 from people import receive_json
+from protocol_schemas import check_state
 from racko.highlow import HighLowObservation
 from racko.web.app import ServerSettings, create_app
 from racko.web.store import SqliteTables
@@ -123,12 +124,14 @@ CARD_FIELDS = ("rack", "held", "discard", "known", "taken", "next_stock", "rows"
 
 
 def check_frame(table: Table, viewer: int | None, frame: dict[str, Any]) -> None:
-    """Everything in a frame to ``viewer`` is what that seat (or a spectator) may know at that moment."""
+    """Everything in a frame to ``viewer`` is what that seat (or a spectator) may know at that moment, in the shapes
+    the published schemas say."""
     text = json.dumps(frame)
     for secret in ("seed", "deck", "stock_order", "reshuffles", "random", "order"):
         assert f'"{secret}"' not in text
     if frame["type"] != "state":
         return
+    check_state(frame)  # the published schemas of the view, the log and the Bot API's observation (issue 52)
     for entry in frame["log"]:  # a card drawn blind is its drawer's alone (a Swap drawn in High-Low is shown)
         assert {"racks", "rows", "order", "pile"}.isdisjoint(entry), entry
         if entry["kind"] == "drew" and entry["seat"] != viewer:

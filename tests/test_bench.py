@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import subprocess
 import sys
 import time
@@ -14,7 +15,9 @@ from typing import Any
 from typer.testing import CliRunner
 
 from racko.cli import app
+from racko.tools.bench.processes import free_port
 from racko.tools.bench.review import browser_review_bench
+from racko.web.tournaments.bench import tournament_bench_lines
 
 PACE_KEYS = {
     "benchmark",
@@ -78,6 +81,8 @@ def _bench(*args: str) -> tuple[dict[str, Any], int]:
     assert run.returncode == 0, run.stderr
     found = re.search(r"server pid ([\d, ]+)", run.stderr)
     assert found, run.stderr
+    if "--port" in args:  # the port asked for is the one listened on (HAProxy's, in front of several processes)
+        assert f"on 127.0.0.1:{args[args.index('--port') + 1]} " in run.stderr, run.stderr
     return json.loads(run.stdout), int(found.group(1).split(",")[0])
 
 
@@ -94,7 +99,8 @@ def _gone(pid: int) -> bool:
 
 
 def test_the_server_benchmark_measures_actions_and_stops_its_server() -> None:
-    figures, pid = _bench("--tables", "4", "--interval", "0.2", "--seconds", "3", "--warmup", "0.5")
+    port = str(free_port())  # --port: the one a shared machine's operator chose
+    figures, pid = _bench("--tables", "4", "--interval", "0.2", "--seconds", "3", "--warmup", "0.5", "--port", port)
     assert set(figures) == PACE_KEYS
     assert figures["benchmark"] == "server-pace" and figures["tables"] == 4
     assert figures["actions"] >= 20 and figures["actions_per_second"] > 5
@@ -171,6 +177,16 @@ def test_bots_play_their_games_through_the_bot_api_and_are_measured_beside_the_b
     assert _gone(pid)
 
 
+def test_a_port_in_use_is_refused_before_anything_starts() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        for more in ([], ["--bots", "2"]):
+            refused = CliRunner().invoke(app, ["bench", "server", "--port", port, *more])
+            assert refused.exit_code == 1 and f"port {port} of 127.0.0.1 is in use" in refused.stderr, refused.output
+
+
 def test_bots_come_in_pairs_on_one_process() -> None:
     runner = CliRunner()
     odd = runner.invoke(app, ["bench", "server", "--bots", "3"])
@@ -203,6 +219,8 @@ def test_several_processes_on_postgresql_are_measured_through_the_proxy() -> Non
         "2",
         "--db",
         "postgres",
+        "--port",
+        str(free_port()),
     )
     assert (figures["processes"], figures["through_proxy"], figures["database"]) == (2, True, "postgresql")
     assert figures["actions"] >= 10 and figures["errors"] == 0, figures["error_codes"]
@@ -301,3 +319,33 @@ def test_the_browser_review_is_timed_on_a_game_played_at_a_real_server() -> None
     assert figures["benchmark"] == "review-in-the-browser" and figures["game_rounds"] >= 2
     assert 0 < figures["round_decisions"] < figures["game_decisions"]  # one seat's first round; every seat's game
     assert figures["round_seconds"] > 0 and figures["game_seconds"] > 0
+
+
+def test_the_tournaments_benchmark_pairs_a_swiss_and_runs_an_arena() -> None:
+    """A small run of ``racko bench tournament``: its stable keys, a Swiss round with no repeat meeting, an arena whose
+    players were seated again and which finished."""
+    done = CliRunner().invoke(
+        app, ["bench", "tournament", "--players", "60", "--arena-players", "12", "--minutes", "20", "--json"]
+    )
+    assert done.exit_code == 0, done.output
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    for sides in ("2", "4"):
+        swiss = figures["swiss"][sides]
+        assert set(swiss) == {
+            "players", "seats", "round", "seconds", "cpu_seconds", "seconds_each", "tables", "byes", "repeats",
+            "mean_points_gap", "earlier_rounds_seconds",
+        }  # fmt: skip
+        assert swiss["players"] == 60 and swiss["round"] == 5 and swiss["repeats"] == 0
+        assert swiss["tables"] * int(sides) + swiss["byes"] == 60
+    arena = figures["arena"]
+    assert arena["status"] == "finished" and arena["games"] > 12 and arena["seated_again"] > 6
+    assert 0 <= arena["next_seat_seconds_p50"] <= arena["next_seat_seconds_p99"] <= arena["next_seat_seconds_max"]
+    assert {
+        "look_ms_p50",
+        "look_ms_p99",
+        "look_cpu_ms_p50",
+        "look_cpu_ms_p99",
+        "result_ms_p50",
+        "result_ms_p99",
+    } <= set(arena)
+    assert len(tournament_bench_lines(figures)) == 3

@@ -403,6 +403,11 @@ def test_a_bot_account_plays_a_person_through_racko_bot_connect(
             assert ended["view"]["results"]
             bot_moves = [entry for entry in ended.get("log", []) if entry.get("seat") == 1]
             assert ended["view"]["turns"] > 0 and (bot_moves or ended["view"]["results"])
+        except (AssertionError, TimeoutError) as failure:  # what the bot's process said is the failure's first clue
+            bot.terminate()
+            bot.wait(timeout=15)
+            said = log.read_text(errors="replace")
+            raise AssertionError(f"{failure!r}; the bot's process said:\n{said}") from failure
         finally:
             bot.terminate()
             bot.wait(timeout=15)

@@ -73,6 +73,20 @@ def _batch_bench(rounds: int, batches: int, seed: int, threads: int | None, as_j
         typer.echo(line)
 
 
+def _tournament_bench(swiss_players: int, arena_players: int, minutes: int, seed: int, as_json: bool) -> None:
+    """``racko bench tournament``: it measures the web server's tournaments room, which the bench room may not
+    import."""
+    import json
+
+    from racko.web.tournaments.bench import tournament_bench, tournament_bench_lines
+
+    figures = tournament_bench(
+        swiss_players, arena_players, minutes, seed, say=lambda line: typer.echo(f"racko bench: {line}", err=True)
+    )
+    for line in [json.dumps(figures)] if as_json else tournament_bench_lines(figures):
+        typer.echo(line)
+
+
 def _make_game_chances(rounds: int, seed: int, games: int) -> dict[str, Any]:
     """``racko game-chances``: the table is made from the batch simulator's rounds (the envs front end)."""
     try:
@@ -83,7 +97,7 @@ def _make_game_chances(rounds: int, seed: int, games: int) -> dict[str, Any]:
 
 
 app.command("demo")(demo_command)
-bench_commands.register(app, run_batch=_batch_bench)
+bench_commands.register(app, run_batch=_batch_bench, run_tournament=_tournament_bench)
 commands.register(app)
 arena_commands.register(app)
 review_commands.register(app, make_table=_make_game_chances)
@@ -133,9 +147,15 @@ def bot_connect(
     ] = None,
     seek_clock: Annotated[str, typer.Option(help="The speed of the games sought (--seek).")] = "normal",
     seek_rated: Annotated[bool, typer.Option("--seek-rated", help="Seek rated games (default: casual).")] = False,
+    tournament: Annotated[
+        list[str] | None,
+        typer.Option(help="Join this tournament (its id; repeat for more) and play its games (docs/TOURNAMENTS.md)."),
+    ] = None,
 ) -> None:
     """Play every game the bot is seated at, with a policy from an observation to an action; answers challenges,
-    seeks quick play's games if asked; reconnects and resumes by sequence number when the connection breaks."""
+    seeks quick play's games and joins tournaments if asked; reconnects and resumes by sequence number when the
+    connection breaks, and waits as long as the server asks (429, Retry-After) before asking again. A policy that
+    fails, or chooses what the rules refuse, stops it (exit status 1)."""
     from racko.play.session import bots_for
     from racko.tools.botclient import BotClient, PolicyFailed, load_policy
 
@@ -159,6 +179,7 @@ def bot_connect(
         seeks=tuple(
             {"variant": name, "players": "any", "clock": seek_clock, "rated": seek_rated} for name in seek or ()
         ),
+        tournaments=tuple(tournament or ()),
     )
     try:
         finished = client.run(games)

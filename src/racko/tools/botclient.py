@@ -11,6 +11,7 @@ while its event stream is open (again after each game it finishes)."""
 from __future__ import annotations
 
 import contextlib
+import email.utils
 import importlib
 import json
 import threading
@@ -29,6 +30,8 @@ Policy = Callable[[AnyObservation], Any]
 """A seat's observation to an action: a racko action, or an action as records write it (``{"act": "draw"}``)."""
 READ_SECONDS = 30.0
 """A stream silent this long (its keep-alive lines included) is taken for broken, and opened again."""
+MOVE_ATTEMPTS = 5
+"""How often a move the database could not keep (``503 not-saved``) is sent again before the stream decides."""
 
 
 def load_callable(spec: str) -> Callable[..., Any]:
@@ -64,6 +67,17 @@ def load_policy(
     return lambda: policy
 
 
+def retry_after(error: urllib.error.HTTPError) -> float | None:
+    """The seconds a refusal's ``Retry-After`` asks to wait (a number of seconds, or an HTTP date), or None."""
+    said = (error.headers.get("Retry-After") or "").strip() if error.headers is not None else ""
+    if said.isdigit():
+        return float(said)
+    with contextlib.suppress(TypeError, ValueError, IndexError, OverflowError):
+        when = email.utils.parsedate_to_datetime(said)
+        return max(0.0, when.timestamp() - time.time())
+    return None
+
+
 class PolicyFailed(Exception):
     """The policy raised an error, or chose what is no action: the client stops and says so (a broken policy is
     not played on by retrying it, and its turns fall to the table's clock)."""
@@ -82,6 +96,7 @@ class BotClient:
         plays: Callable[[str], bool] = lambda variant: True,
         accept_challenges: bool = True,
         seeks: tuple[dict[str, Any], ...] = (),
+        tournaments: tuple[str, ...] = (),
     ) -> None:
         self.url = url.rstrip("/")
         self.token = token
@@ -92,18 +107,33 @@ class BotClient:
         self.accept_challenges = accept_challenges
         self.seeks = seeks
         """Quick play's wishes (``{"variant", "players", "clock", "rated"}``) asked for while the stream is open."""
+        self.tournaments = tournaments
+        """Tournaments the bot joins when it starts (docs/TOURNAMENTS.md): their tables come as any game's."""
         self.playing: dict[str, threading.Thread] = {}
         self.finished: list[str] = []
         self.stop = threading.Event()
         self.failure: PolicyFailed | None = None
 
     def _request(self, path: str, body: dict[str, Any] | None = None, timeout: float = READ_SECONDS) -> Any:
+        """The server's answer (a stream is read line by line); ``HTTPError`` for a refusal.  A ``429`` that says
+        when to come back (``Retry-After``) is waited out and the same request sent again, as docs/BOTS.md asks of
+        every client: nothing was done, so nothing is done twice."""
         data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(self.url + path, data=data, method="GET" if body is None else "POST")
-        request.add_header("Authorization", f"Bearer {self.token}")
-        if data is not None:
-            request.add_header("Content-Type", "application/json")
-        return urllib.request.urlopen(request, timeout=timeout)
+        while True:
+            request = urllib.request.Request(self.url + path, data=data, method="GET" if body is None else "POST")
+            request.add_header("Authorization", f"Bearer {self.token}")
+            if data is not None:
+                request.add_header("Content-Type", "application/json")
+            try:
+                return urllib.request.urlopen(request, timeout=timeout)
+            except urllib.error.HTTPError as error:
+                wait = retry_after(error)
+                if error.code != 429 or wait is None or self.stop.is_set():
+                    raise
+                error.close()
+                self.say(f"the server asked this bot to slow down: {path.partition('?')[0]} again in {wait:g} s")
+                if self.stop.wait(wait):
+                    raise
 
     def _lines(self, path: str) -> Iterator[dict[str, Any]]:
         with self._request(path) as stream:
@@ -118,6 +148,8 @@ class BotClient:
         games have finished (``None``: until stopped); how many finished.  ``OSError`` if the token is refused,
         :class:`PolicyFailed` if the policy failed."""
         refused: list[OSError] = []
+        for tournament in self.tournaments:
+            self._join(tournament)
         follower = threading.Thread(target=self._follow, args=(refused,), name="racko-bot-events", daemon=True)
         follower.start()
         while not self.stop.is_set() and not refused and (games is None or len(self.finished) < games):
@@ -130,6 +162,17 @@ class BotClient:
         if self.failure is not None:
             raise self.failure
         return len(self.finished)
+
+    def _join(self, tournament: str) -> None:
+        """Join a tournament (said either way: a refusal, such as one that is over, stops nothing)."""
+        path = f"/api/bot/tournament/{urllib.parse.quote(tournament, safe='')}/join"
+        try:
+            self._request(path, {}).close()
+            self.say(f"joined the tournament {tournament}")
+        except urllib.error.HTTPError as error:
+            self.say(f"the tournament {tournament} was not joined: {error.read().decode(errors='replace')}")
+        except OSError as error:
+            self.say(f"the tournament {tournament} was not joined: {error}")
 
     def _follow(self, refused: list[OSError]) -> None:
         """The account's event stream, opened again after a break: each game that starts is played."""
@@ -207,8 +250,7 @@ class BotClient:
                     self.say(f"racko: cannot play at {table}: {said}")
                     return
                 if error.code == 421:  # another process plays the table: ask there
-                    with contextlib.suppress(ValueError, AttributeError):
-                        node = str(json.loads(said).get("node") or "")
+                    node = _node_of(said)
                     time.sleep(0.2)  # a table on its way between processes: not in a tight loop
                     continue
                 time.sleep(0.5)
@@ -226,9 +268,37 @@ class BotClient:
         except Exception as error:  # whatever a policy raises: a broken policy, not a broken connection
             raise PolicyFailed(f"{type(error).__name__}: {error}") from error
         action = {key: value for key, value in action.items() if key != "seat"}
-        try:
-            pinned = f"?node={urllib.parse.quote(node)}" if node else ""
-            move = {"version": frame["version"], "action": action}
-            self._request(f"/api/bot/game/{table}/move{pinned}", move).close()
-        except urllib.error.HTTPError as error:  # stale, out of time …: the stream brings the table as it is now
-            self.say(f"move refused at {table}: {error.read().decode(errors='replace')}")
+        move = {"version": frame["version"], "action": action}
+        for attempt in range(MOVE_ATTEMPTS):
+            try:
+                pinned = f"?node={urllib.parse.quote(node)}" if node else ""
+                self._request(f"/api/bot/game/{table}/move{pinned}", move).close()
+                return
+            except urllib.error.HTTPError as error:
+                said = error.read().decode(errors="replace")
+                code = _code_of(said)
+                if code == "illegal":  # the policy chose what the rules refuse: a broken policy
+                    raise PolicyFailed(f"it chose {action}, which the server refused: {said}") from None
+                if code == "elsewhere":  # another process plays the table now: the move goes there
+                    node = _node_of(said) or node
+                    continue
+                if code == "not-saved" and attempt + 1 < MOVE_ATTEMPTS:  # nothing changed: the same move again
+                    time.sleep(0.5)
+                    continue
+                # stale, not your turn, out of time, over …: the stream brings the table as it is now
+                self.say(f"move refused at {table}: {said}")
+                return
+
+
+def _code_of(said: str) -> str:
+    """A refusal's ``code`` (``""`` if the body is no JSON refusal)."""
+    with contextlib.suppress(ValueError, AttributeError):
+        return str(json.loads(said).get("code") or "")
+    return ""
+
+
+def _node_of(said: str) -> str:
+    """The server process an ``elsewhere`` refusal names (``""`` if none)."""
+    with contextlib.suppress(ValueError, AttributeError):
+        return str(json.loads(said).get("node") or "")
+    return ""

@@ -1,8 +1,8 @@
 """`racko serve`: Rack-O in the browser, with friends and computer players (Starlette on uvicorn, WebSockets).
 
-:func:`create_app` builds each room (the table, the lobby, the players, ratings, review, puzzles, learn, push),
-wires what one room tells another, joins their routes and runs the server's life.  The pages are plain HTML, CSS and
-JavaScript from the package: no build step, nothing fetched elsewhere.
+:func:`create_app` builds each room (the table, the lobby, the players, ratings, review, puzzles, learn, push, bots,
+tournaments), wires what one room tells another, joins their routes and runs the server's life.  The pages are plain
+HTML, CSS and JavaScript from the package: no build step, nothing fetched elsewhere.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from racko.web import puzzles as puzzles_room
 from racko.web import ratings as ratings_room
 from racko.web import review as review_room
 from racko.web import table as table_room
+from racko.web import tournaments as tournaments_room
 from racko.web.core import (
     ALL_ADDRESSES,
     NEW_TABLES_PER_ADDRESS,
@@ -55,15 +56,18 @@ def schema_parts() -> list[SchemaPart]:
         push_room.SCHEMA,
         bots_room.SCHEMA,
         ops_room.SCHEMA,
+        tournaments_room.SCHEMA,
     ]
 
 
 def people(store: TableStore) -> tuple[players_room.Players, ratings_room.Ratings]:
     """The players room and the ratings room over ``store``, wired as the server wires them: forgetting a player
-    reaches the ratings and histories, and the bot ladder's meetings, too (``racko admin`` uses the same)."""
+    reaches the ratings and histories, the bot ladder's meetings and the tournaments, too (``racko admin`` uses the
+    same)."""
     players = players_room.Players(store)
     players.forgetting.append(bots_room.forget_on_ladder)
     players.forgetting.append(bots_room.forget_challenges)
+    players.forgetting.append(tournaments_room.forget_in_tournaments)
     players.revoking.append(bots_room.revoke_in_bots)
     return players, ratings_room.Ratings(store, players)
 
@@ -110,6 +114,8 @@ class ServerSettings:
     bot_games_at_once: int = bots_room.GAMES_AT_ONCE
     bot_open_challenges: int = bots_room.OPEN_CHALLENGES
     """The limits on each bot's token (docs/BOTS.md)."""
+    round_pause: float = tournaments_room.ROUND_PAUSE
+    """Seconds between a Swiss round's end and the next round (``racko serve --round-pause``, docs/TOURNAMENTS.md)."""
 
     def creation_limit(self) -> CreationLimit:
         """A limit on what one address (and every address) makes a minute: tables, players."""
@@ -168,6 +174,18 @@ def create_app(store: TableStore, settings: ServerSettings | None = None) -> Sta
         store, hub.players, settings.push_keys, contact=settings.push_contact, reach=settings.push_reach
     )
     hub.turns_begun.subscribe(pushes.turn)
+    tournaments = tournaments_room.Tournaments(
+        store,
+        players,
+        tournaments_room.RoomTables(hub, players),
+        table_room.match_places,
+        now=settings.now,
+        pushes=pushes,
+        bot_events=bot_events,
+        round_pause=settings.round_pause,
+    )
+    hub.games_over.subscribe(tournaments.table_over)  # a tournament's standings keep the same places
+    bot_events.on_open.append(tournaments.bot_opened)
     creation = settings.creation_limit()
     running = {"closing": False}
 
@@ -191,7 +209,9 @@ def create_app(store: TableStore, settings: ServerSettings | None = None) -> Sta
         bots_task = asyncio.create_task(bot_events.keep())
         collector = asyncio.create_task(keep_collections_short()) if settings.short_collections else None
         ladder_task = None if ladder is None else asyncio.create_task(ladder.run())
+        tournaments_task = asyncio.create_task(tournaments.run())
         yield
+        tournaments_task.cancel()
         if ladder_task is not None:
             ladder_task.cancel()
         running["closing"] = True
@@ -230,6 +250,7 @@ def create_app(store: TableStore, settings: ServerSettings | None = None) -> Sta
             *ops_room.routes(store, lambda: len(hub.tables), metrics, running),
             *bots_room.routes(hub, bot_events, settings.bot_keep_alive, bot_limits),
             *bots_room.matching_routes(challenges, lobby, bot_events, bot_limits, allowed),
+            *tournaments_room.routes(tournaments, allowed, bot_limits),
             # last: its /ws/{table} would take /ws/lobby, Starlette trying routes in order
             *table_room.routes(hub, metrics, allowed, creation, settings.frames_per_second),
             static_files("core"),
@@ -247,6 +268,7 @@ def create_app(store: TableStore, settings: ServerSettings | None = None) -> Sta
     app.state.metrics = metrics
     app.state.ladder = ladder
     app.state.challenges = challenges
+    app.state.tournaments = tournaments
     return app
 
 

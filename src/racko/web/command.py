@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 import os
 import socket
+import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 from urllib.parse import urlsplit
 
 import typer
@@ -18,6 +20,9 @@ from racko.web.core import NEW_TABLES_PER_ADDRESS
 from racko.web.lobby import FILL_SECONDS
 from racko.web.ops import LOG_FORMATS
 from racko.web.store import SYNC_LEVELS
+from racko.web.tournaments import ROUND_PAUSE
+
+T = TypeVar("T")
 
 
 def serve_command(
@@ -157,6 +162,13 @@ def serve_command(
             help="Challenges that may wait for one bot's answer at once, from everybody together (more: 429).", min=1
         ),
     ] = OPEN_CHALLENGES,
+    round_pause: Annotated[
+        float,
+        typer.Option(
+            help="Seconds from the end of a Swiss tournament's round to the next round (docs/TOURNAMENTS.md).",
+            min=0,
+        ),
+    ] = ROUND_PAUSE,
 ) -> None:
     """Play Rack-O in the browser, with friends and computer players: start the server and print its address."""
     import uvicorn
@@ -229,6 +241,7 @@ def serve_command(
         bot_requests_per_minute=bot_requests_per_minute,
         bot_games_at_once=bot_games_at_once,
         bot_open_challenges=bot_open_challenges,
+        round_pause=round_pause,
     )
     config = uvicorn.Config(
         create_app(store, settings),
@@ -287,8 +300,8 @@ DB_HELP = "The server's store, as racko serve's --db (default: racko.sqlite3 in 
 
 admin_app = typer.Typer(
     name="admin",
-    help="The operator's commands for racko serve's players: list, rename or remove a player; calibrate the "
-    "computer levels' ratings.",
+    help="The operator's commands for racko serve's players: list, rename or remove a player; bot accounts; "
+    "tournaments; calibrate the computer levels' ratings.",
     no_args_is_help=True,
 )
 
@@ -353,7 +366,6 @@ def admin_list(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """List the players the server knows: id, name, when first and last seen."""
-    import time
 
     from racko.play.text import plain_name
 
@@ -432,30 +444,36 @@ def admin_bot_add(
     db: Annotated[str | None, typer.Option(help=DB_HELP)] = None,
 ) -> None:
     """Make a bot account and print its token, once (the server keeps only its hash); several names, a token a line
-    in their order.
+    in their order, all of them made or, if one cannot be, none.
 
-    The same name again gives that bot a new token: the old one stops working."""
-    from racko.web.players import clean_name, reserved_like, unfit_name
+    The same name again gives that bot a new token: the old one stops working. A bot's name may hold a computer
+    level's ("EasyBot"), since its seat is marked as a bot; a level's own name ("Easy") is refused."""
+    from racko.web.players import bot_name_reserved, clean_name, unfit_name
 
+    cleaned: list[str] = []
     for name in names:
         unfit = unfit_name(name)
         if unfit is not None:
-            typer.echo(f"racko: {unfit.message}", err=True)
+            typer.echo(f"racko: {unfit.message.rstrip('.')}; nothing was made.", err=True)
             raise typer.Exit(2)
-    cleaned = [clean_name(name) for name in names]
-    if any(clean is None or reserved_like(clean) is not None for clean in cleaned):
-        typer.echo("racko: a bot's name is some text that is no computer level's, such as Robo.", err=True)
-        raise typer.Exit(2)
+        clean = clean_name(name)
+        reserved = bot_name_reserved(clean) if clean is not None else None
+        if clean is None or reserved is not None:
+            why = f"{reserved!r} is reserved" if reserved is not None else "it says nothing"
+            typer.echo(f"racko: {name[:40]!r} cannot be a bot's name ({why}); nothing was made.", err=True)
+            raise typer.Exit(2)
+        if clean in cleaned:
+            typer.echo(f"racko: {clean!r} is named twice; nothing was made.", err=True)
+            raise typer.Exit(2)
+        cleaned.append(clean)
     store = _admin_store(db)
     try:
-        players = _players(store)
-        for clean in cleaned:
-            assert clean is not None
-            try:
-                bot, token = players.add_bot(clean)
-            except ValueError as error:
-                typer.echo(f"racko: {error}.", err=True)
-                raise typer.Exit(1) from None
+        try:
+            made = _players(store).add_bots(cleaned)
+        except ValueError as error:
+            typer.echo(f"racko: {error}; nothing was made.", err=True)
+            raise typer.Exit(1) from None
+        for bot, token in made:
             typer.echo(f"Bot {bot.name} ({bot.id}); its token, shown only now:", err=True)
             typer.echo(token)
     finally:
@@ -470,6 +488,107 @@ def admin_bot_revoke(
     """Revoke a bot account's token: the Bot API refuses it from now on (its games stay; ``add`` gives a new one)."""
     _change_player(db, name, lambda players: players.revoke_bot(name))
     typer.echo(f"The token of the bot {name} is revoked.")
+
+
+tournament_admin = typer.Typer(
+    name="tournament",
+    help="Tournaments (docs/TOURNAMENTS.md): add one, start one now, list them.",
+    no_args_is_help=True,
+)
+admin_app.add_typer(tournament_admin)
+
+
+def _on_tournaments(db: str | None, work: Callable[[Any], T], refused: int) -> T:
+    """``work(store)`` on the server's store, its rooms' tables made first where missing; a refusal of the
+    tournaments room is one line and exit code ``refused``."""
+    from racko.web.tournaments import Refusal
+
+    store = _admin_store(db)
+    try:
+        _players(store)
+        return work(store)
+    except Refusal as refusal:
+        typer.echo(f"racko: {refusal}", err=True)
+        raise typer.Exit(refused) from None
+    finally:
+        store.close()
+
+
+@tournament_admin.command("add")
+def admin_tournament_add(
+    name: Annotated[str, typer.Argument(help="The tournament's name, as its pages show it.")],
+    db: Annotated[str | None, typer.Option(help=DB_HELP)] = None,
+    kind: Annotated[str, typer.Option(help="swiss (set rounds) or arena (a set time).")] = "swiss",
+    variant: Annotated[str, typer.Option(help="The variant played at every table.")] = "classic",
+    seats: Annotated[int, typer.Option(help="Seats at each table, 2 to 5 as the variant is played.")] = 2,
+    rounds: Annotated[int | None, typer.Option(help="A Swiss's rounds.", min=1)] = None,
+    minutes: Annotated[int | None, typer.Option(help="An arena's minutes.", min=1)] = None,
+    clock: Annotated[str, typer.Option(help="The games' speed: fast, normal, slow, or days-1/2/3/7 (a Swiss).")] = (
+        "normal"
+    ),
+    target: Annotated[int | None, typer.Option(help="The games' target score (default: the variant's).", min=1)] = None,
+    levels: Annotated[str, typer.Option(help="racko's levels entered as players, comma-separated.")] = "",
+    starts_in: Annotated[float, typer.Option(help="Seconds until it starts.", min=0)] = 300.0,
+    rated: Annotated[bool, typer.Option("--rated", help="Rated games (default: casual).")] = False,
+    entry: Annotated[str, typer.Option(help="Who may enter: anyone, people, or bots (bot accounts).")] = "anyone",
+    finishers: Annotated[
+        bool, typer.Option("--finishers", help="Only players who finish 80% of their games may join.")
+    ] = False,
+    no_run_rule: Annotated[
+        bool, typer.Option("--no-run-rule", help="At tables of two: a Rack-O needs no run of three.")
+    ] = False,
+) -> None:
+    """Add a tournament to the server's store; prints its id as the last word (its page is /tournaments/ID)."""
+    from racko.web.tournaments import TournamentSettings, make_tournament
+
+    form = {
+        "name": name,
+        "kind": kind,
+        "variant": variant,
+        "seats": seats,
+        "rounds": rounds,
+        "minutes": minutes,
+        "clock": clock,
+        "target": target,
+        "levels": [level.strip() for level in levels.split(",") if level.strip()],
+        "rated": rated,
+        "entry": entry,
+        "finishers": finishers,
+        "two_player_rule": not no_run_rule,
+    }
+    kept = _on_tournaments(
+        db, lambda store: make_tournament(store, TournamentSettings.of(form), starts_in, None, time.time()), 2
+    )
+    typer.echo(f"Tournament {kept.name} ({kept.kind}) starts in {round(starts_in)} s: {kept.id}")
+
+
+@tournament_admin.command("start")
+def admin_tournament_start(
+    tournament: Annotated[str, typer.Argument(help="The tournament's id (racko admin tournament list).")],
+    db: Annotated[str | None, typer.Option(help=DB_HELP)] = None,
+) -> None:
+    """Start a tournament now rather than at its time (the server starts it within a second)."""
+    from racko.web.tournaments import start_now
+
+    kept = _on_tournaments(db, lambda store: start_now(store, tournament, time.time()), 1)
+    typer.echo(f"Tournament {kept.name} starts now.")
+
+
+@tournament_admin.command("list")
+def admin_tournament_list(
+    db: Annotated[str | None, typer.Option(help=DB_HELP)] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """List the tournaments not finished and the last finished: id, status, kind, players, name."""
+    from racko.web.tournaments import listed_now
+
+    found = _on_tournaments(db, lambda store: listed_now(store, time.time()), 1)
+    if as_json:
+        typer.echo(json.dumps(found))
+        return
+    for line in found["tournaments"]:
+        typer.echo(f"{line['id']}  {line['status']:8}  {line['kind']:5}  {line['entrants']:4} players  {line['name']}")
+    typer.echo(f"{len(found['tournaments'])} tournaments.")
 
 
 @admin_app.command("calibrate")

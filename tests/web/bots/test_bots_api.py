@@ -5,17 +5,13 @@ checked against what its seat may know when it is sent."""
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,125 +19,16 @@ import pytest
 from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
+from bot_api import ROOT, bot_server, call, clients, environment, frames, hub_of_app, new_table, seated_by_seeks
 from browsing import serving_app
 from people import person
 from racko.cli import app as cli_app
-from racko.observation_json import observation_from_json
+from racko.rules import SLOT_LABELS
 from racko.web.app import ServerSettings, create_app
 from racko.web.bots import POLL_SECONDS
 from racko.web.players import key_hash
 from racko.web.store.postgres import PostgresTables
-from racko.web.table import Table, Watcher
-from tables import check_frame, hub_of, table_app, wait_for
-
-ROOT = Path(__file__).resolve().parents[3]
-
-
-@contextlib.contextmanager
-def bot_server(path: Path) -> Iterator[tuple[str, Any, list[str]]]:
-    """A server on ``path`` whose every frame to a seat bound to a bot is checked at the moment it is sent (the
-    failures are listed, the server swallowing a failing send); the address, the app and the failures."""
-    app = table_app(path, bot_keep_alive=0.2, quick_target=75)  # a bot seated by quick play: a short game
-    failures: list[str] = []
-    hub = app.state.hub  # built with the app: its join is wrapped before anything is served
-    joining = hub.join
-
-    async def checking_join(table: Table, watcher: Watcher, since: int | None) -> None:
-        send = watcher.send
-        seat = watcher.viewer
-        if seat is not None and table.setup.seats[seat].bot_account:
-
-            async def checked_send(frame: dict[str, Any]) -> None:
-                now = hub.tables.get(table.table_id, table)
-                await send(frame)  # the Bot API adds the seat's observation to a state frame: checked too
-                try:
-                    check_frame(now, seat, frame)
-                    if frame["type"] == "state":
-                        assert observation_from_json(frame["observation"]) == now.session.observation(seat)
-                except Exception as error:  # kept for the end: the server swallows a failing send
-                    failures.append(repr(error)[:500])
-
-            watcher.send = checked_send
-        await joining(table, watcher, since)
-
-    hub.join = checking_join
-    with serving_app(app) as url:
-        yield url, app, failures
-    assert not failures, failures[:3]
-
-
-def call(url: str, path: str, token: str | None, body: Any = None, cookie: str | None = None) -> tuple[int, Any]:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url + path, data=data, method="GET" if body is None else "POST")
-    if token is not None:
-        request.add_header("Authorization", "Bearer " + token)
-    if cookie is not None:
-        request.add_header("Cookie", cookie)
-    if data is not None:
-        request.add_header("Content-Type", "application/json")
-    try:
-        with urllib.request.urlopen(request, timeout=20) as answer:
-            return answer.status, json.loads(answer.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
-
-
-def new_table(url: str, seats: list[str], token: str, **form: Any) -> dict[str, Any]:
-    """A table a bot makes for itself through the Bot API (its own seat ``me``, seated by its token)."""
-    status, made = call(
-        url, "/api/bot/tables", token, {"variant": "classic", "players": len(seats), "seats": seats, **form}
-    )
-    assert status == 200, made
-    return dict(made)
-
-
-def seated_by_seeks(url: str, tokens: list[str], wish: dict[str, Any]) -> str:
-    """The table quick play makes for these bots, each seeking ``wish`` with its event stream open (the consent of
-    its seek): the table's id, once every bot's stream said ``gameStart``."""
-    opened = threading.Barrier(len(tokens) + 1)
-    started: list[str] = []
-
-    def listen(token: str) -> None:
-        request = urllib.request.Request(url + "/api/bot/stream/event", headers={"Authorization": "Bearer " + token})
-        with urllib.request.urlopen(request, timeout=20) as stream:
-            for raw in stream:
-                event = json.loads(raw) if raw.strip() else {}
-                if event.get("type") == "hello":
-                    opened.wait(timeout=20)
-                elif event.get("type") == "gameStart":
-                    started.append(str(event["table"]))
-                    return
-
-    threads = [threading.Thread(target=listen, args=(token,)) for token in tokens]
-    for thread in threads:
-        thread.start()
-    opened.wait(timeout=20)
-    for token in tokens:
-        status, answer = call(url, "/api/bot/seek", token, wish)
-        assert status == 200, answer
-    for thread in threads:
-        thread.join(timeout=30)
-    assert len(started) == len(tokens) and len(set(started)) == 1, started
-    return started[0]
-
-
-def frames(url: str, path: str, token: str, stop: Any) -> list[dict[str, Any]]:
-    """A stream's lines until ``stop(frame)`` says enough (then the connection is dropped)."""
-    got: list[dict[str, Any]] = []
-    request = urllib.request.Request(url + path, headers={"Authorization": "Bearer " + token})
-    with urllib.request.urlopen(request, timeout=20) as stream:
-        for raw in stream:
-            if raw.strip():
-                got.append(json.loads(raw))
-                if stop(got[-1]):
-                    break
-    return got
-
-
-def environment(*folders: Path) -> dict[str, str]:
-    """This environment, with racko's source (and ``folders``) first on the path of a process started from it."""
-    path = [str(ROOT / "src"), *map(str, folders), os.environ.get("PYTHONPATH", "")]
-    return {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
+from tables import HandClock, hub_of, table_app, wait_for
 
 
 def test_the_example_client_plays_a_whole_game(tmp_path: Path) -> None:
@@ -158,7 +45,7 @@ def test_the_example_client_plays_a_whole_game(tmp_path: Path) -> None:
         assert done.returncode == 0, done.stderr
         assert "finished: " + table["table"] in done.stdout
         assert hub_of_app(app).tables[table["table"]].session.match.over
-    assert len((ROOT / "examples" / "bot_client.py").read_text().splitlines()) <= 80
+    assert len((ROOT / "examples" / "bot_client.py").read_text().splitlines()) <= 90
     assert "import racko" not in (ROOT / "examples" / "bot_client.py").read_text()
 
 
@@ -211,6 +98,17 @@ def test_an_agent_that_chooses_an_illegal_index_stops_the_client_with_the_reason
         assert "the policy failed" in done.stderr and "action 55, which is not legal now" in done.stderr
         played = hub_of_app(app).tables[table["table"]]
         assert not any(action.seat == 0 for action in played.session.match.actions)  # nothing was played for it
+    # A plain policy whose action the rules refuse (a discard before drawing): stopped too, not left waiting for a
+    # stream that has nothing new to say.
+    (tmp_path / "wrong_policy.py").write_text("def act(observation):\n    return {'act': 'discard'}\n")
+    with bot_server(tmp_path / "again.sqlite3") as (url, app, _):
+        _, token = hub_of_app(app).players.add_bot("Wrong")
+        new_table(url, ["me", "easy"], token)
+        command = [sys.executable, "-c", "from racko.cli import main; main()", "bot", "connect", url]
+        command += ["--token", token, "--policy", "wrong_policy:act", "--games", "1"]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=60, env=environment(tmp_path))
+        assert done.returncode == 1, done.stderr
+        assert "the policy failed" in done.stderr and "which the server refused" in done.stderr, done.stderr
     unknown = ["--token", "rb_x", "--policy", "env:no_such_module_here:act"]
     bad = subprocess.run(
         [sys.executable, "-c", "from racko.cli import main; main()", "bot", "connect", "http://127.0.0.1:9", *unknown],
@@ -252,19 +150,9 @@ def test_the_example_client_and_racko_bot_connect_play_each_other_to_the_end(
             else [*connect, "--token", token, "--policy", "racko:expert", "--seed", str(seat)]
             for seat, token in enumerate(tokens)
         ]
-        logs = [tmp_path / f"seat-{seat}.log" for seat in range(players)]
-        clients = []
-        try:
-            for command, log in zip(commands, logs, strict=True):
-                with log.open("wb") as written:
-                    client = subprocess.Popen(command, stdout=written, stderr=subprocess.STDOUT, env=environment())
-                clients.append(client)
-            codes = [client.wait(timeout=120) for client in clients]
-        finally:
-            for client in clients:
-                client.kill()
-                client.wait()
-        said = [log.read_text() for log in logs]
+        with clients(commands, tmp_path) as running:
+            codes = running.wait()
+        said = running.said()
         assert codes == [0] * players, said
         assert all(("finished: " if seat % 2 == 0 else "1 games played.") in text for seat, text in enumerate(said))
         played = hub.tables[table["table"]]
@@ -272,8 +160,67 @@ def test_the_example_client_and_racko_bot_connect_play_each_other_to_the_end(
         assert {action.seat for action in played.session.match.actions} == set(range(players))  # every seat played
 
 
-def hub_of_app(app: Any) -> Any:
-    return app.state.hub
+@pytest.mark.parametrize("client", ["example", "connect"])
+def test_a_client_told_to_slow_down_waits_as_told_and_plays_on(tmp_path: Path, client: str) -> None:
+    """Issue 52: a 429 changed nothing and says when to come back (``Retry-After``); the example client and `racko
+    bot connect` wait that long and send the same request again, and play the game to its end (a client that only
+    printed the refusal waited for a stream that had nothing new to say). The buckets fill by the server's clock,
+    which stands still until the client has been refused, then runs at twenty times real time."""
+    clock = HandClock()
+    with bot_server(tmp_path / "tables.sqlite3", now=clock, bot_requests_per_minute=60) as (url, app, _):
+        _, token = hub_of_app(app).players.add_bot("Hasty")
+        table = new_table(url, ["me", "easy"], token, target=75, two_player_rule=False)
+        while call(url, "/api/bot/account", token)[0] != 429:  # the bot's minute is spent
+            pass
+        if client == "example":
+            command = [sys.executable, str(ROOT / "examples" / "bot_client.py"), url, token, "1"]
+        else:
+            command = [sys.executable, "-c", "from racko.cli import main; main()", "bot", "connect", url, "--token"]
+            command += [token, "--policy", "racko:easy", "--games", "1"]
+        log = tmp_path / "client.log"
+        with log.open("wb") as written:
+            process = subprocess.Popen(command, stdout=written, stderr=subprocess.STDOUT, env=environment())
+        try:
+            wait_for(lambda: "again in 1" in log.read_text(), 60)  # refused, and waiting as told
+            assert process.poll() is None, log.read_text()
+            while process.poll() is None:  # the server's clock runs again: the bot's requests come back
+                clock.at += 1
+                time.sleep(0.05)
+            assert process.wait(timeout=60) == 0, log.read_text()
+        finally:
+            process.kill()
+            process.wait()
+        said = log.read_text()
+        assert ("finished: " if client == "example" else "1 games played.") in said, said
+        assert hub_of_app(app).tables[table["table"]].session.match.over
+
+
+def test_the_lichess_adapter_accepts_a_challenge_and_plays_the_game_to_its_end(tmp_path: Path) -> None:
+    """examples/lichess_adapter.py (docs/BOTS.md, "From a lichess client"): a loop written as a berserk bot's, over
+    racko's routes, hears another bot's challenge as lichess says it, accepts it, and plays the game to its end
+    against that bot (`racko bot connect`). It runs with ``python -S``: the standard library only."""
+    with bot_server(tmp_path / "tables.sqlite3") as (url, app, _):
+        hub = hub_of_app(app)
+        _, token = hub.players.add_bot("Lichessy")
+        _, other = hub.players.add_bot("Challenger")
+        connect = [sys.executable, "-c", "from racko.cli import main; main()", "bot", "connect", url, "--token", other]
+        commands = [
+            [sys.executable, "-S", str(ROOT / "examples" / "lichess_adapter.py"), url, token, "1"],
+            [*connect, "--policy", "racko:easy", "--games", "1", "--challenges", "decline"],
+        ]
+        with clients(commands, tmp_path) as running:
+            settings = {"variant": "classic", "players": 2, "target": 75, "two_player_rule": False}
+            # Challenged as soon as it listens (before, the challenge is refused: bot-offline).
+            made = wait_for(lambda: (answer := call(url, "/api/bot/challenge/Lichessy", other, settings))[0] == 200
+                            and answer[1], 60)  # fmt: skip
+            codes = running.wait()
+        said = running.said()
+        assert codes == [0, 0], said
+        status, challenge = call(url, f"/api/bot/challenge/{made['id']}", other)
+        assert status == 200 and challenge["state"] == "accepted", challenge
+        assert f"finished: {challenge['table']}" in said[0] and "1 games played." in said[1], said
+        played = hub.tables[challenge["table"]]
+        assert played.session.match.over and {action.seat for action in played.session.match.actions} == {0, 1}
 
 
 def test_a_stream_dropped_mid_game_resumes_with_no_event_lost_or_repeated(tmp_path: Path) -> None:
@@ -285,7 +232,7 @@ def test_a_stream_dropped_mid_game_resumes_with_no_event_lost_or_repeated(tmp_pa
         since = 0
         for _ in range(6):  # six connections, each dropped after the bot's move (the computer plays meanwhile)
             got = frames(url, f"{path}?since={since}", token, lambda frame: frame["type"] == "state")
-            assert got[0]["type"] == "game" and got[0]["protocol"] == "v1" and got[0]["seat"] == 0
+            assert got[0]["type"] == "game" and got[0]["protocol"] == "v2" and got[0]["seat"] == 0
             state = got[-1]
             assert state["since"] == since, (state["since"], since)
             entries += state["log"]
@@ -299,6 +246,52 @@ def test_a_stream_dropped_mid_game_resumes_with_no_event_lost_or_repeated(tmp_pa
         whole = frames(url, f"{path}?since=0", token, lambda frame: frame["type"] == "state")[-1]
         assert entries == whole["log"][: len(entries)] and len(entries) >= 6
         assert [entry["text"] for entry in entries] == [entry["text"] for entry in whole["log"][: len(entries)]]
+
+
+@pytest.mark.parametrize(
+    ("variant", "seats", "field"), [("classic", ["easy"], "slot"), ("highlow", ["easy"] * 2, "position")]
+)
+def test_the_log_names_places_as_actions_do_and_protocol_v1_by_index(
+    tmp_path: Path, variant: str, seats: list[str], field: str
+) -> None:
+    """Protocol v2 names a rack's place in the log as the bot's own moves name it; a stream opened with
+    ``?protocol=v1`` gets the same log with each place by its index, as v1 sent it (docs/BOTS.md, Versions)."""
+    with bot_server(tmp_path / "tables.sqlite3") as (url, app, _):
+        _, token = hub_of_app(app).players.add_bot("Placer")
+        table_id = new_table(url, ["me", *seats], token, variant=variant)["table"]
+        path = f"/api/bot/game/stream/{table_id}"
+        played: list[dict[str, Any]] = []
+        for _ in range(40):  # the bot places a card at every turn it has: the place it chose, then the log's
+            state = frames(url, f"{path}?since=0", token, lambda frame: frame["type"] == "state")[-1]
+            view = state["view"]
+            if view["legal"] and view["to_act"] == view["you"]:
+                placing = [action for action in view["legal"] if field in action]
+                action = (placing or view["legal"])[-1]
+                status, _answer = call(
+                    url, f"/api/bot/game/{table_id}/move", token, {"version": state["version"], "action": action}
+                )
+                assert status == 200
+                played += [action] if placing else []
+            if len(played) >= 3:
+                break
+        assert len(played) >= 3
+        v2 = frames(url, f"{path}?since=0", token, lambda frame: frame["type"] == "state")
+        v1 = frames(url, f"{path}?since=0&protocol=v1", token, lambda frame: frame["type"] == "state")
+        assert (v2[0]["protocol"], v1[0]["protocol"]) == ("v2", "v1")
+        mine = [
+            entry[field]
+            for entry in v2[-1]["log"]
+            if entry.get("seat") == 0
+            and entry["kind"] in ("exchanged", "placed")
+            and entry.get("removed", 0) is not None
+        ]
+        assert mine[: len(played)] == [action[field] for action in played], (mine, played)
+        common = min(len(v1[-1]["log"]), len(v2[-1]["log"]))  # the computer players may have moved in between
+        for old, new in zip(v1[-1]["log"][:common], v2[-1]["log"][:common], strict=True):
+            places = {key: value - 1 for key, value in new.items() if key in ("position", "first", "second")}
+            places |= {"slot": SLOT_LABELS.index(new["slot"])} if "slot" in new else {}
+            assert old == new | places, (old, new)
+        assert call(url, f"/api/bot/game/stream/{table_id}?protocol=v3", token)[1]["code"] == "bad-protocol"
 
 
 def test_illegal_stale_and_out_of_turn_moves_are_refused_and_change_nothing(tmp_path: Path) -> None:
@@ -346,7 +339,7 @@ def test_bot_accounts_tokens_hashed_revoked_marked_and_forgotten(tmp_path: Path)
         token = added.stdout.strip().splitlines()[-1]
         assert token.startswith("rb_") and len(token) >= 3 + 22  # at least 128 random bits (192 here)
         status, account = call(url, "/api/bot/account", token)
-        assert status == 200 and account["name"] == "Robo" and account["bot"] and account["protocol"] == "v1"
+        assert status == 200 and account["name"] == "Robo" and account["bot"] and account["protocol"] == "v2"
         stored = sqlite3.connect(db).execute("SELECT token_hash FROM racko_bot_accounts").fetchall()
         assert stored == [(key_hash(token),)] and token not in db.read_bytes().decode("latin-1")
         # a page's cookie on the Bot API, a person's name posing as a bot, the bot's token on a page's socket
@@ -356,7 +349,7 @@ def test_bot_accounts_tokens_hashed_revoked_marked_and_forgotten(tmp_path: Path)
         table = new_table(url, ["person", "me"], token, public=True)
         assert table["seats"][1]["name"] == "Robo (bot)"
         events = frames(url, "/api/bot/stream/event", token, lambda frame: frame["type"] == "gameStart")
-        assert events[0] == {"type": "hello", "protocol": "v1", "bot": "Robo"}
+        assert events[0] == {"type": "hello", "protocol": "v2", "bot": "Robo"}
         assert events[-1]["table"] == table["table"] and events[-1]["seat"] == 1
         player = call(url, f"/api/players/{account['id']}", None)[1]["player"]
         assert player["bot"] is True
@@ -380,6 +373,35 @@ def test_bot_accounts_tokens_hashed_revoked_marked_and_forgotten(tmp_path: Path)
             assert time.monotonic() < deadline, "the forgotten bot's token still works"
             time.sleep(0.05)
         assert sqlite3.connect(db).execute("SELECT count(*) FROM racko_bot_accounts").fetchone() == (0,)
+
+
+def test_admin_bot_add_refuses_a_level_s_own_name_and_makes_all_the_bots_named_or_none(tmp_path: Path) -> None:
+    """Issue 52: a bot's seat is marked as a bot, so "EasyBot" (which holds a level's name) is a bot's to take, while
+    a level's own name, in any case or look-alike letters, is refused; several names are made together or not at all."""
+    db = tmp_path / "tables.sqlite3"
+    runner = CliRunner()
+    hub_of(TestClient(table_app(db))).players.create("Ann")  # a person
+    bots_made = lambda: sorted(  # noqa: E731
+        line.split(None, 3)[3].removesuffix(" (bot)")
+        for line in runner.invoke(cli_app, ["admin", "list", "--db", str(db)]).stdout.splitlines()
+        if "(bot)" in line
+    )
+    for name in ("EasyBot", "Expert 2", "Mediumrare", "Hard Rock"):
+        added = runner.invoke(cli_app, ["admin", "bot", "add", name, "--db", str(db)])
+        assert added.exit_code == 0, added.output
+        assert added.stdout.strip().splitlines()[-1].startswith("rb_")
+    for name in ("Easy", "EXPERT", " medium ", "Ｅａｓｙ", "еasy", "Robo (bot)", "a forgotten player", "   "):
+        refused = runner.invoke(cli_app, ["admin", "bot", "add", "Zed", name, "--db", str(db)])
+        assert refused.exit_code == 2 and "nothing was made" in refused.stderr, (name, refused.output)
+    before = bots_made()
+    for names, code in [(["Bo", "Ann", "Cy"], 1), (["Bo", "Cy", "Bo"], 2)]:
+        refused = runner.invoke(cli_app, ["admin", "bot", "add", *names, "--db", str(db)])
+        assert refused.exit_code == code and "nothing was made" in refused.stderr, refused.output
+        assert "rb_" not in refused.stdout
+        assert bots_made() == before  # neither Bo nor Cy
+    added = runner.invoke(cli_app, ["admin", "bot", "add", "Bo", "Cy", "--db", str(db)])
+    assert added.exit_code == 0 and len(added.stdout.split()) == 2
+    assert bots_made() == sorted([*before, "Bo", "Cy"])
 
 
 def test_a_seat_for_no_bot_account_is_refused(tmp_path: Path) -> None:

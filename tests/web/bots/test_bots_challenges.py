@@ -34,7 +34,7 @@ class Events:
         self.stream = urllib.request.urlopen(request, timeout=30)
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()
-        assert self.next("hello")["protocol"] == "v1"
+        assert self.next("hello")["protocol"] == "v2"
 
     def _read(self) -> None:
         with contextlib.suppress(Exception):

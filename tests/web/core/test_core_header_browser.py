@@ -16,7 +16,7 @@ from browsing import DESKTOP, LOCALES, PHONE, PHONE_UPRIGHT, serious_problems, s
 from racko.web.core import page_words
 
 PAGES = {"lobby": "/", "new": "/new", "ratings": "/ratings", "learn": "/learn", "puzzles": "/puzzles", "me": "/me",
-         "review": "/t/none/review"}  # fmt: skip
+         "review": "/t/none/review", "tournaments": "/tournaments"}  # fmt: skip
 """Every page with the shared header (a review page's header is there before the page learns there is no game)."""
 SCREENS = {"phone": PHONE_UPRIGHT, "small-phone": PHONE, "desktop": DESKTOP}
 NAMES = {("phone", "en"): "Hal", ("phone", "nl"): "Ilse", ("phone", "fr"): "Joël",

@@ -34,7 +34,9 @@ ANALYSIS_SENTENCES = {
 
 
 def test_the_rooms_are_the_ones_the_pages_are_made_of() -> None:
-    assert WEB_ROOMS == ["bots", "core", "learn", "lobby", "players", "push", "puzzles", "ratings", "review", "table"]
+    assert WEB_ROOMS == [
+        "bots", "core", "learn", "lobby", "players", "push", "puzzles", "ratings", "review", "table", "tournaments"
+    ]  # fmt: skip
     assert sorted(path.stem for path in (PACKAGE / "analysis" / "words").glob("*.json")) == sorted(ROOMS)
 
 

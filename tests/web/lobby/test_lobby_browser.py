@@ -140,7 +140,7 @@ def test_two_strangers_meet_by_quick_play_play_a_rated_game_and_a_third_watches(
     expect(ann.page.locator("#queues")).to_contain_text("1 waiting")
     expect(ann.page.locator("#problem")).to_have_text("")
     ann.page.screenshot(path=str(shots / "lobby-waiting.png"), full_page=True)
-    expect(cy.page.locator("#others-list")).to_contain_text("1 in de wachtrij")  # no name: a wish is not public
+    expect(cy.page.locator("#others-list")).to_contain_text("1 wacht")  # no name: a wish is not public
     expect(cy.page.locator("#others-list")).not_to_contain_text("Ann")
 
     # Bob by keyboard alone: the same game, any number of players.

@@ -73,6 +73,8 @@ class BotBenchSettings:
     sync: str = "full"
     seed: int = 0
     db_dir: Path | None = None
+    port: int = 0
+    """The server's port on 127.0.0.1 (0: a free one)."""
 
 
 class _Connection:
@@ -468,7 +470,7 @@ def bots_bench(settings: BotBenchSettings, say: Callable[[str], None]) -> dict[s
     if settings.bots < 2 or settings.bots % 2:
         raise ValueError("the bots play in pairs: --bots is an even number, 2 or more")
     _raise_file_limit()
-    server_settings = BenchSettings(sync=settings.sync, seed=settings.seed, db_dir=settings.db_dir)
+    server_settings = BenchSettings(sync=settings.sync, seed=settings.seed, db_dir=settings.db_dir, port=settings.port)
     with _sigterm_stops(), running_servers(server_settings) as servers:
         say(f"{servers.describe()}.")
         return asyncio.run(_measure(servers, settings, say))

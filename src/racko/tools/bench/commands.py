@@ -2,8 +2,9 @@
 
 ``engine`` the rules engine, ``batch`` the batch simulator, ``server`` the web server under load, ``clocks`` its
 clocks at scale (many turn-based tables, deadlines falling due), ``page`` the table
-page in Chromium, ``review`` a game's review (``--browser``: as the browser asks a real server for it).  Added to
-the main app by :func:`register`.  Every error is one ``racko: ...`` line on stderr.
+page in Chromium, ``review`` a game's review (``--browser``: as the browser asks a real server for it),
+``tournament`` a Swiss round's pairing and an arena's seating.  Added to the main app by :func:`register`.  Every
+error is one ``racko: ...`` line on stderr.
 """
 
 from __future__ import annotations
@@ -21,6 +22,10 @@ from racko.tools.bench.engine import engine_bench, engine_bench_lines
 BATCH_ROUNDS = 4_000_000
 """``racko bench batch`` plays this many rounds unless ``--rounds`` says otherwise."""
 
+TournamentRunner = Callable[[int, int, int, int, bool], None]
+"""Runs the tournaments' benchmark and prints its figures: ``(swiss_players, arena_players, minutes, seed,
+as_json)``; it measures the web server's tournaments room, which the tools may not import: the command above hands
+it in."""
 BatchRunner = Callable[[int, int, int, int | None, bool], None]
 """Runs the batch simulator's benchmark and prints its figures: ``(rounds, batches, seed, threads, as_json)``.  The
 simulator is the ``envs`` front end's, which the tools may not import: the command above both hands it in."""
@@ -113,6 +118,16 @@ def server_command(
         typer.Option(min=1, max=16, help="Server processes, behind HAProxy when more than one (needs --db postgres)."),
     ] = 1,
     proxy: Annotated[bool, typer.Option("--proxy", help="Through HAProxy even with one process.")] = False,
+    port: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            max=65535,
+            help="The port of 127.0.0.1 the server listens on (HAProxy's, in front of several processes); default: "
+            "a free one. On a shared machine, one agreed on beforehand.",
+            show_default=False,
+        ),
+    ] = None,
     db: Annotated[
         str,
         typer.Option(
@@ -191,6 +206,7 @@ def server_command(
             sync=sync,
             seed=seed,
             db_dir=db_dir,
+            port=port or 0,
         )
         _print_figures(_measured("bots", lambda: bots_bench(settings_of_bots, _say)), bots_bench_lines, as_json)
         return
@@ -224,6 +240,7 @@ def server_command(
         lobbies=lobbies,
         quick=quick,
         clock=clock,
+        port=port or 0,
     )
     _print_figures(_measured("server", lambda: server_bench(settings, _say)), server_bench_lines, as_json)
 
@@ -313,15 +330,16 @@ def review_command(
 
 
 def _bare_bench(context: typer.Context) -> None:
-    """Speed: the rules engine, the batch simulator, the web server, the table page, a game's review
+    """Speed: the rules engine, the batch simulator, the web server, the table page, a game's review, tournaments
     (docs/BENCHMARKS.md)."""
     if context.invoked_subcommand is None:  # a bare `racko bench` asks which there are: the help, exit 0
         typer.echo(context.get_help())
         raise typer.Exit()
 
 
-def register(app: typer.Typer, run_batch: BatchRunner) -> None:
-    """Add ``bench`` and its subcommands to the ``racko`` app; ``run_batch`` runs the batch simulator's benchmark."""
+def register(app: typer.Typer, run_batch: BatchRunner, run_tournament: TournamentRunner) -> None:
+    """Add ``bench`` and its subcommands to the ``racko`` app; ``run_batch`` runs the batch simulator's benchmark,
+    ``run_tournament`` the tournaments'."""
 
     def batch_command(
         rounds: Annotated[int, typer.Option(min=1, help="Rounds to play, bucket vs bucket.")] = BATCH_ROUNDS,
@@ -336,6 +354,19 @@ def register(app: typer.Typer, run_batch: BatchRunner) -> None:
         vs bucket and gap vs gap, on every core."""
         run_batch(rounds, batches, seed, threads, as_json)
 
+    def tournament_command(
+        players: Annotated[
+            int, typer.Option(min=4, max=20000, help="Players of the Swiss whose fifth round is paired.")
+        ] = 2000,
+        arena_players: Annotated[int, typer.Option(min=4, max=5000, help="Players of the simulated arena.")] = 500,
+        minutes: Annotated[int, typer.Option(min=5, max=1440, help="The arena's simulated minutes.")] = 60,
+        seed: Seed = 0,
+        as_json: AsJson = False,
+    ) -> None:
+        """Tournaments: the seconds a Swiss round of many players takes to pair (tables of 2 and of 4), and how soon
+        an arena's players are seated again (simulated players, the server's runner and store)."""
+        run_tournament(players, arena_players, minutes, seed, as_json)
+
     bench = typer.Typer(name="bench", invoke_without_command=True)
     bench.callback()(_bare_bench)
     bench.command("engine")(engine_command)
@@ -344,4 +375,5 @@ def register(app: typer.Typer, run_batch: BatchRunner) -> None:
     bench.command("clocks")(clocks_command)
     bench.command("page")(page_command)
     bench.command("review")(review_command)
+    bench.command("tournament")(tournament_command)
     app.add_typer(bench)

@@ -46,6 +46,16 @@ def free_port() -> int:
         return port
 
 
+def port_is_free(port: int) -> bool:
+    """Whether nothing listens on ``port`` of 127.0.0.1 now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind((HOST, port))
+        except OSError:
+            return False
+        return True
+
+
 def die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec
     """Linux: the child gets SIGTERM if the process that started it dies without stopping it.  (Linux ties this to
     the starting *thread*: start these processes from a thread that lives as long as they should.)"""
@@ -202,16 +212,19 @@ class _Process:
 class ServeProcess(_Process):
     """One ``racko serve`` in a process of its own, on 127.0.0.1 and a free port."""
 
-    def __init__(self, folder: Path, db: str, node: str, *options: str) -> None:
+    def __init__(self, folder: Path, db: str, node: str, *options: str, port: int = 0) -> None:
         super().__init__(folder / f"serve-{node}.log")
         self.db = db
         self.node = node
         self.options = options
+        self.port = port
+        self.chosen = port
+        """The port the caller chose (0: any free one)."""
 
     def start(self, seconds: float = START_SECONDS) -> None:
         """Start it and wait until it answers (``seconds`` at most: it opens its tables before it listens)."""
-        for _ in range(3):  # the free port may be taken between the probe and the bind: try another
-            self.port = self.port or free_port()
+        for _ in range(1 if self.chosen else 3):  # a free port may be taken before it is bound: try another
+            self.port = self.chosen or free_port()
             command = racko_command("serve", "--host", HOST, "--port", str(self.port))
             command += ["--db", self.db, "--node", self.node, *self.options]
             with self.log.open("ab") as log:
@@ -248,9 +261,11 @@ class Proxy(_Process):
     """HAProxy (Debian's ``haproxy``) in front of ``servers``, with the configuration ``racko proxy-config`` prints
     for them; ``check_seconds`` shortens its health checks (the tests see a stopped process sooner)."""
 
-    def __init__(self, folder: Path, servers: Sequence[ServeProcess], *, check_seconds: float = 1.0) -> None:
+    def __init__(
+        self, folder: Path, servers: Sequence[ServeProcess], *, check_seconds: float = 1.0, port: int = 0
+    ) -> None:
         super().__init__(folder / "haproxy.log")
-        self.port = free_port()
+        self.port = port or free_port()
         self.config = folder / "haproxy.cfg"
         self.servers = list(servers)
         self.check_seconds = check_seconds

@@ -42,7 +42,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
 from racko.rules import SLOT_LABELS
-from racko.tools.bench.processes import HOST, Proxy, ServeProcess, TemporaryPostgres
+from racko.tools.bench.processes import HOST, Proxy, ServeProcess, TemporaryPostgres, port_is_free
 
 ANSWER_SECONDS = 10.0
 """How long an action may wait for its broadcast before the table is given up (counted as an error)."""
@@ -97,6 +97,9 @@ class BenchSettings:
     quick: int = 0
     """People who arrive at the lobby evenly spread over the measured stretch and press quick play (classic,
     2 players); how long each waits to be seated."""
+    port: int = 0
+    """The port of 127.0.0.1 the load reaches the server by (HAProxy's, in front of several processes; theirs are
+    free ones); 0: a free one."""
 
 
 # --- the server processes --------------------------------------------------------------------------------------
@@ -126,12 +129,16 @@ class Servers:
             location = settings.db
         self.location = location
         options = ["--pace", "0", "--sync", settings.sync, "--new-tables-per-minute", "1000000"]
+        proxied = settings.processes > 1 or settings.proxy
+        if settings.port and not port_is_free(settings.port):
+            raise RuntimeError(f"port {settings.port} of {HOST} is in use: choose another, or leave --port out")
         for index in range(settings.processes):
-            server = ServeProcess(self.folder, location, f"bench{index + 1}", *options)
+            port = settings.port if not proxied else 0
+            server = ServeProcess(self.folder, location, f"bench{index + 1}", *options, port=port)
             self.processes.append(server)
             server.start()
-        if settings.processes > 1 or settings.proxy:
-            self.proxy = Proxy(self.folder, self.processes)
+        if proxied:
+            self.proxy = Proxy(self.folder, self.processes, port=settings.port)
             self.proxy.start()
 
     @property

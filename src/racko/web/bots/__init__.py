@@ -13,6 +13,7 @@ from racko.web.bots.access import (
     OPEN_CHALLENGES,
     REQUESTS_PER_MINUTE,
     BotLimits,
+    bot_of,
 )
 from racko.web.bots.api import KEEP_ALIVE_SECONDS, POLL_SECONDS, PROTOCOL, BotEvents, routes
 from racko.web.bots.challenges import CHALLENGE_SECONDS, Challenges, forget_challenges
@@ -38,6 +39,7 @@ __all__ = [
     "Entrant",
     "Ladder",
     "LadderLimits",
+    "bot_of",
     "forget_challenges",
     "forget_on_ladder",
     "matching_routes",

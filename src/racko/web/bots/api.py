@@ -1,4 +1,4 @@
-"""The Bot API's routes (docs/BOTS.md, protocol ``v1``): a bot account's token in ``Authorization: Bearer``; its
+"""The Bot API's routes (docs/BOTS.md, protocol ``v2``): a bot account's token in ``Authorization: Bearer``; its
 events and its seat's game as newline-delimited JSON streams with keep-alive lines; a move posted in the record
 format with the version it was chosen at, played through the table room's one path for moves (:meth:`TableRoom.act`:
 the same refusals, clocks and gone seats as a person's), and the same ways out of a game as a person's.
@@ -30,10 +30,23 @@ from racko.web.bots.access import BotLimits, bot_of, posted_object
 from racko.web.core import Refusal, after_closing
 from racko.web.players import Player, Players, key_hash
 from racko.web.store import Rows
-from racko.web.table import WAYS, Asker, Elsewhere, Table, TableNews, TableRoom, Watcher, request_of_form
+from racko.web.table import (
+    PLACE_FIELDS,
+    WAYS,
+    Asker,
+    Elsewhere,
+    Table,
+    TableNews,
+    TableRoom,
+    Watcher,
+    place_index,
+    request_of_form,
+)
 
-PROTOCOL = "v1"
+PROTOCOL = "v2"
 """The version of the Bot API (docs/BOTS.md); every stream's first line and the account say it."""
+PROTOCOLS = ("v1", PROTOCOL)
+"""The versions a game's stream speaks (``?protocol=``): v1 named a rack's place in the log by its index."""
 KEEP_ALIVE_SECONDS = 7.0
 """A stream with nothing to say sends an empty line this often, so that proxies and clients know it is alive."""
 POLL_SECONDS = 0.5
@@ -355,7 +368,9 @@ def routes(
             bot = await bot_of_request(request)
         except Refusal as refusal:
             return refusal.response()
-        return JSONResponse({"id": bot.id, "name": bot.name, "bot": True, "protocol": PROTOCOL})
+        return JSONResponse(
+            {"id": bot.id, "name": bot.name, "bot": True, "protocol": PROTOCOL, "protocols": list(PROTOCOLS)}
+        )
 
     async def event_stream(request: Request) -> Response:
         try:
@@ -431,6 +446,7 @@ def routes(
         try:
             bot = await bot_of_request(request)
             since = _since(request.query_params.get("since"))
+            protocol = _protocol(request.query_params.get("protocol"))
             table, seat = await seat_at(table_id, bot)
         except Refusal as refusal:
             return refusal.response()
@@ -440,7 +456,7 @@ def routes(
         async def send(frame: dict[str, Any]) -> None:
             line = frame  # each frame is built for this watcher alone: the observation is added to it
             if line["type"] == "welcome":
-                line = {"type": "game", "protocol": PROTOCOL, "table": table_id, "seat": seat} | {
+                line = {"type": "game", "protocol": protocol, "table": table_id, "seat": seat} | {
                     key: frame[key] for key in ("setup", "game", "away_seconds")
                 }
             elif line["type"] == "state" and watcher.viewer is not None:
@@ -448,6 +464,8 @@ def routes(
                 # the engine's terms (racko.observation_json), which racko's bots and any policy decide from.
                 now = hub.tables.get(table_id, table)
                 line["observation"] = observation_to_json(now.session.observation(watcher.viewer))
+                if protocol == "v1":
+                    line = line | {"log": [_v1_entry(entry) for entry in line["log"]]}
             queue.put_nowait(line)
 
         async def close(code: int) -> None:
@@ -558,6 +576,19 @@ def routes(
         Route("/api/bot/game/{table}/move", move, methods=["POST"]),
         Route("/api/bot/game/{table}/{way}", way_out, methods=["POST"]),
     ]
+
+
+def _protocol(text: str | None) -> str:
+    if text is None:
+        return PROTOCOL
+    if text not in PROTOCOLS:
+        raise Refusal("bad-protocol", f"The protocol is one of {', '.join(PROTOCOLS)}.")
+    return text
+
+
+def _v1_entry(entry: dict[str, Any]) -> dict[str, Any]:
+    """A log entry as protocol v1 wrote it: a rack's place by its index (0: slot 5, High-Low's left end)."""
+    return entry | {field: place_index(field, entry[field]) for field in PLACE_FIELDS if field in entry}
 
 
 def _since(text: str | None) -> int:

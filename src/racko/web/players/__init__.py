@@ -22,7 +22,7 @@ from racko.web.players.identity import (
     online_in,
     subject_of,
 )
-from racko.web.players.names import FORGOTTEN_WORDS, Unfit, posing_as, reserved_like, unfit_name
+from racko.web.players.names import FORGOTTEN_WORDS, Unfit, bot_name_reserved, posing_as, reserved_like, unfit_name
 from racko.web.players.requests import keep_player, player_of, required_player
 from racko.web.players.routes import routes
 
@@ -43,6 +43,7 @@ __all__ = [
     "Player",
     "Players",
     "Unfit",
+    "bot_name_reserved",
     "bots_in",
     "clean_name",
     "counts",

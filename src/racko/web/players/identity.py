@@ -20,7 +20,7 @@ import math
 import secrets
 import time
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -489,32 +489,43 @@ class Players:
         """A bot account of this (clean) name and a new token for it, shown once (kept hashed): a new bot, or the
         bot of that name again with a new token (its old token stops working).  ``ValueError`` if a person (or
         another player) has that name."""
-        token = "rb_" + secrets.token_urlsafe(BOT_TOKEN_BYTES)
+        return self.add_bots([name])[0]
+
+    def add_bots(self, names: Sequence[str]) -> list[tuple[Player, str]]:
+        """:meth:`add_bot` for each of these names, in their order, in one transaction: all of them or, when one of
+        the names is a person's (``ValueError``, naming it), none."""
+        tokens = ["rb_" + secrets.token_urlsafe(BOT_TOKEN_BYTES) for _ in names]
         now = time.time()
 
-        def work(rows: Rows) -> Player:
-            found = rows(
-                "SELECT p.id, b.player_id FROM racko_players p LEFT JOIN racko_bot_accounts b ON b.player_id = p.id "
-                "WHERE p.name = ?",
-                (name,),
-            )
-            if any(bot is None for _, bot in found):
-                raise ValueError(f"a player who is not a bot is called {name}")
-            if found:
-                player_id = str(found[0][0])
-                rows("UPDATE racko_bot_accounts SET token_hash = ? WHERE player_id = ?", (key_hash(token), player_id))
-            else:
-                player_id = secrets.token_urlsafe(9)
-                rows(
-                    "INSERT INTO racko_players (id, name, created, seen) VALUES (?, ?, ?, ?)", (player_id, name, now, 0)
+        def work(rows: Rows) -> list[Player]:
+            made = []
+            for name, token in zip(names, tokens, strict=True):
+                found = rows(
+                    "SELECT p.id, b.player_id FROM racko_players p "
+                    "LEFT JOIN racko_bot_accounts b ON b.player_id = p.id WHERE p.name = ?",
+                    (name,),
                 )
-                rows(
-                    "INSERT INTO racko_bot_accounts (player_id, token_hash, created) VALUES (?, ?, ?)",
-                    (player_id, key_hash(token), now),
-                )
-            return Player(player_id, name)
+                if any(bot is None for _, bot in found):
+                    raise ValueError(f"a player who is not a bot is called {name}")
+                if found:
+                    player_id = str(found[0][0])
+                    rows(
+                        "UPDATE racko_bot_accounts SET token_hash = ? WHERE player_id = ?", (key_hash(token), player_id)
+                    )
+                else:
+                    player_id = secrets.token_urlsafe(9)
+                    rows(
+                        "INSERT INTO racko_players (id, name, created, seen) VALUES (?, ?, ?, ?)",
+                        (player_id, name, now, 0),
+                    )
+                    rows(
+                        "INSERT INTO racko_bot_accounts (player_id, token_hash, created) VALUES (?, ?, ?)",
+                        (player_id, key_hash(token), now),
+                    )
+                made.append(Player(player_id, name))
+            return made
 
-        return self.store.run(work), token
+        return list(zip(self.store.run(work), tokens, strict=True))
 
     def revoke_bot(self, name: str) -> bool:
         """The bot account of this name keeps its games but its token stops working, and what the other rooms keep

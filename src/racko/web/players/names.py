@@ -362,6 +362,20 @@ def reserved_like(name: str) -> str | None:
     return next((words for words in found if words is not None), None)
 
 
+def bot_name_reserved(name: str) -> str | None:
+    """The reserved name a bot account called ``name`` would be taken for, or None: a computer level's own name
+    ("Easy", "EXPERT", or in look-alike letters), a forgotten player's, or a name ending in "(bot)" (its seat adds
+    that mark).  A bot's seat is marked as a bot wherever it is shown, so a name that merely holds a level's
+    ("EasyBot", "Expert 2"), which a person may not take (:func:`reserved_like`), is a bot's to take."""
+    if name.strip().casefold().endswith("(bot)"):
+        return "(bot)"
+    keys = name_keys(name)
+    level = next((level for level in bots.available() if _alike(name_keys(level), keys)), None)
+    _, forgotten = _reserved()
+    found = (forgotten.get(_letters_and_digits(key)) for key in keys)
+    return level or next((words for words in found if words is not None), None)
+
+
 def posing_as(name: str, others: Iterable[str]) -> str | None:
     """The name ``name`` would be taken for: the reserved name it poses as (:func:`reserved_like`), else the first
     of ``others`` alike (:func:`name_keys`); None if the name is free."""

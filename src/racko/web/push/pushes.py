@@ -12,6 +12,7 @@ import functools
 import json
 import logging
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
@@ -140,17 +141,24 @@ class Pushes:
             return
         deadline = news.deadline
         hours = None if news.what != "reminder" or deadline is None else max(1, round((deadline - time.time()) / 3600))
-        self._senders.submit(self._push_turn, news.player_id, news.table_id, list(news.others), hours)
+        table_id, others = news.table_id, list(news.others)
+        self.tell(news.player_id, lambda lang: turn_message(lang, table_id, others, hours))
 
-    def _push_turn(self, player_id: str, table_id: str, others: list[str], hours: int | None) -> None:
-        """In a worker thread: one push to each of the player's devices; a dead subscription is dropped."""
+    def tell(self, player_id: str, message_of: Callable[[str], dict[str, str]]) -> None:
+        """A push another room words (a tournament's "your round starts"): ``message_of(lang)`` is the message in a
+        device's language (``title``, ``body``, ``url``, ``tag``), sent to each of the player's devices in a worker
+        thread.  Never blocks."""
+        if self.keys is not None:
+            self._senders.submit(self._push_to, player_id, message_of)
+
+    def _push_to(self, player_id: str, message_of: Callable[[str], dict[str, str]]) -> None:
         try:
             devices = self.devices_of(player_id)
         except Exception as error:
             log.warning("push: the devices of a player could not be read: %s", type(error).__name__)
             return
         for device in devices:
-            self.send(device, turn_message(device.lang, table_id, others, hours))
+            self.send(device, message_of(device.lang))
 
     def send(self, device: Device, message: dict[str, str]) -> bool:
         """One push to one device (blocks: a worker thread's); whether the push service took it.  The endpoint is

@@ -17,7 +17,7 @@ from racko.web.table.requests import (
     request_of_form,
     rules_of,
 )
-from racko.web.table.results import Standing, sides_of, standing
+from racko.web.table.results import Standing, match_places, places_of, sides_of, standing
 from racko.web.table.room import TableRoom
 from racko.web.table.routes import routes
 from racko.web.table.seats import TRANSITIONS, SeatEvent, Seats, SeatState, transitions_table
@@ -33,12 +33,13 @@ from racko.web.table.table import (
     token_hash,
 )
 from racko.web.table.turns import TURN_LIMIT
-from racko.web.table.views import card_json, log_entries, replay_steps
+from racko.web.table.views import PLACE_FIELDS, card_json, log_entries, place_index, replay_steps
 from racko.web.table.ways import WAYS
 
 __all__ = [
     "DAMAGED",
     "IDLE_SECONDS",
+    "PLACE_FIELDS",
     "TRANSITIONS",
     "TURN_LIMIT",
     "WAYS",
@@ -69,7 +70,10 @@ __all__ = [
     "clock_of",
     "log_entries",
     "made_by_of",
+    "match_places",
     "noted_record",
+    "place_index",
+    "places_of",
     "replay_steps",
     "replay_stored",
     "request_of_form",

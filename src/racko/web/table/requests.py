@@ -120,6 +120,9 @@ class TableRequest:
     public: bool = False
     rated: bool = False
     clock: str | None = None
+    table_id: str | None = None
+    """The id its maker chose (a tournament's game, made again under the same id if its maker stopped before it
+    knew); ``None``: a new one."""
 
     def __post_init__(self) -> None:
         rules = self.rules

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from racko.match import Match
 from racko.rules import Rules
 
 if TYPE_CHECKING:
@@ -20,12 +21,13 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Standing:
-    """A game's places: per seat its place (1: won), whether its person left the game, and whether it is placed
-    last for it (its side has a seat that left); the winning seats."""
+    """A game's places: per seat its place (1: won), whether its person left the game, whether it is placed last
+    for it (its side has a seat that left), and its total; the winning seats."""
 
     places: tuple[int, ...]
     left: tuple[bool, ...]
     last: tuple[bool, ...]
+    totals: tuple[int, ...] = ()
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -57,7 +59,13 @@ def standing(rules: Rules, totals: Sequence[int], left: Sequence[bool]) -> Stand
         place = max(len(staying) + 1, 2) if index in away else 1 + beaten_by
         for seat in side:
             places[seat], last[seat] = place, index in away
-    return Standing(tuple(places), tuple(bool(flag) for flag in left), tuple(last))
+    return Standing(tuple(places), tuple(bool(flag) for flag in left), tuple(last), tuple(totals))
+
+
+def match_places(match: Match, left: Sequence[bool]) -> dict[int, int]:
+    """Each seat's place in ``match`` (played to its end, or as it stands) given whose people left it: the places of
+    :func:`standing`, for a game played outside a table (a tournament's game of racko's levels alone)."""
+    return dict(enumerate(standing(match.rules, match.seat_totals, left).places))
 
 
 def places_of(table: Table) -> Standing:

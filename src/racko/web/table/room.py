@@ -134,6 +134,10 @@ class TableRoom:
     async def reach(self, table_id: str) -> Table:
         return await self.registry.reach(table_id)
 
+    def wake(self, table: Table) -> None:
+        """The table's driver looks again (a table made for others, whose first turn may be a computer's)."""
+        self.turns.wake(table)
+
     def table(self, table_id: str) -> Table | None:
         return self.registry.table(table_id)
 

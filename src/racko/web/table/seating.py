@@ -80,14 +80,15 @@ class Seating:
     async def create(self, request: TableRequest) -> dict[str, Any]:
         """A new table as ``request`` asks (:mod:`.requests`: its consents checked there); its links (a token per
         person seat).  A seat with a player is theirs without its link and has joined under the player's name; a
-        bot account's seat is bound to it, has no link, and counts against its games at once.  A store of one
-        process opens the table here at once; a shared store leaves it to the process its first connection
+        bot account's seat is bound to it, has no link, and counts against its games at once.  The table's id is
+        the request's if it names one (a tournament's game; the store refuses a second table of one id).  A store of
+        one process opens the table here at once; a shared store leaves it to the process its first connection
         reaches."""
         rules = request.rules
         tokens: list[str | None] = [
             secrets.token_urlsafe(TOKEN_BYTES) if isinstance(seat, PersonSeat) else None for seat in request.seats
         ]
-        table_id = new_id()
+        table_id = request.table_id or new_id()
         store = self.registry.store
         async with self._seating_bots:  # a bot account's games are counted and its seat bound one table at a time
             for account in request.bot_accounts:

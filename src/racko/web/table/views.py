@@ -34,6 +34,9 @@ def _cards(cards: tuple[int, ...] | list[int]) -> list[int | str]:
 
 
 _CARD_FIELDS = ("card", "card_in", "card_out", "removed")
+PLACE_FIELDS = ("slot", "position", "first", "second")
+"""Event fields that name a place in a rack (an index in the engine): the log names it as actions do, a classic slot
+by its label (5 ... 50) and a High-Low position 1 ... 10 from the left end (docs/PROTOCOL.md)."""
 _UNTOLD_FIELDS = ("racks", "rows", "order", "pile", "result", "private")
 """Event fields the log entry leaves out: the deal's racks and rows, the turned-over pile (the view shows what the
 viewer may know of them) and a new stock's order (``None`` for every viewer anyway)."""
@@ -52,11 +55,26 @@ def log_entries(events: list[AnyEvent], names: list[str]) -> list[dict[str, Any]
             if field.name in _UNTOLD_FIELDS:
                 continue
             value = getattr(event, field.name)
-            entry[field.name] = card_json(value) if field.name in _CARD_FIELDS and value is not None else value
+            if field.name in _CARD_FIELDS and value is not None:
+                value = card_json(value)
+            elif field.name in PLACE_FIELDS:
+                value = place_label(field.name, value)
+            entry[field.name] = value
         if isinstance(event, RoundEnded):
             entry.update(winner=event.result.winner, capped=event.result.capped, turns=event.result.turns)
         entries.append(entry)
     return entries
+
+
+def place_label(field: str, index: int) -> int:
+    """A rack's place as actions name it: a classic ``slot`` by the label printed on the rack (5 ... 50), a High-Low
+    ``position`` (or a swap's ``first`` and ``second``) by its number from the left end (1 ... 10)."""
+    return SLOT_LABELS[index] if field == "slot" else index + 1
+
+
+def place_index(field: str, label: int) -> int:
+    """The index in the engine's rack of a place :func:`place_label` named (0: slot 5, or the left end)."""
+    return SLOT_LABELS.index(label) if field == "slot" else label - 1
 
 
 def hint_json(choice: Choice, move: dict[str, Any] | None = None) -> dict[str, Any]:

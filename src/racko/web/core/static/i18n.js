@@ -101,7 +101,7 @@ function tNodes(key, values) {
 
 // One log entry in the page's language, as nodes (names isolated); an entry of a kind this page does not know keeps
 // the server's English.
-function describeEntry(entry, names, family, slots) {
+function describeEntry(entry, names, family) {
   const highlow = family === "highlow";
   let key = "ev:" + entry.kind;
   if (highlow && WORDS.en["ev:hl:" + entry.kind]) key = "ev:hl:" + entry.kind;
@@ -114,9 +114,9 @@ function describeEntry(entry, names, family, slots) {
   return tNodes(key, {
     name: who !== null && who !== undefined ? bdi(names[who]) : "",
     card: cardWords(entry.card), card_in: cardWords(entry.card_in), card_out: cardWords(entry.card_out),
-    removed: cardWords(entry.removed), slot: entry.slot !== undefined ? slots[entry.slot] : "",
-    position: entry.position !== undefined ? entry.position + 1 : "", first: entry.first !== undefined ? entry.first + 1 : "",
-    second: entry.second !== undefined ? entry.second + 1 : "", turns: entry.turns,
+    // Places come as actions name them (a slot's label, a position from 1): said as they come.
+    removed: cardWords(entry.removed), slot: entry.slot ?? "", position: entry.position ?? "", first: entry.first ?? "",
+    second: entry.second ?? "", turns: entry.turns,
   });
 }
 

@@ -24,7 +24,7 @@ function render() {
   moves.replaceChildren(...game.steps.slice(Math.max(1, step - 5), step + 1).flatMap((s) => {
     const items = s.log.map((entry) => {
       const item = element("li", s.made_by ? "made-by-computer" : "");
-      item.append(...describeEntry(entry, game.names, game.variant === "highlow" ? "highlow" : "classic", game.slots));
+      item.append(...describeEntry(entry, game.names, game.variant === "highlow" ? "highlow" : "classic"));
       return item;
     });
     // A move a computer player made for the seat's person (the clock, a gone seat, a person who left): said so.

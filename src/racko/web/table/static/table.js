@@ -1150,7 +1150,7 @@ function renderLog(fresh) {
   loggedNames = key;
   for (const entry of entries) {
     const item = document.createElement("li");
-    item.append(...describeEntry(entry, view.names, setup.family, setup.slots));
+    item.append(...describeEntry(entry, view.names, setup.family));
     if (entry.kind === "round-ended") item.className = "round-end";
     list.append(item);
   }

@@ -173,6 +173,10 @@ def test_a_seat_whose_person_left_is_never_called_the_winner(
     for page in (dan, watcher):
         expect(page.locator("#turn")).to_have_text("Game over: Dan won.")
     expect(dan.locator("#winner")).to_have_text("★ Winner: Dan")
+    # The sheet's totals say Finn scored more: the report says why he is not the winner.
+    expect(dan.locator("#leavers")).to_have_text(
+        "Finn left the game: last place, whatever the computer player scored for the seat."
+    )
     dan.screenshot(path=str(shots / "leaver-is-no-winner.png"))
     finn_id = table.setup.seats[1].player
     dan_id = table.setup.seats[0].player

@@ -30,6 +30,8 @@ let myState = null; // this seat's state (racko.web.table.seats): every text and
 let pauseEnds = null; // when the round's report's pause ends (performance.now()): nobody acts until then
 // The states in which a seat's person plays its turns (a computer plays the others').
 const PERSON_PLAYS = new Set(["invited", "present", "away", "timed-out", "back"]);
+// The states of a seat whose person left the game: placed last at its end (racko.web.table.seats.LEFT_THE_GAME).
+const LEFT_THE_GAME = new Set(["gone", "resigned", "left", "handed-over"]);
 const WARN_SECONDS = 10; // the server warns this long before a turn runs out (racko.web.clock.WARN_SECONDS)
 
 const $ = (id) => document.getElementById(id);
@@ -864,6 +866,14 @@ function showResult() {
   if (view.over) {
     $("round-title").textContent = t("game_title", { title: variantTitle(setup.variant, setup.title) });
     $("winner").replaceChildren(...(view.ended ? [t("e:" + view.ended)] : view.winners ? ["★ ", ...tNodes("winner_is", { name: bdi(view.winners) })] : [t("no_winner")]));
+    // Those who left the game are placed last whatever their computer player scored: the sheet's totals say otherwise,
+    // so the report says why (docs/PLAYING.md, "A seat's life").
+    const leavers = (view.states || []).map((state, seat) => (LEFT_THE_GAME.has(state) ? seat : null)).filter((seat) => seat !== null);
+    $("leavers").replaceChildren(...leavers.map((seat) => {
+      const line = document.createElement("li");
+      line.append(...tNodes("left_last", { name: bdi(view.names[seat]) }));
+      return line;
+    }));
     $("download").href = "/api/tables/" + encodeURIComponent(TABLE) + "/record";
     const last = document.createElement("details");
     const summary = document.createElement("summary");

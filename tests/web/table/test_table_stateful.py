@@ -73,6 +73,8 @@ class SeatLife(RuleBasedStateMachine):
         self.room.turns.wake = self.room.turns._note_turn  # type: ignore[method-assign]
         self.room.changes.wake = self.room.turns.wake
         self.room.registry.opened = lambda table: None
+        # Whose move it is, written to the players' lists at once rather than a moment later in a task of its own.
+        self.room.turns.list_turn = self._list_turn_now
         self.finished: list[Any] = []
         self.room.games_over.subscribe(self._finished)
         self.table_id = ""
@@ -80,6 +82,9 @@ class SeatLife(RuleBasedStateMachine):
         self.frames: list[tuple[int | None, dict[str, Any]]] = []
         self.disconnected_at: dict[int, float] = {}
         self.people: list[Player | None] = []
+
+    async def _list_turn_now(self, table_id: str, seat: int | None, due: float | None) -> None:
+        await asyncio.to_thread(self.players.turn_at, table_id, seat, due)
 
     async def _finished(self, game: Any) -> None:
         self.finished.append(game)
@@ -107,8 +112,19 @@ class SeatLife(RuleBasedStateMachine):
                 self.the_result_line_the_histories_the_ratings_and_the_statistics_agree()
         finally:
             self.background_done()
+            self.tasks_done()
             self.loop.close()
             self.store.close()
+
+    def tasks_done(self) -> None:
+        """Every task still pending in the test's loop (the players' lists of whose move it is are written a moment
+        after a change: racko.web.players.Players.list_turn) runs to its end, so that none is destroyed pending."""
+
+        async def rest() -> None:
+            while pending := [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]:
+                await asyncio.gather(*pending, return_exceptions=True)
+
+        self.run(rest())
 
     # --- the table ------------------------------------------------------------------------------------
 

@@ -18,7 +18,7 @@ from racko.web.ops import Metrics
 from racko.web.table.registry import Registry
 from racko.web.table.results import Standing, places_of
 from racko.web.table.seats import SeatEvent
-from racko.web.table.setup import ABORTED, Setup
+from racko.web.table.setup import Setup
 from racko.web.table.table import Table, noted_record, said
 from racko.web.table.watching import Watching
 
@@ -133,7 +133,7 @@ class Changes:
         if seats_changed:
             await self.watching.tell_presence(table)
         if table.over and not table.reported:
-            table.seats.every(SeatEvent.ABORT if _aborted(table) else SeatEvent.GAME_END, self.now())
+            table.seats.every(SeatEvent.ABORT if table.aborted else SeatEvent.GAME_END, self.now())
             # Not in the asker's own task: a person who closes the page right after must not cancel the game's end
             # on its way to the lobby, the players' lists, the ratings and the histories.
             self.registry.in_background(self.game_over(table))
@@ -164,11 +164,7 @@ class Changes:
             return
         table.reported = True
         await self.publish(table)
-        if _aborted(table):
+        if table.aborted:
             return
         record = noted_record(table.setup, table.session.record(), table.made_by)
         await self.games.publish(FinishedGame(table.table_id, table.setup, record, places_of(table)))
-
-
-def _aborted(table: Table) -> bool:
-    return table.setup.ended is not None and table.setup.ended.how == ABORTED

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from racko.web.core import Refusal
-from racko.web.table.setup import ABORTED, AWAY, LEFT, RESIGNED, Setup
+from racko.web.table.setup import AWAY, LEFT, RESIGNED, Setup
 
 
 class SeatState(enum.Enum):
@@ -348,7 +348,7 @@ class Seats:
         for index in sorted(marks):
             for mark_seat, event in marks[index]:
                 seats._maybe(mark_seat, event, away_since)
-        if setup.ended is not None and setup.ended.how == ABORTED:
+        if setup.aborted:
             seats.every(E.ABORT, away_since)
         elif over:
             seats.every(E.GAME_END, away_since)

@@ -159,6 +159,11 @@ class Setup:
         return dataclasses.replace(self, seats=tuple(seats))
 
     @property
+    def aborted(self) -> bool:
+        """Whether the game was aborted (over, with no rating and no history)."""
+        return self.ended is not None and self.ended.how == ABORTED
+
+    @property
     def names(self) -> list[str]:
         return [seat.name for seat in self.seats]
 

@@ -124,6 +124,11 @@ class Table:
         return self.session.match.over or self.setup.ended is not None
 
     @property
+    def aborted(self) -> bool:
+        """Whether the game was aborted (over, with no rating and no history)."""
+        return self.setup.aborted
+
+    @property
     def clocked(self) -> bool:
         return self.setup.clock is not None
 

@@ -35,7 +35,6 @@ from racko.web.table import (
     rules_of,
     sides_of,
 )
-from racko.web.table.setup import ABORTED
 
 log = logging.getLogger("racko.serve")
 
@@ -137,7 +136,7 @@ class RoomTables:
                 return {"void": True}  # no such table (or a damaged one): the game is lost
         if not table.over:
             return None
-        if table.setup.ended is not None and table.setup.ended.how == ABORTED:
+        if table.aborted:
             return {"void": True}
         return result_of(places_of(table), table.setup.rules)
 

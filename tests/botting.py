@@ -88,7 +88,7 @@ class Stream:
 def events(url: str, token: str) -> Stream:
     """The bot's event stream, once it said hello."""
     stream = Stream(url, "/api/bot/stream/event", token)
-    assert stream.next("hello")["protocol"] == "v1"
+    assert stream.next("hello")["protocol"] == "v2"
     return stream
 
 

@@ -35,6 +35,8 @@ PHONE = {"viewport": {"width": 375, "height": 667}, "is_mobile": True, "has_touc
 PHONE_SIDEWAYS = {"viewport": {"width": 667, "height": 375}, "is_mobile": True, "has_touch": True}
 PHONE_UPRIGHT = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+LAPTOP = {"viewport": {"width": 1366, "height": 768}}
+"""The commonest laptop screen: wide, and less high than :data:`DESKTOP`."""
 SCREENS = {"desktop": DESKTOP, "phone": PHONE, "sideways": PHONE_SIDEWAYS, "upright": PHONE_UPRIGHT}
 """The screens the table is made for: 1280×800, a small phone (375×667) either way round, and a tall one held
 upright (390×844, where issue 40 found empty felt)."""
@@ -278,3 +280,92 @@ def in_first_screen(page: Page, selector: str) -> bool:
         seen["x"] == 0 and seen["y"] == 0 and box["x"] >= 0 and box["y"] >= 0
         and box["x"] + box["width"] <= seen["width"] and box["y"] + box["height"] <= seen["height"]
     )  # fmt: skip
+
+
+WHAT_DOES_NOT_FIT = """([within, screenWidth]) => {
+  const root = document.querySelector(within);
+  const problems = [];
+  const name = (element) => {
+    const classes = typeof element.className === "string" ? element.className.trim().split(/\\s+/) : [];
+    const words = (element.textContent || "").trim().replace(/\\s+/g, " ").slice(0, 40);
+    return element.tagName.toLowerCase() + (element.id ? "#" + element.id : "") +
+      classes.map((kind) => (kind ? "." + kind : "")).join("") + " " + JSON.stringify(words);
+  };
+  const shown = (element) => element.checkVisibility({ visibilityProperty: true }) &&
+    element.getBoundingClientRect().width > 1.5 && !element.closest("#flight, dialog:not([open]), .sr");
+  const scrolls = (style) => ["auto", "scroll"].includes(style.overflowX);
+  const clips = (style) => ["hidden", "clip"].includes(style.overflowX);
+  const wide = document.documentElement.scrollWidth;
+  // A phone's browser lays a page wider than its screen out wider still, and shrinks it: the screen's own width counts.
+  if (wide > screenWidth || innerWidth > screenWidth)
+    problems.push("the page is " + Math.max(wide, innerWidth) + " px wide on a " + screenWidth + " px screen");
+  const measure = document.createElement("canvas").getContext("2d");
+  for (const element of [root, ...root.querySelectorAll("*")]) {
+    if (!shown(element)) continue;
+    const box = element.getBoundingClientRect(), style = getComputedStyle(element);
+    const block = style.display !== "inline";
+    // Cut: a box that hides what overflows it, with more in it than it shows (words cut off, an ellipsis); a field's
+    // text scrolls in it.
+    const field = element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement;
+    if (clips(style) && !field && block && element.scrollWidth > element.clientWidth + 1)
+      problems.push(name(element) + " cuts its content: " + element.scrollWidth + " > " + element.clientWidth);
+    // Words that spill out of their box (over what is under it): more lines than the box has room for.
+    const words = [...element.childNodes].some((node) => node.nodeType === Node.TEXT_NODE && node.textContent.trim());
+    if (words && !clips(style) && !scrolls(style) && block && element.scrollHeight > element.clientHeight + 1)
+      problems.push(name(element) + " spills out of its box: " + element.scrollHeight + " > " +
+        element.clientHeight + " px high");
+    // Cut by a box around it that clips, or beyond the screen (unless a box around it scrolls sideways).
+    let scroller = null;
+    for (let around = element.parentElement; around && around !== document.body; around = around.parentElement) {
+      const aroundStyle = getComputedStyle(around);
+      if (scrolls(aroundStyle)) { scroller = around; break; }
+      if (clips(aroundStyle) || around instanceof SVGSVGElement) {
+        const edge = around.getBoundingClientRect();
+        if (box.left < edge.left - 1 || box.right > edge.right + 1)
+          problems.push(name(element) + " is cut by " + name(around) + ": " + Math.round(box.left) + ".." +
+            Math.round(box.right) + " in " + Math.round(edge.left) + ".." + Math.round(edge.right));
+      }
+    }
+    if (!scroller && (box.left < -1 || box.right > screenWidth + 1))
+      problems.push(name(element) + " is beyond the screen: " + Math.round(box.left) + ".." + Math.round(box.right));
+    // A list box shows each of its choices whole once chosen: the words, its padding and its arrow fit in it.
+    if (element instanceof HTMLSelectElement) {
+      measure.font = style.font;
+      const room = element.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 16;
+      for (const choice of element.options) {
+        const wanted = measure.measureText(choice.textContent).width;
+        if (wanted > room)
+          problems.push(name(element) + " shows " + Math.floor(room) + " px of " + JSON.stringify(choice.textContent) +
+            " (" + Math.ceil(wanted) + " px)");
+      }
+    }
+  }
+  // No control is covered: a tap at its middle reaches it (each one brought into the screen first, every box that
+  // scrolls put back afterwards).
+  const scrollers = [document.scrollingElement, ...document.querySelectorAll("*")]
+    .filter((box) => box.scrollHeight > box.clientHeight || box.scrollWidth > box.clientWidth)
+    .map((box) => [box, box.scrollLeft, box.scrollTop]);
+  for (const control of root.querySelectorAll("button, a[href], select, input, textarea, summary, [tabindex]")) {
+    if (!shown(control) || control.closest("[inert]")) continue;
+    control.scrollIntoView({ block: "nearest", inline: "nearest" });
+    const box = control.getClientRects()[0]; // a link that wraps: its first line
+    const x = Math.min(Math.max(box.left + box.width / 2, 0), innerWidth - 1);
+    const y = Math.min(Math.max(box.top + box.height / 2, 0), innerHeight - 1);
+    const hit = document.elementFromPoint(x, y);
+    const labelled = control.labels && [...control.labels].some((label) => label.contains(hit));
+    if (hit && hit !== control && !control.contains(hit) && !labelled)
+      problems.push(name(control) + " is covered by " + name(hit));
+  }
+  for (const [box, left, top] of scrollers) box.scrollTo(left, top);
+  return problems;
+}"""
+"""What a person would find does not fit in the part of the page ``within`` (a CSS selector): the page wider than the
+screen, a box that cuts its words, an element cut by a box around it or beyond the screen's edge (unless it is in a
+box that scrolls sideways), a list box too narrow for one of its choices, and a control that a tap at its middle
+does not reach (something covers it).  One line each; empty when everything fits."""
+
+
+def what_does_not_fit(page: Page, within: str = "body") -> list[str]:
+    screen = page.viewport_size
+    assert screen is not None
+    return list(page.evaluate(WHAT_DOES_NOT_FIT, [within, screen["width"]]))

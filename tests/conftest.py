@@ -6,6 +6,7 @@ command installs it)."""
 from __future__ import annotations
 
 import itertools
+import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -55,3 +56,24 @@ def chromium() -> Iterator[Browser]:
         launched = launch(playwright)
         yield launched
         launched.close()
+
+
+MODULE_SECONDS = Path(__file__).with_name("module_seconds.json")
+"""Seconds each test module took in a whole run of the suite (``python tests/module_seconds.py`` writes it from a
+run's ``--durations=0``)."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The modules that take longest first, each whole and in its own order: with ``-n 2 --dist loadfile
+    --no-loadscope-reorder`` (the README's test command) a worker takes the next module when it is nearly done, so a
+    long module left to the end would keep one core busy while the other has nothing left to do."""
+    try:
+        seconds: dict[str, float] = json.loads(MODULE_SECONDS.read_text())
+    except (OSError, ValueError):
+        return  # no measurement: the order collected
+    root = config.rootpath
+
+    def module_of(item: pytest.Item) -> str:
+        return Path(item.path).resolve().relative_to(root).as_posix() if Path(item.path).is_relative_to(root) else ""
+
+    items.sort(key=lambda item: -seconds.get(module_of(item), 0.0))

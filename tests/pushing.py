@@ -1,7 +1,8 @@
 """What the push room's tests share: a push service of the test's own, over https on 127.0.0.1 with a certificate made
 for it (it keeps each push it is sent, answers 410 for a subscription it says is gone, and a redirect where asked),
 a device's keys made in the test, and a push read as the device reads it: its VAPID signature checked against the
-server's public key, its aes128gcm payload decrypted."""
+server's public key, its aes128gcm payload decrypted; and Chromium's own push service played on 127.0.0.1, for a
+page's real subscription in Debian's Chromium."""
 
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ import os
 import queue
 import re
 import ssl
+import struct
 import threading
 import time
+import urllib.parse
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -175,3 +178,83 @@ class DeviceKeys:
         plain = http_ece.decrypt(push.body, private_key=self.private, auth_secret=self.auth, version="aes128gcm")
         message: dict[str, Any] = json.loads(plain)
         return message
+
+
+class ChromiumPushService:
+    """Chromium's own push service (Google's, in a Chrome) played on 127.0.0.1, so that a page's
+    ``pushManager.subscribe()`` in Debian's Chromium gets a real subscription (the browser's own keys) without
+    leaving the machine: the device check-in and the registrations Chromium's GCM client asks for, at the addresses
+    :meth:`switches` points Chromium to.  A registration for a page's subscription (``X-subtype=wp:…``) is answered by
+    :attr:`answer`: ``"token"`` (a token of its own), ``"refuse"`` (``Error=INVALID_SENDER``: Chromium gives up at once,
+    "Registration failed - push service error") or ``"hold"`` (no answer until :meth:`release`: a push service out of
+    reach, which Chromium waits for); Chromium's own registrations get a token.  Stopped by :meth:`close`."""
+
+    def __init__(self) -> None:
+        self.answer = "token"
+        self.asked: queue.Queue[str] = queue.Queue()
+        """The ``X-subtype`` of each registration for a page, as it is asked for."""
+        self._released = threading.Event()
+        service = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                if self.path == "/checkin":
+                    self._send(service.checked_in(), "application/x-protobuf")
+                    return
+                form = urllib.parse.parse_qs(body.decode())
+                subtype = form.get("X-subtype", [""])[0]
+                if not subtype.startswith("wp:"):
+                    self._send(b"token=" + os.urandom(8).hex().encode(), "text/plain")
+                    return
+                service.asked.put(subtype)
+                if service.answer == "hold":
+                    service._released.wait(60)
+                if service.answer == "refuse":
+                    self._send(b"Error=INVALID_SENDER", "text/plain")
+                else:
+                    self._send(b"token=" + b64url(os.urandom(24)).encode(), "text/plain")
+
+            def _send(self, data: bytes, kind: str) -> None:
+                self.send_response(200)
+                self.send_header("Content-Type", kind)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.origin = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    @staticmethod
+    def checked_in() -> bytes:
+        """The check-in's answer (an AndroidCheckinResponse, protocol buffers written out by hand): stats_ok (field 1),
+        the device's android_id and security_token (fields 7 and 8, fixed64), not 0."""
+        return b"\x08\x01" + b"\x39" + struct.pack("<Q", 4_000_000_001) + b"\x41" + struct.pack("<Q", 7_000_000_003)
+
+    def switches(self) -> list[str]:
+        """Chromium's switches to this service; every other host is made unresolvable, so that nothing leaves the
+        machine (the message channel's address is a closed port: a page's subscription does not need it)."""
+        return [
+            f"--gcm-checkin-url={self.origin}/checkin",
+            f"--gcm-registration-url={self.origin}/register",
+            "--gcm-mcs-endpoint=https://127.0.0.1:9",
+            "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+        ]
+
+    def release(self) -> None:
+        """Answer the registrations held, and the ones to come, by :attr:`answer` (set it first)."""
+        self._released.set()
+
+    def close(self) -> None:
+        self._released.set()
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(timeout=10)

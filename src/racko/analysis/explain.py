@@ -532,8 +532,9 @@ def _best_worth(observation: Observation, evaluation: Evaluation, move: MoveValu
     if measure == "game_chance":
         # the round ranked it first among moves the game's measure cannot tell apart: one of them may show a higher
         # chance to win the game, within the noise
+        # (a move nothing tells from it, decided_by None, was not ranked below it by the round: they are as good)
         by_round = any(
-            other.decided_by != "game" and other.value > move.value
+            other.decided_by in ("round", "points") and other.value > move.value
             for other in evaluation.moves
             if other.action != move.action and other.playouts == move.playouts
         ) or (following is not None and following.decided_by in ("round", "points"))

@@ -454,7 +454,7 @@ def admin_bot_add(
     for name in names:
         unfit = unfit_name(name)
         if unfit is not None:
-            typer.echo(f"racko: {unfit.message.rstrip('.')}; nothing was made.", err=True)
+            typer.echo(f"racko: nothing was made: {unfit.message}", err=True)
             raise typer.Exit(2)
         clean = clean_name(name)
         reserved = bot_name_reserved(clean) if clean is not None else None

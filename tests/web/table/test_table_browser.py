@@ -34,7 +34,6 @@ from browsing import (
     new_table,
     played_game,
     serious_problems,
-    serving,
     sit_down,
     situation,
 )
@@ -70,14 +69,6 @@ document.addEventListener("DOMContentLoaded", () => {
 """
 """Put in every page before its own scripts: every card that flies is written down (where it flies to), and a
 phone's vibration is recorded instead of felt."""
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
-    """One server for the module, and its database (where tables from real games are written)."""
-    folder = tmp_path_factory.mktemp("serve")
-    with serving(folder) as address:
-        yield address, folder / "tables.sqlite3"
 
 
 @pytest.fixture(scope="module")
@@ -503,10 +494,13 @@ def test_the_score_sheet_of_a_ten_round_game_scrolls_sideways_with_names_and_tot
     boxes = [dialog.locator(".sheet-box")]
     if screen == "desktop":
         boxes.append(page.locator("#side .sheet-box"))
+    scrolled = 0
     for box in boxes:
         expect(box.locator("th[scope=col]")).to_have_count(real_game.rounds + 1)
         sizes = box.evaluate("(box) => [box.scrollWidth, box.clientWidth]")
-        assert sizes[0] > sizes[1], "ten rounds are wider than the box: it scrolls"
+        if sizes[0] <= sizes[1]:
+            continue  # the rounds' numbers under one word: ten rounds fit a desktop's dialog whole
+        scrolled += 1
         box.evaluate("(box) => { box.scrollLeft = (box.scrollWidth - box.clientWidth) / 2; }")
         edges = box.evaluate(
             """(box) => {
@@ -521,6 +515,7 @@ def test_the_score_sheet_of_a_ten_round_game_scrolls_sideways_with_names_and_tot
         assert all(abs(left - edges["left"]) < 1.5 for left in edges["names"]), edges
         assert all(abs(right - edges["right"]) < 1.5 for right in edges["totals"]), edges
         assert box.evaluate("(box) => box.getBoundingClientRect().right") <= SCREENS[screen]["viewport"]["width"]
+    assert scrolled >= 1, "ten rounds are wider than a phone's dialog and a desktop's side panel: they scroll"
 
 
 # --- rough edges (issue 25, 1-8) --------------------------------------------------------------------------------------

@@ -310,7 +310,7 @@ def test_the_start_page_offers_the_speeds_with_their_numbers_and_the_table_gets_
     page = maker.open(server + "/new", table=False)
     speed = page.locator("#clock")
     expect(speed.locator("option")).to_have_text([
-        "No clock (casual tables only)", "Fast: 15 s a move + 30 s bank", "Normal: 30 s a move + 60 s bank",
+        "No clock (casual only)", "Fast: 15 s a move + 30 s bank", "Normal: 30 s a move + 60 s bank",
         "Slow: 60 s a move + 120 s bank", "1 day a move", "2 days a move", "3 days a move", "7 days a move",
     ])  # fmt: skip
     expect(speed.locator("optgroup")).to_have_count(2)

@@ -23,7 +23,6 @@ from browsing import (
     new_table,
     open_page,
     played_game,
-    serving,
     situation,
 )
 from racko.families import family_of
@@ -51,13 +50,6 @@ FELT = """() => {
   };
 }"""
 """Your rack's card height, the stock's, and the share of the screen left as empty felt above and below the piles."""
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
-    folder = tmp_path_factory.mktemp("phone")
-    with serving(folder) as address:
-        yield address, folder / "tables.sqlite3"
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ function showSeats() {
     const select = element("select");
     select.id = "seat-" + seat;
     select.append(new Option(t("person"), "person"));
-    for (const bot of variant.bots) select.append(new Option(t("computer") + ": " + bot, bot));
+    for (const bot of variant.bots) select.append(new Option(t("computer_named", { bot }), bot));
     const wanted = kept[seat - 2];
     select.value = wanted && [...select.options].some((o) => o.value === wanted) ? wanted : variant.default_bot;
     label.append(element("span", "", t("seat") + " " + (seat + 1)), " ", select);

@@ -275,15 +275,23 @@ function translatePage() {
   if (select) select.value = LANG;
 }
 
-function watchLanguage(onChange) {
-  const select = document.getElementById("lang");
-  select.value = LANG;
-  if (onChange) languageWatchers.push(onChange);
-  select.addEventListener("change", async () => {
-    const chosen = select.value;
+// The language box takes a person's choice from the moment the page shows it, before the page's own script is ready
+// (its watcher, added later, finds the page in the language then chosen): a choice made while the page was still
+// asking the server for its lists was lost, and the page's words stayed English until they came.
+const LANGUAGE_BOX = document.getElementById("lang");
+if (LANGUAGE_BOX) {
+  LANGUAGE_BOX.value = LANG;
+  LANGUAGE_BOX.addEventListener("change", async () => {
+    const chosen = LANGUAGE_BOX.value;
     if (await loadWords(chosen)) useLanguage(chosen);
-    else select.value = LANG; // its words did not come: the page stays in the language it speaks
+    else LANGUAGE_BOX.value = LANG; // its words did not come: the page stays in the language it speaks
   });
+}
+translatePage(); // the page's own words in its language at once, not once its script has its lists
+
+// The page's own script says its words again, by ``onChange``, whenever the language changes.
+function watchLanguage(onChange) {
+  if (onChange) languageWatchers.push(onChange);
   translatePage();
 }
 

@@ -112,7 +112,7 @@ function renderQueues() {
       const levels = element("select");
       levels.setAttribute("aria-label", t("fill_help"));
       const variant = OPTIONS.variants.find((v) => v.name === queue.variant);
-      for (const bot of variant.bots) levels.append(new Option(t("computer") + ": " + bot, bot));
+      for (const bot of variant.bots) levels.append(new Option(t("computer_named", { bot }), bot));
       levels.value = variant.default_bot;
       label.append(element("span", "", t("fill_help")), " ", levels);
       const fill = element("button", "primary", t("fill"));

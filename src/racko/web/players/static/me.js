@@ -2,12 +2,15 @@
 // The player's own page: their name, their tables (their move first), this identity on another device, the names
 // they hid, and forgetting it all.
 const $ = (id) => document.getElementById(id);
-let me = null;
+let me = null, hidden = null, tables = null; // the lists as the server last gave them, said again in another language
 
 async function renderHidden() {
-  const list = $("hidden-list");
-  const data = await api("/api/me/hidden");
-  list.replaceChildren(...(data.hidden || []).map((id) => {
+  hidden = (await api("/api/me/hidden")).hidden || [];
+  showHidden();
+}
+
+function showHidden() {
+  $("hidden-list").replaceChildren(...hidden.map((id) => {
     const item = element("li", "line");
     const link = element("a", "", id);
     link.href = "/p/" + encodeURIComponent(id);
@@ -22,7 +25,12 @@ async function renderHidden() {
 // The tables the player sits at, as the server orders them: where it is their move first (the time left), then the
 // others.
 async function renderTables() {
-  const data = await api("/api/me/tables");
+  tables = await api("/api/me/tables");
+  showTables();
+}
+
+function showTables() {
+  const data = tables;
   $("tables-list").replaceChildren(...(data.seats.length ? data.seats.map((seat) => {
     const item = element("li", "line");
     const go = element("a", "button", t("go"));
@@ -37,7 +45,7 @@ async function renderTables() {
 }
 
 async function main() {
-  watchLanguage();
+  watchLanguage(() => { if (hidden) showHidden(); if (tables) showTables(); });
   me = await whoAmI();
   if (!me) { location.replace("/"); return; }
   $("name").value = me.name;

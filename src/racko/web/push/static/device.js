@@ -39,13 +39,42 @@
     count = answer.devices;
   }
 
+  // A browser subscribes through its own push service (Chrome's is Google's): it answers in a few seconds, or, out of
+  // reach, never (the browser keeps trying).  Past this long the page says so; an answer that comes later still turns
+  // notifications on while the page is open.
+  const PATIENCE_MS = 15000;
+
   async function turnOn() {
     const permission = await Notification.requestPermission();
     if (permission !== "granted") { say("push_denied"); return; }
-    const subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) });
+    const asked = registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) });
+    const subscription = await Promise.race([asked, new Promise((done) => setTimeout(done, PATIENCE_MS, null))]);
+    if (!subscription) {
+      say("push_no_service");
+      asked.then(subscribed).catch((error) => { say(...failure(error)); }).then(render);
+      return;
+    }
+    await subscribed(subscription);
+  }
+
+  async function subscribed(subscription) {
     await tellServer(subscription);
     on = true;
     say("push_state_on");
+  }
+
+  // What failed, in words a person can act on: the server refused the subscription, this window may not receive pushes
+  // (notifications allowed, but a private window, say: Chrome calls it "permission denied"), or the browser's push
+  // service failed; else the browser's own words.
+  function failure(error) {
+    const words = (error && error.message) || String(error);
+    if (error && error.status) return ["push_server_refused", { reason: words }];
+    if (Notification.permission === "granted" && (error.name === "NotAllowedError" || /permission denied/i.test(words)))
+      return ["push_refused_here"];
+    if (error.name === "AbortError" || /push (service|server)/i.test(words)) {
+      return ["push_service_failed", { reason: words }];
+    }
+    return ["push_failed", { reason: words }];
   }
 
   async function turnOff() {
@@ -84,7 +113,7 @@
       try {
         if (on) await turnOff(); else await turnOn();
       } catch (error) {
-        say("push_failed", { reason: error.message || String(error) });
+        say(...failure(error));
       }
       render();
       button.disabled = false;
@@ -92,7 +121,6 @@
     });
   }
 
-  const language = document.getElementById("lang");
-  if (language) language.addEventListener("change", render);
-  start().catch((error) => { say("push_failed", { reason: error.message || String(error) }); });
+  languageWatchers.push(render); // said again once the language chosen is the page's (its words may come later)
+  start().catch((error) => { say(...failure(error)); });
 })();

@@ -12,27 +12,47 @@ function svg(tag, attributes) {
   return made;
 }
 
-// One rating's history as a line, the uncertainty as a band around it; drawn from the numbers alone.
-function chart(variantName, points) {
-  const width = 560, height = 160, pad = 28;
+// One rating's history as a line, the uncertainty as a band around it; drawn from the numbers alone, at the width its
+// box has (in the page's own pixels: its words as large as the page's, the first and last ratings beside the line's
+// ends and inside the drawing, on a phone too).
+function chart(variantName, points, width) {
+  const height = 160, top = 10, bottom = 10, gap = 6;
+  const measure = document.createElement("canvas").getContext("2d");
+  measure.font = "12px " + getComputedStyle(document.body).fontFamily;
+  const first = String(points[0].rating), last = String(points[points.length - 1].rating);
+  const left = Math.ceil(measure.measureText(first).width) + 2 * gap;
+  const right = Math.ceil(measure.measureText(last).width) + 2 * gap;
   const lows = points.map((p) => p.rating - p.uncertainty), highs = points.map((p) => p.rating + p.uncertainty);
   const low = Math.min(...lows), high = Math.max(...highs) || low + 1;
-  const x = (index) => pad + (points.length > 1 ? (index * (width - 2 * pad)) / (points.length - 1) : (width - 2 * pad) / 2);
-  const y = (value) => height - pad - ((value - low) * (height - 2 * pad)) / (high - low || 1);
+  const span = width - left - right;
+  const x = (index) => left + (points.length > 1 ? (index * span) / (points.length - 1) : span / 2);
+  const y = (value) => height - bottom - ((value - low) * (height - top - bottom)) / (high - low || 1);
   const figure = element("figure", "chart");
   const title = t("chart", { title: variantTitle(variantName, variantName) });
-  const drawing = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": title + ": " + points.map((p) => p.rating).join(", ") });
+  const drawing = svg("svg", {
+    viewBox: `0 0 ${width} ${height}`, width, height, role: "img", "aria-label": title + ": " + points.map((p) => p.rating).join(", "),
+  });
   const band = points.map((p, i) => `${x(i)},${y(p.rating + p.uncertainty)}`).concat(points.map((p, i) => `${x(i)},${y(p.rating - p.uncertainty)}`).reverse());
   drawing.append(svg("polygon", { points: band.join(" "), class: "band" }));
   drawing.append(svg("polyline", { points: points.map((p, i) => `${x(i)},${y(p.rating)}`).join(" "), class: "line" }));
   points.forEach((p, i) => drawing.append(svg("circle", { cx: x(i), cy: y(p.rating), r: 3, class: "dot" })));
-  const first = svg("text", { x: 2, y: y(points[0].rating) + 4, class: "axis" });
-  first.textContent = String(points[0].rating);
-  const last = svg("text", { x: width - pad + 2, y: y(points[points.length - 1].rating) + 4, class: "axis" });
-  last.textContent = String(points[points.length - 1].rating);
-  drawing.append(first, last);
+  const level = (value) => Math.min(Math.max(y(value) + 4, 12), height - 2); // a label's baseline, inside the drawing
+  const firstLabel = svg("text", { x: left - gap, y: level(points[0].rating), class: "axis", "text-anchor": "end" });
+  firstLabel.textContent = first;
+  const lastLabel = svg("text", { x: width - right + gap, y: level(points[points.length - 1].rating), class: "axis" });
+  lastLabel.textContent = last;
+  drawing.append(firstLabel, lastLabel);
   figure.append(drawing, element("figcaption", "", title));
   return figure;
+}
+
+// The charts at the width of their box (drawn again when it changes: a phone turned, a window resized).
+let chartsWidth = 0;
+function drawCharts() {
+  const box = $("charts");
+  chartsWidth = Math.min(box.clientWidth, 576);
+  const drawn = Object.entries(data.history).filter(([, points]) => points.length);
+  box.replaceChildren(...drawn.map(([name, points]) => chart(name, points, chartsWidth)));
 }
 
 // One line of statistics: the games and rounds played and won, each count with its noun in the language's plural.
@@ -76,14 +96,14 @@ function render() {
     element("li", "", t("rating_in", { title: variantTitle(name, name), rating: r.rating, uncertainty: r.uncertainty,
       games: t("n_rated_games", { n: r.games }) }))) :
     [element("li", "empty", t("no_ratings"))]));
-  $("charts").replaceChildren(...Object.entries(data.history).filter(([, points]) => points.length).map(([name, points]) => chart(name, points)));
+  drawCharts();
   // The statistics as racko stats counts them (the server replays the player's latest games).
   const stats = data.stats;
   const rows = stats.total.games ? [[t("stats_all"), stats.total]]
     .concat(Object.entries(stats.by_variant).map(([title, tally]) => [titleWords(title), tally]))
     .concat(Object.entries(stats.by_opponent).map(([name, tally]) => [name === "people only" ? t("people_only") : t("stats_against", { name }), tally])) : [];
   $("stats").replaceChildren(...(rows.length ? rows.map(([name, tally]) =>
-    element("li", "", name + ": " + statsLine(tally))) : [element("li", "empty", t("no_games"))]));
+    element("li", "", t("stats_row", { name, stats: statsLine(tally) }))) : [element("li", "empty", t("no_games"))]));
   $("games").replaceChildren(...(data.games.length ? data.games.map((game) => {
     const item = element("li", "line");
     const when = new Date(game.finished * 1000).toLocaleString(LANG);
@@ -135,6 +155,7 @@ async function main() {
     render();
   });
   render();
+  addEventListener("resize", () => { if (Math.min($("charts").clientWidth, 576) !== chartsWidth) drawCharts(); });
 }
 
 main();

@@ -30,7 +30,7 @@ function showSeats() {
     select.setAttribute("aria-label", t("seat") + " " + (seat + 1));
     if (seat === 0) select.append(option("me", t("me")));
     select.append(option("person", t("person")));
-    for (const bot of variant.bots) select.append(option(bot, t("computer") + ": " + bot));
+    for (const bot of variant.bots) select.append(option(bot, t("computer_named", { bot })));
     const wanted = kept[seat];
     select.value = wanted && [...select.options].some((o) => o.value === wanted) ? wanted : seat === 0 ? "me" : variant.default_bot;
     const name = document.createElement("input");

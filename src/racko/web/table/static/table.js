@@ -988,10 +988,23 @@ function sheetBox() {
 }
 
 // A sheet wider than its box shows its latest rounds beside the totals (the round just played is the one looked
-// for); a box not shown (the folded panel) has no width yet, and is scrolled when it opens.
+// for); a box not shown (the folded panel) has no width yet, and is scrolled when it opens.  No round is shown in
+// part, half under the names: the names' column widens by what of it would show, so that the first round in view
+// starts at the names' edge.
 function toLatestRound(within) {
   const box = within.querySelector(".sheet-box");
-  if (box) box.scrollLeft = box.scrollWidth;
+  if (!box) return;
+  const corner = box.querySelector("td.name");
+  corner.style.minWidth = "";
+  box.scrollLeft = box.scrollWidth;
+  for (let tries = 0; tries < 3; tries++) { // a table rounds its columns' widths: a second look mends a pixel
+    const edge = corner.getBoundingClientRect().right;
+    const rounds = [...box.querySelectorAll("th[scope=col]:not(.total)")].map((round) => round.getBoundingClientRect());
+    const straddling = rounds.find((round) => round.left < edge - 0.5 && round.right > edge + 0.5);
+    if (!straddling) return;
+    corner.style.minWidth = corner.getBoundingClientRect().width + (straddling.right - edge) + "px";
+    box.scrollLeft = box.scrollWidth;
+  }
 }
 
 // The score sheet: a row per side (a partnership counts as one), a column per round, and the totals.  It scrolls
@@ -1010,8 +1023,17 @@ function scoreSheet() {
     if (className) element.className = className;
     return element;
   };
-  const corner = cell("td", [], "name");
-  head.append(corner, ...view.results.map((r) => cell("th", [t("round") + " " + r.number])), cell("th", [t("total")], "total"));
+  // The rounds' numbers under one word in the corner, so that a narrow box shows several rounds (each number still
+  // says "Round 9" to a screen reader).
+  const corner = cell("td", [t("round")], "name");
+  corner.setAttribute("aria-hidden", "true");
+  const roundHead = (r) => {
+    const said = document.createElement("span");
+    said.className = "sr";
+    said.textContent = t("round") + " ";
+    return cell("th", [said, String(r.number)]);
+  };
+  head.append(corner, ...view.results.map(roundHead), cell("th", [t("total")], "total"));
   for (const th of head.querySelectorAll("th")) th.scope = "col";
   table.append(caption, head);
   view.sides.forEach((_, index) => {
@@ -1165,6 +1187,8 @@ function renderLog(fresh) {
     list.append(item);
   }
   list.scrollTop = list.scrollHeight;
+  // The latest lines again on the felt, where a phone held upright has room for them (its log is a drawer away).
+  $("recent").replaceChildren(...[...list.children].slice(-3).map((item) => item.cloneNode(true)));
 }
 
 // The side panel (scores, log, rules, who is here) folds away; a wide screen keeps it open unless folded there.

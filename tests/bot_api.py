@@ -1,7 +1,7 @@
 """What the Bot API's tests share (tests/web/bots/): a real server on 127.0.0.1 (uvicorn in this process) whose every
 frame to a bot's seat is checked against what that seat may know and the published schemas as it is sent; a request
-with a bot's token; a table a person makes with bot accounts in it; a stream read until enough; the environment of a
-client process started from the checkout."""
+with a bot's token; a table a bot makes for itself; the table quick play makes for seeking bots; a stream read until
+enough; the environment of a client process started from the checkout."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import contextlib
 import json
 import os
 import subprocess
+import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -28,7 +29,7 @@ def bot_server(path: Path, **options: Any) -> Iterator[tuple[str, Any, list[str]
     """A server on ``path`` whose every frame to a seat bound to a bot is checked at the moment it is sent (the
     failures are listed, the server swallowing a failing send); the address, the app and the failures.  ``options``
     go to ``create_app``."""
-    app = table_app(path, **({"bot_keep_alive": 0.2} | options))
+    app = table_app(path, **({"bot_keep_alive": 0.2, "quick_target": 75} | options))  # quick play: short games
     failures: list[str] = []
     hub = app.state.hub  # built with the app: its join is wrapped before anything is served
     joining = hub.join
@@ -36,7 +37,7 @@ def bot_server(path: Path, **options: Any) -> Iterator[tuple[str, Any, list[str]
     async def checking_join(table: Table, watcher: Watcher, since: int | None) -> None:
         send = watcher.send
         seat = watcher.viewer
-        if seat is not None and table.setup["seats"][seat].get("account") == "bot":
+        if seat is not None and table.setup.seats[seat].bot_account:
 
             async def checked_send(frame: dict[str, Any]) -> None:
                 now = hub.tables.get(table.table_id, table)
@@ -73,11 +74,43 @@ def call(url: str, path: str, token: str | None, body: Any = None, cookie: str |
         return error.code, json.loads(error.read())
 
 
-def new_table(url: str, seats: list[str], **form: Any) -> dict[str, Any]:
-    """A table a person makes on the start page, a bot account invited to a seat."""
-    status, made = call(url, "/api/tables", None, {"variant": "classic", "players": len(seats), "seats": seats, **form})
+def new_table(url: str, seats: list[str], token: str, **form: Any) -> dict[str, Any]:
+    """A table a bot makes for itself through the Bot API (its own seat ``me``, seated by its token)."""
+    status, made = call(
+        url, "/api/bot/tables", token, {"variant": "classic", "players": len(seats), "seats": seats, **form}
+    )
     assert status == 200, made
     return dict(made)
+
+
+def seated_by_seeks(url: str, tokens: list[str], wish: dict[str, Any]) -> str:
+    """The table quick play makes for these bots, each seeking ``wish`` with its event stream open (the consent of
+    its seek): the table's id, once every bot's stream said ``gameStart``."""
+    opened = threading.Barrier(len(tokens) + 1)
+    started: list[str] = []
+
+    def listen(token: str) -> None:
+        request = urllib.request.Request(url + "/api/bot/stream/event", headers={"Authorization": "Bearer " + token})
+        with urllib.request.urlopen(request, timeout=20) as stream:
+            for raw in stream:
+                event = json.loads(raw) if raw.strip() else {}
+                if event.get("type") == "hello":
+                    opened.wait(timeout=20)
+                elif event.get("type") == "gameStart":
+                    started.append(str(event["table"]))
+                    return
+
+    threads = [threading.Thread(target=listen, args=(token,)) for token in tokens]
+    for thread in threads:
+        thread.start()
+    opened.wait(timeout=20)
+    for token in tokens:
+        status, answer = call(url, "/api/bot/seek", token, wish)
+        assert status == 200, answer
+    for thread in threads:
+        thread.join(timeout=30)
+    assert len(started) == len(tokens) and len(set(started)) == 1, started
+    return started[0]
 
 
 def frames(url: str, path: str, token: str, stop: Any) -> list[dict[str, Any]]:

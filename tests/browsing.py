@@ -88,7 +88,7 @@ def serving(folder: Path, *options: str) -> Iterator[str]:
 @contextlib.contextmanager
 def serving_app(app: Any) -> Iterator[str]:
     """An application served by uvicorn in this process (a thread of its own) on 127.0.0.1: for a browser test that
-    moves the server's clock by hand (``create_app(now=)``, which `racko serve` has no option for)."""
+    moves the server's clock by hand (``ServerSettings(now=)``, which `racko serve` has no option for)."""
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, name="uvicorn-in-test", daemon=True)
     thread.start()

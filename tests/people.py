@@ -12,11 +12,13 @@ from typing import Any
 import anyio
 from starlette.testclient import TestClient
 
+from racko.record import GameRecord, replay
 from racko.tools.bench.server import sorting_move
-from racko.web.app import create_app
+from racko.web.app import ServerSettings, create_app
 from racko.web.lobby import LINE_KEYS
 from racko.web.players import COOKIE
 from racko.web.store import SqliteTables
+from racko.web.table import FinishedGame, Setup, standing
 
 
 def app_in_process(path: Path | str = ":memory:", **options: Any) -> Any:
@@ -24,7 +26,7 @@ def app_in_process(path: Path | str = ":memory:", **options: Any) -> Any:
     options.setdefault("new_tables_per_address", 10**6)
     options.setdefault("fill_seconds", 0.3)
     options.setdefault("quick_target", 25)  # a game of a round or two
-    return create_app(SqliteTables(path), pace=0.0, **options)
+    return create_app(SqliteTables(path), ServerSettings(pace=0.0, **options))
 
 
 def person(client: TestClient, name: str) -> dict[str, str]:
@@ -159,3 +161,12 @@ def play_to_the_end(
         states[acting[0]] = until(sockets[acting[0]], "state")
         made += 1
     raise AssertionError("the game did not end")
+
+
+def a_finished_game(table_id: str, setup: dict[str, Any], record: GameRecord) -> FinishedGame:
+    """A game over as the table room passes it on: ``setup`` as the store keeps it (the rules and seed taken from
+    the record where it leaves them out), the seats whose people left it in ``setup["gone"]``."""
+    typed = Setup.of_json({"rules": record.rules.to_dict(), "seed": 0, **setup})
+    gone = [bool(flag) for flag in setup.get("gone") or []]
+    left = [seat < len(gone) and gone[seat] for seat in range(record.rules.players)]
+    return FinishedGame(table_id, typed, record, standing(record.rules, replay(record).seat_totals, left))

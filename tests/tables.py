@@ -14,15 +14,15 @@ from starlette.testclient import TestClient
 from people import receive_json
 from protocol_schemas import check_state
 from racko.highlow import HighLowObservation
-from racko.web.app import create_app
+from racko.web.app import ServerSettings, create_app
 from racko.web.store import SqliteTables
-from racko.web.table import Hub, Table
+from racko.web.table import Table, TableRoom
 
 
 def table_app(path: Path | str = ":memory:", **options: Any) -> Any:
     options.setdefault("frames_per_second", 10000.0)  # the tests play at a machine's speed, not a person's
     options.setdefault("new_tables_per_address", 10**6)  # the tests make tables at a machine's speed
-    return create_app(SqliteTables(path), pace=options.pop("pace", 0.0), **options)
+    return create_app(SqliteTables(path), ServerSettings(pace=options.pop("pace", 0.0), **options))
 
 
 def make_table(client: TestClient, **form: Any) -> dict[str, Any]:
@@ -53,8 +53,8 @@ def until_frame(ws: Any, kind: str) -> dict[str, Any]:
     raise AssertionError(f"no {kind} frame")
 
 
-def hub_of(client: TestClient) -> Hub:
-    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+def hub_of(client: TestClient) -> TableRoom:
+    hub: TableRoom = client.app.state.hub  # type: ignore[attr-defined]
     return hub
 
 
@@ -90,7 +90,7 @@ def my_turn(ws: Any, state: dict[str, Any], seat: int) -> dict[str, Any]:
     return state
 
 
-def journal(hub: Hub, table_id: str) -> list[tuple[int, str | None, float | None]]:
+def journal(hub: TableRoom, table_id: str) -> list[tuple[int, str | None, float | None]]:
     """Each action's seat, who played it, and when."""
     stored = hub.store.load(table_id)
     assert stored is not None

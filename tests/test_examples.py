@@ -132,11 +132,10 @@ def test_the_trained_network_plays_a_whole_game_at_a_server_through_racko_bot_co
     app = table_app(tmp_path / "tables.sqlite3", bot_keep_alive=0.2)
     _, token = app.state.hub.players.add_bot("Net")
     with serving_app(app) as url:
-        form = {"variant": "classic", "players": 2, "seats": ["bot-account:Net", "easy"], "target": 25,
+        form = {"variant": "classic", "players": 2, "seats": ["me", "easy"], "target": 25,
                 "two_player_rule": False}  # fmt: skip
-        request = urllib.request.Request(
-            url + "/api/tables", json.dumps(form).encode(), {"Content-Type": "application/json"}, method="POST"
-        )
+        headers = {"Content-Type": "application/json", "Authorization": "Bearer " + token}
+        request = urllib.request.Request(url + "/api/bot/tables", json.dumps(form).encode(), headers, method="POST")
         with urllib.request.urlopen(request, timeout=20) as answer:
             table = json.loads(answer.read())["table"]
         path = os.pathsep.join([str(EXAMPLE.parent.parent / "src"), str(EXAMPLE.parent)])

@@ -40,7 +40,7 @@ from racko.families import family_of
 from racko.highlow import HighLowObservation
 from racko.record import replay
 from racko.rules import SLOT_LABELS, variant
-from racko.web.app import create_app
+from racko.web.app import ServerSettings, create_app
 from racko.web.store import SqliteTables
 
 PRIVATE = ("answer", "answer_slot", "values", "why", "margin", "missed_by", "game", "action", "seed")
@@ -266,7 +266,7 @@ def test_the_terminal_poses_puzzles_from_piped_input(shipped: PuzzleSet) -> None
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(SqliteTables(":memory:"), pace=0.0)) as test_client:
+    with TestClient(create_app(SqliteTables(":memory:"), ServerSettings(pace=0.0))) as test_client:
         yield test_client
 
 

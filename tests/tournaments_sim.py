@@ -9,8 +9,8 @@ from typing import Any
 
 from racko.web.app import people, schema_parts
 from racko.web.players import Player
-from racko.web.ratings import seat_places
 from racko.web.store import SqliteTables, TableStore
+from racko.web.table import match_places
 from racko.web.tournaments import SCHEMA, Snapshot, Tournaments, TournamentSettings
 from racko.web.tournaments.simulation import SimulatedTables
 
@@ -33,7 +33,7 @@ class Simulated:
         self.clock = HandClock()
         self.tables = SimulatedTables(seed=seed)
         options.setdefault("round_pause", 0.0)
-        self.room = Tournaments(store, self.players, self.tables, seat_places, now=self.clock, **options)
+        self.room = Tournaments(store, self.players, self.tables, match_places, now=self.clock, **options)
 
     @classmethod
     def on_sqlite(cls, folder: Path, **options: Any) -> Simulated:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from racko.web.app import create_app, schema_parts
+from racko.web.app import ServerSettings, create_app, schema_parts
 from racko.web.store import SqliteTables, TableStore
 from racko.web.store.postgres import PostgresTables
 
@@ -23,7 +23,10 @@ def any_client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestC
     else:
         store = PostgresTables(request.getfixturevalue("postgres_url"), node="one")
     app = create_app(
-        store, pace=0.0, frames_per_second=10000.0, new_tables_per_address=10**6, fill_seconds=0.3, quick_target=25
+        store,
+        ServerSettings(
+            pace=0.0, frames_per_second=10000.0, new_tables_per_address=10**6, fill_seconds=0.3, quick_target=25
+        ),
     )
     with TestClient(app) as test_client:
         yield test_client

@@ -90,16 +90,20 @@ def game_stats(paths: Iterable[Path]) -> Stats:
     return stats
 
 
-def count_game(stats: Stats, record: GameRecord, people: set[int], levels: dict[int, str]) -> str | None:
+def count_game(
+    stats: Stats, record: GameRecord, people: set[int], levels: dict[int, str], won: bool | None = None
+) -> str | None:
     """Add one finished game, from the point of view of the ``people`` seats (one person's seat, or every person's
     at a table of ``racko play``), against the computer levels at the other seats; why it cannot be counted, if so.
-    ``racko stats`` and a player's page on ``racko serve`` count alike."""
+    ``racko stats`` and a player's page on ``racko serve`` count alike.  ``won``: whether the game was won, as the
+    server placed it (a seat whose person left never won, whatever its computer player scored; a game ended early
+    by agreement is placed by its totals); otherwise the game's own outcome says."""
     try:
         match = replay(record)
     except RackoError as error:
         return str(error)
     outcome = match.outcome
-    if outcome is None or not people:
+    if (outcome is None and won is None) or not people:
         return "not a finished game with a person at the table"
     named = sorted(set(levels.values()))
     opponent = ", ".join(named) if named else "people only"
@@ -110,7 +114,7 @@ def count_game(stats: Stats, record: GameRecord, people: set[int], levels: dict[
     ]
     for tally in tallies:
         tally.games += 1
-        tally.won += bool(people & set(outcome.seats))
+        tally.won += won if won is not None else outcome is not None and bool(people & set(outcome.seats))
         for result in match.results:
             tally.rounds += 1
             tally.rounds_won += result.winner in people

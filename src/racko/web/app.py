@@ -12,11 +12,13 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
 
-from racko.record import GameRecord
 from racko.web import bots as bots_room
 from racko.web import learn as learn_room
 from racko.web import lobby as lobby_room
@@ -34,12 +36,13 @@ from racko.web.core import (
     RATE,
     CreationLimit,
     HeadersOnEveryResponse,
+    Refusal,
     static_files,
     words_route,
 )
 from racko.web.ops import Metrics, Runs, keep_collections_short, said_of, watch_the_loop
 from racko.web.store import SchemaPart, TableStore
-from racko.web.table import IDLE_SECONDS, Hub, Table
+from racko.web.table import IDLE_SECONDS, TableRoom
 
 log = logging.getLogger("racko.serve")
 
@@ -69,69 +72,89 @@ def people(store: TableStore) -> tuple[players_room.Players, ratings_room.Rating
     return players, ratings_room.Ratings(store, players)
 
 
-def create_app(
-    store: TableStore,
-    *,
-    pace: float = 0.8,
-    away_seconds: float = 60.0,
-    frames_per_second: float = RATE,
-    short_collections: bool = False,
-    allow_origins: tuple[str, ...] = (),
-    new_tables_per_address: int = NEW_TABLES_PER_ADDRESS,
-    new_tables_in_all: int | None = None,
-    idle_seconds: float = IDLE_SECONDS,
-    fill_seconds: float = lobby_room.FILL_SECONDS,
-    quick_target: int | None = None,
-    review_playouts: int | None = None,
-    rate_shared_addresses: bool = False,
-    now: Callable[[], float] = time.time,
-    push_keys: push_room.PushKeys | None = None,
-    push_contact: str = push_room.CONTACT,
-    push_reach: push_room.PushReach | None = None,
-    bot_keep_alive: float = bots_room.KEEP_ALIVE_SECONDS,
-    bot_ladder: bots_room.LadderLimits | None = None,
-    bot_requests_per_minute: int = bots_room.REQUESTS_PER_MINUTE,
-    bot_games_at_once: int = bots_room.GAMES_AT_ONCE,
-    bot_open_challenges: int = bots_room.OPEN_CHALLENGES,
-    round_pause: float = tournaments_room.ROUND_PAUSE,
-) -> Starlette:
-    """The server's application over ``store``; ``frames_per_second`` limits each connection (tests that play at a
-    machine's speed raise it); ``short_collections``: keep the cycle collector's pauses short (racko.web.ops.memory);
-    ``allow_origins``: the origins of pages served elsewhere that may use this server (``https://example.org``);
-    ``review_playouts``: a review's play-outs a move (default: the review's own; fewer: quicker, rougher);
-    ``rate_shared_addresses``: rate games whose seats play from one network address (racko.web.players.addresses);
-    ``now``: the server's clock, which the tables' clocks read (tests pass one they move by hand; no CLI option);
-    ``push_keys``: the VAPID keys that sign "your turn" pushes (None: no pushes), ``push_contact`` the contact their
-    claims name; ``push_reach``: where pushes may go (default: the browsers' push services only, racko.web.push.reach);
-    ``bot_keep_alive``: seconds between the keep-alive lines of the Bot API's quiet streams (docs/BOTS.md);
-    ``bot_ladder``: run the bot ladder within these limits (None: no ladder; docs/BOTS.md);
-    ``bot_requests_per_minute``, ``bot_games_at_once``, ``bot_open_challenges``: the limits on each bot's token
-    (docs/BOTS.md); ``round_pause``: seconds between a Swiss round's end and the next round (``racko serve
-    --round-pause``, docs/TOURNAMENTS.md)."""
+@dataclass(frozen=True)
+class ServerSettings:
+    """Everything the server is built from besides its store: ``racko serve``'s options, and what tests set."""
+
+    pace: float = 0.8
+    """Seconds a computer player waits before its move, so that people can follow."""
+    away_seconds: float = 60.0
+    """Seconds a person may be away from a table without a clock before the others may hand their seat over."""
+    frames_per_second: float = RATE
+    """The rate each connection may send frames at (tests that play at a machine's speed raise it)."""
+    short_collections: bool = False
+    """Keep the cycle collector's pauses short (racko.web.ops.memory)."""
+    allow_origins: tuple[str, ...] = ()
+    """The origins of pages served elsewhere that may use this server (``https://example.org``)."""
+    new_tables_per_address: int = NEW_TABLES_PER_ADDRESS
+    new_tables_in_all: int | None = None
+    """New tables a minute from one address, and from all of them (default: 30 times one address's)."""
+    idle_seconds: float = IDLE_SECONDS
+    """A table nobody watched this long leaves the process's memory."""
+    fill_seconds: float = lobby_room.FILL_SECONDS
+    quick_target: int | None = None
+    """Quick play: seconds before computer players may fill the seats; the tables' target score (None: the
+    variant's own)."""
+    review_playouts: int | None = None
+    """A review's play-outs a move (default: the review's own; fewer: quicker, rougher)."""
+    rate_shared_addresses: bool = False
+    """Rate games whose seats play from one network address (racko.web.players.addresses)."""
+    now: Callable[[], float] = time.time
+    """The server's clock, which the tables' clocks read (tests pass one they move by hand; no CLI option)."""
+    push_keys: push_room.PushKeys | None = None
+    push_contact: str = push_room.CONTACT
+    push_reach: push_room.PushReach | None = None
+    """The VAPID keys that sign "your turn" pushes (None: no pushes), the contact their claims name, and where pushes
+    may go (default: the browsers' push services only, racko.web.push.reach)."""
+    bot_keep_alive: float = bots_room.KEEP_ALIVE_SECONDS
+    """Seconds between the keep-alive lines of the Bot API's quiet streams (docs/BOTS.md)."""
+    bot_ladder: bots_room.LadderLimits | None = None
+    """Run the bot ladder within these limits (None: no ladder; docs/BOTS.md)."""
+    bot_requests_per_minute: int = bots_room.REQUESTS_PER_MINUTE
+    bot_games_at_once: int = bots_room.GAMES_AT_ONCE
+    bot_open_challenges: int = bots_room.OPEN_CHALLENGES
+    """The limits on each bot's token (docs/BOTS.md)."""
+    round_pause: float = tournaments_room.ROUND_PAUSE
+    """Seconds between a Swiss round's end and the next round (``racko serve --round-pause``, docs/TOURNAMENTS.md)."""
+
+    def creation_limit(self) -> CreationLimit:
+        """A limit on what one address (and every address) makes a minute: tables, players."""
+        in_all = self.new_tables_in_all or ALL_ADDRESSES * self.new_tables_per_address
+        return CreationLimit(self.new_tables_per_address, in_all)
+
+
+def create_app(store: TableStore, settings: ServerSettings | None = None) -> Starlette:
+    """The server's application over ``store``, built as ``settings`` say."""
+    settings = settings or ServerSettings()
     store.prepare(schema_parts())
-    hub: Hub
+    hub: TableRoom
     metrics = Metrics(
         tables=lambda: len(hub.tables), connections=lambda: sum(len(table.watchers) for table in hub.tables.values())
     )
     players, ratings = people(store)
-    hub = Hub(
+    hub = TableRoom(
         store,
         players,
-        pace=pace,
-        away_seconds=away_seconds,
-        idle_seconds=idle_seconds,
+        pace=settings.pace,
+        away_seconds=settings.away_seconds,
+        idle_seconds=settings.idle_seconds,
         metrics=metrics,
-        rate_shared_addresses=rate_shared_addresses,
-        now=now,
+        rate_shared_addresses=settings.rate_shared_addresses,
+        now=settings.now,
+        bot_games_at_once=settings.bot_games_at_once,
     )
-    allowed = frozenset(origin.rstrip("/") for origin in allow_origins)
-    lobby = lobby_room.Lobby(hub, ratings, fill_seconds=fill_seconds, quick_target=quick_target)
-    reviews = review_room.Reviews.with_playouts(review_playouts)
+    allowed = frozenset(origin.rstrip("/") for origin in settings.allow_origins)
+    lobby = lobby_room.Lobby(hub, ratings, fill_seconds=settings.fill_seconds, quick_target=settings.quick_target)
+    reviews = review_room.Reviews.with_playouts(settings.review_playouts)
     bot_limits = bots_room.BotLimits(
-        players, bot_requests_per_minute, bot_games_at_once, now, open_challenges=bot_open_challenges
+        players,
+        settings.bot_requests_per_minute,
+        settings.bot_games_at_once,
+        settings.now,
+        open_challenges=settings.bot_open_challenges,
     )
     bot_events = bots_room.BotEvents(hub, bot_limits)
-    ladder = None if bot_ladder is None else bots_room.Ladder(hub, bot_events, ratings, bot_ladder)
+    ladder = None if settings.bot_ladder is None else bots_room.Ladder(hub, bot_events, ratings, settings.bot_ladder)
     challenges = bots_room.Challenges(hub, bot_events, bot_limits)
 
     async def forgotten(player_id: str) -> None:
@@ -142,36 +165,28 @@ def create_app(
         reviews.forget_done()
         await hub.forget_seats()
 
-    def gone_of(table: Table) -> list[bool]:
-        # The seats gone at the end (their clock's computer player played for them) are rated last, and so are the
-        # seats whose person resigned or left the table (docs/PLAYING.md).
-        clock = table.clock
-        return [
-            (clock is not None and spec.bot is None and clock.gone(seat))
-            or bool(table.setup["seats"][seat].get("left"))
-            for seat, spec in enumerate(table.session.seats)
-        ]
+    async def game_over(game: table_room.FinishedGame) -> None:
+        # The places are the table room's (those who left last): the ratings, histories and statistics keep them.
+        await asyncio.to_thread(ratings.game_over, game)
 
-    async def game_over(table: Table, record: GameRecord) -> None:
-        gone = gone_of(table)
-        await asyncio.to_thread(ratings.game_over, table.table_id, {**table.setup, "gone": gone}, record)
-        await tournaments.table_over(table, gone)
-
-    hub.game_over_hooks.append(game_over)
-    pushes = push_room.Pushes(store, hub.players, push_keys, contact=push_contact, reach=push_reach)
-    hub.turn_hooks.append(pushes.turn)
+    hub.games_over.subscribe(game_over)
+    pushes = push_room.Pushes(
+        store, hub.players, settings.push_keys, contact=settings.push_contact, reach=settings.push_reach
+    )
+    hub.turns_begun.subscribe(pushes.turn)
     tournaments = tournaments_room.Tournaments(
         store,
         players,
-        tournaments_room.HubTables(hub, players, gone_of, ratings_room.seat_places),
-        ratings_room.seat_places,
-        now=now,
+        tournaments_room.RoomTables(hub, players),
+        table_room.match_places,
+        now=settings.now,
         pushes=pushes,
         bot_events=bot_events,
-        round_pause=round_pause,
+        round_pause=settings.round_pause,
     )
+    hub.games_over.subscribe(tournaments.table_over)  # a tournament's standings keep the same places
     bot_events.on_open.append(tournaments.bot_opened)
-    creation = CreationLimit(new_tables_per_address, new_tables_in_all or ALL_ADDRESSES * new_tables_per_address)
+    creation = settings.creation_limit()
     running = {"closing": False}
 
     runs = Runs(store)
@@ -192,7 +207,7 @@ def create_app(
         lobby_task = asyncio.create_task(lobby.run())
         pages_task = asyncio.create_task(hub.players.keep_pages_noted())
         bots_task = asyncio.create_task(bot_events.keep())
-        collector = asyncio.create_task(keep_collections_short()) if short_collections else None
+        collector = asyncio.create_task(keep_collections_short()) if settings.short_collections else None
         ladder_task = None if ladder is None else asyncio.create_task(ladder.run())
         tournaments_task = asyncio.create_task(tournaments.run())
         yield
@@ -218,14 +233,14 @@ def create_app(
 
     app = Starlette(
         routes=[
-            *lobby_room.routes(lobby, allowed, frames_per_second),
+            *lobby_room.routes(lobby, allowed, settings.frames_per_second),
             *players_room.routes(
                 hub.players,
                 allowed,
-                CreationLimit(new_tables_per_address, new_tables_in_all or ALL_ADDRESSES * new_tables_per_address),
+                settings.creation_limit(),
                 lambda but: hub.players.online_names(but) + ratings.rated_names(but),
                 forgotten,
-                now,
+                settings.now,
             ),
             *ratings_room.routes(ratings, hub.players),
             *push_room.routes(pushes, hub.players, allowed),
@@ -233,15 +248,16 @@ def create_app(
             *puzzles_room.routes(allowed),
             *review_room.routes(reviews, store, ratings.record, hub.players, allowed),
             *ops_room.routes(store, lambda: len(hub.tables), metrics, running),
-            *bots_room.routes(hub, bot_events, bot_keep_alive, bot_limits),
+            *bots_room.routes(hub, bot_events, settings.bot_keep_alive, bot_limits),
             *bots_room.matching_routes(challenges, lobby, bot_events, bot_limits, allowed),
             *tournaments_room.routes(tournaments, allowed, bot_limits),
             # last: its /ws/{table} would take /ws/lobby, Starlette trying routes in order
-            *table_room.routes(hub, metrics, allowed, creation, frames_per_second),
+            *table_room.routes(hub, metrics, allowed, creation, settings.frames_per_second),
             static_files("core"),
             words_route(),
         ],
         middleware=[Middleware(HeadersOnEveryResponse)],
+        exception_handlers={404: _not_found, 405: _not_allowed},
         lifespan=lifespan,
     )
     app.state.hub = hub
@@ -254,3 +270,18 @@ def create_app(
     app.state.challenges = challenges
     app.state.tournaments = tournaments
     return app
+
+
+async def _not_found(request: Request, exc: Exception) -> Response:
+    """A route nobody serves: a JSON refusal under ``/api/`` (a program's, the Bot API's), else a short page."""
+    if request.url.path.startswith("/api/"):
+        return Refusal(
+            "no-route", f"There is no {request.url.path[:80]} here (docs/PROTOCOL.md, docs/BOTS.md)."
+        ).response()
+    return PlainTextResponse("Not Found", status_code=404)
+
+
+async def _not_allowed(request: Request, exc: Exception) -> Response:
+    if request.url.path.startswith("/api/"):
+        return Refusal("wrong-method", f"{request.url.path[:80]} does not take {request.method}.").response()
+    return PlainTextResponse("Method Not Allowed", status_code=405)

@@ -173,7 +173,7 @@ def serve_command(
     """Play Rack-O in the browser, with friends and computer players: start the server and print its address."""
     import uvicorn
 
-    from racko.web.app import create_app
+    from racko.web.app import ServerSettings, create_app
     from racko.web.ops import LoggedServer, configure_logging, report_crashes
 
     if sync not in SYNC_LEVELS:
@@ -224,8 +224,7 @@ def serve_command(
     typer.echo(f"racko serve: open http://{shown}:{port}/ (tables are kept in {store.describe()}); Ctrl+C stops.")
     if host in ("0.0.0.0", "::"):
         typer.echo("Others on your network join with this machine's address instead of 127.0.0.1.")
-    app = create_app(
-        store,
+    settings = ServerSettings(
         pace=pace,
         away_seconds=away,
         short_collections=True,
@@ -245,7 +244,7 @@ def serve_command(
         round_pause=round_pause,
     )
     config = uvicorn.Config(
-        app,
+        create_app(store, settings),
         host=host,
         port=port,
         log_level="warning",

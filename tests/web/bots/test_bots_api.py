@@ -19,11 +19,12 @@ import pytest
 from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
-from bot_api import ROOT, bot_server, call, clients, environment, frames, hub_of_app, new_table
+from bot_api import ROOT, bot_server, call, clients, environment, frames, hub_of_app, new_table, seated_by_seeks
 from browsing import serving_app
+from people import person
 from racko.cli import app as cli_app
 from racko.rules import SLOT_LABELS
-from racko.web.app import create_app
+from racko.web.app import ServerSettings, create_app
 from racko.web.bots import POLL_SECONDS
 from racko.web.players import key_hash
 from racko.web.store.postgres import PostgresTables
@@ -33,7 +34,7 @@ from tables import HandClock, hub_of, table_app, wait_for
 def test_the_example_client_plays_a_whole_game(tmp_path: Path) -> None:
     with bot_server(tmp_path / "tables.sqlite3") as (url, app, _):
         _, token = hub_of_app(app).players.add_bot("Plain")
-        table = new_table(url, ["bot-account:Plain", "medium"], target=150)
+        table = new_table(url, ["me", "medium"], token, target=150)
         assert [seat["token"] for seat in table["seats"]] == [None, None]  # no link opens a bot's seat
         done = subprocess.run(
             [sys.executable, str(ROOT / "examples" / "bot_client.py"), url, token, "1"],
@@ -52,14 +53,14 @@ def test_the_example_client_plays_a_whole_game(tmp_path: Path) -> None:
 def test_racko_bot_connect_plays_a_whole_game(tmp_path: Path, variant: str, seats: list[str]) -> None:
     with bot_server(tmp_path / "tables.sqlite3") as (url, app, _):
         _, token = hub_of_app(app).players.add_bot("Connected")
-        table = new_table(url, [*seats, "bot-account:Connected"], variant=variant, target=100)
+        table = new_table(url, [*seats, "me"], token, variant=variant, target=100)
         command = [sys.executable, "-c", "from racko.cli import main; main()", "bot", "connect", url]
         command += ["--token", token, "--policy", "racko:expert", "--games", "1", "--seed", "1"]
         done = subprocess.run(command, capture_output=True, text=True, timeout=60, env=environment())
         assert done.returncode == 0, done.stderr
         assert "1 games played." in done.stderr
         played = hub_of_app(app).tables[table["table"]]
-        assert played.session.match.over and played.setup["seats"][len(seats)]["name"] == "Connected (bot)"
+        assert played.session.match.over and played.setup.seats[len(seats)].name == "Connected (bot)"
 
 
 @pytest.mark.parametrize(
@@ -74,7 +75,7 @@ def test_racko_bot_connect_plays_a_whole_game_with_an_agent_of_the_environments(
     with bot_server(tmp_path / "tables.sqlite3") as (url, app, _):
         _, token = hub_of_app(app).players.add_bot("Learner")
         form = {"variant": variant, "target": 75} | ({"two_player_rule": False} if variant == "classic" else {})
-        table = new_table(url, ["bot-account:Learner", *seats], **form)
+        table = new_table(url, ["me", *seats], token, **form)
         command = [sys.executable, "-c", "from racko.cli import main; main()", "bot", "connect", url]
         command += ["--token", token, "--policy", f"env:{agent}", "--games", "1"]
         done = subprocess.run(command, capture_output=True, text=True, timeout=90, env=environment(ROOT / "examples"))
@@ -89,7 +90,7 @@ def test_an_agent_that_chooses_an_illegal_index_stops_the_client_with_the_reason
     (tmp_path / "wrong_agent.py").write_text("def act(observation, action_mask):\n    return 55\n")
     with bot_server(tmp_path / "tables.sqlite3") as (url, app, _):
         _, token = hub_of_app(app).players.add_bot("Wrong")
-        table = new_table(url, ["bot-account:Wrong", "easy"])
+        table = new_table(url, ["me", "easy"], token)
         command = [sys.executable, "-c", "from racko.cli import main; main()", "bot", "connect", url]
         command += ["--token", token, "--policy", "env:wrong_agent:act", "--games", "1"]
         done = subprocess.run(command, capture_output=True, text=True, timeout=60, env=environment(tmp_path))
@@ -102,7 +103,7 @@ def test_an_agent_that_chooses_an_illegal_index_stops_the_client_with_the_reason
     (tmp_path / "wrong_policy.py").write_text("def act(observation):\n    return {'act': 'discard'}\n")
     with bot_server(tmp_path / "again.sqlite3") as (url, app, _):
         _, token = hub_of_app(app).players.add_bot("Wrong")
-        new_table(url, ["bot-account:Wrong", "easy"])
+        new_table(url, ["me", "easy"], token)
         command = [sys.executable, "-c", "from racko.cli import main; main()", "bot", "connect", url]
         command += ["--token", token, "--policy", "wrong_policy:act", "--games", "1"]
         done = subprocess.run(command, capture_output=True, text=True, timeout=60, env=environment(tmp_path))
@@ -132,12 +133,16 @@ def bot_form(variant: str, players: int) -> dict[str, Any]:
 def test_the_example_client_and_racko_bot_connect_play_each_other_to_the_end(
     tmp_path: Path, variant: str, players: int
 ) -> None:
-    """Seats taken in turn by examples/bot_client.py and `racko bot connect`, each its own process."""
+    """Seats taken in turn by examples/bot_client.py and `racko bot connect`, each its own process, seated together
+    by quick play (each bot's seek is its consent)."""
     with bot_server(tmp_path / "tables.sqlite3") as (url, app, _):
         hub = hub_of_app(app)
         names = [f"Seat {seat + 1}" for seat in range(players)]
         tokens = [hub.players.add_bot(name)[1] for name in names]
-        table = new_table(url, [f"bot-account:{name}" for name in names], **bot_form(variant, players))
+        wish = {"variant": variant, "players": players, "clock": "normal"} | (
+            {"two_player_rule": False} if players == 2 else {}
+        )
+        table = {"table": seated_by_seeks(url, tokens, wish)}
         connect = [sys.executable, "-c", "from racko.cli import main; main()", "bot", "connect", url, "--games", "1"]
         commands = [
             [sys.executable, str(ROOT / "examples" / "bot_client.py"), url, token, "1"]
@@ -164,7 +169,7 @@ def test_a_client_told_to_slow_down_waits_as_told_and_plays_on(tmp_path: Path, c
     clock = HandClock()
     with bot_server(tmp_path / "tables.sqlite3", now=clock, bot_requests_per_minute=60) as (url, app, _):
         _, token = hub_of_app(app).players.add_bot("Hasty")
-        table = new_table(url, ["bot-account:Hasty", "easy"], target=75, two_player_rule=False)
+        table = new_table(url, ["me", "easy"], token, target=75, two_player_rule=False)
         while call(url, "/api/bot/account", token)[0] != 429:  # the bot's minute is spent
             pass
         if client == "example":
@@ -221,7 +226,7 @@ def test_the_lichess_adapter_accepts_a_challenge_and_plays_the_game_to_its_end(t
 def test_a_stream_dropped_mid_game_resumes_with_no_event_lost_or_repeated(tmp_path: Path) -> None:
     with bot_server(tmp_path / "tables.sqlite3") as (url, app, _):
         _, token = hub_of_app(app).players.add_bot("Resumer")
-        table_id = new_table(url, ["bot-account:Resumer", "easy"])["table"]
+        table_id = new_table(url, ["me", "easy"], token)["table"]
         path = f"/api/bot/game/stream/{table_id}"
         entries: list[dict[str, Any]] = []
         since = 0
@@ -253,7 +258,7 @@ def test_the_log_names_places_as_actions_do_and_protocol_v1_by_index(
     ``?protocol=v1`` gets the same log with each place by its index, as v1 sent it (docs/BOTS.md, Versions)."""
     with bot_server(tmp_path / "tables.sqlite3") as (url, app, _):
         _, token = hub_of_app(app).players.add_bot("Placer")
-        table_id = new_table(url, ["bot-account:Placer", *seats], variant=variant)["table"]
+        table_id = new_table(url, ["me", *seats], token, variant=variant)["table"]
         path = f"/api/bot/game/stream/{table_id}"
         played: list[dict[str, Any]] = []
         for _ in range(40):  # the bot places a card at every turn it has: the place it chose, then the log's
@@ -294,7 +299,7 @@ def test_illegal_stale_and_out_of_turn_moves_are_refused_and_change_nothing(tmp_
         hub = hub_of_app(app)
         _, token = hub.players.add_bot("Careful")
         _, other = hub.players.add_bot("Elsewhere")
-        table_id = new_table(url, ["bot-account:Careful", "person"])["table"]
+        table_id = new_table(url, ["me", "person"], token)["table"]
         table = hub.tables[table_id]
         version, seat = table.version, table.session.to_act
         move = f"/api/bot/game/{table_id}/move"
@@ -341,7 +346,7 @@ def test_bot_accounts_tokens_hashed_revoked_marked_and_forgotten(tmp_path: Path)
         assert call(url, "/api/bot/account", token, cookie="racko_player=abc")[1]["code"] == "cookie"
         assert call(url, "/api/bot/account", None, cookie="racko_player=abc")[0] == 403
         assert call(url, "/api/me", None, {"name": "Ann (bot)"})[0] == 409
-        table = new_table(url, ["person", "bot-account:Robo"], public=True)
+        table = new_table(url, ["person", "me"], token, public=True)
         assert table["seats"][1]["name"] == "Robo (bot)"
         events = frames(url, "/api/bot/stream/event", token, lambda frame: frame["type"] == "gameStart")
         assert events[0] == {"type": "hello", "protocol": "v2", "bot": "Robo"}
@@ -403,18 +408,49 @@ def test_a_seat_for_no_bot_account_is_refused(tmp_path: Path) -> None:
     with TestClient(table_app(tmp_path / "tables.sqlite3")) as client:
         answer = client.post("/api/tables", json={"variant": "classic", "players": 2, "seats": ["me", "bot-account:X"]})
         assert answer.status_code == 400 and "no bot account" in answer.json()["error"]
-        hub_of(client).players.add_bot("Y")
+        _, token = hub_of(client).players.add_bot("Y")
         answer = client.post(
-            "/api/tables", json={"variant": "classic", "players": 3, "seats": ["me", "bot-account:Y", "bot-account:Y"]}
+            "/api/bot/tables",
+            json={"variant": "classic", "players": 3, "seats": ["me", "bot-account:Y", "easy"]},
+            headers={"Authorization": "Bearer " + token},
         )
         assert answer.status_code == 400 and "one seat" in answer.json()["error"]
+
+
+def test_a_bot_account_is_seated_only_by_its_own_consent(tmp_path: Path) -> None:
+    """The start page's form (no cookie, a person's cookie, another bot's token) never seats a bot account: refused
+    with the reason, and no table is made; its own token does, and so a table counts against its games at once on
+    that path too."""
+    with TestClient(table_app(tmp_path / "tables.sqlite3", bot_games_at_once=1)) as client:
+        hub = hub_of(client)
+        robo, token = hub.players.add_bot("Robo")
+        _, other = hub.players.add_bot("Other")
+        form = {"variant": "classic", "players": 2, "seats": ["person", "bot-account:Robo"]}
+        ann = person(client, "Ann")
+        for headers in ({}, ann, {"Authorization": "Bearer " + other}):
+            answer = client.post("/api/tables", json={**form, "seats": ["me", "bot-account:Robo"]}, headers=headers)
+            client.cookies.clear()
+            assert answer.status_code == 403 and answer.json()["code"] == "no-consent", answer.text
+            assert "only by its own consent" in answer.json()["error"]
+        answer = client.post("/api/bot/tables", json=form, headers={"Authorization": "Bearer " + other})
+        assert answer.status_code == 403 and answer.json()["code"] == "no-consent"
+        assert hub.tables == {} and hub.players.unfinished(robo.id) == 0
+        mine = {"Authorization": "Bearer " + token}
+        answer = client.post("/api/bot/tables", json={**form, "seats": ["person", "me"]}, headers=mine)
+        assert answer.status_code == 200 and answer.json()["seats"][1]["who"] == "bot-account:Robo"
+        assert hub.players.unfinished(robo.id) == 1
+        again = client.post("/api/bot/tables", json={**form, "seats": ["me", "easy"]}, headers=mine)
+        assert again.status_code == 429 and again.json()["code"] == "too-many-games", again.text
+        assert len(hub.tables) == 1
 
 
 def test_a_bot_token_opens_no_page_socket_and_its_seat_is_marked(tmp_path: Path) -> None:
     with TestClient(table_app(tmp_path / "tables.sqlite3")) as client:
         _, token = hub_of(client).players.add_bot("Robo")
         made = client.post(
-            "/api/tables", json={"variant": "classic", "players": 2, "seats": ["person", "bot-account:Robo"]}
+            "/api/bot/tables",
+            json={"variant": "classic", "players": 2, "seats": ["person", "me"]},
+            headers={"Authorization": "Bearer " + token},
         )
         table = made.json()
         with client.websocket_connect(f"/ws/{table['table']}") as socket:
@@ -432,7 +468,9 @@ def test_a_game_made_at_another_server_process_is_told_on_the_bots_event_stream(
     of the bot's seats again every keep-alive, and says ``gameStart`` for it, once."""
     stores = [PostgresTables(postgres_url, node=node) for node in ("one", "two")]
     apps = [
-        create_app(store, pace=0.0, frames_per_second=10000.0, new_tables_per_address=10**6, bot_keep_alive=0.2)
+        create_app(
+            store, ServerSettings(pace=0.0, frames_per_second=10000.0, new_tables_per_address=10**6, bot_keep_alive=0.2)
+        )
         for store in stores
     ]
     _, token = apps[0].state.hub.players.add_bot("Far")
@@ -451,8 +489,80 @@ def test_a_game_made_at_another_server_process_is_told_on_the_bots_event_stream(
                     continue
                 event = json.loads(raw)
                 if event["type"] == "hello":  # listening: the table is made at the other process now
-                    made.append(new_table(second, ["me", "bot-account:Far"])["table"])
+                    made.append(new_table(second, ["person", "me"], token)["table"])
                 elif event["type"] == "gameStart":
                     starts.append(event["table"])
         assert starts == made
         assert made[0] not in apps[0].state.hub.tables  # made at the second process, never opened at the first
+
+
+def test_a_bot_has_every_way_out_a_person_has_and_every_refusal_of_the_api_is_json(tmp_path: Path) -> None:
+    """Issue 47: a bot resigns, aborts, offers to end and takes a gone seat back through the Bot API, refused as a
+    person is; a route the Bot API does not have, or a method it does not take, is a JSON refusal too."""
+    with TestClient(table_app(tmp_path / "tables.sqlite3")) as client:
+        hub = hub_of(client)
+        _, token = hub.players.add_bot("Robo")
+        auth = {"Authorization": "Bearer " + token}
+
+        def made(seats: list[str]) -> str:
+            form = {"variant": "classic", "players": len(seats), "seats": seats}
+            return str(client.post("/api/bot/tables", json=form, headers=auth).json()["table"])
+
+        aborted = made(["me", "person"])
+        assert client.post(f"/api/bot/game/{aborted}/back", headers=auth).json()["code"] == "not-gone"
+        answer = client.post(f"/api/bot/game/{aborted}/abort", headers=auth)
+        assert answer.status_code == 200 and answer.json()["ok"] is True
+        assert hub.tables[aborted].setup.ended.how == "aborted" and hub.tables[aborted].over
+        again = client.post(f"/api/bot/game/{aborted}/resign", headers=auth)
+        assert (again.status_code, again.json()["code"]) == (409, "over")
+        alone = made(["me", "easy"])  # nobody else to ask: an offer to end ends the game at once
+        assert client.post(f"/api/bot/game/{alone}/offer-end", headers=auth).status_code == 200
+        assert hub.tables[alone].setup.ended.how == "agreed"
+        resigned = made(["person", "me"])
+        assert client.post(f"/api/bot/game/{resigned}/resign", headers=auth).status_code == 200
+        assert hub.tables[resigned].seats.state(1).value == "resigned" and not hub.tables[resigned].over
+        gone = client.post(f"/api/bot/game/{resigned}/move", headers=auth, json={"version": 0, "action": {}})
+        assert gone.json()["code"] == "not-your-seat"  # its seat is a computer's now
+        assert hub.players.unfinished(hub.tables[resigned].setup.seats[1].player) == 1  # until the game ends
+        for method, path, status, code in [
+            ("post", f"/api/bot/game/{resigned}/dance", 404, "no-route"),
+            ("get", "/api/bot/nothing/here", 404, "no-route"),
+            ("delete", "/api/bot/account", 405, "wrong-method"),
+            ("get", f"/api/bot/game/{resigned}/resign", 405, "wrong-method"),
+        ]:
+            answer = getattr(client, method)(path, headers=auth)
+            assert answer.status_code == status and answer.headers["content-type"] == "application/json", path
+            assert answer.json()["code"] == code and answer.json()["error"], path
+
+
+def test_a_table_with_a_bot_and_no_clock_ends_at_its_limit_of_turns(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every game ends: two programs that never go out at a table without a clock stop at the limit (a short one
+    here), the game ended ``limit``, placed by the rounds played, and the bot's games at once counted down again."""
+    from racko.web.table import turns
+
+    monkeypatch.setattr(turns, "TURN_LIMIT", 9)
+    with TestClient(table_app(tmp_path / "tables.sqlite3")) as client:
+        hub = hub_of(client)
+        robo, token = hub.players.add_bot("Robo")
+        auth = {"Authorization": "Bearer " + token}
+        form = {"variant": "classic", "players": 2, "seats": ["me", "easy"]}
+        table_id = client.post("/api/bot/tables", json=form, headers=auth).json()["table"]
+        deadline = time.monotonic() + 30
+        while not hub.tables[table_id].over:
+            assert time.monotonic() < deadline, "the game did not end at its limit"
+            table = hub.tables[table_id]
+            if table.session.to_act == 0:  # the bot draws and discards: it never goes out
+                legal = table.session.observation(0).legal_actions()
+                act = "draw" if any(action.__class__.__name__ == "DrawFromStock" for action in legal) else "discard"
+                client.post(
+                    f"/api/bot/game/{table_id}/move",
+                    headers=auth,
+                    json={"version": table.version, "action": {"act": act}},
+                )
+            time.sleep(0.01)
+        table = hub.tables[table_id]
+        assert table.setup.ended is not None and table.setup.ended.how == "limit"
+        assert sum(table.turns_played()) == 9
+        wait_for(lambda: hub.players.unfinished(robo.id) == 0)

@@ -103,8 +103,8 @@ def test_a_person_challenges_a_bot_which_declines_then_accepts(tmp_path: Path) -
             seen = call(url, f"/api/challenges/{made['id']}", cookie=ann)[1]
             assert (seen["state"], seen["table"]) == ("accepted", accepted["table"])
             table = app.state.hub.tables[accepted["table"]]
-            assert [spec["name"] for spec in table.setup["seats"]] == ["Ann", "Robo (bot)"]
-            assert table.setup["seats"][1]["account"] == "bot" and table.setup["public"] is False
+            assert table.setup.names == ["Ann", "Robo (bot)"]
+            assert table.setup.seats[1].bot_account and table.setup.public is False
             # Ann's seat is hers without a link, as a seat the lobby made: her lobby lists the table.
             assert call(url, "/api/me/tables", cookie=ann)[1]["seats"][0]["table"] == accepted["table"]
 
@@ -233,20 +233,18 @@ def test_the_limits_per_token_refuse_with_429_and_change_nothing(tmp_path: Path)
     with server(tmp_path / "t.sqlite3", now=clock, bot_requests_per_minute=6, bot_games_at_once=1) as (url, app):
         _, token = app.state.hub.players.add_bot("Robo")
         _, other = app.state.hub.players.add_bot("Other")
-        made = call(
-            url, "/api/tables", body={"variant": "classic", "players": 2, "seats": ["bot-account:Robo", "easy"]}
-        )
-        table = app.state.hub.tables[made[1]["table"]]
-        with listening(url, token):  # one request
+        made = call(url, "/api/bot/tables", token, body={"variant": "classic", "players": 2, "seats": ["me", "easy"]})
+        table = app.state.hub.tables[made[1]["table"]]  # one request
+        with listening(url, token):  # two
             # Robo plays one game already, as many as it may: challenges to it and its seeks are refused.
             status, answer = call(url, "/api/bot/challenge/Robo", other, {})
             assert (status, answer["code"]) == (429, "too-many-games"), answer
             status, answer = call(url, "/api/challenges", body={"bot": "Robo"}, cookie=person(url, "Ann"))
             assert (status, answer["code"]) == (429, "too-many-games")
-            status, answer = call(url, "/api/bot/seek", token, {"variant": "classic"})  # two
+            status, answer = call(url, "/api/bot/seek", token, {"variant": "classic"})  # three
             assert (status, answer["code"]) == (429, "too-many-games")
             assert app.state.lobby.waiting == []
-            for _ in range(4):  # six
+            for _ in range(3):  # six
                 assert call(url, "/api/bot/account", token)[0] == 200
             before = table.version
             status, answer = call(
@@ -286,7 +284,7 @@ def test_a_seeking_bot_meets_only_people_who_welcome_bots(tmp_path: Path) -> Non
                     seated = frame(bea_lobby, "seated", lambda f: True)
                     start = events.next("gameStart")
                     assert start["table"] == seated["table"]
-                    names = [spec["name"] for spec in app.state.hub.tables[seated["table"]].setup["seats"]]
+                    names = app.state.hub.tables[seated["table"]].setup.names
                     assert sorted(names) == ["Bea", "Robo (bot)"]
                     assert [w.player.name for w in app.state.lobby.waiting] == ["Ann"]
             # A bot's seeks end with its stream; DELETE ends them too.
@@ -319,17 +317,21 @@ def test_racko_bot_connect_refuses_an_unknown_answer_to_challenges() -> None:
     assert answer.exit_code == 2 and "--challenges is accept or decline" in answer.output
 
 
-def test_a_challenge_seats_friends_and_other_bots_as_the_start_page_does(tmp_path: Path) -> None:
+def test_a_challenge_seats_friends_but_no_other_bot_without_its_consent(tmp_path: Path) -> None:
     with server(tmp_path / "t.sqlite3") as (url, app):
         _, token = app.state.hub.players.add_bot("Robo")
-        other, _ = app.state.hub.players.add_bot("Other")
+        app.state.hub.players.add_bot("Other")
         ann = person(url, "Ann")
         asked = {"bot": "Robo", "variant": "classic", "players": 4}
         with listening(url, token) as events:
-            for wrong in (["person", "bot-account:Robo"], ["person", "bot-account:Nobody"], ["person", "me"]):
+            for wrong in (["person", "me"], ["person"], ["person", "nobody"]):
                 status, answer = call(url, "/api/challenges", body={**asked, "seats": wrong}, cookie=ann)
                 assert (status, answer["code"]) == (400, "bad-challenge"), (wrong, answer)
-            seats = ["person", "bot-account:Other"]
+            # another bot account is seated only by its own consent: it is challenged on its own, never seated here
+            for wrong in (["person", "bot-account:Other"], ["person", "bot-account:Robo"]):
+                status, answer = call(url, "/api/challenges", body={**asked, "seats": wrong}, cookie=ann)
+                assert (status, answer["code"]) == (403, "no-consent"), (wrong, answer)
+            seats = ["person", "easy"]
             made = call(url, "/api/challenges", body={**asked, "seats": seats}, cookie=ann)[1]
             assert events.next("challenge")["seats"] == seats
             accepted = call(url, f"/api/bot/challenge/{made['id']}/accept", token, {})[1]
@@ -339,8 +341,7 @@ def test_a_challenge_seats_friends_and_other_bots_as_the_start_page_does(tmp_pat
             assert [guest["seat"] for guest in seen["guests"]] == [2]
             table = app.state.hub.tables[seen["table"]]
             assert table.seat_of(seen["guests"][0]["token"]) == 2
-            assert [spec["name"] for spec in table.setup["seats"]] == ["Ann", "Robo (bot)", "Player 3", "Other (bot)"]
-            assert table.setup["seats"][3]["player"] == other.id
+            assert table.setup.names == ["Ann", "Robo (bot)", "Player 3", "easy"]
 
 
 def test_forget_me_withdraws_a_person_s_open_challenge_and_keeps_no_challenge_naming_them(tmp_path: Path) -> None:

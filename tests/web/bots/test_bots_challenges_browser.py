@@ -107,7 +107,7 @@ def test_a_person_challenges_a_bot_from_the_lobby_and_they_play_to_the_end(tmp_p
             client.wait(timeout=60)  # the bot's own count: one game, played to its end
             assert client.returncode == 0
         table = next(iter(app.state.hub.tables.values()))
-        assert table.session.match.over and [spec["name"] for spec in table.setup["seats"]] == ["Ann", "Robo (bot)"]
+        assert table.session.match.over and table.setup.names == ["Ann", "Robo (bot)"]
         assert rounds >= 1 and turns > 0
 
 

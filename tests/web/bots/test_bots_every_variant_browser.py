@@ -1,19 +1,23 @@
 """A person in Chromium plays whole games against bot accounts that `racko bot connect` plays, in every variant (and
 classic for 2 and 3): a real `racko serve` process, the bots made by `racko admin bot add` and each followed by its
-own `racko bot connect` process for the whole module, the person playing by clicks as a person would."""
+own `racko bot connect` process for the whole module, the person playing by clicks as a person would.  The bots seek
+the game in quick play (a bot sits only by its own consent) and the person asks for it with "bots welcome"."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, expect, sync_playwright
 
-from browsing import act_and_wait, launch, link, new_table, open_page, serving, situation
+from browsing import WAIT_MS, act_and_wait, launch, serving, situation
 from racko.tools.bench.processes import racko_command
 
 BOTS = ["Alpha", "Beta", "Gamma"]
@@ -33,10 +37,14 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("serve")
 
 
+TOKENS: dict[str, str] = {}
+
+
 @pytest.fixture(scope="module")
 def server(folder: Path) -> Iterator[str]:
-    """The server, and a `racko bot connect` for each bot account, playing every game it is invited to."""
-    with serving(folder) as address:
+    """The server (quick play's games to 75), and a `racko bot connect` for each bot account, playing every game
+    it is seated at."""
+    with serving(folder, "--quick-target", "75") as address:
         added = subprocess.run(
             racko_command("admin", "bot", "add", *BOTS, "--db", str(folder / "tables.sqlite3")),
             capture_output=True,
@@ -46,6 +54,7 @@ def server(folder: Path) -> Iterator[str]:
         assert added.returncode == 0, added.stderr
         clients = []
         try:
+            TOKENS.update(zip(BOTS, added.stdout.split(), strict=True))
             for number, token in enumerate(added.stdout.split()):
                 with (folder / f"bot-{number}.log").open("wb") as log:
                     command = racko_command("bot", "connect", address, "--token", token, "--policy", "racko:expert")
@@ -69,10 +78,39 @@ def browser() -> Iterator[Browser]:
 def test_a_person_plays_a_whole_game_against_bots_playing_through_racko_bot_connect(
     server: str, folder: Path, browser: Browser, shots: Path, variant: str, players: int
 ) -> None:
-    seats = ["me", *(f"bot-account:{name}" for name in BOTS[: players - 1])]
-    form = {"variant": variant, "players": players, "seats": seats, "names": ["Ann"], "target": 75}
-    table = new_table(server, **form, **({"two_player_rule": False} if players == 2 else {}))
-    page = open_page(browser, link(server, table, 0), viewport={"width": 1280, "height": 900})
+    wish = {"variant": variant, "players": players, "clock": "normal", "rated": False}
+    wish |= {"two_player_rule": False} if players == 2 else {}
+    for name in BOTS[: players - 1]:  # each bot's seek is its consent to sit with the person who welcomes bots
+        seek = urllib.request.Request(
+            server + "/api/bot/seek",
+            json.dumps(wish).encode(),
+            {"Content-Type": "application/json", "Authorization": "Bearer " + TOKENS[name]},
+            method="POST",
+        )
+        deadline = time.monotonic() + 30
+        while True:  # its `racko bot connect` opens its event stream at its own pace: a seek waits for it
+            try:
+                with urllib.request.urlopen(seek, timeout=20) as answer:
+                    assert json.loads(answer.read())["seated"] is False
+                break
+            except urllib.error.HTTPError as error:
+                assert error.code == 409 and time.monotonic() < deadline, error.read()
+                time.sleep(0.2)
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.set_default_timeout(WAIT_MS)
+    page.goto(server + "/")
+    page.locator("#name").fill("Ann")
+    page.locator("#name").press("Enter")
+    page.locator("#quick-variant").select_option(variant)
+    page.locator("#quick-players").select_option(str(players))
+    page.locator("#quick-clock").select_option("normal")
+    page.locator("#quick-rated").set_checked(False)
+    if players == 2:
+        page.locator("#quick-run-rule").set_checked(False)
+    page.locator("#quick-bots").set_checked(True)
+    page.locator("#quick-go").click()
+    expect(page).to_have_url(re.compile(r"/t/"))
+    expect(page.locator("body")).to_have_attribute("data-version", re.compile(r"\d+"))
     for name in BOTS[: players - 1]:
         expect(page.locator(".other h2", has_text=f"{name} (bot)")).to_have_count(1)
     turns = 0

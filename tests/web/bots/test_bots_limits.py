@@ -20,7 +20,7 @@ from websockets.sync.client import connect
 from botting import Stream, call, events, eventually, person
 from browsing import serving_app
 from racko.cli import app as cli_app
-from racko.web.app import create_app
+from racko.web.app import ServerSettings, create_app
 from racko.web.bots import POLL_SECONDS
 from racko.web.store.postgres import PostgresTables
 from tables import HandClock, table_app
@@ -152,12 +152,14 @@ def _two_processes(postgres_url: str, **options: Any) -> tuple[Any, Any]:
     return tuple(  # type: ignore[return-value]
         create_app(
             PostgresTables(postgres_url, node=node),
-            pace=0.0,
-            frames_per_second=10000.0,
-            new_tables_per_address=10**6,
-            bot_keep_alive=0.2,
-            fill_seconds=0.3,
-            **options,
+            ServerSettings(
+                pace=0.0,
+                frames_per_second=10000.0,
+                new_tables_per_address=10**6,
+                bot_keep_alive=0.2,
+                fill_seconds=0.3,
+                **options,
+            ),
         )
         for node in ("one", "two")
     )

@@ -87,14 +87,15 @@ def test_the_log_entry_schema_names_every_kind_of_event() -> None:
 @pytest.mark.parametrize(("variant", "players"), [("classic", 2), ("bonus", 3), ("partners", 4), ("highlow", 5)])
 def test_the_view_schema_names_exactly_the_fields_of_each_family_s_views(variant: str, players: int) -> None:
     """Every field a view of the family has is in the schema, and every field of the schema's is in a view of one
-    family or the other (``ended`` is added by the table: docs/PLAYING.md's ways out)."""
+    family or the other (``ended``, ``states`` and ``winner_seats`` are added by the table: docs/PLAYING.md's ways
+    out and a seat's life)."""
     session = session_of(variant, players)
     spectator, seat = view_of(session, None), view_of(session, 0)
     assert set(spectator) == set(seat)
     listed = set(schema("view")["properties"])
     family = schema("view")["then" if variant == "highlow" else "else"]["required"]
     assert set(seat) | {"ended"} == set(schema("view")["required"]) | set(family)
-    assert set(seat) | {"ended"} <= listed
+    assert set(seat) | {"ended", "states", "winner_seats"} <= listed
     for viewer in (None, 0):
         assert problems("view", view_of(session, viewer) | {"ended": None}) == [], viewer
 

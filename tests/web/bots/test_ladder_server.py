@@ -1,4 +1,4 @@
-"""The bot ladder at a real server on 127.0.0.1 (uvicorn in this process, ``create_app(bot_ladder=…)`` as `racko
+"""The bot ladder at a real server on 127.0.0.1 (uvicorn in this process, ``ServerSettings(bot_ladder=…)`` as `racko
 serve --bot-ladder` makes it): two `racko bot connect --policy racko:easy` clients online are paired and play a
 rated game to its end, their ratings move on the bots' board and the people's board never lists them (and a bot
 forgotten leaves the ladder's tables); a bot meets
@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from browsing import serving_app
-from racko.web.app import create_app
+from racko.web.app import ServerSettings, create_app
 from racko.web.bots import LadderLimits
 from racko.web.store.postgres import PostgresTables
 from tables import table_app
@@ -69,8 +69,8 @@ def test_two_bots_online_are_paired_and_their_ratings_move_on_the_bots_board(tmp
         ((table_id, finished),) = games  # one game a day each: one game
         assert finished is not None  # noted finished: room for the next game
         setup = hub.tables[table_id].setup
-        assert setup["rated"] and not setup["public"] and setup["clock"] == "fast"
-        assert sorted(spec["name"] for spec in setup["seats"]) == ["Ada (bot)", "Bob (bot)"]
+        assert setup.rated and not setup.public and setup.clock == "fast"
+        assert sorted(setup.names) == ["Ada (bot)", "Bob (bot)"]
         found = app.state.ratings.game_seats(f"{table_id}-1")
         assert found is not None and found[1]  # the finished game, rated
         bob, ladder = hub.players.bot_named("Bob"), app.state.ladder
@@ -107,7 +107,9 @@ def test_one_process_pairs_at_a_time_and_sees_the_bots_online_at_the_others(post
     the other process are entrants of the one that pairs."""
     stores = [PostgresTables(postgres_url, node=node) for node in ("one", "two")]
     try:
-        apps = [create_app(store, bot_ladder=LadderLimits(every=0.2, levels=("easy",))) for store in stores]
+        apps = [
+            create_app(store, ServerSettings(bot_ladder=LadderLimits(every=0.2, levels=("easy",)))) for store in stores
+        ]
         first, second = (app.state.ladder for app in apps)
         far, _ = apps[1].state.hub.players.add_bot("Far")
         assert first.note_online([], 100.0)

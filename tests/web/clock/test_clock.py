@@ -1,5 +1,6 @@
-"""The clock room's pure logic: presets, time charged only to the seat to act, the bank's refills and cap, gone
-seats, and the same state from the same journal (the journal is all a reload or another process has)."""
+"""The clock room's pure logic: presets, time charged only to the seat to act, the bank's refills and cap, a turn
+started again for a person who is back, and the same state from the same journal (the journal is all a reload or
+another process has).  Whether a seat is gone is its seat's state (tests/web/table/test_table_seats.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ from racko.web.clock import (
     ALL_PRESETS,
     DAY,
     DEFAULT_PRESET,
-    GONE_AFTER,
     PRESETS,
     REMIND_BEFORE,
     ROUND_PAUSE,
@@ -57,10 +57,13 @@ def test_a_new_round_starts_its_first_turn_after_the_pause() -> None:
     state = clock_state(NORMAL, 2, played, to_act=0, round_now=1, start=100.0)
     assert state.since == 110.0 + ROUND_PAUSE
     assert state.left(0, 110.0 + ROUND_PAUSE) == 30 + state.banks[0]  # the report's time is nobody's
-    # The pages are told when it starts, to close the round's report then (no clock runs while it is open).
-    assert state.json(112.0, [True, True])["starts_in"] == ROUND_PAUSE - 2
-    assert state.json(110.0 + ROUND_PAUSE, [True, True])["starts_in"] == 0
-    assert state.json(112.0, [False, True])["starts_in"] == 0  # a computer player's turn: no clock to wait for
+    # The pages are told when it starts, to close the round's report then; no clock runs while it is open, and
+    # none runs for a computer player's turn either, which waits for the pause too.
+    paused = state.json(112.0, [True, True], [False, False])
+    assert paused["starts_in"] == ROUND_PAUSE - 2 and paused["running"] is None
+    started = state.json(110.0 + ROUND_PAUSE, [True, True], [False, False])
+    assert started["starts_in"] == 0 and started["running"] == 0
+    assert state.json(112.0, [False, True], [False, False])["starts_in"] == ROUND_PAUSE - 2
 
 
 def test_no_clock_runs_before_the_start_and_a_row_without_a_time_starts_again_at_load() -> None:
@@ -72,15 +75,12 @@ def test_no_clock_runs_before_the_start_and_a_row_without_a_time_starts_again_at
     assert resumed(state, 500.0, started=True).deadline() == 500.0 + 30 + 60
 
 
-def test_two_clock_turns_in_a_row_make_a_seat_gone_and_its_own_turn_or_back_brings_it_again() -> None:
-    played = [Played(190.0, 0, 0, True), Played(200.0, 1, 0), Played(240.0, 0, 0, True), Played(250.0, 1, 0)]
+def test_saying_i_m_back_during_one_s_own_turn_starts_that_turn_again() -> None:
+    played = [Played(190.0, 0, 0), Played(200.0, 1, 0), Played(240.0, 0, 0), Played(250.0, 1, 0)]
     state = clock_state(NORMAL, 2, played, to_act=0, round_now=0, start=100.0)
-    assert state.timed_out == [GONE_AFTER, 0] and state.gone(0) and not state.gone(1)
-    assert state.banks[0] == 0.0
+    assert state.since == 250.0
     back = clock_state(NORMAL, 2, played, to_act=0, round_now=0, start=100.0, backs=[Back(0, 4, 260.0)])
-    assert not back.gone(0) and back.since == 260.0  # back during its own turn: that turn starts again
-    own = clock_state(NORMAL, 2, [*played, Played(255.0, 0, 0)], to_act=1, round_now=0, start=100.0)
-    assert not own.gone(0)
+    assert back.since == 260.0 and back.deadline() == 260.0 + NORMAL.move + back.banks[0]
 
 
 def test_presets_by_name_and_bad_names_are_refused() -> None:
@@ -133,7 +133,7 @@ def journals(draw: st.DrawFn) -> tuple[int, list[Played], int, int, float]:
             seat = (seat + 1) % seats
         if draw(st.integers(0, 9)) == 0:
             round_ += 1
-        played.append(Played(at, seat, round_, draw(st.booleans())))
+        played.append(Played(at, seat, round_))
     to_act = draw(st.integers(0, seats - 1))
     later = at + draw(st.floats(0.0, 1000.0))
     return seats, played, to_act, round_, later

@@ -23,7 +23,7 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from racko.tools.bench.processes import HOST, ServeProcess
-from racko.web.app import create_app
+from racko.web.app import ServerSettings, create_app
 from racko.web.store import SqliteTables
 
 FORM = {"variant": "classic", "players": 2, "seats": ["me", "easy"], "names": ["Ann"]}
@@ -182,7 +182,9 @@ def test_new_tables_are_limited_per_address_and_in_all(serve: Any) -> None:
     assert refused.status_code == 429 and refused.headers["Retry-After"] == "60"
     assert refused.json()["error"] == "Too many new tables at once: wait a minute, then try again."
     assert _make_table(server.url, **{"X-Forwarded-For": "10.0.0.2"}).status_code == 200  # another address
-    with TestClient(create_app(SqliteTables(":memory:"), new_tables_per_address=100, new_tables_in_all=5)) as client:
+    with TestClient(
+        create_app(SqliteTables(":memory:"), ServerSettings(new_tables_per_address=100, new_tables_in_all=5))
+    ) as client:
         codes = [
             client.post("/api/tables", json=FORM, headers={"X-Forwarded-For": f"10.1.0.{n}"}).status_code
             for n in range(7)
@@ -192,7 +194,7 @@ def test_new_tables_are_limited_per_address_and_in_all(serve: Any) -> None:
 
 def test_tables_nobody_watches_leave_memory_and_come_back_when_somebody_does() -> None:
     store = SqliteTables(":memory:", grouped=True)
-    with TestClient(create_app(store, pace=0.0, idle_seconds=0.5)) as client:
+    with TestClient(create_app(store, ServerSettings(pace=0.0, idle_seconds=0.5))) as client:
         hub = client.app.state.hub  # type: ignore[attr-defined]
         links = client.post("/api/tables", json=FORM).json()
         assert links["table"] in hub.tables

@@ -248,10 +248,10 @@ def test_a_page_comes_in_the_language_chosen_else_the_browser_s_and_another_s_wo
     assert page_language("xx", "de") == "en" and page_language(None, None) == "en"
     from starlette.testclient import TestClient
 
-    from racko.web.app import create_app
+    from racko.web.app import ServerSettings, create_app
     from racko.web.store import SqliteTables
 
-    with TestClient(create_app(SqliteTables(":memory:"), pace=0.0)) as client:
+    with TestClient(create_app(SqliteTables(":memory:"), ServerSettings(pace=0.0))) as client:
         dutch = client.get("/", headers={"Accept-Language": "nl-BE,nl;q=0.9"})
         assert '"nl":{' in dutch.text and '"fr":{' not in dutch.text and "Cookie" in dutch.headers["vary"]
         client.cookies.set(LANGUAGE_COOKIE, "fr")

@@ -180,7 +180,7 @@ def test_two_strangers_meet_by_quick_play_play_a_rated_game_and_a_third_watches(
     bob_page = _own_page(bob.page)
     expect(bob_page.locator("#player-ratings")).to_contain_text("(1 rated game)")
     ratings = {
-        name: int(re.search(r": (\d+) ±", text).group(1))  # type: ignore[union-attr]
+        name: int(re.sub(r"\D", "", re.search(r": ([\d,]+) ±", text).group(1)))  # type: ignore[union-attr]
         for name, text in (("Ann", ann_page.locator("#player-ratings").inner_text()),
                            ("Bob", bob_page.locator("#player-ratings").inner_text()))
     }  # fmt: skip

@@ -127,10 +127,9 @@ async def _until_closed(ws: ClientConnection, seat: Seat, stop: asyncio.Event, r
     return ""
 
 
-def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(
-        url, json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
-    )
+def _post(url: str, body: dict[str, Any], token: str | None = None) -> dict[str, Any]:
+    headers = {"Content-Type": "application/json"} | ({"Authorization": "Bearer " + token} if token else {})
+    request = urllib.request.Request(url, json.dumps(body).encode(), headers=headers, method="POST")
     with urllib.request.urlopen(request, timeout=10) as answer:
         made: dict[str, Any] = json.loads(answer.read())
         return made
@@ -367,9 +366,9 @@ def test_a_bot_plays_its_games_through_the_proxy_wherever_each_table_is_played(
         capture_output=True, text=True, timeout=60, check=True,
     )  # fmt: skip
     token = added.stdout.strip()
-    form = {"variant": "classic", "players": 2, "seats": ["bot-account:Robo", "easy"], "target": 25,
+    form = {"variant": "classic", "players": 2, "seats": ["me", "easy"], "target": 25,
             "two_player_rule": False}  # fmt: skip
-    tables = [_post(proxy.url + "/api/tables", form)["table"] for _ in range(BOT_TABLES)]
+    tables = [_post(proxy.url + "/api/bot/tables", form, token)["table"] for _ in range(BOT_TABLES)]
     playing = subprocess.run(
         racko_command("bot", "connect", proxy.url, "--token", token, "--policy", "racko:easy",
                       "--games", str(BOT_TABLES)),

@@ -16,11 +16,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
-from people import get_as, lobby_until, person, quick, until
+from people import a_finished_game, get_as, lobby_until, person, quick, until
 from racko.match import Match
 from racko.play.session import PlaySession, SeatSpec
 from racko.rules import variant
-from racko.web.app import create_app, people
+from racko.web.app import ServerSettings, create_app, people
 from racko.web.players import FINISHERS_SHARE, Finishing, note_game
 from racko.web.players.finishing import FIRST_WAIT_SECONDS, LONGEST_WAIT_SECONDS, RECENT_SECONDS, TRUSTED_UNTIL
 from racko.web.store import SqliteTables, TableStore
@@ -73,8 +73,10 @@ def test_a_seat_gone_at_the_end_is_a_game_left_only_where_games_count_and_forget
     ):
         rules, record = _game(game)
         setup = {"rules": rules.to_dict(), "seed": game, "game": game, "seats": seats, "public": public}
-        ratings.game_over(f"t{game}", {**setup, "rated": rated, "gone": gone}, record)
-        ratings.game_over(f"t{game}", {**setup, "rated": rated, "gone": gone}, record)  # passed on twice: once
+        ratings.game_over(a_finished_game(f"t{game}", {**setup, "rated": rated, "gone": gone}, record))
+        ratings.game_over(
+            a_finished_game(f"t{game}", {**setup, "rated": rated, "gone": gone}, record)
+        )  # passed on twice: once
     # The friends' casual table (the third) does not count; Bob left the public one.
     assert players.finishing(ann.id).json() == {"finished": 2, "left": 0, "share": 1.0, "finisher": True}
     assert players.finishing(bob.id).json() == {"finished": 1, "left": 1, "share": 0.5, "finisher": True}
@@ -89,7 +91,9 @@ def test_a_seat_gone_at_the_end_is_a_game_left_only_where_games_count_and_forget
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[TestClient, TableStore]]:
     store = SqliteTables(tmp_path / "tables.sqlite3", grouped=True)
-    app = create_app(store, pace=0.0, frames_per_second=10000.0, new_tables_per_address=10**6, fill_seconds=0.3)
+    app = create_app(
+        store, ServerSettings(pace=0.0, frames_per_second=10000.0, new_tables_per_address=10**6, fill_seconds=0.3)
+    )
     with TestClient(app) as client:
         yield client, store
 

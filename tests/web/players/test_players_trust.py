@@ -17,7 +17,7 @@ from starlette.testclient import TestClient
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from people import eventually, finished_games, get_as, lobby_until, person, play_to_the_end, quick, until
-from racko.web.app import create_app, schema_parts
+from racko.web.app import ServerSettings, create_app, schema_parts
 from racko.web.players import FORGOTTEN
 from racko.web.store import SqliteTables
 from racko.web.store.postgres import PostgresTables
@@ -36,7 +36,10 @@ def served(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Tes
         location = request.getfixturevalue("postgres_url")
         store = PostgresTables(location, node="one")
     app = create_app(
-        store, pace=0.0, frames_per_second=10000.0, new_tables_per_address=10**6, fill_seconds=0.3, quick_target=25
+        store,
+        ServerSettings(
+            pace=0.0, frames_per_second=10000.0, new_tables_per_address=10**6, fill_seconds=0.3, quick_target=25
+        ),
     )
     with TestClient(app) as client:
         yield client, location
@@ -210,13 +213,13 @@ def test_ratings_kept_for_a_player_forgotten_before_are_dropped_and_never_shown(
         database.execute("INSERT INTO racko_ratings VALUES ('p:gone-player1', 'classic', 30.0, 5.0, 3)")
         database.execute("INSERT INTO racko_rating_history VALUES ('p:gone-player1', 'classic', 't-1', 30, 5, 1.0)")
     store = SqliteTables(path, grouped=True)
-    with TestClient(create_app(store, pace=0.0)) as client:
+    with TestClient(create_app(store, ServerSettings(pace=0.0))) as client:
         board = get_as(client, "/api/ratings/classic").json()["lines"]
         assert all(line["subject"].startswith("bot:") for line in board)
     assert "gone-player1" not in everything_kept(str(path))
     store = SqliteTables(path, grouped=True)
     store.run(lambda rows: rows("INSERT INTO racko_ratings VALUES ('p:gone-player2', 'classic', 30.0, 5.0, 3)"))
-    with TestClient(create_app(store, pace=0.0)) as client:
+    with TestClient(create_app(store, ServerSettings(pace=0.0))) as client:
         board = get_as(client, "/api/ratings/classic").json()["lines"]
         assert all(line["subject"].startswith("bot:") for line in board)  # no "ne-player2"
 
@@ -234,11 +237,9 @@ def addressed(tmp_path: Path) -> Iterator[TestClient]:
     """A server in process whose clients come from the addresses their requests name (as behind a proxy)."""
     app = create_app(
         SqliteTables(tmp_path / "tables.sqlite3", grouped=True),
-        pace=0.0,
-        frames_per_second=10000.0,
-        new_tables_per_address=10**6,
-        fill_seconds=0.3,
-        quick_target=25,
+        ServerSettings(
+            pace=0.0, frames_per_second=10000.0, new_tables_per_address=10**6, fill_seconds=0.3, quick_target=25
+        ),
     )
     with TestClient(ProxyHeadersMiddleware(app, trusted_hosts="*")) as client:  # type: ignore[arg-type]
         yield client
@@ -298,7 +299,7 @@ def test_a_rated_game_between_two_players_of_one_address_is_casual_and_said_so(a
 
 
 def test_an_operator_may_rate_players_who_share_an_address(tmp_path: Path) -> None:
-    app = create_app(SqliteTables(tmp_path / "t.sqlite3"), pace=0.0, rate_shared_addresses=True)
+    app = create_app(SqliteTables(tmp_path / "t.sqlite3"), ServerSettings(pace=0.0, rate_shared_addresses=True))
     with TestClient(ProxyHeadersMiddleware(app, trusted_hosts="*")) as client:  # type: ignore[arg-type]
         ann, bob = person(client, "Ann"), person(client, "Bob")
         _, presence = _rated_table(client, _from("203.0.113.7", ann), _from("203.0.113.7", bob))

@@ -32,7 +32,7 @@ from browsing import (
     what_does_not_fit,
 )
 from pushing import ChromiumPushService
-from racko.web.app import create_app
+from racko.web.app import ServerSettings, create_app
 from racko.web.core import page_words
 from racko.web.push import PushKeys, PushReach
 from racko.web.store import SqliteTables
@@ -77,9 +77,11 @@ def server(tmp_path_factory: pytest.TempPathFactory, names: Names) -> Iterator[s
     ``racko serve --push-service jmt17.google.com`` tells it), and resolving it by :class:`Names`."""
     app = create_app(
         SqliteTables(tmp_path_factory.mktemp("optin") / "tables.sqlite3"),
-        pace=0.0,
-        push_keys=PushKeys.made(),
-        push_reach=PushReach(services=((CHROMIUM_PUSH_HOST, 443),), resolve=names),
+        ServerSettings(
+            pace=0.0,
+            push_keys=PushKeys.made(),
+            push_reach=PushReach(services=((CHROMIUM_PUSH_HOST, 443),), resolve=names),
+        ),
     )
     with serving_app(app) as address:
         yield address

@@ -22,7 +22,7 @@ from starlette.testclient import TestClient
 
 from people import get_as, person
 from pushing import DeviceKeys, PushService
-from racko.web.app import create_app
+from racko.web.app import ServerSettings, create_app
 from racko.web.push import KNOWN_SERVICES, PushKeys, PushReach, Unreachable, inside_a_network
 from racko.web.push import reach as reach_module
 from racko.web.push.pushes import Device
@@ -83,10 +83,7 @@ def client(tmp_path: Path, service: PushService, names: Names) -> Iterator[TestC
     reach = PushReach(services=(("push.example.org", service.port),), ca_file=service.certificate, resolve=names)
     app = create_app(
         SqliteTables(tmp_path / "tables.sqlite3", grouped=True),
-        pace=0.0,
-        new_tables_per_address=10**6,
-        push_keys=PushKeys.made(),
-        push_reach=reach,
+        ServerSettings(pace=0.0, new_tables_per_address=10**6, push_keys=PushKeys.made(), push_reach=reach),
     )
     with TestClient(app) as made:
         yield made

@@ -18,7 +18,7 @@ from starlette.testclient import TestClient
 from people import eventually, get_as, person, until
 from pushing import DeviceKeys, PushService
 from racko.tools.bench.server import sorting_move
-from racko.web.app import create_app
+from racko.web.app import ServerSettings, create_app
 from racko.web.push import PushKeys, PushReach, keys_at, keys_beside
 from racko.web.store import SqliteTables
 from racko.web.store.postgres import PostgresTables
@@ -38,12 +38,14 @@ def _app(store: Any, service: PushService) -> Any:
     own push service is one of its operator's."""
     return create_app(
         store,
-        pace=0.0,
-        frames_per_second=10000.0,
-        new_tables_per_address=10**6,
-        push_keys=PushKeys.made(),
-        push_contact=CONTACT,
-        push_reach=PushReach.of((f"127.0.0.1:{service.port}",), service.certificate),
+        ServerSettings(
+            pace=0.0,
+            frames_per_second=10000.0,
+            new_tables_per_address=10**6,
+            push_keys=PushKeys.made(),
+            push_contact=CONTACT,
+            push_reach=PushReach.of((f"127.0.0.1:{service.port}",), service.certificate),
+        ),
     )
 
 

@@ -11,6 +11,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, expect
 
 from browsing import DESKTOP, LOCALES, serious_problems, serving_app
+from people import a_finished_game
 from racko.match import Match
 from racko.play.session import PlaySession, SeatSpec
 from racko.rules import variant
@@ -35,7 +36,7 @@ def server() -> Iterator[str]:
         {"name": "Robo (bot)", "bot": None, "player": robo.id, "account": "bot"},
     ]
     setup = {"rules": rules.to_dict(), "seed": 3, "game": 1, "rated": True, "seats": seats}
-    assert ratings.game_over("t-robo", setup, session.record())
+    assert ratings.game_over(a_finished_game("t-robo", setup, session.record()))
     with serving_app(app) as url:
         yield url
 

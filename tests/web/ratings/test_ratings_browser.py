@@ -26,6 +26,7 @@ from browsing import (
     serving,
     what_does_not_fit,
 )
+from people import a_finished_game
 from racko.record import GameRecord
 from racko.web.app import people, schema_parts
 from racko.web.core import page_words
@@ -56,7 +57,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict
                     "rated": True,
                     "game": 1,
                 }
-                assert ratings.game_over(f"t{name}{game}", setup, GameRecord.from_json(json.loads(text)))
+                finished = a_finished_game(f"t{name}{game}", setup, GameRecord.from_json(json.loads(text)))
+                assert ratings.game_over(finished)
     finally:
         store.close()
     with serving(folder) as address:

@@ -3,6 +3,7 @@ player that stood in for it scored; the others are placed by their totals."""
 
 from __future__ import annotations
 
+from people import a_finished_game
 from racko.match import Match
 from racko.play.session import PlaySession, SeatSpec
 from racko.rules import variant
@@ -25,7 +26,7 @@ def test_a_seat_gone_at_the_end_of_a_rated_game_is_rated_last_whatever_its_stand
     seats = [{"name": "Ann", "bot": None, "player": ann.id}, {"name": "Bob", "bot": None, "player": bob.id}]
     setup = {"rules": rules.to_dict(), "seed": 11, "game": 1, "rated": True, "seats": seats}
     gone = [seat == winner for seat in range(2)]
-    assert ratings.game_over("t-gone", {**setup, "gone": gone}, session.record())
+    assert ratings.game_over(a_finished_game("t-gone", {**setup, "gone": gone}, session.record()))
     places = {row["seat"]: row["place"] for row in ratings.of_player(ann.id)["games"][0]["seats"]}
     assert places == {winner: 2, 1 - winner: 1}
     board = {line["name"]: line["rating"] for line in ratings.board("classic") if line["subject"].startswith("p:")}

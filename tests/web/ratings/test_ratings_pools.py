@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from people import a_finished_game
 from racko.match import Match
 from racko.play.session import PlaySession, SeatSpec
 from racko.record import GameRecord
@@ -44,7 +45,7 @@ def test_bots_are_rated_on_their_own_board_and_people_on_theirs() -> None:
     # A bot account against a level: the bots' board moves, the people's board stays as it was.
     setup, record = played(3)
     setup["seats"] = [{"name": "medium", "bot": "medium"}, account_seat(robo)]
-    assert ratings.game_over("t-bots", setup, record)
+    assert ratings.game_over(a_finished_game("t-bots", setup, record))
     bots_board, people_board = lines(ratings, "bots"), lines(ratings, "people")
     assert bots_board["Robo"]["bot"] is True and bots_board["Robo"]["games"] == 1
     assert bots_board["medium"]["games"] == 1 and bots_board["medium"]["rating"] != before["bots"]["medium"]["rating"]
@@ -55,7 +56,7 @@ def test_bots_are_rated_on_their_own_board_and_people_on_theirs() -> None:
     robo_then = bots_board["Robo"]
     setup, record = played(4)
     setup["seats"] = [{"name": "Ann", "bot": None, "player": ann.id}, account_seat(robo)]
-    assert ratings.game_over("t-mixed", setup, record)
+    assert ratings.game_over(a_finished_game("t-mixed", setup, record))
     bots_board, people_board = lines(ratings, "bots"), lines(ratings, "people")
     assert people_board["Ann"]["games"] == 1 and "bot" not in people_board["Ann"]
     assert "Robo" not in people_board and bots_board["Robo"] == robo_then and "Ann" not in bots_board

@@ -22,7 +22,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from racko.web.players import Players
 from racko.web.store import SqliteTables
-from racko.web.table import Hub, card_json, log_entries
+from racko.web.table import TableRoom, card_json, log_entries
 
 HOST = "127.0.0.1"
 START_SECONDS = 60.0
@@ -149,7 +149,7 @@ def _stored(db: Path, table_id: str) -> tuple[int, list[list[int | str]], list[i
     (as frames write cards)."""
     store = SqliteTables(db)
     try:
-        table = Hub(store, Players(store)).table(table_id)
+        table = TableRoom(store, Players(store)).table(table_id)
         assert table is not None
         session = table.session
         seen = [session.observation(seat) for seat in range(session.rules.players)]
@@ -251,7 +251,7 @@ def test_a_move_acknowledged_before_a_kill_is_never_lost(start: Callable[[float]
         assert racks[0] == acknowledged["view"]["rack"]
         store = SqliteTables(db)
         try:
-            table = Hub(store, Players(store)).table(table_id)
+            table = TableRoom(store, Players(store)).table(table_id)
             assert table is not None
             entries = log_entries(table.session.events_between(0, acknowledged["version"], 0), table.session.names)
             assert entries == told, f"kill {kill}"

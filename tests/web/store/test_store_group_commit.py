@@ -13,7 +13,7 @@ from starlette.testclient import TestClient
 from racko.families import family_of
 from racko.match import Match
 from racko.rules import Rules
-from racko.web.app import create_app
+from racko.web.app import ServerSettings, create_app
 from racko.web.store import SqliteTables
 from tables import until_frame
 
@@ -32,7 +32,7 @@ def _committed_version(store: SqliteTables, table_id: str) -> int:
 
 def test_grouped_moves_reach_the_journal_before_anybody_sees_them(tmp_path: Path) -> None:
     store = SqliteTables(tmp_path / "t.sqlite3", grouped=True)
-    with TestClient(create_app(store, pace=0.0, frames_per_second=10000.0)) as client:
+    with TestClient(create_app(store, ServerSettings(pace=0.0, frames_per_second=10000.0))) as client:
         links = client.post("/api/tables", json={"variant": "classic", "players": 2, "seats": ["me", "easy"]}).json()
         with client.websocket_connect(f"/ws/{links['table']}") as ws:
             ws.send_json({"type": "hello", "token": links["seats"][0]["token"]})
@@ -63,7 +63,7 @@ def _until_error(ws: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
 
 def test_a_move_the_database_refuses_is_forgotten_and_said(tmp_path: Path) -> None:
     store = SqliteTables(tmp_path / "t.sqlite3", grouped=True)
-    with TestClient(create_app(store, pace=0.0, frames_per_second=10000.0)) as client:
+    with TestClient(create_app(store, ServerSettings(pace=0.0, frames_per_second=10000.0))) as client:
         links = client.post("/api/tables", json={"variant": "classic", "players": 2, "seats": ["me", "person"]}).json()
         hub = client.app.state.hub  # type: ignore[attr-defined]
         table = hub.tables[links["table"]]

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from racko.web.app import create_app
+from racko.web.app import ServerSettings, create_app
 from racko.web.clock import PRESETS, WARN_SECONDS
 from racko.web.store.postgres import PostgresTables
 from tables import HandClock, frame_where, hub_of, join, journal, make_table, my_turn, table_app, wait_for
@@ -55,7 +55,7 @@ def test_a_person_who_stops_moving_has_a_turn_played_within_move_and_bank_once_t
         assert presence["clock"]["gone"] == [True, False]
         # Gone: its turns are played without waiting for the clock, marked as a gone seat's.
         wait_for(lambda: [by for seat, by, _ in journal(hub, table_id) if seat == 0][-1] == "gone")
-        assert hub.tables[table_id].clock.gone(0)  # type: ignore[union-attr]
+        assert hub.tables[table_id].seats.state(0).value == "gone"
         # Back: the seat is the person's again, and a clock runs for it.
         ws.send_json({"type": "back"})
         back = frame_where(ws, "presence", lambda frame: not frame["seats"][0]["gone"])
@@ -100,8 +100,8 @@ def test_the_clock_never_runs_for_a_seat_not_to_act_and_a_reconnect_shows_the_sa
 
 
 def test_a_rated_table_always_has_a_clock_and_bad_clocks_are_refused(client: TestClient) -> None:
-    assert hub_of(client).tables[make_table(client, rated=True)["table"]].setup["clock"] == "normal"
-    assert hub_of(client).tables[make_table(client)["table"]].setup["clock"] is None  # friends' casual default
+    assert hub_of(client).tables[make_table(client, rated=True)["table"]].setup.clock == "normal"
+    assert hub_of(client).tables[make_table(client)["table"]].setup.clock is None  # friends' casual default
     forms: list[tuple[dict[str, Any], str]] = [
         ({"clock": "blitz"}, "A clock is one of"),
         ({"clock": "none", "rated": True}, "a rated game always has a clock"),
@@ -127,7 +127,7 @@ def test_a_move_and_the_timeout_at_once_play_exactly_one_of_them(
         deadline = table.clock.since + FAST.move + FAST.bank
         # The clock's computer player thinks slowly: the person's move arrives while it does.
         thinking, moved = threading.Event(), threading.Event()
-        stand_in = hub._stand_in(table, 0)
+        stand_in = hub.turns._stand_in(table, 0)
         real_act = stand_in.act
 
         def slow_act(observation: Any) -> Any:
@@ -181,7 +181,7 @@ def test_a_table_whose_clock_ran_out_where_no_process_holds_it_is_claimed_and_pl
     """On a shared store a new table waits for its first connection; if nobody comes (or its process died), the
     keep loop of a process finds its deadline passed in the store, claims it and the clock plays the turn."""
     store = PostgresTables(postgres_url, node="keeper")
-    app = create_app(store, pace=0.0, now=clock, new_tables_per_address=10**6)
+    app = create_app(store, ServerSettings(pace=0.0, now=clock, new_tables_per_address=10**6))
     with TestClient(app) as client:
         hub_of(client).clock_tick = 0.02
         for _ in range(20):  # a table whose person acts first (the deal decides; a computer player has no clock)

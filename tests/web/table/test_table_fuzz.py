@@ -24,10 +24,11 @@ from starlette.testclient import TestClient
 
 from racko import bots
 from racko.families import family_of
-from racko.web.app import create_app
+from racko.rules import variant
+from racko.web.app import ServerSettings, create_app
 from racko.web.core import FRAME_LIMIT
 from racko.web.store import SqliteTables
-from racko.web.table import Hub
+from racko.web.table import Asker, PersonSeat, TableRequest, TableRoom
 
 SEED = 20261125
 FRAMES = 10_000
@@ -136,7 +137,7 @@ def _dumps(value: Any, rng: random.Random) -> str:
 
 def _app(**options: Any) -> Any:
     options.setdefault("new_tables_per_address", 10**6)  # tables made at a machine's speed
-    return create_app(SqliteTables(":memory:"), pace=0.0, frames_per_second=1e9, **options)
+    return create_app(SqliteTables(":memory:"), ServerSettings(pace=0.0, frames_per_second=1e9, **options))
 
 
 @pytest.fixture
@@ -145,8 +146,8 @@ def fuzz_client() -> Iterator[TestClient]:
         yield client
 
 
-def _hub(client: TestClient) -> Hub:
-    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+def _hub(client: TestClient) -> TableRoom:
+    hub: TableRoom = client.app.state.hub  # type: ignore[attr-defined]
     return hub
 
 
@@ -189,11 +190,11 @@ def _pending(connection: Connection) -> list[dict[str, Any]]:
         assert len(frames) < 100, frames[:5]
 
 
-def _snapshot(hub: Hub, table_id: str) -> tuple[str, int, str]:
+def _snapshot(hub: TableRoom, table_id: str) -> tuple[str, int, str]:
     """Everything a frame could change at a table: the game's record, its version, the set-up (names, seats)."""
     table = hub.tables[table_id]
     record = json.dumps(table.session.record().to_json(), sort_keys=True)
-    return record, table.version, json.dumps(table.setup, sort_keys=True)
+    return record, table.version, json.dumps(table.setup.json(), sort_keys=True)
 
 
 # --- the frames ------------------------------------------------------------------------------------------------
@@ -202,7 +203,7 @@ def _snapshot(hub: Hub, table_id: str) -> tuple[str, int, str]:
 class FrameMaker:
     """Draws the fuzz's frames for one connection from what its table looks like now."""
 
-    def __init__(self, rng: random.Random, hub: Hub) -> None:
+    def __init__(self, rng: random.Random, hub: TableRoom) -> None:
         self.rng = rng
         self.hub = hub
 
@@ -468,7 +469,7 @@ def _open_tables(client: TestClient, stack: ExitStack) -> list[Connection]:
     return connections
 
 
-def _play_to_the_end(hub: Hub, at_table: list[Connection]) -> None:
+def _play_to_the_end(hub: TableRoom, at_table: list[Connection]) -> None:
     """Each seat plays the easy bot's choices through its socket until the game is over."""
     session = hub.tables[at_table[0].table_id].session
     family = family_of(session.rules)
@@ -728,15 +729,16 @@ def test_a_client_gone_during_its_hello_leaves_no_watcher_behind_and_no_tracebac
     """A seat whose browser vanished right after its hello used to stay "connected" for good (its watcher was never
     removed, so nobody could hand the seat to a computer player), and the failed welcome escaped as a traceback."""
     app = _app()
-    hub: Hub = app.state.hub
-    links = anyio.run(hub.create, {"variant": "classic", "players": 2, "seats": ["me", "person"]})
+    hub: TableRoom = app.state.hub
+    request = TableRequest(variant("classic").rules(2), (PersonSeat(me=True), PersonSeat()), Asker.page())
+    links = anyio.run(hub.create, request)
     table = hub.tables[links["table"]]
     for seat in links["seats"]:
         hello = json.dumps({"type": "hello", "token": seat["token"]})
         tried = _vanishing_client(app, f"/ws/{table.table_id}", [hello])
         assert tried and json.loads(tried[0]["text"])["type"] == "welcome"
         assert table.watchers == [] and not table.connected(seat["seat"])
-        assert seat["seat"] in table.away_since  # away: after a while, the others may hand the seat over
+        assert table.seats.away_for(seat["seat"], hub.now()) is not None  # the others may hand it over later
     refused = [
         ("/ws/no-such-table", [json.dumps({"type": "hello", "token": None})], "no-table"),
         (f"/ws/{table.table_id}", [json.dumps({"type": "hello", "token": "not a seat"})], "bad-token"),
@@ -769,7 +771,7 @@ def test_a_finished_game_is_filed_once_even_if_a_name_changed_before_the_next_ga
         at_table[0].socket.send_json({"type": "again"})
         for connection in at_table:
             assert any(frame["type"] == "new-game" for frame in _pending(connection))
-        assert hub.store.records(table_id) == finished and hub.tables[table_id].setup["game"] == 2
+        assert hub.store.records(table_id) == finished and hub.tables[table_id].setup.game == 2
 
 
 # --- a database that refuses a write ---------------------------------------------------------------------------
@@ -812,7 +814,7 @@ def test_a_move_the_database_refused_is_not_played_and_the_computer_player_tries
     player's refused move is forgotten too, and the computer player tries again (it used to stop for good: the
     table waited for a move nobody would make until somebody reconnected)."""
     store = RefusingStore(":memory:")
-    with TestClient(create_app(store, pace=0.0, frames_per_second=1e9)) as client:
+    with TestClient(create_app(store, ServerSettings(pace=0.0, frames_per_second=1e9))) as client:
         hub = _hub(client)
         form = {"variant": "classic", "players": 2, "seats": ["me", "easy"]}
         links = client.post("/api/tables", json=form).json()
@@ -850,7 +852,7 @@ def test_a_name_a_hand_over_or_a_next_game_the_database_refused_is_not_saved_and
     """They used to change the table in memory first, and the database's error escaped the frame: a traceback, the
     socket closed, and a change the database never had (gone at the next restart)."""
     store = RefusingStore(":memory:")
-    app = create_app(store, pace=0.0, frames_per_second=1e9, away_seconds=0.0)
+    app = create_app(store, ServerSettings(pace=0.0, frames_per_second=1e9, away_seconds=0.0))
     with TestClient(app) as client, ExitStack() as stack:
         hub = _hub(client)
 
@@ -883,7 +885,7 @@ def test_a_name_a_hand_over_or_a_next_game_the_database_refused_is_not_saved_and
                 _pending(other)
         _play_to_the_end(hub, pair)
         refused(pair, {"type": "again"})
-        assert hub.tables[pair[0].table_id].session.match.over and hub.tables[pair[0].table_id].setup["game"] == 1
+        assert hub.tables[pair[0].table_id].session.match.over and hub.tables[pair[0].table_id].setup.game == 1
 
         trio = seated({"variant": "classic", "players": 3, "seats": ["me", "person", "person"]}, 2)  # one stays away
         refused(trio, {"type": "hand-over", "seat": 2, "bot": "easy"})

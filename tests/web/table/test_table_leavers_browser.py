@@ -1,6 +1,6 @@
 """A rated quick-play game in real time where one person stops moving and another closes the tab (issue 39), in
 Debian's Chromium with a browser context per person, against a server in this process whose clock the test moves
-(`create_app(now=)`, which `racko serve` has no option for): the clock plays the turns of those who do not move,
+(`ServerSettings(now=)`, which `racko serve` has no option for): the clock plays the turns of those who do not move,
 twice makes their seats gone (the one still looking is offered "I'm back"), the game goes on and ends for the one
 who stayed, the two who left are rated last and their record of finishing says they left."""
 
@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from browsing import DESKTOP, PHONE, WAIT_MS, act_and_wait, serving_app, situation
-from racko.web.app import create_app
+from racko.web.app import ServerSettings, create_app
 from racko.web.clock import PRESETS
 from racko.web.store import SqliteTables
 from tables import HandClock
@@ -32,11 +32,7 @@ def served(tmp_path: Path) -> Iterator[tuple[str, Any, HandClock]]:
     # Three browsers on one machine are three people here (a school's network would be told the same way).
     app = create_app(
         SqliteTables(tmp_path / "tables.sqlite3", grouped=True),
-        pace=0.0,
-        now=clock,
-        rate_shared_addresses=True,
-        quick_target=25,
-        new_tables_per_address=1000,
+        ServerSettings(pace=0.0, now=clock, rate_shared_addresses=True, quick_target=25, new_tables_per_address=1000),
     )
     app.state.hub.clock_tick = 0.05  # a clock moved by hand is seen at once
     with serving_app(app) as address:
@@ -69,8 +65,8 @@ def test_those_who_stop_moving_or_close_the_tab_are_played_for_gone_and_rated_la
         expect(page.locator("body")).to_have_attribute("data-version", re.compile(r"\d+"))
     table_id = ann.url.rsplit("/", 1)[1]
     table = hub.tables[table_id]
-    seats = {spec["name"]: seat for seat, spec in enumerate(table.setup["seats"])}
-    assert table.setup["rated"] and table.setup["clock"] == NORMAL.name
+    seats = {spec.name: seat for seat, spec in enumerate(table.setup.seats)}
+    assert table.setup.rated and table.setup.clock == NORMAL.name
     cy.context.close()  # Cy closes the tab; Bob keeps his open and never moves again
     # Whether Bob's page ever showed him his seat gone, with its "I'm back" (it hides again when the game ends).
     bob.evaluate(
@@ -85,7 +81,7 @@ def test_those_who_stop_moving_or_close_the_tab_are_played_for_gone_and_rated_la
         table = hub.tables[table_id]
         assert time.monotonic() < deadline, (
             f"the game did not end: {table.session.to_act=} {table.clock=} {situation(ann)=} {table.over=} "
-            f"{table.timer=} {table.setup['seats']=}"
+            f"{table.driver=} {table.setup.seats=}"
         )
         if ann.locator("#round-dialog").is_visible():
             if ann.locator("#game-over").is_visible():  # its dialog is filled before it opens
@@ -94,7 +90,7 @@ def test_those_who_stop_moving_or_close_the_tab_are_played_for_gone_and_rated_la
                 ann.locator("#round-ok").click(timeout=2000)
             continue
         seat = table.session.to_act
-        if seat in timeouts and table.clock is not None and not table.clock.gone(seat):
+        if seat in timeouts and table.clock is not None and table.seats.state(seat).value != "gone":
             clock.at += NORMAL.move + NORMAL.cap + 1  # past any turn's end: the clock plays the whole turn
             end = time.monotonic() + 10
             while hub.tables[table_id].session.to_act == seat and not hub.tables[table_id].over:
@@ -112,7 +108,7 @@ def test_those_who_stop_moving_or_close_the_tab_are_played_for_gone_and_rated_la
     assert bob.evaluate("() => window.sawGone === true")  # Bob, still looking, was offered "I'm back"
 
     def page_of(name: str) -> dict[str, Any]:
-        player = next(spec["player"] for spec in hub.tables[table_id].setup["seats"] if spec["name"] == name)
+        player = next(spec.player for spec in hub.tables[table_id].setup.seats if spec.name == name)
         found: dict[str, Any] = ann.request.get(f"{server}/api/players/{player}").json()
         return found
 

@@ -22,8 +22,7 @@ from racko.analysis.review import class_bounds
 from racko.play.session import renamed
 from racko.record import GameRecord, replay
 from racko.web.clock import PRESETS
-from racko.web.table import made_by_of, token_hash
-from racko.web.table.state import noted_record
+from racko.web.table import Left, SeatSetup, Setup, made_by_of, noted_record, token_hash
 from tables import hub_of, table_app
 
 FAST = PRESETS["fast"]
@@ -131,12 +130,8 @@ def test_a_seat_that_left_has_its_later_moves_marked_left_and_the_journal_s_mark
     record = GameRecord.loads(text)
     seats = [action["seat"] for action in actions]
     after = 10
-    setup: dict[str, Any] = {
-        "seats": [
-            {"name": "Ann", "bot": "medium", "left": {"how": "resigned", "after": after, "at": 1.0}},
-            {"name": "Bob", "bot": None},
-        ]
-    }
+    ann = SeatSetup("Ann", bot="medium", left=Left("resigned", after, 1.0))
+    setup = Setup(record.rules, 3, (ann, SeatSetup("Bob")))
     journal: list[str | None] = [None] * len(actions)
     first_of_ann = seats.index(0)
     journal[first_of_ann] = "clock"
@@ -151,7 +146,7 @@ def test_a_seat_that_left_has_its_later_moves_marked_left_and_the_journal_s_mark
     assert noted.made_by == expected and noted.extra["left"][0]["how"] == "resigned"
     assert GameRecord.loads(noted.dumps()).made_by == expected
     assert GameRecord.loads(renamed(noted.dumps(), 0, "forgotten")).made_by == expected  # a forgotten player's name
-    assert noted_record({"seats": [{"name": "Ann", "bot": None}, {"name": "Bob", "bot": None}]}, record) is record
+    assert noted_record(Setup(record.rules, 3, (SeatSetup("Ann"), SeatSetup("Bob"))), record) is record
 
 
 def test_a_seat_s_review_of_a_game_in_progress_leaves_out_the_clock_s_moves() -> None:

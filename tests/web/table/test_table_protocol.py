@@ -337,7 +337,11 @@ def test_a_seat_whose_person_stays_away_is_handed_to_a_computer_player_after_the
                 state = until_frame(ws, "state")
             assert state["view"]["to_act"] == 0
         stored = hub_of(client).store.load(links["table"]).setup["seats"][1]
-        assert stored["token"] is None and stored["left"]["how"] == "away"  # Bob's link is void now
+        assert stored["left"]["how"] == "away"
+        with client.websocket_connect(f"/ws/{links['table']}") as bob:  # Bob's link opens the table to watch
+            welcome, state = hello(bob, links["seats"][1]["token"])
+            assert welcome["you"] is None and welcome["former"] == {"seat": 1, "state": "handed-over"}
+            assert state["view"]["rack"] is None and state["view"]["states"][1] == "handed-over"
 
 
 def test_a_hint_names_its_reason_in_words_every_language_of_the_page_has() -> None:

@@ -11,20 +11,20 @@ from typing import Any
 from starlette.testclient import TestClient
 
 from racko.web.clock import DAY, TURN_PRESETS
-from racko.web.table import Hub
+from racko.web.table import TableRoom, TurnNews
 from tables import HandClock, frame_where, hub_of, join, journal, make_table, my_turn, wait_for
 
 ONE_DAY = TURN_PRESETS["days-1"]
 
 
-def hooked(hub: Hub) -> list[tuple[str, int, str, float | None]]:
-    """The turn hooks' calls: table, seat, what, deadline."""
+def hooked(hub: TableRoom) -> list[tuple[str, int, str, float | None]]:
+    """The turns' news the table room published: table, seat, what, deadline."""
     calls: list[tuple[str, int, str, float | None]] = []
 
-    async def hook(table: Any, seat: int, what: str, deadline: float | None) -> None:
-        calls.append((table.table_id, seat, what, deadline))
+    async def hook(news: TurnNews) -> None:
+        calls.append((news.table_id, news.seat, news.what, news.deadline))
 
-    hub.turn_hooks.append(hook)
+    hub.turns_begun.subscribe(hook)
     return calls
 
 
@@ -44,18 +44,18 @@ def test_a_person_who_does_not_move_for_three_days_on_a_one_day_table_is_reminde
         assert table.clock is not None and table.clock.since is not None
         start = table.clock.since
         # Waiting days, the table keeps no task: the store's due (its reminder) wakes it.
-        wait_for(lambda: table.timer is None or table.timer.done())
+        wait_for(lambda: table.driver is None or table.driver.done())
         stored = hub.store.load(table_id)
         assert stored is not None and stored.due == start + DAY - 6 * 3600
         clock.at = start + DAY - 6 * 3600 - 1
         time.sleep(1.5)  # the keep loop looked: nothing is due yet
-        assert hub.tables[table_id].setup.get("reminded") is None
+        assert hub.tables[table_id].setup.reminded is None
         # 6 hours before the deadline: one reminder, to the seat's page and the hooks; the due moves to the deadline.
         clock.at = start + DAY - 6 * 3600
         reminder = frame_where(ws, "clock-reminder")
         assert reminder["seat"] == 0 and reminder["left"] == 6 * 3600
         wait_for(lambda: (table_id, 0, "reminder", start + DAY) in calls)
-        assert hub.tables[table_id].setup["reminded"] == [0, start]
+        assert hub.tables[table_id].setup.reminded == (0, start)
         wait_for(lambda: (stored := hub.store.load(table_id)) is not None and stored.due == start + DAY)
         assert hub.tables[table_id].session.version == version  # not a moment early
         # The deadline: a computer player plays the turn, marked as the clock's.

@@ -1,5 +1,5 @@
 """A turn-based game over three simulated days (issue 39), in Debian's Chromium with a browser context per person,
-against a server in this process whose clock the test moves (`create_app(now=)`): Bob's day-long turn is shown to
+against a server in this process whose clock the test moves (`ServerSettings(now=)`): Bob's day-long turn is shown to
 both in days and hours, his page reminds him six hours before its end (said, in the tab's title), then, his page
 closed, the clock plays his turn at the deadline, a second day makes his seat gone (Ann sees it), on the third day
 his computer player plays at once, and when Bob comes back his page offers "I'm back", which gives him his seat."""
@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from browsing import DESKTOP, PHONE, WAIT_MS, act_and_wait, link, new_table, serving_app, sit_down, situation
-from racko.web.app import create_app
+from racko.web.app import ServerSettings, create_app
 from racko.web.clock import DAY
 from racko.web.store import SqliteTables
 from tables import HandClock
@@ -27,7 +27,7 @@ from tables import HandClock
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[str, Any, HandClock]]:
     clock = HandClock()
-    app = create_app(SqliteTables(tmp_path / "tables.sqlite3", grouped=True), pace=0.0, now=clock)
+    app = create_app(SqliteTables(tmp_path / "tables.sqlite3", grouped=True), ServerSettings(pace=0.0, now=clock))
     app.state.hub.clock_tick = 0.05  # a clock moved by hand is seen at once
     with serving_app(app) as address:
         yield address, app, clock

@@ -16,7 +16,6 @@ import jsonschema
 from starlette.testclient import TestClient
 
 from people import eventually, finished_games, get_as, person, play_to_the_end, until
-from racko.web.table.watching import turns_played
 from tables import hello, hub_of, make_table, table_app
 
 
@@ -159,10 +158,10 @@ def test_an_abort_comes_too_late_once_each_seat_moved_twice_and_a_spectator_cann
         said_and_refused(pair.bob_ws, {"type": "decline-end"}, "no-offer")
         live = hub_of(client).tables[pair.table]
         states = [pair.ann_state, pair.bob_state]
-        while min(turns_played(live)) < 2:  # people only: every state comes from a move the test makes
+        while min(live.turns_played()) < 2:  # people only: every state comes from a move the test makes
             play_to_the_end([pair.ann_ws, pair.bob_ws], states, moves=1)
         said_and_refused(pair.ann_ws, {"type": "abort"}, "too-late")
-        assert live.setup.get("ended") is None and not live.over
+        assert live.setup.ended is None and not live.over
 
 
 def test_an_offer_to_end_a_casual_game_is_said_to_all_declined_offered_again_and_accepted(
@@ -196,7 +195,7 @@ def test_a_rated_game_is_not_ended_by_agreement(any_client: TestClient) -> None:
     client = any_client
     with rated_seats(client) as pair:
         said_and_refused(pair.ann_ws, {"type": "offer-end"}, "rated")
-        assert hub_of(client).tables[pair.table].setup.get("offer") is None
+        assert hub_of(client).tables[pair.table].setup.offer is None
 
 
 def test_leaving_the_table_is_kept_through_a_restart_and_the_last_person_leaving_ends_the_game(
@@ -216,9 +215,10 @@ def test_leaving_the_table_is_kept_through_a_restart_and_the_last_person_leaving
             assert way_out(ann)["what"] == "left"
             state = until(ann, "state")
             assert state["view"]["over"] and state["view"]["ended"] == "deserted"
-        with client.websocket_connect(f"/ws/{table}") as again:
+        with client.websocket_connect(f"/ws/{table}") as again:  # the seat is no longer Bob's: he watches
             again.send_json({"type": "hello", "token": tokens[1], "version": 0})
-            assert until(again, "error")["code"] == "bad-token"  # the seat is no longer Bob's
+            welcome = until(again, "welcome")
+            assert welcome["you"] is None and welcome["former"] == {"seat": 1, "state": "left"}
     record = json.loads(TestClient(table_app(path)).get(f"/api/tables/{table}/record").text)
     assert [entry and entry["how"] for entry in record["left"]] == ["left", "left"]
     assert record["ended"]["how"] == "deserted"

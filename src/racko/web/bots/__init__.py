@@ -13,7 +13,6 @@ from racko.web.bots.access import (
     OPEN_CHALLENGES,
     REQUESTS_PER_MINUTE,
     BotLimits,
-    BotRefused,
     bot_of,
 )
 from racko.web.bots.api import KEEP_ALIVE_SECONDS, POLL_SECONDS, PROTOCOL, BotEvents, routes
@@ -36,7 +35,6 @@ __all__ = [
     "SEEKS_PER_BOT",
     "BotEvents",
     "BotLimits",
-    "BotRefused",
     "Challenges",
     "Entrant",
     "Ladder",

@@ -26,9 +26,8 @@ from collections.abc import Callable
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse
 
-from racko.web.core import BODY_LIMIT, TooBig, client_address, read_body
+from racko.web.core import BODY_LIMIT, Refusal, TooBig, client_address, read_body
 from racko.web.players import COOKIE, Player, Players, key_hash
 from racko.web.store import Rows
 
@@ -51,41 +50,22 @@ LOOKUP_CHUNK = 400
 """Token hashes checked against the store in one statement."""
 
 
-class BotRefused(Exception):
-    """A Bot API request refused: a status, a code and a message, answered as ``{"code", "error"}`` (and the
-    ``node`` that plays the table, for ``elsewhere``: the client asks again with ``?node=``, as a page does)."""
-
-    def __init__(
-        self, status: int, code: str, message: str, retry_after: int | None = None, node: str | None = None
-    ) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.retry_after = retry_after
-        self.node = node
-
-    def response(self) -> JSONResponse:
-        headers = {"Retry-After": str(self.retry_after)} if self.retry_after is not None else None
-        answer = {"code": self.code, "error": str(self)} | ({"node": self.node} if self.node is not None else {})
-        return JSONResponse(answer, status_code=self.status, headers=headers)
-
-
 async def posted_object(
     request: Request, too_big: str, not_json: str, not_object: str, empty: bytes | None = None
 ) -> dict[str, Any]:
     """The JSON object a bot posted (``empty``: what an empty body stands for; none: it is no JSON), or a
-    :class:`BotRefused` with these sentences: ``413 too-big`` over :data:`BODY_LIMIT` (before it is read),
+    :class:`Refusal` with these sentences: ``413 too-big`` over :data:`BODY_LIMIT` (before it is read),
     ``400 bad-frame`` for what is no JSON, or no object."""
     try:
         raw = await read_body(request, BODY_LIMIT)
     except TooBig:
-        raise BotRefused(413, "too-big", too_big) from None
+        raise Refusal("too-big", too_big) from None
     try:
         body = json.loads(raw if raw or empty is None else empty)
     except (ValueError, RecursionError):
-        raise BotRefused(400, "bad-frame", not_json) from None
+        raise Refusal("bad-frame", not_json) from None
     if not isinstance(body, dict):
-        raise BotRefused(400, "bad-frame", not_object)
+        raise Refusal("bad-frame", not_object)
     return body
 
 
@@ -163,11 +143,10 @@ class BotLimits:
             self.barred[where] = now + wait
             if not checked:
                 raise self._barred(wait)
-        raise BotRefused(401, "bad-token", "This token is no bot account's (or it was revoked).")
+        raise Refusal("bad-token", "This token is no bot account's (or it was revoked).")
 
-    def _barred(self, wait: float) -> BotRefused:
-        return BotRefused(
-            429,
+    def _barred(self, wait: float) -> Refusal:
+        return Refusal(
             "too-many-bad-tokens",
             f"This address sent more than {self.failed_checks_per_minute} tokens a minute that are no bot's: wait, "
             "then try again.",
@@ -243,9 +222,8 @@ class BotLimits:
             raise self._slow_down(wait)
         self.granted[bot.id] = self.granted.get(bot.id, 0) + granted - 1
 
-    def _slow_down(self, wait: float) -> BotRefused:
-        return BotRefused(
-            429,
+    def _slow_down(self, wait: float) -> Refusal:
+        return Refusal(
             "slow-down",
             f"This bot made more than {self.requests_per_minute} requests a minute: wait, then try again.",
             retry_after=max(1, math.ceil(wait)),
@@ -283,9 +261,8 @@ class BotLimits:
         )
         return int(seated[0][0]) + int(making[0][0])
 
-    def too_many_games(self, bot: Player, playing: int) -> BotRefused:
-        return BotRefused(
-            429,
+    def too_many_games(self, bot: Player, playing: int) -> Refusal:
+        return Refusal(
             "too-many-games",
             f"{bot.name} plays {playing} games already, as many at once as this server lets a bot play: finish one "
             "first.",
@@ -302,10 +279,10 @@ async def bot_of(request: Request, players: Players, limits: BotLimits) -> Playe
     """The bot account of the request's token, with the request counted against its limit; a page's cookie, no
     token or a token that is no bot's is refused (and counted against the client's address)."""
     if COOKIE in request.cookies:
-        raise BotRefused(403, "cookie", "The Bot API takes a bot's token, never a page's cookie.")
+        raise Refusal("cookie", "The Bot API takes a bot's token, never a page's cookie.")
     scheme, _, token = request.headers.get("authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise BotRefused(401, "no-token", "Send the bot's token: Authorization: Bearer TOKEN.")
+        raise Refusal("no-token", "Send the bot's token: Authorization: Bearer TOKEN.")
     bot = await limits.identify(token.strip(), client_address(request))
     await limits.take(bot)
     return bot

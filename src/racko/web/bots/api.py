@@ -1,7 +1,7 @@
 """The Bot API's routes (docs/BOTS.md, protocol ``v2``): a bot account's token in ``Authorization: Bearer``; its
 events and its seat's game as newline-delimited JSON streams with keep-alive lines; a move posted in the record
-format with the version it was chosen at, played through the table room's one path for moves (:meth:`Hub.act`: the
-same refusals, clocks and gone seats as a person's).
+format with the version it was chosen at, played through the table room's one path for moves (:meth:`TableRoom.act`:
+the same refusals, clocks and gone seats as a person's), and the same ways out of a game as a person's.
 
 Across server processes (:class:`BotEvents`): each event stream is noted in the store (at most
 :data:`~racko.web.bots.access.EVENT_STREAMS` a token: a newer one ends the oldest, wherever it is), events for a bot
@@ -26,11 +26,22 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 
 from racko.observation_json import observation_to_json
-from racko.web.bots.access import BotLimits, BotRefused, bot_of, posted_object
-from racko.web.core import WebError, after_closing
+from racko.web.bots.access import BotLimits, bot_of, posted_object
+from racko.web.core import Refusal, after_closing
 from racko.web.players import Player, Players, key_hash
 from racko.web.store import Rows
-from racko.web.table import PLACE_FIELDS, Elsewhere, Hub, Table, Watcher, place_index
+from racko.web.table import (
+    PLACE_FIELDS,
+    WAYS,
+    Asker,
+    Elsewhere,
+    Table,
+    TableNews,
+    TableRoom,
+    Watcher,
+    place_index,
+    request_of_form,
+)
 
 PROTOCOL = "v2"
 """The version of the Bot API (docs/BOTS.md); every stream's first line and the account say it."""
@@ -53,20 +64,6 @@ OVERLAP_SECONDS = 5.0
 """Each read of the events looks this far back before the last one (a write that committed late is not missed; the
 events already told are told once)."""
 BOT_ACCOUNT = "bot-account"
-STATUS = {
-    "stale": 409,
-    "not-your-turn": 409,
-    "over": 409,
-    "out-of-time": 409,
-    "not-your-seat": 403,
-    "spectator": 403,
-    "name-first": 403,
-    "no-table": 404,
-    "damaged": 410,
-    "elsewhere": 421,
-    "not-saved": 503,
-}
-"""The HTTP status of a refused move by the table room's code (any other: 400)."""
 log = logging.getLogger("racko.serve")
 
 Line = dict[str, Any] | None
@@ -118,9 +115,9 @@ class Poller:
 class BotEvents:
     """Each bot account's streams in this process, and what they are told: a game started at a table where the
     account sits (``gameStart``), a game there finished (``gameFinish``), the challenges.  It follows the tables as
-    the lobby does (:attr:`Hub.followers`), and keeps this process in step with the others (:meth:`keep`)."""
+    the lobby does (:attr:`TableRoom.tables_changed`), and keeps this process in step with the others (:meth:`keep`)."""
 
-    def __init__(self, hub: Hub, limits: BotLimits | None = None) -> None:
+    def __init__(self, hub: TableRoom, limits: BotLimits | None = None) -> None:
         self.hub = hub
         self.store = hub.store
         self.limits = limits or BotLimits(hub.players)
@@ -145,7 +142,7 @@ class BotEvents:
         """What the challenges and the seeks read at each of the keeper's looks."""
         self.sweepers: list[Callable[[Rows, float], None]] = []
         """What they sweep at each heartbeat (in its transaction; the server's clock)."""
-        hub.followers.append(self.table_changed)
+        hub.tables_changed.subscribe(self.table_changed)
 
     # --- telling ----------------------------------------------------------------------------------------
 
@@ -230,20 +227,21 @@ class BotEvents:
 
     # --- the tables -------------------------------------------------------------------------------------
 
-    async def table_changed(self, table_id: str, setup: dict[str, Any], over: bool, people_here: bool) -> None:
+    async def table_changed(self, news: TableNews) -> None:
+        setup = news.setup
         told: list[tuple[str, dict[str, Any]]] = []
-        for seat, spec in enumerate(setup["seats"]):
-            player = spec.get("player")
-            if spec.get("account") != "bot" or player is None:
+        for seat, spec in enumerate(setup.seats):
+            player = spec.player
+            if not spec.bot_account or player is None:
                 continue
-            kind = "gameFinish" if over else "gameStart"
-            key = (str(player), table_id, int(setup.get("game", 1)), kind)
+            kind = "gameFinish" if news.over else "gameStart"
+            key = (player, news.table_id, setup.game, kind)
             if key in self.told:
                 continue
             self.told.add(key)
-            event = {"type": kind, "table": table_id, "game": setup.get("game", 1), "seat": seat}
-            self.tell(str(player), event)
-            told.append((str(player), event))
+            event = {"type": kind, "table": news.table_id, "game": setup.game, "seat": seat}
+            self.tell(player, event)
+            told.append((player, event))
         if told and self.store.shared:  # another process may hold the bot's event stream: through the store
 
             def work(rows: Rows) -> list[str]:
@@ -339,7 +337,7 @@ class BotEvents:
 
 
 def routes(
-    hub: Hub, events: BotEvents, keep_alive: float = KEEP_ALIVE_SECONDS, limits: BotLimits | None = None
+    hub: TableRoom, events: BotEvents, keep_alive: float = KEEP_ALIVE_SECONDS, limits: BotLimits | None = None
 ) -> list[BaseRoute]:
     """The Bot API's routes; ``keep_alive``: seconds between two keep-alive lines of a quiet stream; ``limits``: the
     operator's limits per token (default: the events' own)."""
@@ -359,18 +357,16 @@ def routes(
         try:
             table = await hub.reach(table_id)
         except Elsewhere as elsewhere:
-            raise BotRefused(421, "elsewhere", f"{elsewhere} (node {elsewhere.node})", node=elsewhere.node) from None
-        except WebError as error:
-            raise BotRefused(STATUS.get(error.code, 404), error.code, str(error)) from None
+            raise Refusal("elsewhere", f"{elsewhere} (node {elsewhere.node})", node=elsewhere.node) from None
         seat = table.seat_of_player(bot.id)
         if seat is None:
-            raise BotRefused(403, "not-your-seat", "This bot has no seat at this table.")
+            raise Refusal("not-your-seat", "This bot has no seat at this table.")
         return table, seat
 
     async def account(request: Request) -> Response:
         try:
             bot = await bot_of_request(request)
-        except BotRefused as refusal:
+        except Refusal as refusal:
             return refusal.response()
         return JSONResponse(
             {"id": bot.id, "name": bot.name, "bot": True, "protocol": PROTOCOL, "protocols": list(PROTOCOLS)}
@@ -380,7 +376,7 @@ def routes(
         try:
             bot = await bot_of_request(request)
             seats = await asyncio.to_thread(players.seats_of, bot.id)
-        except BotRefused as refusal:
+        except Refusal as refusal:
             return refusal.response()
         stream = stream_of(request, bot, True)
         queue = stream.queue
@@ -452,7 +448,7 @@ def routes(
             since = _since(request.query_params.get("since"))
             protocol = _protocol(request.query_params.get("protocol"))
             table, seat = await seat_at(table_id, bot)
-        except BotRefused as refusal:
+        except Refusal as refusal:
             return refusal.response()
         stream = stream_of(request, bot, False)
         queue = stream.queue
@@ -463,11 +459,11 @@ def routes(
                 line = {"type": "game", "protocol": protocol, "table": table_id, "seat": seat} | {
                     key: frame[key] for key in ("setup", "game", "away_seconds")
                 }
-            elif line["type"] == "state":
+            elif line["type"] == "state" and watcher.viewer is not None:
                 # Built now, before any other await: the view of the same version, the seat's own observation in
                 # the engine's terms (racko.observation_json), which racko's bots and any policy decide from.
                 now = hub.tables.get(table_id, table)
-                line["observation"] = observation_to_json(now.session.observation(seat))
+                line["observation"] = observation_to_json(now.session.observation(watcher.viewer))
                 if protocol == "v1":
                     line = line | {"log": [_v1_entry(entry) for entry in line["log"]]}
             queue.put_nowait(line)
@@ -491,8 +487,12 @@ def routes(
                     if line is None:  # the seat opened on another stream, the table moved, the token revoked
                         return
                     yield json.dumps(line) + "\n"
-                    if line["type"] == "state" and line["view"]["over"]:
-                        yield json.dumps({"type": "gameFinish", "table": table_id, "version": line["version"]}) + "\n"
+                    if line["type"] == "state" and (line["view"]["over"] or watcher.viewer is None):
+                        # over, or the bot resigned or left: its seat is a computer's now, and its stream ends
+                        finish = {"type": "gameFinish", "table": table_id, "version": line["version"]}
+                        if watcher.viewer is None:
+                            finish["left"] = True
+                        yield json.dumps(finish) + "\n"
                         return
             finally:
 
@@ -519,24 +519,62 @@ def routes(
             table, seat = await seat_at(table_id, bot)
             action = body.get("action")
             if isinstance(action, dict) and "seat" in action and action["seat"] != seat:
-                raise BotRefused(
-                    400, "wrong-seat", f"This bot sits in seat {seat}: a move names its own seat, or none."
-                )
-            try:
-                await hub.act(hub.tables.get(table_id, table), seat, body.get("version"), action)
-            except WebError as error:
-                raise BotRefused(STATUS.get(error.code, 400), error.code, str(error)) from None
-        except BotRefused as refusal:
+                raise Refusal("wrong-seat", f"This bot sits in seat {seat}: a move names its own seat, or none.")
+            await hub.act(hub.tables.get(table_id, table), seat, body.get("version"), action)
+        except Refusal as refusal:
             return refusal.response()
         if hub.metrics is not None:
             hub.metrics.bot_move.observe(time.perf_counter() - started)
         return JSONResponse({"ok": True, "version": hub.tables.get(table_id, table).version})
 
+    async def way_out(request: Request) -> Response:
+        """A way out of the bot's game, as a person's: resign, leave, abort, offer to end, accept or decline the
+        standing offer, or take a gone seat back (docs/BOTS.md)."""
+        table_id, way = request.path_params["table"], request.path_params["way"]
+        try:
+            bot = await bot_of_request(request)
+            if way not in WAYS:
+                raise Refusal("no-route", f"A game's way out is one of {', '.join(WAYS)}.")
+            await posted_object(
+                request,
+                too_big="The body is at most 4 KiB.",
+                not_json="The body is a JSON object.",
+                not_object="The body is a JSON object.",
+                empty=b"{}",
+            )
+            table, seat = await seat_at(table_id, bot)
+            await hub.way(hub.tables.get(table_id, table), seat, way)
+        except Refusal as refusal:
+            return refusal.response()
+        return JSONResponse({"ok": True, "version": hub.tables.get(table_id, table).version})
+
+    async def make_table(request: Request) -> Response:
+        """A bot's own table (its seat ``me``, seated by its token), made as the start page makes one: its people's
+        seats have links (for the bot's operator to send), its computer levels play at once."""
+        try:
+            bot = await bot_of_request(request)
+            form = await posted_object(
+                request,
+                too_big="The settings are at most 4 KiB.",
+                not_json="The table's settings are a JSON object.",
+                not_object="The table's settings are a JSON object.",
+            )
+
+            async def bot_named(name: str) -> Player | None:
+                return await asyncio.to_thread(players.bot_named, name[:40])
+
+            links = await hub.create(await request_of_form(form, Asker.bot(bot), None, bot_named))
+        except Refusal as refusal:
+            return refusal.response()
+        return JSONResponse(links, headers={"Cache-Control": "no-store"})  # the people's links are in it
+
     return [
         Route("/api/bot/account", account),
+        Route("/api/bot/tables", make_table, methods=["POST"]),
         Route("/api/bot/stream/event", event_stream),
         Route("/api/bot/game/stream/{table}", game_stream),
         Route("/api/bot/game/{table}/move", move, methods=["POST"]),
+        Route("/api/bot/game/{table}/{way}", way_out, methods=["POST"]),
     ]
 
 
@@ -544,7 +582,7 @@ def _protocol(text: str | None) -> str:
     if text is None:
         return PROTOCOL
     if text not in PROTOCOLS:
-        raise BotRefused(400, "bad-protocol", f"The protocol is one of {', '.join(PROTOCOLS)}.")
+        raise Refusal("bad-protocol", f"The protocol is one of {', '.join(PROTOCOLS)}.")
     return text
 
 
@@ -557,5 +595,5 @@ def _since(text: str | None) -> int:
     if text is None:
         return 0
     if not text.isdigit() or len(text) > 12:
-        raise BotRefused(400, "bad-since", "since is the last version (sequence number) the bot was sent.")
+        raise Refusal("bad-since", "since is the last version (sequence number) the bot was sent.")
     return int(text)

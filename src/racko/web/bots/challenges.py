@@ -1,7 +1,7 @@
 """Challenges to bot accounts (docs/BOTS.md): a person (from the bot's challenge page) or another bot asks a bot for a
 game of given settings; the bot, told on its event stream, accepts or declines within :data:`CHALLENGE_SECONDS`, or
 the challenge expires.  An accepted challenge makes the table through the table room's own way of making one
-(:meth:`Challenges._make_table`, one call: as ``POST /api/tables`` makes one) and both sides are told.
+(:meth:`TableRoom.create` with a :class:`TableRequest`, as ``POST /api/tables`` makes one) and both sides are told.
 
 A challenge is kept in the store (``racko_challenges``), so any server process serves it: the one that took it, the
 one the bot's answer reaches, the one its challenger's page asks.  Each change is one transaction that changes the
@@ -28,13 +28,23 @@ from typing import Any
 from racko.errors import RackoError
 from racko.play.session import bots_for
 from racko.rules import variant
-from racko.web.bots.access import BotLimits, BotRefused
+from racko.web.bots.access import BotLimits
 from racko.web.bots.api import BotEvents, Poller, listening_in, publish
 from racko.web.clock import ALL_PRESETS, NO_CLOCK
-from racko.web.core import WebError
+from racko.web.core import Refusal
 from racko.web.players import Player
 from racko.web.store import Rows
-from racko.web.table import Hub
+from racko.web.table import (
+    Asker,
+    BotAccountSeat,
+    Consent,
+    LevelSeat,
+    PersonSeat,
+    SeatRequest,
+    TableRequest,
+    TableRoom,
+    rules_of,
+)
 
 CHALLENGE_SECONDS = 60.0
 """How long a challenge waits for the bot's answer before it expires."""
@@ -45,8 +55,8 @@ MAKING_SECONDS = 120.0
 DECLINE_REASONS = ("generic", "later", "variant", "players", "clock", "rated", "casual")
 """Why a bot declines, one of these words (each said in the challenger's language on their page)."""
 PERSON, BOT_ACCOUNT = "person", "bot-account:"
-"""A seat beyond the challenger's and the bot's for a person (a link for the challenger to send) or a bot account
-(seated as the start page's form seats one, docs/BOTS.md)."""
+"""A seat beyond the challenger's and the bot's for a person (a link for the challenger to send); a bot account there
+is refused (it sits only by its own consent: challenge it too)."""
 OPEN, ACCEPTING, ACCEPTED, DECLINED, EXPIRED, WITHDRAWN, FAILED = (
     "open",
     "accepting",
@@ -76,9 +86,8 @@ class Challenge:
     challenger_is_bot: bool
     bot: Player
     settings: dict[str, Any]
-    """variant, players, seats (who sits in the seats after the challenger's and the bot's: a computer level,
-    ``person`` or ``bot-account:NAME``, as the start page's form says them), target, clock, rated,
-    two_player_rule."""
+    """variant, players, seats (who sits in the seats after the challenger's and the bot's: a computer level or
+    ``person``, as the start page's form says them), target, clock, rated, two_player_rule."""
     made: float
     address: str | None = None
     state: str = OPEN
@@ -148,30 +157,30 @@ def challenge_settings(body: dict[str, Any]) -> dict[str, Any]:
     try:
         chosen = variant(str(body.get("variant", "classic")))
     except RackoError:
-        raise BotRefused(400, "bad-challenge", f"There is no variant {str(body.get('variant'))[:30]!r}.") from None
+        raise Refusal("bad-challenge", f"There is no variant {str(body.get('variant'))[:30]!r}.") from None
     players = body.get("players", 2)
     if not isinstance(players, int) or isinstance(players, bool) or players not in chosen.player_counts:
         counts = ", ".join(str(count) for count in chosen.player_counts)
-        raise BotRefused(400, "bad-challenge", f"{chosen.title} is played by {counts} players.")
+        raise Refusal("bad-challenge", f"{chosen.title} is played by {counts} players.")
     levels = body.get("seats", [])
     playing = bots_for(chosen.name)
     fits = (PERSON, *playing)
-    if (
-        not isinstance(levels, list)
-        or len(levels) != players - 2
-        or not all(isinstance(level, str) and (level in fits or level.startswith(BOT_ACCOUNT)) for level in levels)
-    ):
-        raise BotRefused(
-            400,
+    if isinstance(levels, list) and any(isinstance(level, str) and level.startswith(BOT_ACCOUNT) for level in levels):
+        raise Refusal(
+            "no-consent",
+            "seats: a bot account sits at a table only by its own consent: challenge each bot on its own, or meet "
+            "them in quick play.",
+        )
+    if not isinstance(levels, list) or len(levels) != players - 2 or not all(level in fits for level in levels):
+        raise Refusal(
             "bad-challenge",
-            f"seats: who sits in the {players - 2} other seats, each {PERSON}, {BOT_ACCOUNT}NAME or one of "
-            f"{', '.join(playing)}.",
+            f"seats: who sits in the {players - 2} other seats, each {PERSON} or one of {', '.join(playing)}.",
         )
     rated = body.get("rated") is True
     clock = body.get("clock", "normal" if rated else NO_CLOCK)
     if clock not in ALL_PRESETS and not (clock == NO_CLOCK and not rated):
         choices = list(ALL_PRESETS) if rated else [*ALL_PRESETS, NO_CLOCK]
-        raise BotRefused(400, "bad-challenge", f"A clock is one of {', '.join(choices)}.")
+        raise Refusal("bad-challenge", f"A clock is one of {', '.join(choices)}.")
     target = body.get("target")
     options: dict[str, Any] = {}
     if target is not None:
@@ -181,7 +190,7 @@ def challenge_settings(body: dict[str, Any]) -> dict[str, Any]:
     try:
         rules = chosen.rules(players, **options)
     except (RackoError, TypeError, ValueError) as error:
-        raise BotRefused(400, "bad-challenge", str(error)) from None
+        raise Refusal("bad-challenge", str(error)) from None
     return {
         "variant": chosen.name,
         "players": players,
@@ -258,7 +267,9 @@ def withdraw_every_one_of(rows: Rows, player_id: str, now: float) -> Told:
 class Challenges:
     """The challenges, kept in the store: made, told to the bot, answered or expired, and the table made."""
 
-    def __init__(self, hub: Hub, events: BotEvents, limits: BotLimits, now: Callable[[], float] | None = None) -> None:
+    def __init__(
+        self, hub: TableRoom, events: BotEvents, limits: BotLimits, now: Callable[[], float] | None = None
+    ) -> None:
         self.hub = hub
         self.store = hub.store
         self.events = events
@@ -290,14 +301,9 @@ class Challenges:
         settings = challenge_settings(body)
         bot = await asyncio.to_thread(self.hub.players.bot_named, bot_name[:40])
         if bot is None:
-            raise BotRefused(404, "no-bot", f"There is no bot account {bot_name[:30]!r}.")
+            raise Refusal("no-bot", f"There is no bot account {bot_name[:30]!r}.")
         if bot.id == challenger.id:
-            raise BotRefused(400, "bad-challenge", "A bot cannot challenge itself.")
-        others = [seat[len(BOT_ACCOUNT) :] for seat in settings["seats"] if seat.startswith(BOT_ACCOUNT)]
-        for name in others:
-            other = await asyncio.to_thread(self.hub.players.bot_named, name[:40])
-            if other is None or other.id in (bot.id, challenger.id) or others.count(name) > 1:
-                raise BotRefused(400, "bad-challenge", f"seats: {name[:30]!r} is no other bot account.")
+            raise Refusal("bad-challenge", "A bot cannot challenge itself.")
         limits = self.limits
         now = self.now()
         challenge = Challenge(
@@ -307,9 +313,7 @@ class Challenges:
         def work(rows: Rows) -> tuple[None, Told]:
             _hold(rows, bot.id, *([challenger.id] if challenger_is_bot else []))
             if not listening_in(rows, bot.id, time.time()):
-                raise BotRefused(
-                    409, "bot-offline", f"{bot.name} is not connected: a bot is challenged while it listens."
-                )
+                raise Refusal("bot-offline", f"{bot.name} is not connected: a bot is challenged while it listens.")
             for player in [bot, challenger] if challenger_is_bot else [bot]:
                 playing = limits.games_of(rows, player.id)
                 if playing >= limits.games_at_once:
@@ -320,8 +324,7 @@ class Challenges:
                 (bot.id, OPEN, since),
             )[0][0]
             if int(waiting) >= limits.open_challenges:
-                raise BotRefused(
-                    429,
+                raise Refusal(
                     "too-many-challenges",
                     f"{bot.name} has {limits.open_challenges} challenges waiting for its answer: try again in a "
                     "minute.",
@@ -332,8 +335,7 @@ class Challenges:
                 (challenger.id, OPEN, since),
             )[0][0]
             if int(asked) >= limits.challenges_per_challenger:
-                raise BotRefused(
-                    429,
+                raise Refusal(
                     "too-many-challenges",
                     f"At most {limits.challenges_per_challenger} challenges wait for an answer at once: wait.",
                     retry_after=int(CHALLENGE_SECONDS),
@@ -365,7 +367,7 @@ class Challenges:
         """The challenge as it stands (one whose time ran out is expired now, and told); ``404 no-challenge``."""
         challenge = await asyncio.to_thread(self.store.read, lambda rows: _read(rows, challenge_id[:40]))
         if challenge is None:
-            raise BotRefused(404, "no-challenge", "There is no such challenge (it ended long ago, or never was).")
+            raise Refusal("no-challenge", "There is no such challenge (it ended long ago, or never was).")
         if challenge.state == OPEN and self.now() >= challenge.expires():
             return await self._expire(challenge)
         return challenge
@@ -403,28 +405,35 @@ class Challenges:
             raise _not_open(current)
         try:
             current.table, current.guests = await self._make_table(current)
-        except WebError as error:
-            await self._change(current, (ACCEPTING,), FAILED, str(error))
-            raise BotRefused(400, "bad-challenge", f"The table could not be made: {error}") from None
+        except Refusal as error:
+            if error.code != "not-saved":  # the table room refused the table: the challenge failed
+                await self._change(current, (ACCEPTING,), FAILED, str(error))
+                raise Refusal("bad-challenge", f"The table could not be made: {error}") from None
+            await self._reopen(current)
+            raise
         except Exception:  # the database refused the table: the challenge is open again, to be accepted again
-            await self._run(
-                lambda rows: (
-                    rows(
-                        "UPDATE racko_challenges SET state = ? WHERE challenge_id = ? AND state = ?",
-                        (OPEN, current.id, ACCEPTING),
-                    ),
-                    [],
-                )
-            )
-            raise BotRefused(503, "not-saved", "The table could not be kept: try again.") from None
+            await self._reopen(current)
+            raise Refusal("not-saved", "The table could not be kept: try again.") from None
         await self._change(current, (ACCEPTING,), ACCEPTED, None)
         return current
+
+    async def _reopen(self, challenge: Challenge) -> None:
+        """The database refused the accepted challenge's table: it is open again, to be accepted again."""
+        await self._run(
+            lambda rows: (
+                rows(
+                    "UPDATE racko_challenges SET state = ? WHERE challenge_id = ? AND state = ?",
+                    (OPEN, challenge.id, ACCEPTING),
+                ),
+                [],
+            )
+        )
 
     async def decline(self, challenge_id: str, bot: Player, reason: Any) -> Challenge:
         """The challenged bot declines, with one of :data:`DECLINE_REASONS`."""
         reason = "generic" if reason is None else reason
         if reason not in DECLINE_REASONS:
-            raise BotRefused(400, "bad-reason", f"A reason is one of {', '.join(DECLINE_REASONS)}.")
+            raise Refusal("bad-reason", f"A reason is one of {', '.join(DECLINE_REASONS)}.")
         challenge = await self._answerable(challenge_id, bot)
         return await self._answer(challenge, DECLINED, str(reason))
 
@@ -432,7 +441,7 @@ class Challenges:
         """The challenger takes the challenge back before it is answered."""
         challenge = await self.find(challenge_id)
         if challenge.challenger.id != challenger.id:
-            raise BotRefused(403, "not-yours", "Only its challenger can withdraw a challenge.")
+            raise Refusal("not-yours", "Only its challenger can withdraw a challenge.")
         return await self._answer(challenge, WITHDRAWN, None)
 
     async def forget(self, player_id: str) -> None:
@@ -446,7 +455,7 @@ class Challenges:
     async def _answerable(self, challenge_id: str, bot: Player) -> Challenge:
         challenge = await self.find(challenge_id)
         if challenge.bot.id != bot.id:
-            raise BotRefused(403, "not-yours", "Only the challenged bot answers a challenge.")
+            raise Refusal("not-yours", "Only the challenged bot answers a challenge.")
         return challenge
 
     async def _answer(self, challenge: Challenge, state: str, reason: str | None) -> Challenge:
@@ -506,24 +515,25 @@ class Challenges:
             )
 
     async def _make_table(self, challenge: Challenge) -> tuple[str, list[dict[str, Any]]]:
-        """The table, made as the start page's form makes one: the challenger's seat bound to them (a person's
-        page opens it without a link), the bot's to the bot account, then the other seats (a person's seat has a
-        link, kept for the challenger); the table's id and those links."""
+        """The table, made through the table room's one way of making tables: the challenger's seat bound to them
+        (a person's page opens it without a link; a challenging bot sits by the challenge it made), the bot's by
+        the challenge it accepted, then the other seats (a person's seat has a link, kept for the challenger); the
+        table's id and those links."""
         settings = challenge.settings
-        first = BOT_ACCOUNT + challenge.challenger.name if challenge.challenger_is_bot else PERSON
-        form = {
-            "variant": settings["variant"],
-            "players": settings["players"],
-            "seats": [first, BOT_ACCOUNT + challenge.bot.name, *settings["seats"]],
-            "names": ["" if challenge.challenger_is_bot else challenge.challenger.name],
-            "target": settings["target"],
-            "clock": settings["clock"],
-            "rated": settings["rated"],
-            "two_player_rule": settings["two_player_rule"],
-            "public": False,
-        }
-        person = None if challenge.challenger_is_bot else challenge.challenger
-        links = await self.hub.create(form, [person], [challenge.address if person is not None else None])
+        first: SeatRequest = (
+            BotAccountSeat(challenge.challenger, Consent.CHALLENGE)
+            if challenge.challenger_is_bot
+            else PersonSeat(player=challenge.challenger, address=challenge.address)
+        )
+        others: list[SeatRequest] = [PersonSeat() if seat == PERSON else LevelSeat(seat) for seat in settings["seats"]]
+        request = TableRequest(
+            rules_of(settings),
+            (first, BotAccountSeat(challenge.bot, Consent.CHALLENGE), *others),
+            Asker.of_room("challenges"),
+            rated=settings["rated"],
+            clock=None if settings["clock"] == NO_CLOCK else settings["clock"],
+        )
+        links = await self.hub.create(request)
         guests = [
             {"seat": seat["seat"], "token": seat["token"]} for seat in links["seats"][2:] if seat["token"] is not None
         ]
@@ -543,11 +553,11 @@ class Challenges:
             tell(Challenge.of_row(row).event(now))
 
 
-def _not_open(challenge: Challenge) -> BotRefused:
+def _not_open(challenge: Challenge) -> Refusal:
     shown = OPEN if challenge.state == ACCEPTING else challenge.state
     if shown == OPEN:
-        return BotRefused(409, "not-open", "This challenge is being accepted already.")
-    return BotRefused(409, "not-open", f"This challenge is {shown} already.")
+        return Refusal("not-open", "This challenge is being accepted already.")
+    return Refusal("not-open", f"This challenge is {shown} already.")
 
 
 def forget_challenges(rows: Rows, player_id: str) -> None:

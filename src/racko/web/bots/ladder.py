@@ -6,8 +6,8 @@ Their ratings move on the bots' board (the ratings room).
 Who meets whom is :func:`pairings`, a pure function of the entrants, the meetings of the last day and a seeded
 random source, so that a test drives it with a simulated clock.  :class:`Ladder` runs it: each process notes its
 bots that are online in the store, and one process at a time (a lease in the store) pairs them and makes their
-tables through the table room's one way to make a table (what ``POST /api/tables`` does for ``bot-account:NAME``
-seats)."""
+tables through the table room's one way to make a table (a bot sits by the ladder's consent: it is online while the
+operator runs the ladder)."""
 
 from __future__ import annotations
 
@@ -18,16 +18,15 @@ import secrets
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from racko import bots
-from racko.rules import VARIANTS
+from racko.rules import VARIANTS, variant
 from racko.web.bots.api import BotEvents
 from racko.web.clock import PRESETS
-from racko.web.players import FORGOTTEN_SUBJECT, bots_in, games_under_way, names_in, subject_of
+from racko.web.players import FORGOTTEN_SUBJECT, Player, bots_in, games_under_way, names_in, subject_of
 from racko.web.ratings import BOTS, Ratings
 from racko.web.store import Rows, SchemaPart
-from racko.web.table import Hub
+from racko.web.table import Asker, BotAccountSeat, Consent, LevelSeat, TableNews, TableRequest, TableRoom
 
 log = logging.getLogger("racko.serve")
 
@@ -205,7 +204,7 @@ class Ladder:
 
     def __init__(
         self,
-        hub: Hub,
+        hub: TableRoom,
         events: BotEvents,
         ratings: Ratings,
         limits: LadderLimits,
@@ -219,7 +218,7 @@ class Ladder:
         self.rng = random.Random(limits.seed)
         self.holder = f"{self.store.node or 'racko'}-{secrets.token_hex(4)}"
         self.finished_told: set[str] = set()
-        hub.followers.append(self._table_changed)
+        hub.tables_changed.subscribe(self._table_changed)
 
     async def run(self) -> None:
         """Pair the ladder every :attr:`LadderLimits.every` seconds, for as long as the server runs."""
@@ -336,21 +335,25 @@ class Ladder:
         return standing, entrants
 
     async def _start(self, seats: list[str], names: Mapping[str, str], now: float) -> str | None:
-        """A rated table for these two entrants, made as ``POST /api/tables`` makes one with ``bot-account:NAME``
-        seats, and noted as the ladder's; its id (None: it could not be made, said in the log)."""
-        form: dict[str, Any] = {
-            "variant": self.limits.variant,
-            "players": 2,
-            "seats": [f"bot-account:{names[seat]}" if seat in names else seat[len(LEVEL) :] for seat in seats],
-            "rated": True,
-            "public": False,
-            "clock": self.limits.clock,
-        }
-        if self.limits.target is not None:
-            form["target"] = self.limits.target
+        """A rated table for these two entrants, made through the table room's one way to make a table (a bot
+        account sits by the ladder's consent: it is online while the ladder runs), and noted as the ladder's; its
+        id (None: it could not be made, said in the log)."""
+        options = {"target": self.limits.target} if self.limits.target is not None else {}
         try:
-            made = await self.hub.create(form)
-        except Exception as error:  # a bot gone meanwhile (a WebError), or the database away a moment
+            request = TableRequest(
+                variant(self.limits.variant).rules(2, **options),
+                tuple(
+                    BotAccountSeat(Player(seat[2:], names[seat]), Consent.LADDER)
+                    if seat in names
+                    else LevelSeat(seat[len(LEVEL) :])
+                    for seat in seats
+                ),
+                Asker.of_room("ladder"),
+                rated=True,
+                clock=self.limits.clock,
+            )
+            made = await self.hub.create(request)
+        except Exception as error:  # a bot at its games at once meanwhile (a Refusal), or the database away a moment
             log.warning("the bot ladder could not seat %s: %s", " and ".join(seats), error)
             return None
         table = str(made["table"])
@@ -364,12 +367,13 @@ class Ladder:
         )
         return table
 
-    async def _table_changed(self, table_id: str, setup: dict[str, Any], over: bool, people_here: bool) -> None:
+    async def _table_changed(self, news: TableNews) -> None:
         """A game over at a table with a bot account (told by the process that plays it): a ladder game there is
         finished, and its entrants have room for another."""
-        if not over or table_id in self.finished_told:
+        table_id = news.table_id
+        if not news.over or table_id in self.finished_told:
             return
-        if not any(spec.get("account") == "bot" for spec in setup["seats"]):
+        if not any(spec.bot_account for spec in news.setup.seats):
             return
         if len(self.finished_told) >= TOLD_KEPT:
             self.finished_told.clear()  # forgetting only costs a harmless second update

@@ -17,12 +17,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from racko.web.bots.access import BotLimits, BotRefused, bot_of, posted_object
+from racko.web.bots.access import BotLimits, bot_of, posted_object
 from racko.web.bots.api import STALE_SECONDS, BotEvents, Poller, listening_in
 from racko.web.bots.challenges import Challenge, Challenges, withdraw_every_one_of
 from racko.web.core import (
-    Refused,
-    WebError,
+    Refusal,
     client_address,
     json_body,
     page,
@@ -32,8 +31,6 @@ from racko.web.lobby import Lobby
 from racko.web.players import Player, required_player
 from racko.web.store import Rows
 
-SEEK_STATUS = {"too-many": 429}
-"""The HTTP status of a seek the lobby refuses (any other: 400)."""
 SEEKS_PER_BOT = 3
 """Kinds of game one bot may seek at once (as many as a person may wait for in quick play)."""
 
@@ -54,16 +51,13 @@ class Seeks:
     async def seek(self, bot: Player, body: dict[str, Any]) -> dict[str, Any]:
         """The bot's seek, noted in the store (refused when it has no event stream open anywhere, plays as many
         games as it may, or seeks :data:`SEEKS_PER_BOT` kinds already), then offered to this process's lobby."""
-        try:
-            wish = self.lobby.bot_wish(body)
-        except WebError as error:
-            raise BotRefused(SEEK_STATUS.get(error.code, 400), error.code, str(error)) from None
+        wish = self.lobby.bot_wish(body)
         limits = self.limits
 
         def work(rows: Rows) -> None:
             rows("UPDATE racko_bot_accounts SET created = created WHERE player_id = ?", (bot.id,))  # held
             if not listening_in(rows, bot.id, time.time()):
-                raise BotRefused(409, "not-listening", "Open the event stream first: a seek lasts while it is open.")
+                raise Refusal("not-listening", "Open the event stream first: a seek lasts while it is open.")
             playing = limits.games_of(rows, bot.id)
             if playing >= limits.games_at_once:
                 raise limits.too_many_games(bot, playing)
@@ -71,17 +65,14 @@ class Seeks:
             if wish in others:
                 return
             if len(others) >= SEEKS_PER_BOT:
-                raise BotRefused(429, "too-many", f"A bot seeks at most {SEEKS_PER_BOT} kinds of game at once.")
+                raise Refusal("too-many", f"A bot seeks at most {SEEKS_PER_BOT} kinds of game at once.")
             rows(
                 "INSERT INTO racko_bot_seeks (player_id, wish, body, made) VALUES (?, ?, ?, ?)",
                 (bot.id, wish, json.dumps(body), time.time()),
             )
 
         await asyncio.to_thread(self.store.run, work, durable=False)
-        try:
-            return await self.lobby.bot_seeks(bot, body)
-        except WebError as error:
-            raise BotRefused(SEEK_STATUS.get(error.code, 400), error.code, str(error)) from None
+        return await self.lobby.bot_seeks(bot, body)
 
     async def stop(self, bot_id: str) -> int:
         """The bot's seeks end, everywhere (each lobby at its next look); how many there were."""
@@ -133,7 +124,7 @@ class Seeks:
                 wish = json.loads(body)
                 if (bot_id, self.lobby.bot_wish(wish)) not in wished:
                     await self.lobby.bot_seeks(Player(bot_id, name), wish)
-            except (ValueError, WebError):
+            except (ValueError, Refusal):
                 continue
 
     def _sweep(self, rows: Rows, now: float) -> None:
@@ -186,7 +177,7 @@ def matching_routes(
         try:
             bot, body = await bot_body(request)
             made = await challenges.make(bot, True, request.path_params["name"], body)
-        except BotRefused as refusal:
+        except Refusal as refusal:
             return refusal.response()
         return answered(made.status(challenges.now(), challenger=True))
 
@@ -195,8 +186,8 @@ def matching_routes(
             bot = await bot_of(request, players, limits)
             challenge = await challenges.find(request.path_params["id"])
             if bot.id not in (challenge.bot.id, challenge.challenger.id):
-                raise BotRefused(403, "not-yours", "This challenge is neither to nor from this bot.")
-        except BotRefused as refusal:
+                raise Refusal("not-yours", "This challenge is neither to nor from this bot.")
+        except Refusal as refusal:
             return refusal.response()
         return answered(challenge.status(challenges.now(), challenger=bot.id == challenge.challenger.id))
 
@@ -213,8 +204,8 @@ def matching_routes(
             elif answer == "cancel":
                 challenge = await challenges.withdraw(challenge_id, bot)
             else:
-                raise BotRefused(404, "no-route", "A challenge is answered with accept, decline or cancel.")
-        except BotRefused as refusal:
+                raise Refusal("no-route", "A challenge is answered with accept, decline or cancel.")
+        except Refusal as refusal:
             return refusal.response()
         return answered(challenge.status(challenges.now(), challenger=bot.id == challenge.challenger.id))
 
@@ -222,14 +213,14 @@ def matching_routes(
         try:
             bot, body = await bot_body(request)
             sought = await seeks.seek(bot, body)
-        except BotRefused as refusal:
+        except Refusal as refusal:
             return refusal.response()
         return JSONResponse(sought)
 
     async def stop_seeking(request: Request) -> Response:
         try:
             bot = await bot_of(request, players, limits)
-        except BotRefused as refusal:
+        except Refusal as refusal:
             return refusal.response()
         return JSONResponse({"stopped": await seeks.stop(bot.id)})
 
@@ -240,33 +231,25 @@ def matching_routes(
 
     async def person_challenges(request: Request) -> Response:
         try:
-            try:
-                body = await json_body(request, allowed)
-                person = await required_player(request, players)
-            except Refused as refused:
-                raise BotRefused(refused.status, "refused", str(refused)) from None
+            body = await json_body(request, allowed)
+            person = await required_player(request, players)
             if await asyncio.to_thread(players.is_bot, person.id):
-                raise BotRefused(403, "bot", "A bot challenges through the Bot API.")
+                raise Refusal("bot", "A bot challenges through the Bot API.")
             made = await challenges.make(person, False, str(body.get("bot", "")), body, client_address(request))
-        except BotRefused as refusal:
+        except Refusal as refusal:
             return refusal.response()
         return answered(made.status(challenges.now(), challenger=True))
 
     async def person_looks(request: Request) -> Response:
         try:
-            try:
-                person = await required_player(request, players)
-            except Refused as refused:
-                raise BotRefused(refused.status, "refused", str(refused)) from None
+            person = await required_player(request, players)
             challenge = await challenges.find(request.path_params["id"])
             if challenge.challenger.id != person.id:
-                raise BotRefused(403, "not-yours", "Only its challenger follows a challenge.")
+                raise Refusal("not-yours", "Only its challenger follows a challenge.")
             if request.method == "POST":
                 await json_body(request, allowed)
                 challenge = await challenges.withdraw(challenge.id, person)
-        except Refused as refused:
-            return BotRefused(refused.status, "refused", str(refused)).response()
-        except BotRefused as refusal:
+        except Refusal as refusal:
             return refusal.response()
         return answered(challenge.status(challenges.now(), challenger=True))
 

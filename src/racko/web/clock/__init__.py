@@ -1,12 +1,11 @@
 """The clock room: real-time and turn-based clocks as pure functions of a table's journal (:mod:`.clock`): the
-speeds, a seat's time left, when its turn runs out (and a turn-based one's reminder), and when a seat is gone.
+speeds, a seat's time left, when its turn runs out (and a turn-based one's reminder).
 No I/O: the table room keeps the times and acts."""
 
 from racko.web.clock.clock import (
     ALL_PRESETS,
     DAY,
     DEFAULT_PRESET,
-    GONE_AFTER,
     NO_CLOCK,
     PRESETS,
     REMIND_BEFORE,
@@ -26,7 +25,6 @@ __all__ = [
     "ALL_PRESETS",
     "DAY",
     "DEFAULT_PRESET",
-    "GONE_AFTER",
     "NO_CLOCK",
     "PRESETS",
     "REMIND_BEFORE",

@@ -13,7 +13,7 @@ the moves.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 
@@ -76,20 +76,17 @@ WARN_SECONDS = 10.0
 """The seat to act is warned this long before its time runs out."""
 ROUND_PAUSE = 10.0
 """A new round's first turn starts this long after the last round ended: time to read the round's report, which no
-clock charges."""
-GONE_AFTER = 2
-"""A seat whose turns the clock played this many times in a row is gone: its computer player plays without waiting."""
+clock charges and during which no computer player moves (at any table)."""
 
 
 @dataclass(frozen=True)
 class Played:
     """One action of the journal as the clock sees it: when it was played (``None``: a row older than clocks), by
-    which seat, in which round (from 0), and whether the clock played it for the seat."""
+    which seat, in which round (from 0)."""
 
     at: float | None
     seat: int
     round: int
-    by_clock: bool = False
 
 
 @dataclass(frozen=True)
@@ -103,19 +100,14 @@ class Back:
 
 @dataclass
 class ClockState:
-    """Every seat's clock after a journal: the banks, whose turn runs and since when, and the turns the clock played
-    in a row per seat."""
+    """Every seat's clock after a journal: the banks, and whose turn runs and since when.  (Whether a seat is gone is
+    its seat's state, racko.web.table.seats: the clock only plays the turns.)"""
 
     preset: Preset
     banks: list[float]
     to_act: int | None
     since: float | None
     """When the turn of ``to_act`` began; ``None`` while no clock runs (not started yet, or times unknown)."""
-    timed_out: list[int] = field(default_factory=list)
-    """Per seat, how many of its last turns the clock played (reset by a turn of its own, or by saying it is back)."""
-
-    def gone(self, seat: int) -> bool:
-        return self.timed_out[seat] >= GONE_AFTER
 
     def deadline(self) -> float | None:
         """When the running turn runs out (``None``: no turn runs)."""
@@ -138,11 +130,12 @@ class ClockState:
             return whole
         return max(0.0, min(whole, whole - (now - self.since)))
 
-    def json(self, now: float, clocked: Sequence[bool]) -> dict[str, Any]:
+    def json(self, now: float, clocked: Sequence[bool], gone: Sequence[bool]) -> dict[str, Any]:
         """What every page is shown (nothing hidden in it): per seat the seconds left for its turn and its bank,
-        whether it is gone, and which seat's clock runs.  ``clocked``: per seat, whether its clock can run at all (a
-        person's seat; a computer player's has none)."""
-        running = self.to_act is not None and self.since is not None and clocked[self.to_act]
+        whether it is gone, and which seat's clock runs.  ``clocked``: per seat, whether its clock can run now (a
+        person's seat that its person plays: not a computer player's, not a gone one's); ``gone``: per seat, whether
+        it is gone (the seats' states say)."""
+        running = self.to_act is not None and self.since is not None and clocked[self.to_act] and self.since <= now
         return {
             "preset": self.preset.name,
             "days": self.preset.days,
@@ -152,9 +145,9 @@ class ClockState:
             "running": self.to_act if running else None,
             "left": [round(self.left(seat, now), 1) for seat in range(len(self.banks))],
             "banks": [round(bank, 1) for bank in self.banks],
-            "gone": [self.gone(seat) for seat in range(len(self.banks))],
-            # A round's first turn starts after the pause (ROUND_PAUSE): the pages close the round's report then.
-            "starts_in": round(self.since - now, 1) if running and self.since is not None and self.since > now else 0,
+            "gone": list(gone),
+            # A round's first turn starts after the pause (ROUND_PAUSE): nothing runs until then.
+            "starts_in": round(self.since - now, 1) if self.since is not None and self.since > now else 0,
         }
 
 
@@ -171,44 +164,34 @@ def clock_state(
     when the clock started (every person seated), ``None`` if it has not.  An action without a time (a row older
     than clocks) starts every bank again, and no turn runs until the table says when (:func:`resumed`)."""
     banks = [preset.bank] * seats
-    timed_out = [0] * seats
     since: float | None = start
     seat_now: int | None = None
     round_seen = 0
-    clock_turn = False
     last_at: float | None = start
-    pending = sorted(backs, key=lambda back: back.count)
 
     def begin(at: float | None, new_round: bool) -> float | None:
         if start is None or at is None:
             return None
         return max(start, at + (ROUND_PAUSE if new_round else 0.0))
 
-    def end(seat: int, at: float | None, by_clock: bool) -> None:
+    def end(seat: int, at: float | None) -> None:
         if since is not None and at is not None:
             used = max(0.0, at - since)
             banks[seat] = min(preset.cap, max(0.0, banks[seat] + preset.move - used))
-        timed_out[seat] = timed_out[seat] + 1 if by_clock else 0
 
-    for index, action in enumerate(played):
-        while pending and pending[0].count <= index:
-            timed_out[pending.pop(0).seat] = 0
+    for action in played:
         if action.at is None:
             banks = [preset.bank] * seats
             since = None
         if seat_now is not None and (action.seat != seat_now or action.round != round_seen):
-            end(seat_now, last_at, clock_turn)
+            end(seat_now, last_at)
             since = begin(last_at, action.round != round_seen)
-            clock_turn = False
         seat_now, round_seen = action.seat, action.round
-        clock_turn = clock_turn or action.by_clock
         last_at = action.at
     if seat_now is not None and (to_act != seat_now or round_now != round_seen):
-        end(seat_now, last_at, clock_turn)
+        end(seat_now, last_at)
         since = begin(last_at, round_now != round_seen)
-    for back in pending:
-        timed_out[back.seat] = 0
-    state = ClockState(preset, banks, to_act, since, timed_out)
+    state = ClockState(preset, banks, to_act, since)
     for back in backs:
         # Saying "I'm back" during one's own turn gives that turn a fresh start (its bank is what is left of it).
         if back.seat == to_act and since is not None and back.at > since and back.count >= len(played):

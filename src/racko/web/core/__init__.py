@@ -1,16 +1,15 @@
-"""What every room of the web server shares: errors, HTTP helpers and the headers of every response, limits on what
-a client may ask, frames from a socket, and the pages (a room's HTML with the shared head, header and words)."""
+"""What every room of the web server shares: the one refusal (code, sentence, HTTP status), HTTP helpers and the
+headers of every response, limits on what a client may ask, frames from a socket, and the pages (a room's HTML with
+the shared head, header and words)."""
 
-from racko.web.core.errors import WebError
+from racko.web.core.errors import STATUS, Refusal
 from racko.web.core.frames import CLOSING_SECONDS, FRAME_LIMIT, after_closing, read_frame
 from racko.web.core.http import (
     SECURITY_HEADERS,
     HeadersOnEveryResponse,
-    Refused,
     answers_refusals,
     client_address,
     json_body,
-    refused,
 )
 from racko.web.core.limits import (
     ALL_ADDRESSES,
@@ -48,14 +47,14 @@ __all__ = [
     "NEW_TABLES_PER_ADDRESS",
     "RATE",
     "SECURITY_HEADERS",
+    "STATUS",
     "WEB",
     "WORDS_MARK",
     "Bucket",
     "CreationLimit",
     "HeadersOnEveryResponse",
-    "Refused",
+    "Refusal",
     "TooBig",
-    "WebError",
     "after_closing",
     "answers_refusals",
     "client_address",
@@ -67,7 +66,6 @@ __all__ = [
     "page_words",
     "read_body",
     "read_frame",
-    "refused",
     "room_words_of",
     "static_files",
     "words_element",

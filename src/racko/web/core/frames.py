@@ -9,7 +9,7 @@ from typing import Any
 import anyio
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from racko.web.core.errors import WebError
+from racko.web.core.errors import Refusal
 
 FRAME_LIMIT = 4096
 """The largest frame a client may send, in characters (a real one is under 200); a larger one is refused."""
@@ -19,21 +19,21 @@ CLOSING_SECONDS = 10.0
 
 
 async def read_frame(websocket: WebSocket) -> dict[str, Any]:
-    """The next frame as a JSON object; anything else is a :class:`WebError` (the socket stays open)."""
+    """The next frame as a JSON object; anything else is a :class:`Refusal` (the socket stays open)."""
     message = await websocket.receive()
     if message["type"] == "websocket.disconnect":
         raise WebSocketDisconnect(message.get("code", 1000))
     text = message.get("text")
     if text is None:
-        raise WebError("bad-frame", "Frames are JSON text.")
+        raise Refusal("bad-frame", "Frames are JSON text.")
     if len(text) > FRAME_LIMIT:
-        raise WebError("too-big", f"A frame is at most {FRAME_LIMIT} characters.")
+        raise Refusal("too-big", f"A frame is at most {FRAME_LIMIT} characters.")
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
-        raise WebError("bad-frame", "A frame is a JSON object.") from None
+        raise Refusal("bad-frame", "A frame is a JSON object.") from None
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        raise WebError("bad-frame", 'A frame is a JSON object with a "type".')
+        raise Refusal("bad-frame", 'A frame is a JSON object with a "type".')
     return data
 
 

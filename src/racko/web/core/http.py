@@ -1,4 +1,4 @@
-"""What every room's routes share: the headers every response has, JSON errors, a request's JSON body read within
+"""What every room's routes share: the headers every response has, JSON refusals, a request's JSON body read within
 bounds from this server's own pages only, and the address a request or a socket comes from."""
 
 from __future__ import annotations
@@ -9,9 +9,10 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from racko.web.core.errors import Refusal
 from racko.web.core.limits import BODY_LIMIT, TooBig, origin_allowed, read_body
 
 SECURITY_HEADERS = {
@@ -42,52 +43,37 @@ class HeadersOnEveryResponse:
         await self.app(scope, receive, send_with_headers)
 
 
-def refused(status: int, message: str, **headers: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status, headers=headers or None)
-
-
-class Refused(Exception):
-    """A request refused with a status and a message for people."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-
-    def response(self) -> JSONResponse:
-        return refused(self.status, str(self))
-
-
 Handler = Callable[[Request], Awaitable[Response]]
 
 
 def answers_refusals(handler: Handler) -> Handler:
-    """A route whose :class:`Refused` is its answer: the status and a JSON message for people."""
+    """A route whose :class:`Refusal` is its answer: the status and the JSON refusal."""
 
     @functools.wraps(handler)
     async def answering(request: Request) -> Response:
         try:
             return await handler(request)
-        except Refused as refusal:
+        except Refusal as refusal:
             return refusal.response()
 
     return answering
 
 
 async def json_body(request: Request, allowed: frozenset[str]) -> dict[str, Any]:
-    """The JSON object a page of this server posted; :class:`Refused` for another site's page, a body over the
+    """The JSON object a page of this server posted; a :class:`Refusal` for another site's page, a body over the
     limit (before it is read), or anything that is not a JSON object."""
     if not origin_allowed(request.headers.get("origin"), request.headers.get("host"), allowed):
-        raise Refused(403, "Only this server's own pages may do that.")
+        raise Refusal("origin", "Only this server's own pages may do that.")
     try:
         body = await read_body(request, BODY_LIMIT)
     except TooBig:
-        raise Refused(413, "That is too long.") from None
+        raise Refusal("too-big", "That is too long.") from None
     try:
         data = json.loads(body) if body else {}
     except (ValueError, RecursionError):
-        raise Refused(400, "That is not JSON.") from None
+        raise Refusal("bad-json", "That is not JSON.") from None
     if not isinstance(data, dict):
-        raise Refused(400, "That is not a JSON object.")
+        raise Refusal("bad-json", "That is not a JSON object.")
     return data
 
 

@@ -12,7 +12,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from racko.analysis.lesson import MOST_ANSWERS, Lesson, LessonError
-from racko.web.core import page, refused, static_files
+from racko.web.core import Refusal, page, static_files
 
 LONGEST_QUERY = 20 * MOST_ANSWERS
 """Longer answer lists are refused before they are read (an answer is a short word)."""
@@ -26,11 +26,11 @@ def routes() -> list[BaseRoute]:
         given = request.query_params.get("answers", "")
         attempt = request.query_params.get("try")
         if len(given) > LONGEST_QUERY or (attempt is not None and len(attempt) > 20):
-            return refused(400, "That is more answers than the lesson has steps.")
+            return Refusal("bad-answers", "That is more answers than the lesson has steps.").response()
         try:
             learner = Lesson.replay(given.split(",") if given else [])
         except LessonError as error:
-            return refused(400, str(error))
+            return Refusal("bad-answers", str(error)).response()
         body = {}
         if attempt is not None:
             body["feedback"] = learner.attempt(attempt).to_json()

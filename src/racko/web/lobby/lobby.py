@@ -32,13 +32,24 @@ from racko.errors import RackoError
 from racko.play.session import bots_for
 from racko.play.text import record_names
 from racko.record import GameRecord
-from racko.rules import VARIANTS, Rules, variant
+from racko.rules import VARIANTS, variant
 from racko.web.clock import DEFAULT_PRESET, preset_named
-from racko.web.core import Refused, WebError
+from racko.web.core import Refusal
 from racko.web.players import FINISHERS_SHARE, Player, Players, online_in, subject_of
 from racko.web.ratings import Ratings
 from racko.web.store import Rows, SchemaPart
-from racko.web.table import Hub, seat_is_free
+from racko.web.table import (
+    Asker,
+    BotAccountSeat,
+    Consent,
+    LevelSeat,
+    PersonSeat,
+    SeatRequest,
+    TableNews,
+    TableRequest,
+    TableRoom,
+    clock_of,
+)
 
 FILL_SECONDS = 20.0
 """How long a player waits in a queue before computer players may fill the empty seats."""
@@ -120,7 +131,7 @@ class Lobby:
     """Quick play and the lobby of one process (behind a proxy: the process every lobby connection reaches)."""
 
     def __init__(
-        self, hub: Hub, ratings: Ratings, *, fill_seconds: float = FILL_SECONDS, quick_target: int | None = None
+        self, hub: TableRoom, ratings: Ratings, *, fill_seconds: float = FILL_SECONDS, quick_target: int | None = None
     ) -> None:
         self.hub = hub
         self.ratings = ratings
@@ -142,34 +153,33 @@ class Lobby:
         self._changed = asyncio.Event()
         self._listing = asyncio.Lock()
         """Held while a table's line is written, so that the lines are written in the order their changes came."""
-        hub.followers.append(self.table_changed)
+        hub.tables_changed.subscribe(self.table_changed)
 
     # --- the lines of the public tables -------------------------------------------------------------
 
-    async def table_changed(self, table_id: str, setup: dict[str, Any], over: bool, people_here: bool) -> None:
+    async def table_changed(self, news: TableNews) -> None:
         """Keep a public table's line in the lobby up to date (in the database, so that every process's lobby sees
         it), and look again here.  A game whose people have all left is no game to watch: its line goes until one
         of them is back."""
-        if not setup.get("public"):
+        setup, table_id, over = news.setup, news.table_id, news.over
+        if not setup.public:
             return
-        seats = setup["seats"]
-        open_seats = sum(1 for spec in seats if seat_is_free(spec))
-        if open_seats == 0 and not over and not people_here:
+        open_seats = sum(1 for spec in setup.seats if spec.free)
+        if open_seats == 0 and not over and not news.people_here:
 
             def write(rows: Rows) -> None:
                 rows("DELETE FROM racko_listings WHERE table_id = ?", (table_id,))
 
         else:
-            rules = Rules.from_dict(setup["rules"])
+            rules = setup.rules
             listing = {
                 "table": table_id,
                 "variant": rules.variant,
                 "players": rules.players,
                 "target": rules.target,
-                "rated": bool(setup.get("rated")),
+                "rated": setup.rated,
                 "seats": [
-                    {"name": spec["name"] if spec["joined"] or spec["bot"] else None, "bot": spec["bot"]}
-                    for spec in seats
+                    {"name": spec.name if spec.joined or spec.bot else None, "bot": spec.bot} for spec in setup.seats
                 ],
                 "open_seats": open_seats,
                 "over": over,
@@ -213,7 +223,7 @@ class Lobby:
         kind = frame["type"]
         player = connection.player
         if kind in ("quick", "cancel", "fill") and player is None:
-            raise WebError("no-player", "Pick a name first: quick play seats players.")
+            raise Refusal("no-player", "Pick a name first: quick play seats players.")
         if kind == "quick" and player is not None:
             await self.quick(player, _queue_key(frame), connection.address)
         elif kind == "cancel" and player is not None:
@@ -223,7 +233,7 @@ class Lobby:
         elif kind == "fill" and player is not None:
             await self.fill(player, _queue_key(frame), frame.get("bot"))
         else:
-            raise WebError("bad-frame", f"Unknown frame type {kind[:30]!r}.")
+            raise Refusal("bad-frame", f"Unknown frame type {kind[:30]!r}.")
 
     # --- quick play -----------------------------------------------------------------------------------
 
@@ -232,9 +242,9 @@ class Lobby:
         if any(w.key == key for w in mine):
             return  # waiting already
         if len(mine) >= MAX_QUEUES:
-            raise WebError("too-many", f"You can wait for at most {MAX_QUEUES} kinds of game at once.")
+            raise Refusal("too-many", f"You can wait for at most {MAX_QUEUES} kinds of game at once.")
         if await asyncio.to_thread(self.players.unfinished, player.id) >= MAX_TABLES:
-            raise WebError("too-many", f"You are at {MAX_TABLES} unfinished tables already: finish one first.")
+            raise Refusal("too-many", f"You are at {MAX_TABLES} unfinished tables already: finish one first.")
         await self._may_wait(player, key)
         network = await asyncio.to_thread(self.hub.marks.mark, address) if key.rated else None
         self.waiting.append(Waiting(player, key, address=address, network=network))
@@ -249,7 +259,7 @@ class Lobby:
         if wait > 0:
             minutes = max(1, math.ceil(wait / 60))
             left = len(finishing.recent_leaves)
-            raise WebError(
+            raise Refusal(
                 "leaver-wait",
                 f"You left {left} games in the last day: quick play seats you again in {minutes} min.",
                 left=left,
@@ -258,7 +268,7 @@ class Lobby:
         if key.finishers and not finishing.finisher:
             share = round(100 * (finishing.share or 0.0))
             threshold = round(100 * FINISHERS_SHARE)
-            raise WebError(
+            raise Refusal(
                 "not-a-finisher",
                 f"This game is for players who finish {threshold}% of their games; you finished {share}%.",
                 share=share,
@@ -302,12 +312,12 @@ class Lobby:
         for the same game come along."""
         waiting = next((w for w in self.waiting if w.player.id == player.id and w.key == key), None)
         if waiting is None:
-            raise WebError("not-waiting", "You are not waiting for that game.")
+            raise Refusal("not-waiting", "You are not waiting for that game.")
         if time.monotonic() - waiting.since < self.fill_seconds:
-            raise WebError("too-soon", f"Wait {self.fill_seconds:g} seconds for people first.")
+            raise Refusal("too-soon", f"Wait {self.fill_seconds:g} seconds for people first.")
         levels = bots_for(key.variant)
         if bot not in levels:
-            raise WebError("bad-frame", f"Choose a computer player: {', '.join(levels)}.")
+            raise Refusal("bad-frame", f"Choose a computer player: {', '.join(levels)}.")
         players = key.players or min(VARIANTS[key.variant].player_counts)
         company = self._company([waiting], key, players)
         await self._seat(key, players, company, [str(bot)] * (players - len(company)))
@@ -315,12 +325,12 @@ class Lobby:
     async def bot_seeks(self, bot: Player, wish: dict[str, Any]) -> dict[str, Any]:
         """A bot account's seek (the Bot API, docs/BOTS.md): quick play's wish of a person, always welcoming bots;
         seated with the people who welcome bots and the other bots seeking.  The bots room counts the bot's games
-        (its own limit, not :data:`MAX_TABLES`).  A :class:`WebError` says what is wrong."""
+        (its own limit, not :data:`MAX_TABLES`).  A :class:`Refusal` says what is wrong."""
         key = _queue_key({**wish, "bots_welcome": True, "finishers": False})
         mine = [w for w in self.waiting if w.player.id == bot.id]
         if not any(w.key == key for w in mine):
             if len(mine) >= MAX_QUEUES:
-                raise WebError("too-many", f"A bot seeks at most {MAX_QUEUES} kinds of game at once.")
+                raise Refusal("too-many", f"A bot seeks at most {MAX_QUEUES} kinds of game at once.")
             seek = Waiting(bot, key, bot=True)
             self.waiting.append(seek)
             await self._match(key)
@@ -331,7 +341,7 @@ class Lobby:
 
     @staticmethod
     def bot_wish(wish: dict[str, Any]) -> str:
-        """The name of a bot's seek (as :meth:`bot_seeks` answers it), or a :class:`WebError` saying what is wrong."""
+        """The name of a bot's seek (as :meth:`bot_seeks` answers it), or a :class:`Refusal` saying what is wrong."""
         return _queue_key({**wish, "bots_welcome": True, "finishers": False}).name()
 
     def bot_stops(self, bot_id: str) -> int:
@@ -365,26 +375,28 @@ class Lobby:
             return
         people = [w.player for w in company]
         variant_name = key.variant
-        form: dict[str, Any] = {
-            "variant": variant_name,
-            "players": players,
-            # A bot account's seat is offered to it by name (bound to it, marked as a bot: docs/BOTS.md).
-            "seats": ["bot-account:" + w.player.name if w.bot else "person" for w in company] + bots,
-            "names": ["" if w.bot else w.player.name for w in company],
-            "public": True,
-            "rated": key.rated,
-            "two_player_rule": key.two_player_rule,
-            "clock": key.clock,
-        }
+        options: dict[str, Any] = {"two_player_rule": key.two_player_rule} if players == 2 else {}
         if self.quick_target is not None:
-            form["target"] = self.quick_target
+            options["target"] = self.quick_target
+        # A bot account sits by its seek's consent (bound to it, marked as a bot: docs/BOTS.md).
+        seats: list[SeatRequest] = [
+            BotAccountSeat(w.player, Consent.SEEK) if w.bot else PersonSeat(player=w.player, address=w.address)
+            for w in company
+        ]
+        request = TableRequest(
+            variant(variant_name).rules(players, **options),
+            (*seats, *(LevelSeat(level) for level in bots)),
+            Asker.of_room("lobby"),
+            public=True,
+            rated=key.rated,
+            clock=key.clock,
+        )
         # Out of every queue before the table is made: whoever asks meanwhile is not matched with them again.
         seated = {player.id for player in people}
         taken = [w for w in self.waiting if w.player.id in seated]
         self.waiting = [w for w in self.waiting if w.player.id not in seated]
         try:
-            seated_people = [None if w.bot else w.player for w in company]
-            links = await self.hub.create(form, seated_people, [w.address for w in company])
+            links = await self.hub.create(request)
         except Exception:
             self.waiting = taken + self.waiting  # back in their queues, first in line
             raise
@@ -430,46 +442,43 @@ class Lobby:
         they are told); a guest's seat gets a link.  The same table again if asked again (in this process)."""
         found = await asyncio.to_thread(self.ratings.game_seats, game_id)
         if found is None:
-            raise Refused(404, "There is no such finished game.")
+            raise Refusal("not-found", "There is no such finished game.")
         text, rated, subjects = found
         if subject_of(player.id) not in subjects:
-            raise Refused(403, "Only those who played a game can ask for its rematch.")
+            raise Refusal("not-yours", "Only those who played a game can ask for its rematch.")
         made = self.rematches.get(game_id)
         if made is not None:
             return made
         if await asyncio.to_thread(self.players.unfinished, player.id) >= MAX_TABLES:
-            raise Refused(409, f"You are at {MAX_TABLES} unfinished tables already: finish one first.")
+            raise Refusal(
+                "too-many-tables", f"You are at {MAX_TABLES} unfinished tables already: finish one first.", status=409
+            )
         record = GameRecord.loads(text)
         rules = record.rules
         names = record_names(record.players, rules.players)
         seated: list[Player | None] = []
-        seats: list[str] = []
-        for subject in subjects:
+        seats: list[SeatRequest] = []
+        for index, subject in enumerate(subjects):
             if subject.startswith("bot:"):
-                seats.append(subject[4:])
+                seats.append(LevelSeat(subject[4:]))
                 seated.append(None)
                 continue
-            seats.append("person")  # a player (if not forgotten since) or a guest, who gets a link
-            seated.append(await asyncio.to_thread(self.players.find, subject[2:]) if subject.startswith("p:") else None)
-        form = {
-            "variant": rules.variant,
-            "players": rules.players,
-            "target": rules.target,
-            "refill": rules.refill,
-            "two_player_rule": rules.two_player_rule,
-            "seats": seats,
-            "names": [names[seat] if seated[seat] is None else "" for seat in range(rules.players)],
-            "rated": rated,
-        }
-        try:
-            asked_from = [address if other is not None and other.id == player.id else None for other in seated]
-            links = await self.hub.create(form, seated, asked_from)
-        except WebError as error:
-            raise Refused(400, str(error)) from None
+            # A player (if not forgotten since) or a guest, who gets a link.  A bot account met a person at a
+            # rated table by its own consent, once: a rematch asks it again, so it is not seated here (the seat
+            # is a guest's, with a link).
+            sitting = await asyncio.to_thread(self.players.find, subject[2:]) if subject.startswith("p:") else None
+            guest = names[index]
+            if sitting is not None and await asyncio.to_thread(self.players.is_bot, sitting.id):
+                sitting, guest = None, ""
+            seated.append(sitting)
+            asked_from = address if sitting is not None and sitting.id == player.id else None
+            seats.append(PersonSeat(guest if sitting is None else "", sitting, address=asked_from))
+        request = TableRequest(rules, tuple(seats), Asker.page(player), rated=rated, clock=clock_of({}, rated))
+        links = await self.hub.create(request)
         guests = [
             {"seat": index, "token": seat["token"]}
             for index, seat in enumerate(links["seats"])
-            if seats[index] == "person" and seated[index] is None
+            if isinstance(seats[index], PersonSeat) and seated[index] is None
         ]
         made = {"table": links["table"], "guests": guests}
         self.rematches[game_id] = made
@@ -579,7 +588,7 @@ def _queue_key(frame: dict[str, Any]) -> QueueKey:
     try:
         chosen = variant(str(name))
     except RackoError:
-        raise WebError("bad-frame", f"There is no variant {str(name)[:30]!r}.") from None
+        raise Refusal("bad-frame", f"There is no variant {str(name)[:30]!r}.") from None
     players = frame.get("players")
     if players == "any" or players is None:
         count = None
@@ -587,12 +596,12 @@ def _queue_key(frame: dict[str, Any]) -> QueueKey:
         count = players
     else:
         counts = ", ".join(str(count) for count in chosen.player_counts)
-        raise WebError("bad-frame", f"{chosen.title} is played by {counts} players, or any of those.")
+        raise Refusal("bad-frame", f"{chosen.title} is played by {counts} players, or any of those.")
     clock = frame.get("clock", DEFAULT_PRESET)
     try:
         preset_named(clock, allow_none=False, turn_based=True)
     except ValueError as error:
-        raise WebError("bad-frame", str(error)) from None
+        raise Refusal("bad-frame", str(error)) from None
     return QueueKey(
         chosen.name,
         count,

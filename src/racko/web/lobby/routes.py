@@ -11,8 +11,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from racko.web.core import (
     Bucket,
-    Refused,
-    WebError,
+    Refusal,
     after_closing,
     answers_refusals,
     client_address,
@@ -53,13 +52,11 @@ def routes(lobby: Lobby, allowed: frozenset[str], frames_per_second: float) -> l
                 try:
                     frame = await read_frame(websocket)
                     if not bucket.take():
-                        raise WebError("slow-down", "Too many messages: slow down.")
+                        raise Refusal("slow-down", "Too many messages: slow down.")
                     await lobby.handle(connection, frame)
-                except WebError as error:
+                except Refusal as error:
                     with contextlib.suppress(Exception):
-                        await websocket.send_json(
-                            {"type": "error", "code": error.code, "message": str(error), **error.details}
-                        )
+                        await websocket.send_json(error.frame())
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
@@ -72,11 +69,8 @@ def routes(lobby: Lobby, allowed: frozenset[str], frames_per_second: float) -> l
     async def take_seat(request: Request) -> Response:
         await json_body(request, allowed)
         player = await required_player(request, lobby.players)
-        try:
-            table = await hub.reach(request.path_params["table"])
-            seat = await hub.take_seat(table, player, client_address(request))
-        except WebError as error:
-            raise Refused(404 if error.code == "no-table" else 409, str(error)) from None
+        table = await hub.reach(request.path_params["table"])
+        seat = await hub.take_seat(table, player, client_address(request))
         return JSONResponse({"table": table.table_id, "seat": seat})
 
     @answers_refusals

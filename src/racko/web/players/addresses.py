@@ -16,6 +16,7 @@ import hmac
 import ipaddress
 import secrets
 import threading
+from collections.abc import Sequence
 
 from racko.web.store import Rows, TableStore
 
@@ -76,13 +77,10 @@ def _key_of_the_database(rows: Rows) -> str:
     return str(rows("SELECT value FROM racko_meta WHERE key = ?", (KEY_NAME,))[0][0])
 
 
-def shares_a_network(seats: list[dict[str, object]]) -> bool:
-    """Whether two person seats of a table's set-up were played from one network."""
-    seen: set[object] = set()
-    for spec in seats:
-        marks = spec.get("networks")
-        if spec.get("bot") is not None or not isinstance(marks, list):
-            continue
+def shares_a_network(networks: Sequence[Sequence[str]]) -> bool:
+    """Whether two person seats of a table were played from one network (``networks``: each person seat's marks)."""
+    seen: set[str] = set()
+    for marks in networks:
         if seen.intersection(marks):
             return True
         seen.update(marks)

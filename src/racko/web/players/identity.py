@@ -239,7 +239,7 @@ class Players:
         seats bound to them, the names others hid, and what the other rooms keep of them (:attr:`forgetting`: the
         ratings room's histories and ratings, where their seat in a finished game becomes :data:`FORGOTTEN`).
         Every table they were seated at gets a note naming the seat (not the player), which the process playing that
-        table carries out within a second (:meth:`racko.web.table.Hub.forget_seats`: its set-up, the game on, the
+        table carries out within a second (:meth:`racko.web.table.TableRoom.forget_seats`: its set-up, the game on, the
         games filed there, the lobby's line, the other players' lists).  False if there is no such player."""
 
         def work(rows: Rows) -> bool:

@@ -7,7 +7,7 @@ import asyncio
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 
-from racko.web.core import Refused
+from racko.web.core import Refusal
 from racko.web.players.identity import COOKIE, COOKIE_DAYS, Player, Players
 
 
@@ -18,10 +18,10 @@ async def player_of(connection: HTTPConnection, players: Players) -> Player | No
 
 
 async def required_player(request: Request, players: Players) -> Player:
-    """The request's player; :class:`Refused` (401) if the request carries none."""
+    """The request's player; a :class:`Refusal` (401 ``no-player``) if the request carries none."""
     player = await player_of(request, players)
     if player is None:
-        raise Refused(401, "Pick a name first.")
+        raise Refusal("no-player", "Pick a name first.")
     return player
 
 

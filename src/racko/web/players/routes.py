@@ -11,7 +11,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from racko.web.core import CreationLimit, Refused, answers_refusals, json_body, page, refused, static_files
+from racko.web.core import CreationLimit, Refusal, answers_refusals, json_body, page, static_files
 from racko.web.players.identity import TRANSFER_SECONDS, Player, Players, clean_name
 from racko.web.players.names import BOT_SEAT_MARK, FORGOTTEN_WORDS, posing_as, reserved_like, unfit_name
 from racko.web.players.requests import keep_player, player_of, required_player
@@ -81,7 +81,7 @@ def routes(
             return JSONResponse({"error": unfit.message, "code": "name-unfit", "why": unfit.why, **unfit.details}, 400)
         name = clean_name(data.get("name"))
         if name is None:
-            raise Refused(400, "A name is some text, such as Ann.")
+            raise Refusal("bad-name", "A name is some text, such as Ann.")
         if player is not None:
             posed = await posing(name, player)
             if posed is not None:
@@ -91,7 +91,7 @@ def routes(
         # the limit first: each refused name is a try too, and the names of the people in play are no list to
         # read out at any pace
         if not creation.allows(request.client.host if request.client is not None else "?"):
-            raise Refused(429, "Too many new players at once: wait a minute, then try again.")
+            raise Refusal("too-many", "Too many new players at once: wait a minute, then try again.", retry_after=60)
         posed = await posing(name, None)
         if posed is not None:
             return posed
@@ -109,11 +109,11 @@ def routes(
     async def claim(request: Request) -> Response:
         data = await json_body(request, allowed)
         if not claims.allows(request.client.host if request.client is not None else "?"):
-            return refused(429, "Too many tries at once: wait a minute, then try again.", **{"Retry-After": "60"})
+            raise Refusal("too-many", "Too many tries at once: wait a minute, then try again.", retry_after=60)
         code = data.get("code")
         claimed = await asyncio.to_thread(players.claim, code) if isinstance(code, str) else None
         if claimed is None:
-            raise Refused(400, "This link has been used already, or is more than ten minutes old.")
+            raise Refusal("used", "This link has been used already, or is more than ten minutes old.")
         player, key = claimed
         return keep_player(JSONResponse(player.to_json()), request, key)
 
@@ -123,7 +123,7 @@ def routes(
         player = await required_player(request, players)
         other = data.get("player")
         if not isinstance(other, str) or not other or len(other) > 40 or other == player.id:
-            raise Refused(400, "Name another player.")
+            raise Refusal("bad-player", "Name another player.")
         await asyncio.to_thread(players.hide, player.id, other, data.get("hidden") is not False)
         return JSONResponse({"hidden": sorted(await asyncio.to_thread(players.hidden_by, player.id))})
 

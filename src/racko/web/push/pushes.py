@@ -2,7 +2,7 @@
 player's devices when a table's turn becomes theirs while no page of theirs shows that table.
 
 The table room tells this room when a person's turn begins, and when a turn-based turn is running out
-(:attr:`racko.web.table.Hub.turn_hooks`, once per turn); the check is a few lookups in memory, on the event loop,
+(:attr:`racko.web.table.TableRoom.turns_begun`, once per turn); the check is a few lookups in memory, on the event loop,
 and everything slow (reading the subscriptions, encrypting, the request to the browser's push service, dropping a
 dead subscription) happens in this room's worker threads, so that a push never delays a move."""
 
@@ -25,7 +25,7 @@ from racko.web.push.reach import Answer, PushReach, Target, Unreachable
 from racko.web.store import Rows, SchemaPart, TableStore
 
 if TYPE_CHECKING:
-    from racko.web.table import Table
+    from racko.web.table import TurnNews
 
 SCHEMA = SchemaPart.of_room("push")
 DEVICES_PER_PLAYER = 10
@@ -133,22 +133,16 @@ class Pushes:
 
     # --- turns ---------------------------------------------------------------------------------------
 
-    async def turn(self, table: Table, seat: int, what: str, deadline: float | None) -> None:
-        """The table room's turn hook: a person's turn began (``what`` is ``"turn"``) or a turn-based turn is
-        running out (``"reminder"``, ``deadline`` its end); if no page of that person shows this table, their devices
-        get a push (sent in a worker thread).  Never blocks."""
-        if self.keys is None or table.over:
+    async def turn(self, news: TurnNews) -> None:
+        """A person's turn began (``news.what`` is ``"turn"``) or a turn-based turn is running out (``"reminder"``,
+        its deadline said); if no page of that person shows this table, their devices get a push (sent in a worker
+        thread).  Never blocks."""
+        if self.keys is None or news.connected or news.player_id is None:  # the page says it, or nobody to push to
             return
-        spec = table.setup["seats"][seat]
-        player_id = spec.get("player")
-        if spec["bot"] is not None or table.session.seats[seat].bot is not None or not player_id:
-            return
-        if table.connected(seat):  # the table is open in a page of theirs: the page says it
-            return
-        others = [str(other["name"]) for index, other in enumerate(table.setup["seats"]) if index != seat]
-        hours = None if what != "reminder" or deadline is None else max(1, round((deadline - time.time()) / 3600))
-        table_id = table.table_id
-        self.tell(str(player_id), lambda lang: turn_message(lang, table_id, others, hours))
+        deadline = news.deadline
+        hours = None if news.what != "reminder" or deadline is None else max(1, round((deadline - time.time()) / 3600))
+        table_id, others = news.table_id, list(news.others)
+        self.tell(news.player_id, lambda lang: turn_message(lang, table_id, others, hours))
 
     def tell(self, player_id: str, message_of: Callable[[str], dict[str, str]]) -> None:
         """A push another room words (a tournament's "your round starts"): ``message_of(lang)`` is the message in a

@@ -9,7 +9,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from racko.web.core import WEB, Refused, answers_refusals, json_body, static_files
+from racko.web.core import WEB, Refusal, answers_refusals, json_body, static_files
 from racko.web.players import Players, player_of, required_player
 from racko.web.push.pushes import Device, Pushes, valid_key
 from racko.web.push.reach import ENDPOINT_LENGTH, Unreachable
@@ -37,22 +37,22 @@ def routes(pushes: Pushes, players: Players, allowed: frozenset[str]) -> list[Ba
         data = await json_body(request, allowed)
         player = await required_player(request, players)
         if pushes.keys is None:
-            raise Refused(503, "This server sends no notifications.")
+            raise Refusal("unavailable", "This server sends no notifications.")
         endpoint = data.get("endpoint")
         if not isinstance(endpoint, str) or not 0 < len(endpoint) <= ENDPOINT_LENGTH:
-            raise Refused(400, "A subscription names its push service's https address.")
+            raise Refusal("bad-subscription", "A subscription names its push service's https address.")
         if request.method == "DELETE":
             left = await asyncio.to_thread(pushes.unsubscribe, player.id, endpoint)
             return JSONResponse({"on": False, "devices": left})
         try:  # where pushes may go (racko.web.push.reach): the name is resolved, so in a worker thread
             await asyncio.to_thread(pushes.reach.check, endpoint)
         except Unreachable as refusal:
-            return JSONResponse({"error": str(refusal), "code": refusal.code}, status_code=400)
+            raise Refusal(refusal.code, str(refusal)) from None
         keys = data.get("keys")
         p256dh = keys.get("p256dh") if isinstance(keys, dict) else None
         auth = keys.get("auth") if isinstance(keys, dict) else None
         if not valid_key(p256dh, 100) or not valid_key(auth, 40):
-            raise Refused(400, "A subscription has its keys (p256dh and auth).")
+            raise Refusal("bad-subscription", "A subscription has its keys (p256dh and auth).")
         assert isinstance(p256dh, str) and isinstance(auth, str)
         lang = data.get("lang") if data.get("lang") in LANGUAGES else "en"
         count = await asyncio.to_thread(pushes.subscribe, player.id, Device(endpoint, p256dh, auth, str(lang)))

@@ -18,7 +18,7 @@ from racko.analysis.puzzles import PuzzleSet, answer, load
 from racko.analysis.words import LANGUAGES
 from racko.errors import RackoError
 from racko.rules import VARIANTS
-from racko.web.core import Refused, answers_refusals, json_body, page, static_files
+from racko.web.core import Refusal, answers_refusals, json_body, page, static_files
 
 
 @functools.cache
@@ -30,7 +30,7 @@ async def _puzzles() -> PuzzleSet:
     try:
         return await asyncio.to_thread(_shipped)
     except RackoError as error:
-        raise Refused(503, f"The puzzles cannot be used: {error}") from None
+        raise Refusal("unavailable", f"The puzzles cannot be used: {error}") from None
 
 
 def routes(allowed: frozenset[str]) -> list[BaseRoute]:
@@ -45,13 +45,13 @@ def routes(allowed: frozenset[str]) -> list[BaseRoute]:
         every = await _puzzles()
         name = request.query_params.get("variant") or None
         if name is not None and name not in VARIANTS:
-            raise Refused(400, f"Unknown variant: choose one of {', '.join(VARIANTS)}.")
+            raise Refusal("bad-variant", f"Unknown variant: choose one of {', '.join(VARIANTS)}.")
         chosen = every.of_variant(name)
         if not chosen:
-            raise Refused(404, "There are no puzzles of that variant.")
+            raise Refusal("not-found", "There are no puzzles of that variant.")
         text = request.query_params.get("number", "1")
         if not text.isdigit() or len(text) > 6:
-            raise Refused(400, "A puzzle's number is a whole number from 1.")
+            raise Refusal("bad-number", "A puzzle's number is a whole number from 1.")
         number = (max(1, int(text)) - 1) % len(chosen) + 1
         variants = sorted({puzzle.variant for puzzle in every.puzzles}, key=list(VARIANTS).index)
         return JSONResponse(
@@ -69,15 +69,15 @@ def routes(allowed: frozenset[str]) -> list[BaseRoute]:
         data = await json_body(request, allowed)
         puzzle = (await _puzzles()).by_id(request.path_params["puzzle"])
         if puzzle is None:
-            raise Refused(404, "There is no such puzzle.")
+            raise Refusal("not-found", "There is no such puzzle.")
         lang = data.get("lang") if data.get("lang") in LANGUAGES else "en"
         move = data.get("move")
         if not isinstance(move, dict):
-            raise Refused(400, "Send the move as a JSON object.")
+            raise Refusal("bad-json", "Send the move as a JSON object.")
         try:
             verdict = answer(puzzle, move, str(lang))
         except RackoError as error:
-            raise Refused(400, str(error)) from None
+            raise Refusal("illegal", str(error)) from None
         return JSONResponse(verdict.to_json())
 
     return [

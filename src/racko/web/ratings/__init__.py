@@ -1,7 +1,7 @@
 """The ratings room: OpenSkill ratings per variant, the players' histories of finished games, the computer levels'
 calibration (:mod:`.ratings`), and the pages that show them (:mod:`.routes`)."""
 
-from racko.web.ratings.ratings import BOTS, PEOPLE, POOLS, SCHEMA, Ratings, calibrate, seat_places
+from racko.web.ratings.ratings import BOTS, PEOPLE, POOLS, SCHEMA, Ratings, calibrate
 from racko.web.ratings.routes import routes
 
-__all__ = ["BOTS", "PEOPLE", "POOLS", "SCHEMA", "Ratings", "calibrate", "routes", "seat_places"]
+__all__ = ["BOTS", "PEOPLE", "POOLS", "SCHEMA", "Ratings", "calibrate", "routes"]

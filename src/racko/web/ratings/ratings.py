@@ -19,7 +19,7 @@ import contextlib
 import json
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -38,12 +38,12 @@ from racko.web.players import (
     FORGOTTEN_SUBJECT,
     Players,
     bots_in,
-    counts,
     names_in,
     note_game,
     subject_of,
 )
 from racko.web.store import Rows, SchemaPart, TableStore
+from racko.web.table import FinishedGame, sides_of
 
 CALIBRATED = Path(__file__).parent / "data" / "bot_ratings.json"
 SCALE = 40.0
@@ -135,34 +135,37 @@ class Ratings:
 
     # --- a game's end -----------------------------------------------------------------------------------
 
-    def game_over(self, table_id: str, setup: dict[str, Any], record: GameRecord) -> bool:
-        """Keep a finished game in the histories of those at the table and, if rated, move their ratings;
-        whether the ratings moved.  Blocking: call it in a worker thread."""
+    def game_over(self, game: FinishedGame) -> bool:
+        """Keep a finished game in the histories of those at the table, with the places the table room gave it (the
+        seats whose people left the game last: racko.web.table.results, the same places every page's result line
+        names), and, if rated, move their ratings by them; whether the ratings moved.  Blocking: call it in a worker
+        thread."""
+        setup, record, table_id = game.setup, game.record, game.table_id
         match = replay(record)
-        early = setup.get("ended")
-        if match.outcome is None and not isinstance(early, dict):
+        early = setup.ended
+        if match.outcome is None and early is None:
             return False
-        if isinstance(early, dict) and early.get("how") == "aborted":
+        if early is not None and early.how == "aborted":
             return False  # an aborted game counts for nothing (docs/PLAYING.md "A way out")
         # A game ended early (by agreement, or no person left) is placed by the totals of its finished rounds.
-        seats = setup["seats"]
+        seats = setup.seats
         seated: list[str | None] = [
-            subject_of(spec["player"]) if spec.get("player") else
-            FORGOTTEN_SUBJECT if spec.get("forgotten") else
-            f"bot:{spec['bot']}" if spec["bot"] else None
+            subject_of(spec.player) if spec.player else
+            FORGOTTEN_SUBJECT if spec.forgotten else
+            f"bot:{spec.bot}" if spec.bot else None
             for spec in seats
         ]  # fmt: skip
         if all(subject is None or subject.startswith("bot:") for subject in seated):
             return False  # nobody at the table keeps a history
         rules = record.rules
         totals = match.seat_totals
-        sides = _sides(match)
-        gone = setup.get("gone") or []
-        places = seat_places(match, gone)
-        game_id = f"{table_id}-{setup['game']}"
+        sides = sides_of(rules)
+        places = game.standing.places
+        left = game.standing.left
+        game_id = f"{table_id}-{setup.game}"
         now = time.time()
-        accounts = {subject_of(spec["player"]) for spec in seats if spec.get("account") == "bot" and spec.get("player")}
-        with_people = any(spec["bot"] is None and spec.get("account") != "bot" for spec in seats)
+        accounts = {subject_of(spec.player) for spec in seats if spec.bot_account and spec.player}
+        with_people = any(spec.bot is None and not spec.bot_account for spec in seats)
         pool = PEOPLE if with_people or not accounts else BOTS
 
         def work(rows: Rows) -> bool:
@@ -180,7 +183,7 @@ class Ratings:
             for seat, subject in enumerate(subjects):
                 if subject == FORGOTTEN_SUBJECT:
                     text = renamed(text, seat, FORGOTTEN)
-            rated = bool(setup.get("rated")) and all(subject is not None for subject in subjects)
+            rated = setup.rated and all(subject is not None for subject in subjects)
             kept = rows(
                 "INSERT INTO racko_games (id, table_id, variant, rated, finished, record) VALUES (?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (id) DO NOTHING RETURNING id",
@@ -188,18 +191,18 @@ class Ratings:
             )
             if not kept:
                 return False  # passed on already
-            if counts(setup):  # each person's record of finishing: a seat gone at the end is a game left
+            if setup.counts:  # each person's record of finishing: a seat whose person left it is a game left
                 note_game(
                     rows,
                     game_id,
-                    {subject[2:]: seat < len(gone) and gone[seat] is True for seat, subject in enumerate(subjects)
+                    {subject[2:]: left[seat] for seat, subject in enumerate(subjects)
                      if subject is not None and subject.startswith("p:")},
                     now,
                 )  # fmt: skip
             for seat, subject in enumerate(subjects):
                 rows(
                     "INSERT INTO racko_game_seats (game_id, seat, subject, place, total) VALUES (?, ?, ?, ?, ?)",
-                    (game_id, seat, subject or f"person:{seats[seat]['name']}", places[seat], totals[seat]),
+                    (game_id, seat, subject or f"person:{seats[seat].name}", places[seat], totals[seat]),
                 )
             if not rated:
                 return False
@@ -362,13 +365,13 @@ class Ratings:
         ]
         stats = Stats()
         for game_id, _, _, _, text, seat in found["latest"]:
-            levels = {
-                line["seat"]: line["subject"][4:]
-                for line in found["seats"][game_id]
-                if line["subject"].startswith("bot:")
-            }
+            lines = found["seats"][game_id]
+            levels = {line["seat"]: line["subject"][4:] for line in lines if line["subject"].startswith("bot:")}
+            # Won as the game was placed (the table room's places, as the result line and the ratings have them): a
+            # game the player left is never won, whatever their computer player scored.
+            won = any(line["seat"] == int(seat) and line["place"] == 1 for line in lines)
             with contextlib.suppress(RackoError):  # a record that does not load is left out of the statistics
-                count_game(stats, GameRecord.loads(text), {int(seat)}, levels)
+                count_game(stats, GameRecord.loads(text), {int(seat)}, levels, won=won)
         stats.skipped.clear()
         return {
             "ratings": found["ratings"],
@@ -425,14 +428,6 @@ def _name(subject: str, player: str | None) -> str:
     return player or FORGOTTEN
 
 
-def _sides(match: Match) -> list[list[int]]:
-    """The seats that share a place: a team each in Partners, else each seat alone."""
-    teams = match.rules.teams
-    if teams is not None:
-        return [list(team) for team in teams]
-    return [[seat] for seat in range(match.rules.players)]
-
-
 def calibrate(rounds: int, seed: int = 0, say: Callable[[str], None] = lambda line: None) -> dict[str, Any]:
     """Computer levels rated against each other: ``rounds`` rounds per variant (2-player classic and Bonus with the
     2-player rule, Partners, 3-player High-Low), different levels drawn at random for the seats, each round ranked by
@@ -479,24 +474,3 @@ def _play_a_round(match: Match, seated: list[str], rng: random.Random) -> list[i
         assert seat is not None
         match.apply(players[seat].act(match.observation(seat)))
     return None
-
-
-def seat_places(match: Match, gone: Sequence[Any] = ()) -> dict[int, int]:
-    """Each seat's place at a game's end, as the ratings and histories count it (``gone``: per seat, whether its
-    person left the game): a tournament counts the same places."""
-    sides = _sides(match)
-    totals = match.seat_totals
-    return _places(sides, [sum(totals[seat] for seat in side) for side in sides], list(gone))
-
-
-def _places(sides: list[list[int]], totals: list[int], gone: list[Any]) -> dict[int, int]:
-    """Each seat's place: a side with a seat that was gone at the end (racko.web.clock) is last whatever its
-    computer player scored, so that leaving costs; the others are placed by their totals among themselves."""
-    away = {index for index, side in enumerate(sides) if any(seat < len(gone) and gone[seat] is True for seat in side)}
-    staying = [index for index in range(len(sides)) if index not in away]
-    places: dict[int, int] = {}
-    for index, side in enumerate(sides):
-        beaten_by = sum(totals[other] > totals[index] for other in staying)
-        place = len(staying) + 1 if index in away else 1 + beaten_by
-        places.update({seat: place for seat in side})
-    return places

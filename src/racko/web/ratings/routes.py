@@ -11,7 +11,7 @@ from starlette.routing import BaseRoute, Route
 
 from racko.record import GameRecord
 from racko.rules import VARIANTS
-from racko.web.core import page, refused, static_files
+from racko.web.core import Refusal, page, static_files
 from racko.web.players import Players
 from racko.web.ratings.ratings import POOLS, Ratings
 from racko.web.table import replay_steps
@@ -33,17 +33,17 @@ def routes(ratings: Ratings, players: Players) -> list[BaseRoute]:
     async def board(request: Request) -> Response:
         name = request.path_params["variant"]
         if name not in VARIANTS:
-            return refused(404, "There is no such variant.")
+            return Refusal("not-found", "There is no such variant.").response()
         pool = request.query_params.get("pool", "people")
         if pool not in POOLS:
-            return refused(404, "There is no such board: people or bots.")
+            return Refusal("not-found", "There is no such board: people or bots.").response()
         lines = await asyncio.to_thread(ratings.board, name, 100, pool)
         return JSONResponse({"variant": name, "pool": pool, "lines": lines})
 
     async def player(request: Request) -> Response:
         found = await asyncio.to_thread(players.find, request.path_params["player"][:40])
         if found is None:
-            return refused(404, "There is no such player (or they asked to be forgotten).")
+            return Refusal("not-found", "There is no such player (or they asked to be forgotten).").response()
         data = await asyncio.to_thread(ratings.of_player, found.id)
         finishing = await asyncio.to_thread(players.finishing, found.id)
         bot = await asyncio.to_thread(players.is_bot, found.id)
@@ -52,7 +52,7 @@ def routes(ratings: Ratings, players: Players) -> list[BaseRoute]:
     async def game_record(request: Request) -> Response:
         text = await asyncio.to_thread(ratings.record, request.path_params["game"][:80])
         if text is None:
-            return refused(404, "There is no such finished game.")
+            return Refusal("not-found", "There is no such finished game.").response()
         return Response(
             text,
             media_type="application/json",
@@ -62,7 +62,7 @@ def routes(ratings: Ratings, players: Players) -> list[BaseRoute]:
     async def game_replay(request: Request) -> Response:
         text = await asyncio.to_thread(ratings.record, request.path_params["game"][:80])
         if text is None:
-            return refused(404, "There is no such finished game.")
+            return Refusal("not-found", "There is no such finished game.").response()
         return JSONResponse(await asyncio.to_thread(replay_steps, GameRecord.loads(text)))
 
     return [

@@ -39,9 +39,9 @@ from racko.observation import Observation
 from racko.play.text import record_names
 from racko.record import GameRecord, replay
 from racko.rules import variant
-from racko.web.core import Refused
+from racko.web.core import Refusal
 from racko.web.store import DamagedTableError, TableStore
-from racko.web.table import made_by_of, replay_stored, seat_of_player, seat_of_token
+from racko.web.table import Setup, SetupError, made_by_of, replay_stored, seat_of_token
 
 SEED = 0
 """Every review's seed: the same game gets the same review, whoever asks and whenever."""
@@ -97,53 +97,57 @@ def what_to_review(
     token: str | None,
     player_id: str | None,
 ) -> Asked:
-    """The game ``game`` of the table (default: its current one) as the asker may see it reviewed; :class:`Refused`
+    """The game ``game`` of the table (default: its current one) as the asker may see it reviewed; :class:`Refusal`
     with the reason otherwise.  ``finished`` gives a finished game's record by its id (``TABLE-N``) when the table
     itself has been forgotten.  Blocking: call it in a worker thread."""
     try:
         stored = store.load(table_id) if 0 < len(table_id) <= 40 else None
     except DamagedTableError:
-        raise Refused(410, "This table's saved game is damaged: it cannot be reviewed.") from None
+        raise Refusal("damaged", "This table's saved game is damaged: it cannot be reviewed.") from None
     records = store.records(table_id) if stored is not None else []
-    current = int(stored.setup.get("game", 1)) if stored is not None else None
+    try:
+        setup = Setup.of_json(stored.setup) if stored is not None else None
+    except SetupError:
+        raise Refusal("damaged", "This table's saved game is damaged: it cannot be reviewed.") from None
+    current = setup.game if setup is not None else None
     number = game if game is not None else current
     if number is None:
-        raise Refused(404, "There is no such table.")
+        raise Refusal("no-table", "There is no such table.")
     you: int | None = None
-    if stored is not None:
-        you = seat_of_token(stored.setup, token) if token else None
+    if setup is not None:
+        you = seat_of_token(setup, token) if token else None
         if token and you is None:
-            raise Refused(403, "This link is not a seat at this table.")
+            raise Refusal("not-your-seat", "This link is not a seat at this table.")
         if you is None and player_id is not None:
-            you = seat_of_player(stored.setup, player_id)
+            you = setup.seat_of_player(player_id)
     text = records[number - 1] if 1 <= number <= len(records) else None
     if text is None and number != current:
         text = finished(f"{table_id}-{number}") if number >= 1 else None
         if text is None:
-            raise Refused(404, "There is no such game at this table.")
+            raise Refusal("not-found", "There is no such game at this table.")
     if text is not None:
         try:
             record = GameRecord.loads(text)
         except RackoError:
-            raise Refused(410, "This game's record is damaged: it cannot be reviewed.") from None
+            raise Refusal("damaged", "This game's record is damaged: it cannot be reviewed.") from None
         return Asked(table_id, number, True, you, record, None, _rounds(round_number, len(record.rounds)))
-    assert stored is not None
-    match, names = _replayed(table_id, stored.setup, list(stored.actions))
-    record = GameRecord.of(match, players=tuple(names))
-    record = replace(record, made_by=made_by_of(stored.setup, record, stored.made_by))  # not the person's moves
+    assert stored is not None and setup is not None
+    match = _replayed(table_id, setup, list(stored.actions))
+    record = GameRecord.of(match, players=tuple(setup.names))
+    record = replace(record, made_by=made_by_of(setup, record, stored.made_by))  # not the person's moves
     if match.over:  # over, its record not filed yet
         return Asked(table_id, number, True, you, record, None, _rounds(round_number, len(record.rounds)))
     if you is None:
-        raise Refused(
-            403,
+        raise Refusal(
+            "not-your-seat",
             "While the game is on, each player may review only their own moves, from their seat's link; everyone "
             "may review it once it is over.",
         )
     ended = len(match.results)
     if ended == 0:
-        raise Refused(409, "No round of this game has ended yet: a round is reviewed once it is over.")
+        raise Refusal("not-over", "No round of this game has ended yet: a round is reviewed once it is over.")
     if round_number is not None and ended < round_number <= len(record.rounds):
-        raise Refused(409, f"Round {round_number} has not ended yet: a round is reviewed once it is over.")
+        raise Refusal("not-over", f"Round {round_number} has not ended yet: a round is reviewed once it is over.")
     rounds = _rounds(round_number, ended)
     played_so_far = replace(record, rounds=record.rounds[:ended])
     return Asked(table_id, number, False, you, played_so_far, (you,), rounds)
@@ -153,16 +157,16 @@ def _rounds(round_number: int | None, count: int) -> tuple[int, ...]:
     if round_number is None:
         return tuple(range(1, count + 1))
     if not 1 <= round_number <= count:
-        raise Refused(400, f"There is no round {round_number} to review in this game: it has {count}.")
+        raise Refusal("bad-round", f"There is no round {round_number} to review in this game: it has {count}.")
     return (round_number,)
 
 
-def _replayed(table_id: str, setup: dict[str, Any], actions: list[dict[str, Any]]) -> tuple[Match, list[str]]:
-    """The table's game from its stored set-up and journal, as the table itself is opened, with its seats' names."""
+def _replayed(table_id: str, setup: Setup, actions: list[dict[str, Any]]) -> Match:
+    """The table's game from its stored set-up and journal, as the table itself is opened."""
     try:
-        return replay_stored(table_id, setup, actions), [str(spec["name"]) for spec in setup["seats"]]
-    except (DamagedTableError, KeyError, TypeError):
-        raise Refused(410, "This table's saved game is damaged: it cannot be reviewed.") from None
+        return replay_stored(table_id, setup, actions)
+    except DamagedTableError:
+        raise Refusal("damaged", "This table's saved game is damaged: it cannot be reviewed.") from None
 
 
 # --- the review as the page shows it -----------------------------------------------------------------------------
@@ -355,10 +359,12 @@ class Reviews:
             job = self.jobs.get(key)
             if job is not None and job.error is not None:
                 del self.jobs[key]  # told once; asking again tries again
-                raise Refused(500, f"The review failed: {job.error}")
+                raise Refusal("failed", f"The review failed: {job.error}")
             if job is None:
                 if len(self.jobs) >= self.waiting:
-                    raise Refused(503, "Many reviews are under way: try again in a minute.")
+                    raise Refusal(
+                        "too-many-reviews", "Many reviews are under way: try again in a minute.", retry_after=60
+                    )
                 job = self.jobs[key] = Job(key)
                 self._send((key, text, seats, list(asked.rounds), self.first, self.more, self.threads))
             if job.started:

@@ -11,7 +11,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from racko.web.core import Refused, json_body, page, static_files
+from racko.web.core import Refusal, json_body, page, static_files
 from racko.web.players import Players, player_of
 from racko.web.review.reviews import Reviews, what_to_review
 from racko.web.store import TableStore
@@ -31,22 +31,19 @@ def routes(
             data = await json_body(request, allowed)
             game, round_number, token = data.get("game"), data.get("round"), data.get("token")
             if game is not None and not _whole(game):
-                raise Refused(400, "A game is a number from 1.")
+                raise Refusal("bad-game", "A game is a number from 1.")
             if round_number is not None and not _whole(round_number):
-                raise Refused(400, "A round is a number from 1.")
+                raise Refusal("bad-round", "A round is a number from 1.")
             if token is not None and not isinstance(token, str):
-                raise Refused(400, "A seat's token is text.")
+                raise Refusal("bad-token", "A seat's token is text.", status=400)
             player = await player_of(request, players)
             asked = await asyncio.to_thread(
                 what_to_review, store, finished, request.path_params["table"], game, round_number, token,
                 player.id if player is not None else None,
             )  # fmt: skip
             state = await asyncio.to_thread(reviews.ask, asked)
-        except Refused as refusal:
-            answer = refusal.response()
-            if refusal.status == 503:
-                answer.headers["Retry-After"] = "60"
-            return answer
+        except Refusal as refusal:
+            return refusal.response()
         return JSONResponse(
             {"table": asked.table, "game": asked.game, "over": asked.over, "you": asked.you, **state},
             headers={"Cache-Control": "no-store"},

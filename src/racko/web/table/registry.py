@@ -1,44 +1,32 @@
 """The tables this process plays, and who plays each: opening a table from the store (replayed from its journal),
 the leases that keep two processes from playing one table, the group commits that make an action durable before
-anybody is told, the tables handed on when nobody watches them, and a finished game passed on once."""
+anybody is told, a change of a table's set-up (one at a time), the tables handed on when nobody watches them."""
 
 from __future__ import annotations
 
-import abc
 import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from typing import Any
 
 from racko.errors import RackoError
 from racko.play.session import PlaySession, SeatSpec
-from racko.record import GameRecord
-from racko.web.clock import Played
-from racko.web.core import WebError
+from racko.web.clock import ROUND_PAUSE, Played
+from racko.web.core import Refusal
 from racko.web.ops import Metrics
-from racko.web.players import AddressMarks, Players
 from racko.web.store import IDLE_DAYS, UNPLAYED_DAYS, DamagedTableError, TableStore
 from racko.web.table import timing
-from racko.web.table.state import (
-    ABORTED,
-    MOVED,
-    Elsewhere,
-    JournalStore,
-    Table,
-    ended,
-    journal_made_by,
-    noted_record,
-    replay_stored,
-    said,
-)
+from racko.web.table.seats import Seats
+from racko.web.table.setup import Setup, SetupError
+from racko.web.table.table import MOVED, Elsewhere, JournalStore, Table, not_saved_if_refused, noted_record, said
 
 KEEP_SECONDS = 1.0
 """How often the leases of the tables this process plays are renewed (and idle tables looked for)."""
 IDLE_SECONDS = 600.0
-"""A table nobody has watched for this long (and no computer player is thinking at) leaves this process's memory;
-the next connection opens it again from the database."""
+"""A table nobody has watched for this long (and whose driver waits for nobody) leaves this process's memory; the
+next connection opens it again from the database."""
 LOOK_AHEAD_SECONDS = 2 * KEEP_SECONDS
 """The keep loop wakes the tables whose deadline comes within this, so that their clocks wait for it to the moment
 (a look once a second alone would play a timeout up to a second late, and later when the loop's round is slow)."""
@@ -48,107 +36,80 @@ DAMAGED = "This table cannot be opened: its saved game is damaged. The server's 
 log = logging.getLogger("racko.serve")
 
 
-class Registry(abc.ABC):
-    """Every table this server process plays, and the people watching them.
+class Registry:
+    """Every table this server process plays.
 
     With a store that several processes share, a table is played here only while this process holds its lease
     (:meth:`TableStore.claim`): :meth:`keep` renews the leases, drops a table whose lease was lost, and hands on the
     tables nobody watches any more, so that whichever process a proxy sends the next connection to can claim them.
-    The concerns of a table live in the classes above this one: who watches it (:mod:`.watching`), moves
-    (:mod:`.moves`), computer players (:mod:`.computer`), seats and set-up (:mod:`.seating`)."""
+    ``opened`` is told of every table opened here (its driver starts, a game over is passed on); ``each_second``
+    runs at every turn of the keep loop (the seats of forgotten players)."""
 
     def __init__(
         self,
         store: TableStore,
-        players: Players,
         *,
-        pace: float = 0.8,
-        away_seconds: float = 60.0,
+        now: Callable[[], float],
         idle_seconds: float = IDLE_SECONDS,
         metrics: Metrics | None = None,
-        rate_shared_addresses: bool = False,
-        now: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
         self.now = now
-        """The server's clock (seconds since the epoch): what the journal's times and the clocks are read on (tests
-        pass one they move by hand)."""
-        self.clock_tick = 1.0
-        """The longest a table's clock waits before it looks at :attr:`now` again (a clock moved by hand in tests is
-        seen within this)."""
-        self.pace = pace
-        """Seconds a computer player waits before its move, so that people can follow."""
-        self.away_seconds = away_seconds
         self.idle_seconds = idle_seconds
         self.metrics = metrics
         self.tables: dict[str, Table] = {}
         self.set_aside: dict[str, str] = {}
         """Tables whose stored rows cannot be replayed, and why: refused with :data:`DAMAGED`, never played."""
-        self._commit: asyncio.Task[None] | None = None
-        """The group commit under way, in a worker thread (a store that groups its commits only)."""
-        self.players = players
-        """The players room: seats bound to players, their lists of tables, forgotten seats."""
-        self.followers: list[Callable[[str, dict[str, Any], bool, bool], Awaitable[None]]] = []
-        """Told when a table's seats, game or people changed, with its id, set-up, whether its game is over and
-        whether a person has it open (the lobby, which keeps the public tables' lines)."""
         self.background: set[asyncio.Task[None]] = set()
         """Tasks a game's end set going (its lobby line, ratings, histories), kept until done."""
-        self.game_over_hooks: list[Callable[[Table, GameRecord], Awaitable[None]]] = []
-        """Called once when a table's game ends, with its record (ratings and the players' histories)."""
-        self.turn_hooks: list[Callable[[Table, int, str, float | None], Awaitable[None]]] = []
-        """Called with a table, a person's seat, what (``"turn"``: its turn began; ``"reminder"``: a turn-based turn
-        is running out) and the turn's deadline (the server's time; ``None`` without a clock), for another room to
-        tell the person whose page is closed (Web Push).  ``"turn"`` is called by the process that played the move
-        before it (once per turn, at any table, but not for a gone seat, whose computer player plays at once),
-        ``"reminder"`` once per turn by the process that sends it (kept in the set-up).  A hook's failure is logged,
-        never the table's."""
-        self.rate_shared_addresses = rate_shared_addresses
-        """Whether a rated table stays rated when two of its seats play from one network address (a school's)."""
-        self.marks = AddressMarks(store)
+        self.opened: Callable[[Table], None] = lambda table: None
+        self.each_second: Callable[[], Awaitable[None]] | None = None
+        self._commit: asyncio.Task[None] | None = None
+        """The group commit under way, in a worker thread (a store that groups its commits only)."""
         self._setup_locks: dict[str, asyncio.Lock] = {}
-        """Per table, held while its set-up changes (:meth:`_changing`)."""
-        self._forgetting = asyncio.Lock()
 
-    # --- setting tables up ---------------------------------------------------------------------------
+    # --- opening tables -------------------------------------------------------------------------------
 
-    def _open(
+    def open(
         self,
         table_id: str,
-        setup: dict[str, Any],
+        setup: Setup,
         actions: list[dict[str, Any]],
         times: Sequence[float | None] = (),
         made_by: Sequence[str | None] = (),
         quiet_for: float = 0.0,
     ) -> Table:
-        """The table replayed from its set-up and journal (and when each action was played, by whom: its clock), its
-        people away for ``quiet_for`` seconds already; :class:`DamagedTableError` if they are not a game."""
+        """The table replayed from its set-up and journal (when each action was played, and who played it for its
+        seat), its people away for ``quiet_for`` seconds already; :class:`DamagedTableError` if they are no game."""
+        from racko.web.table.table import replay_stored
+
         match = replay_stored(table_id, setup, actions)
         try:
-            seats = [SeatSpec(spec["name"], spec["bot"]) for spec in setup["seats"]]
-        except (RackoError, KeyError, TypeError, ValueError) as error:
-            raise DamagedTableError(table_id, f"its set-up is not a game ({said(error)})") from None
-        try:
             store = JournalStore(self.store, table_id, len(actions), self.now, made_by)
-            session = PlaySession(match, seats, store, bot_seed=setup["seed"])
+            seats = [SeatSpec(spec.name, spec.bot) for spec in setup.seats]
+            session = PlaySession(match, seats, store, bot_seed=setup.seed)
         except (RackoError, KeyError, TypeError, ValueError) as error:
             raise DamagedTableError(table_id, f"its seats are not a game's ({said(error)})") from None
-        table = Table(table_id, setup, session, quiet_since=time.monotonic(), opened_at=self.now())
-        table.played = timing.played_of(session.record(), times, made_by)
+        now = self.now()
+        table = Table(table_id, setup, session, Seats([]), quiet_since=time.monotonic(), opened_at=now)
+        table.played = timing.played_of(session.record(), times)
         table.made_by = store.made_by  # the same list: the store adds to it as actions are appended
+        table.seats = Seats.replayed(setup, table.journal(), table.over, now - quiet_for)
+        table.seats.pause_until = timing.pause_until(table)
         timing.refresh(table)
 
         def noted(played: list[Played]) -> float | None:
+            rounds = len(table.session.match.results)
+            ended_one = bool(played) and played[-1].round < rounds
             table.played.extend(played)
+            if ended_one and not table.session.match.over and played[-1].at is not None:
+                table.seats.pause(played[-1].at + ROUND_PAUSE, played[-1].at)  # the round's report: nobody acts
             timing.refresh(table)
             return timing.wake_at(table)
 
         store.noted = noted
         store.notes = lambda record: noted_record(table.setup, record, store.made_by)
         self.tables[table_id] = table
-        since = time.monotonic() - quiet_for
-        for seat, spec in enumerate(setup["seats"]):
-            if spec["bot"] is None:
-                table.away_since[seat] = since
         return table
 
     def table(self, table_id: str) -> Table | None:
@@ -168,16 +129,17 @@ class Registry(abc.ABC):
         try:
             stored = self.store.load(table_id)
             if stored is not None:
+                try:
+                    setup = Setup.of_json(stored.setup)
+                except SetupError as error:
+                    raise DamagedTableError(table_id, str(error)) from None
                 # Nobody has moved since the table was last written: its people have been away that long at least
                 # (a table opened again, after it was idle or its process stopped, does not start their time anew).
-                quiet_for = max(0.0, time.time() - stored.touched)
-                table = self._open(
-                    table_id, stored.setup, list(stored.actions), stored.times, stored.made_by, quiet_for
-                )
+                quiet_for = max(0.0, self.now() - stored.touched)
+                table = self.open(table_id, setup, list(stored.actions), stored.times, stored.made_by, quiet_for)
                 log.info("table %s opened at version %d", table_id, table.version)
-                if table.over:  # its end may not have been passed on before a crash
-                    with contextlib.suppress(RuntimeError):  # no running loop: nobody to pass it to
-                        self.in_background(self._report(table))
+                with contextlib.suppress(RuntimeError):  # no running loop: nobody to tell
+                    self.opened(table)
                 return table
         except DamagedTableError as damage:
             self.set_aside[table_id] = damage.reason
@@ -189,15 +151,15 @@ class Registry(abc.ABC):
 
     async def reach(self, table_id: str) -> Table:
         """The table for a new connection.  If another process holds it, wait for its lease to run out (a process
-        that died) unless that process renews it meanwhile (alive: :class:`Elsewhere` says which one).  Raises
-        :class:`WebError` ``no-table`` or ``damaged`` too."""
+        that died) unless that process renews it meanwhile (alive: :class:`Elsewhere` says which one).  Refuses
+        ``no-table`` or ``damaged`` too."""
         if not isinstance(table_id, str) or not 0 < len(table_id) <= 40:
-            raise WebError("no-table", "There is no such table.")
+            raise Refusal("no-table", "There is no such table.")
         deadline: float | None = None
         seen: float | None = None
         while (table := self.tables.get(table_id)) is None:
             if table_id in self.set_aside:
-                raise WebError("damaged", DAMAGED)
+                raise Refusal("damaged", DAMAGED)
             holder = await asyncio.to_thread(self.store.claim, table_id)
             if table_id in self.tables:
                 continue  # another connection opened it meanwhile
@@ -205,9 +167,9 @@ class Registry(abc.ABC):
                 table = self._load(table_id)  # no await between the check above and the table's opening
                 if table is None:
                     raise (
-                        WebError("damaged", DAMAGED)
+                        Refusal("damaged", DAMAGED)
                         if table_id in self.set_aside
-                        else WebError("no-table", "There is no such table.")
+                        else Refusal("no-table", "There is no such table.")
                     )
                 return table
             now = time.monotonic()
@@ -227,22 +189,15 @@ class Registry(abc.ABC):
         shared store's tables wait for their first connection instead: the proxy decides which process plays them."""
         if self.store.shared:
             return 0
-        count = 0
-        for table_id in list(self.store.open_tables()):
-            table = self.table(table_id)
-            if table is not None:
-                count += 1
-                self.wake_bots(table)
-        return count
+        return sum(self.table(table_id) is not None for table_id in list(self.store.open_tables()))
 
     async def drop(self, table: Table, why: str) -> None:
-        """Stop playing the table here: forget it, stop its computer players, and tell its connections to reconnect
-        (to whichever process plays it next).  ``why``: ``lost``, ``idle``, ``released``."""
+        """Stop playing the table here: forget it, stop its driver, and tell its connections to reconnect (to
+        whichever process plays it next).  ``why``: ``lost``, ``idle``, ``released``."""
         if self.tables.get(table.table_id) is table:
             del self.tables[table.table_id]
-        for task in (table.thinking, table.timer):
-            if task is not None and task is not asyncio.current_task():
-                task.cancel()
+        if table.driver is not None and table.driver is not asyncio.current_task():
+            table.driver.cancel()
         if self.metrics is not None:
             self.metrics.tables_dropped.labels(why).inc()
         for watcher in list(table.watchers):
@@ -250,6 +205,60 @@ class Registry(abc.ABC):
                 await watcher.send({"type": "moved", "message": "The table moved to another server: reconnecting."})
                 if watcher.close is not None:
                     await watcher.close(MOVED)
+
+    def reloaded(self, table: Table) -> Table | None:
+        """The table opened again from the store after a write of it was lost (``None``: another process plays it
+        now); its connections carried over, each to be brought up to it from the start."""
+        self.tables.pop(table.table_id, None)
+        fresh = self.table(table.table_id)
+        if fresh is not None:
+            fresh.watchers = table.watchers
+            fresh.quiet_since = None if fresh.watchers else fresh.quiet_since
+            for watcher in fresh.watchers:
+                watcher.version = 0
+                if watcher.viewer is not None:
+                    fresh.seats.connect(watcher.viewer, self.now())
+        return fresh
+
+    # --- a change of a table's set-up --------------------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def changing(self, table: Table) -> AsyncIterator[Table]:
+        """Hold the table's set-up for one change (who sits where, their names, a seat handed over, a way out, the
+        next game): changes of one table's set-up take turns, so that two people joining or naming themselves at
+        once both keep theirs.  Yields the table as it is once it is this change's turn (it may have been opened
+        again meanwhile).  Only the process holding a table's lease writes its set-up (racko.web.store), so this
+        orders them in every process."""
+        lock = self._setup_locks.setdefault(table.table_id, asyncio.Lock())
+        async with lock:
+            yield self.tables.get(table.table_id, table)
+
+    async def keep_setup(self, table: Table, setup: Setup) -> None:
+        """A changed set-up (made while :meth:`changing` holds the table): in the database first, then here; a
+        database that refuses changes nothing."""
+        with not_saved_if_refused():
+            self.store.update_setup(table.table_id, setup.json())
+            await self.commit_now(table.table_id)
+        table.setup = setup
+        await self.note_due(table)
+
+    async def note_due(self, table: Table) -> None:
+        """The table's clock derived again (a clock started, a seat back, a seat handed to a computer player), and
+        when something is next due there kept in the store, for the other processes (and the keep loop)."""
+        timing.refresh(table)
+        self.store.set_due(table.table_id, timing.wake_at(table))
+        with contextlib.suppress(OSError):  # the deadline is for other processes: the next write brings it again
+            await self.commit_now(table.table_id)
+
+    async def settled(self, table: Table) -> Table:
+        """The table once its last move is in the database (a change of set-up never overtakes a move)."""
+        try:
+            await self.saved(table)
+        except OSError:
+            raise Refusal("not-saved", "The last move could not be saved; look again.") from None
+        return self.tables.get(table.table_id, table)
+
+    # --- the server's life -----------------------------------------------------------------------------
 
     async def keep(self) -> None:
         """For the server's life: renew the leases, drop the tables whose lease was lost, hand on the idle ones, and
@@ -269,18 +278,18 @@ class Registry(abc.ABC):
                     await self.drop(table, "lost")
             await self._hand_on_idle()
             await self._claim_overdue()
-            await self.forget_seats()
+            if self.each_second is not None:
+                await self.each_second()
             if time.monotonic() - swept >= SWEEP_SECONDS:
                 swept = time.monotonic()
                 await self.sweep()
 
     async def _claim_overdue(self) -> None:
         """Play the timeouts nobody else will: a table whose clock runs out within :data:`LOOK_AHEAD_SECONDS` (or
-        ran out) while no live process held it (its holder died, or nobody opened it) is claimed, opened and its
-        clock set going, which plays the turn at its time; a turn-based table held here has its clock task started
-        again (it has none while it waits).
-        Two processes may both find it; the claim lets one of them open it, and the fenced append keeps a turn
-        from being played twice."""
+        ran out) while no live process held it (its holder died, or nobody opened it) is claimed and opened, and its
+        driver plays the turn at its time; a turn-based table held here has its driver started again (it has none
+        while it waits).  Two processes may both find it; the claim lets one of them open it, and the fenced append
+        keeps a turn from being played twice."""
         try:
             overdue = await asyncio.to_thread(self.store.overdue, self.now() + LOOK_AHEAD_SECONDS)
         except Exception as error:  # the database is away: the next turn looks again
@@ -288,17 +297,15 @@ class Registry(abc.ABC):
             return
         for table_id in overdue:
             held = self.tables.get(table_id)
-            if held is not None:  # held here: a turn-based table's clock has no task while it waits (re-armed now)
-                self.arm(held)
+            if held is not None:
+                self.opened(held)
                 continue
             if table_id in self.set_aside:
                 continue
             if await asyncio.to_thread(self.store.claim, table_id) is not None or table_id in self.tables:
                 continue
-            table = self._load(table_id)
-            if table is not None:
+            if self._load(table_id) is not None:
                 log.info("table %s opened: its clock ran out", table_id)
-                self.wake_bots(table)
 
     async def sweep(self) -> int:
         """Forget the tables nobody needs any more, in the database and here."""
@@ -317,10 +324,8 @@ class Registry(abc.ABC):
             quiet = table.quiet_since
             if quiet is None or now - quiet < self.idle_seconds or table.watchers:
                 continue
-            if table.thinking is not None and not table.thinking.done():
-                continue
-            if table.timer is not None and not table.timer.done():
-                continue  # a clock runs here: its turn runs out here (a table handed on would wait for a claim)
+            if table.driver is not None and not table.driver.done():
+                continue  # a computer player or a clock works here: it finishes here
             if self.store.unsaved(table.table_id):
                 continue
             await self.drop(table, "idle")
@@ -333,31 +338,32 @@ class Registry(abc.ABC):
         task.add_done_callback(self.background.discard)
 
     async def close(self) -> None:
-        """At shutdown: what a game's end set going is done, computer players stop, every write is committed, every
+        """At shutdown: what a game's end set going is done, the drivers stop, every write is committed, every
         table is handed on."""
         await asyncio.gather(*list(self.background), return_exceptions=True)
         for table in list(self.tables.values()):
-            for task in (table.thinking, table.timer):
-                if task is not None:
-                    task.cancel()
+            if table.driver is not None:
+                table.driver.cancel()
         for table in list(self.tables.values()):
             await self.drop(table, "released")
         await asyncio.to_thread(self.store.close)
 
+    # --- commits ------------------------------------------------------------------------------------
+
     async def saved(self, table: Table) -> None:
-        """Wait until the table's writes are committed; raises :class:`OSError` if they were lost (and the table
-        keeps saying so until it is reloaded)."""
+        """Wait until the table's writes are committed; :class:`OSError` if they were lost (and the table keeps
+        saying so until it is reloaded)."""
         try:
-            await self._commit_now(table.table_id)
+            await self.commit_now(table.table_id)
         except OSError as error:
             table.lost = str(error)
         if table.lost is not None:
             raise OSError(f"the table's database refused the move ({table.lost})")
 
-    async def _commit_now(self, table_id: str) -> None:
+    async def commit_now(self, table_id: str) -> None:
         """Wait until the table's writes are committed: a store that groups its commits commits in a worker thread,
-        once for every table written meanwhile, so the event loop never waits for the database.  Raises
-        :class:`OSError` with the reason if the table's writes were not kept."""
+        once for every table written meanwhile, so the event loop never waits for the database.  :class:`OSError`
+        with the reason if the table's writes were not kept."""
         while self.store.unsaved(table_id):
             if self._commit is None or self._commit.done():
                 self._commit = asyncio.get_running_loop().create_task(self._commit_in_thread())
@@ -380,22 +386,6 @@ class Registry(abc.ABC):
             if self.metrics is not None:
                 self.metrics.database_commit.observe(time.perf_counter() - started)
 
-    async def _report(self, table: Table) -> None:
-        """Pass a finished game on, once per process (the hooks themselves keep each game once, so a table opened
-        again after a crash between its last move and this is passed on again safely)."""
-        if table.reported:
-            return
-        table.reported = True
-        early = ended(table.setup)
-        if early is not None and early.get("how") == ABORTED:
-            return  # an aborted game counts for nothing: no rating, no history
-        record = noted_record(table.setup, table.session.record(), journal_made_by(table))
-        for hook in self.game_over_hooks:
-            try:
-                await hook(table, record)
-            except Exception as error:  # the game itself is kept whatever a hook does
-                log.warning("table %s: the game's end could not be passed on: %s", table.table_id, said(error))
-
     def record(self, table_id: str, game: int | None = None) -> str | None:
         """A finished game's record (never one in progress: it holds every card)."""
         records = self.store.records(table_id)
@@ -404,19 +394,3 @@ class Registry(abc.ABC):
         if game is None:
             return records[-1]
         return records[game - 1] if 1 <= game <= len(records) else None
-
-    @abc.abstractmethod
-    def wake_bots(self, table: Table, pause: float = 0.0) -> None:
-        """Start the computer players' moves (:class:`~racko.web.table.computer.ComputerPlayers`)."""
-
-    @abc.abstractmethod
-    def arm(self, table: Table) -> None:
-        """Start the table's clock task if its clock has something to do (:class:`~racko.web.table.clocks.Clocks`)."""
-
-    @abc.abstractmethod
-    async def back(self, table: Table, seat: int) -> None:
-        """A gone seat's person takes it back (:class:`~racko.web.table.clocks.Clocks`)."""
-
-    @abc.abstractmethod
-    async def forget_seats(self) -> None:
-        """Rewrite the seats of forgotten players (:class:`~racko.web.table.seating.Seating`)."""

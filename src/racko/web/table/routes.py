@@ -1,13 +1,15 @@
 """The table room's routes: the start page (``/new``) and what it asks (``/api/options``, ``POST /api/tables``), the
 table's page (``/t/{table}``: a seat's token travels in the link's fragment, ``#seat=…``, which browsers never send
 in a request line or a Referer), its socket (``/ws/{table}``, docs/PROTOCOL.md) and its last finished game's record.
-"""
+A socket's frames go to small named handlers, one per frame type (:data:`FRAMES`)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import json
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 from starlette.requests import Request
@@ -23,9 +25,10 @@ from racko.web.core import (
     BODY_LIMIT,
     Bucket,
     CreationLimit,
+    Refusal,
     TooBig,
-    WebError,
     after_closing,
+    answers_refusals,
     client_address,
     origin_allowed,
     page,
@@ -35,15 +38,103 @@ from racko.web.core import (
 )
 from racko.web.ops import Metrics
 from racko.web.players import Player, player_of
-from racko.web.table.hub import Hub
 from racko.web.table.registry import log
-from racko.web.table.state import Elsewhere, Watcher
+from racko.web.table.requests import ME, Asker, request_of_form
+from racko.web.table.room import TableRoom
+from racko.web.table.seats import COMPUTER_PLAYS
+from racko.web.table.table import Elsewhere, Table, Watcher
 
 HELLO_SECONDS = 10.0
 
 
+@dataclass
+class Connection:
+    """One socket at a table: the room, the table it reached, its watcher (who it sees the table as), its player."""
+
+    room: TableRoom
+    table: Table
+    watcher: Watcher
+    websocket: WebSocket
+    player: Player | None
+
+    @property
+    def now(self) -> Table:
+        """The table as it is now (it may have been opened again since the socket reached it)."""
+        return self.room.tables.get(self.table.table_id, self.table)
+
+    @property
+    def seat(self) -> int | None:
+        return self.watcher.viewer
+
+    async def answer(self, frame: dict[str, Any]) -> None:
+        """A frame to this socket only, unless it has just closed (its end is handled where it is read)."""
+        with contextlib.suppress(Exception):
+            await self.websocket.send_json(frame)
+
+
+async def act(connection: Connection, frame: dict[str, Any]) -> None:
+    await connection.room.act(connection.now, connection.seat, frame.get("version"), frame.get("action"))
+
+
+async def name(connection: Connection, frame: dict[str, Any]) -> None:
+    address = client_address(connection.websocket)
+    await connection.room.name(connection.now, connection.seat, frame.get("name"), connection.player, address)
+
+
+async def hint(connection: Connection, frame: dict[str, Any]) -> None:
+    choices = await connection.room.hint(connection.now, connection.seat)
+    await connection.answer({"type": "hint", "choices": choices})
+
+
+async def hand_over(connection: Connection, frame: dict[str, Any]) -> None:
+    await connection.room.hand_over(connection.now, connection.seat, frame.get("seat"), frame.get("bot"))
+
+
+async def again(connection: Connection, frame: dict[str, Any]) -> None:
+    await connection.room.again(connection.now, connection.seat)
+
+
+async def way_out(connection: Connection, frame: dict[str, Any]) -> None:
+    """Resign, leave, abort, offer to end, accept or decline it, or "I'm back" (the frame's type names it)."""
+    await connection.room.way(connection.now, connection.seat, str(frame["type"]))
+
+
+async def react(connection: Connection, frame: dict[str, Any]) -> None:
+    await connection.room.react(connection.now, connection.seat, frame.get("reaction"))
+
+
+async def presence(connection: Connection, frame: dict[str, Any]) -> None:
+    await connection.answer(connection.room.presence(connection.now))
+
+
+async def sync(connection: Connection, frame: dict[str, Any]) -> None:
+    seen = frame.get("version")
+    connection.watcher.version = seen if isinstance(seen, int) else 0
+    await connection.room.bring(connection.now, connection.watcher)
+
+
+FRAMES: dict[str, Callable[[Connection, dict[str, Any]], Awaitable[None]]] = {
+    "act": act,
+    "name": name,
+    "hint": hint,
+    "hand-over": hand_over,
+    "again": again,
+    "resign": way_out,
+    "leave": way_out,
+    "abort": way_out,
+    "offer-end": way_out,
+    "accept-end": way_out,
+    "decline-end": way_out,
+    "back": way_out,
+    "react": react,
+    "presence": presence,
+    "sync": sync,
+}
+"""Each frame a client may send, and its handler (docs/PROTOCOL.md lists them)."""
+
+
 def routes(
-    hub: Hub, metrics: Metrics, allowed: frozenset[str], creation: CreationLimit, frames_per_second: float
+    room: TableRoom, metrics: Metrics, allowed: frozenset[str], creation: CreationLimit, frames_per_second: float
 ) -> list[BaseRoute]:
     """The table's routes; ``creation`` limits new tables from one address, ``frames_per_second`` each socket."""
 
@@ -54,72 +145,57 @@ def routes(
         return page("table", "table.html", request)
 
     async def options(request: Request) -> Response:
-        return JSONResponse(
-            {
-                "variants": [
-                    {
-                        "name": name,
-                        "title": cls.title,
-                        "description": cls.description,
-                        "players": list(cls.player_counts),
-                        "bots": list(bots_for(name)),
-                        "default_bot": default_opponent(name),
-                        "target": cls.rules(cls.player_counts[0]).target,
-                        "refill": cls.rules(cls.player_counts[0]).refill,
-                    }
-                    for name, cls in VARIANTS.items()
-                ],
-                "bots": {name: bots.describe(name) for name in bots.available()},
-                # The real-time speeds a table may be made with (their numbers, for the pages to say them).
-                "clocks": [preset.json() for preset in PRESETS.values()],
-                # The turn-based speeds (days per move) a friends' table may have; quick play stays real time.
-                "turn_clocks": [preset.json() for preset in TURN_PRESETS.values()],
-                "default_clock": DEFAULT_PRESET,
-            }
-        )
+        return JSONResponse(_options())
 
+    @answers_refusals
     async def create_table(request: Request) -> Response:
         if not origin_allowed(request.headers.get("origin"), request.headers.get("host"), allowed):
-            return JSONResponse({"error": "Tables are made from this server's own start page."}, status_code=403)
+            raise Refusal("origin", "Tables are made from this server's own start page.")
         address = request.client.host if request.client is not None else "?"
         if not creation.allows(address):
-            return JSONResponse(
-                {"error": "Too many new tables at once: wait a minute, then try again."},
-                status_code=429,
-                headers={"Retry-After": "60"},
+            raise Refusal(
+                "too-many-tables", "Too many new tables at once: wait a minute, then try again.", retry_after=60
             )
         try:
             body = await read_body(request, BODY_LIMIT)
         except TooBig:
-            return JSONResponse({"error": "The settings are too long."}, status_code=413)
+            raise Refusal("too-big", "The settings are too long.") from None
         try:
             form = json.loads(body)
-            if not isinstance(form, dict):
-                raise WebError("bad-form", "The table's settings are a JSON object.")
-            maker = await _maker(request, hub, form)
-            links = await hub.create(form, maker, [address if player is not None else None for player in maker or []])
         except (ValueError, RecursionError):
-            return JSONResponse({"error": "The settings are not JSON."}, status_code=400)
-        except WebError as error:
-            return JSONResponse({"error": str(error)}, status_code=400)
+            raise Refusal("bad-form", "The settings are not JSON.") from None
+        if not isinstance(form, dict):
+            raise Refusal("bad-form", "The table's settings are a JSON object.")
+        seats = form.get("seats")
+        maker = await player_of(request, room.players) if isinstance(seats, list) and ME in seats else None
+        table_request = await request_of_form(form, Asker.page(maker), address, _bot_named(room))
+        try:
+            links = await room.create(table_request)
+        except Refusal:
+            raise
         except Exception as error:  # the database refused the new table
             log.warning("a new table could not be kept: %s", error)
-            return JSONResponse({"error": "The table could not be kept: try again in a moment."}, status_code=503)
+            raise Refusal("not-saved", "The table could not be kept: try again in a moment.") from None
         return JSONResponse(links)
 
     async def record(request: Request) -> Response:
-        text = hub.record(request.path_params["table"])
+        text = room.record(request.path_params["table"])
         if text is None:
-            return JSONResponse({"error": "No finished game at this table yet."}, status_code=404)
+            return Refusal("not-found", "No finished game at this table yet.").response()
         return Response(
             text,
             media_type="application/json",
             headers={"Content-Disposition": 'attachment; filename="racko-game.json"'},
         )
 
-    async def refuse(websocket: WebSocket, code: str, message: str, close_code: int, **more: Any) -> None:
-        metrics.refused.labels(code).inc()
-        await _refuse(websocket, code, message, close_code, **more)
+    async def refuse(websocket: WebSocket, refusal: Refusal, close_code: int) -> None:
+        """Say why the connection is refused, and close it; a client already gone needs neither."""
+        metrics.refused.labels(refusal.code).inc()
+        try:
+            await websocket.send_json(refusal.frame())
+            await websocket.close(code=close_code)
+        except Exception:  # already gone
+            return
 
     async def table_socket(websocket: WebSocket) -> None:
         if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"), allowed):
@@ -127,60 +203,41 @@ def routes(
             await websocket.close(code=4403)  # before the handshake's answer: the browser gets a 403
             return
         await websocket.accept()
-        try:
-            hello = await asyncio.wait_for(read_frame(websocket), HELLO_SECONDS)
-        except (TimeoutError, WebError, WebSocketDisconnect):
-            await refuse(websocket, "no-hello", 'Say hello first: {"type": "hello", "token": …}.', 4400)
+        connection = await _connect(room, websocket, refuse)
+        if connection is None:
             return
-        try:
-            table = await hub.reach(websocket.path_params["table"])
-        except Elsewhere as elsewhere:
-            await refuse(websocket, elsewhere.code, str(elsewhere), 4421, node=elsewhere.node)
-            return
-        except WebError as error:
-            close_code = 4410 if error.code == "damaged" else 4404
-            await refuse(websocket, error.code, str(error), close_code)
-            return
-        token = hello.get("token")
-        seat = table.seat_of(token) if token is not None else None
-        if token is not None and seat is None:
-            await refuse(websocket, "bad-token", "This link is not a seat at this table.", 4403)
-            return
-        player = await player_of(websocket, hub.players)
-        if token is None:  # a player's own seat opens without its link
-            seat = table.seat_of_player(player.id) if player is not None else None
-        network = None
-        if seat is not None and table.setup.get("rated"):  # one person in two browsers may not rate themselves
-            network = await asyncio.to_thread(hub.marks.mark, client_address(websocket))
-        watcher = Watcher(seat, websocket.send_json, close=lambda code: websocket.close(code=code), network=network)
         bucket = Bucket(frames_per_second)
+        player = connection.player
         if player is not None:
-            await hub.players.page_opened(player.id)
+            await room.players.page_opened(player.id)
         try:
             # Joining is inside the try: a client gone before its welcome arrives is still taken off the table.
-            await hub.join(hub.tables.get(table.table_id, table), watcher, hello.get("version"))
-            await hub.note_network(hub.tables.get(table.table_id, table), watcher.viewer, watcher.network)
+            await room.join(connection.now, connection.watcher, connection.watcher.version)
+            await room.note_network(connection.now, connection.seat, connection.watcher.network)
             while True:
                 try:
                     frame = await read_frame(websocket)
-                    if watcher.replaced:  # the seat was opened elsewhere and this socket closed: its last frames go
+                    if connection.watcher.replaced:  # the seat was opened elsewhere and this socket closed
                         continue
                     if not bucket.take():
-                        raise WebError("slow-down", "Too many messages: slow down.")
-                    await _handle(hub, hub.tables.get(table.table_id, table), watcher, frame, websocket, player)
-                except WebError as error:
-                    metrics.refused.labels(error.code).inc()
-                    await _send_quietly(websocket, {"type": "error", "code": error.code, "message": str(error)})
-        except (WebSocketDisconnect, RuntimeError):  # gone, or closed by the hub (the table moved)
+                        raise Refusal("slow-down", "Too many messages: slow down.")
+                    handler = FRAMES.get(str(frame["type"]))
+                    if handler is None:
+                        raise Refusal("bad-frame", f"Unknown frame type {str(frame['type'])[:30]!r}.")
+                    await handler(connection, frame)
+                except Refusal as refusal:
+                    metrics.refused.labels(refusal.code).inc()
+                    await connection.answer(refusal.frame())
+        except (WebSocketDisconnect, RuntimeError):  # gone, or closed by the room (the table moved)
             pass
         finally:
 
             async def leave_table() -> None:
-                await hub.leave(hub.tables.get(table.table_id, table), watcher)
+                await room.leave(connection.now, connection.watcher)
 
             async def close_page() -> None:
                 if player is not None:
-                    await hub.players.page_closed(player.id)
+                    await room.players.page_closed(player.id)
 
             await after_closing(leave_table, close_page)
 
@@ -195,67 +252,73 @@ def routes(
     ]
 
 
-async def _maker(request: Request, hub: Hub, form: dict[str, Any]) -> list[Player | None] | None:
-    """The player making a table sits in its ``me`` seat, which is then theirs without its link."""
-    seats = form.get("seats")
-    if not isinstance(seats, list) or "me" not in seats:
-        return None
-    maker = await player_of(request, hub.players)
-    if maker is None:
-        return None
-    return [maker if part == "me" else None for part in seats]
-
-
-async def _send_quietly(websocket: WebSocket, frame: dict[str, Any]) -> None:
-    """Send a frame, unless the connection has just closed (its end is handled where it is read)."""
-    with contextlib.suppress(Exception):
-        await websocket.send_json(frame)
-
-
-async def _refuse(websocket: WebSocket, code: str, message: str, close_code: int, **more: Any) -> None:
-    """Say why the connection is refused, and close it; a client already gone needs neither."""
+async def _connect(
+    room: TableRoom, websocket: WebSocket, refuse: Callable[[WebSocket, Refusal, int], Awaitable[None]]
+) -> Connection | None:
+    """The socket's hello read, its table reached and its seat found (a link's token, or the player's own seat);
+    ``None`` once it was refused with the reason and closed.  A person whose seat a computer player took (they
+    resigned, left, or were handed over) watches, and is told why."""
     try:
-        await websocket.send_json({"type": "error", "code": code, "message": message, **more})
-        await websocket.close(code=close_code)
-    except Exception:  # already gone
-        return
+        hello = await asyncio.wait_for(read_frame(websocket), HELLO_SECONDS)
+    except (TimeoutError, Refusal, WebSocketDisconnect):
+        await refuse(websocket, Refusal("no-hello", 'Say hello first: {"type": "hello", "token": …}.'), 4400)
+        return None
+    try:
+        table = await room.reach(websocket.path_params["table"])
+    except Elsewhere as elsewhere:
+        await refuse(websocket, elsewhere, 4421)
+        return None
+    except Refusal as refusal:
+        await refuse(websocket, refusal, 4410 if refusal.code == "damaged" else 4404)
+        return None
+    token = hello.get("token")
+    seat = table.seat_of(token) if token is not None else None
+    if token is not None and seat is None:
+        await refuse(websocket, Refusal("bad-token", "This link is not a seat at this table."), 4403)
+        return None
+    player = await player_of(websocket, room.players)
+    if token is None and player is not None:  # a player's own seat opens without its link
+        seat = table.seat_of_player(player.id)
+    former = None
+    if seat is not None and table.seats.state(seat) in COMPUTER_PLAYS:  # a computer took it: they watch
+        seat, former = None, seat
+    network = None
+    if seat is not None and table.setup.rated:  # one person in two browsers may not rate themselves
+        network = await asyncio.to_thread(room.marks.mark, client_address(websocket))
+    watcher = Watcher(seat, websocket.send_json, close=lambda code: websocket.close(code=code), network=network)
+    watcher.former = former
+    version = hello.get("version")
+    watcher.version = version if isinstance(version, int) else 0
+    return Connection(room, table, watcher, websocket, player)
 
 
-async def _handle(
-    hub: Hub, table: Any, watcher: Watcher, frame: dict[str, Any], websocket: WebSocket, player: Player | None
-) -> None:
-    kind = frame["type"]
-    seat = watcher.viewer
-    if kind == "act":
-        await hub.act(table, seat, frame.get("version"), frame.get("action"))
-    elif kind == "name":
-        await hub.name(table, seat, frame.get("name"), player, client_address(websocket))
-    elif kind == "hint":
-        choices = await hub.hint(table, seat)
-        await _send_quietly(websocket, {"type": "hint", "choices": choices})
-    elif kind == "hand-over":
-        await hub.hand_over(table, seat, frame.get("seat"), frame.get("bot"))
-    elif kind == "again":
-        await hub.again(table, seat)
-    elif kind == "back":
-        if seat is None:
-            raise WebError("spectator", "Spectators have no seat to take back.")
-        await hub.back(table, seat)
-    elif kind in ("resign", "leave"):
-        await hub.resign(table, seat, "resigned" if kind == "resign" else "left")
-    elif kind == "abort":
-        await hub.abort(table, seat)
-    elif kind == "offer-end":
-        await hub.offer_end(table, seat)
-    elif kind in ("accept-end", "decline-end"):
-        await hub.answer_end(table, seat, kind == "accept-end")
-    elif kind == "react":
-        await hub.react(table, seat, frame.get("reaction"))
-    elif kind == "presence":
-        await _send_quietly(websocket, hub.presence(table))
-    elif kind == "sync":
-        seen = frame.get("version")
-        watcher.version = seen if isinstance(seen, int) else 0
-        await hub.bring(table, watcher)
-    else:
-        raise WebError("bad-frame", f"Unknown frame type {kind[:30]!r}.")
+def _options() -> dict[str, Any]:
+    """What the start page offers: the variants, the computer players, the speeds."""
+    return {
+        "variants": [
+            {
+                "name": name,
+                "title": cls.title,
+                "description": cls.description,
+                "players": list(cls.player_counts),
+                "bots": list(bots_for(name)),
+                "default_bot": default_opponent(name),
+                "target": cls.rules(cls.player_counts[0]).target,
+                "refill": cls.rules(cls.player_counts[0]).refill,
+            }
+            for name, cls in VARIANTS.items()
+        ],
+        "bots": {name: bots.describe(name) for name in bots.available()},
+        # The real-time speeds a table may be made with (their numbers, for the pages to say them).
+        "clocks": [preset.json() for preset in PRESETS.values()],
+        # The turn-based speeds (days per move) a friends' table may have; quick play stays real time.
+        "turn_clocks": [preset.json() for preset in TURN_PRESETS.values()],
+        "default_clock": DEFAULT_PRESET,
+    }
+
+
+def _bot_named(room: TableRoom) -> Callable[[str], Awaitable[Player | None]]:
+    async def named(name: str) -> Player | None:
+        return await asyncio.to_thread(room.players.bot_named, name[:40])
+
+    return named

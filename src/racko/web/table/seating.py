@@ -1,41 +1,43 @@
-"""Who sits where: a new table from the start page's form, people taking and naming seats (one change of a table's
-set-up at a time), a seat handed to a computer player, the next game at the table, the networks a rated table's seats
-play from, and the seats of a forgotten player rewritten."""
+"""Who sits where: a new table as its request asks (:mod:`.requests`), people taking and naming seats (one change of
+a table's set-up at a time), the next game at the table, the networks a rated table's seats play from, and the seats
+of a forgotten player rewritten."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import secrets
-import time
-from collections.abc import AsyncIterator
+from collections.abc import Callable
 from typing import Any
 
-from racko import bots
-from racko.errors import RackoError
-from racko.play.session import SeatSpec, bots_for, renamed
+from racko.play.session import SeatSpec, renamed
 from racko.play.text import plain_name
-from racko.rules import Rules, variant
 from racko.web.clock import ALL_PRESETS
-from racko.web.core import WebError
+from racko.web.core import Refusal
+from racko.web.ops import Metrics
 from racko.web.players import (
     BOT_MARK,
     FORGOTTEN,
     MARKS_PER_SEAT,
     SHARED,
+    AddressMarks,
     Player,
+    Players,
     posing_as,
     reserved_like,
     shares_a_network,
     unfit_name,
 )
 from racko.web.table import timing
-from racko.web.table.computer import ComputerPlayers
-from racko.web.table.registry import log
-from racko.web.table.state import (
+from racko.web.table.changes import Changes
+from racko.web.table.registry import Registry
+from racko.web.table.requests import NAME_LENGTH, BotAccountSeat, LevelSeat, PersonSeat, TableRequest
+from racko.web.table.seats import SeatEvent, SeatState
+from racko.web.table.setup import SeatSetup, Setup
+from racko.web.table.table import (
     TOKEN_BYTES,
     Table,
-    journal_made_by,
     new_id,
     not_saved_if_refused,
     noted_record,
@@ -45,165 +47,121 @@ from racko.web.table.state import (
     token_hash,
 )
 
-NAME_LENGTH = 24
-ME, PERSON = "me", "person"
-BOT_ACCOUNT = "bot-account:"
-"""A seat of the start page's form offered to a bot account: ``bot-account:NAME`` (docs/BOTS.md)."""
+log = logging.getLogger("racko.serve")
 
 
-AWAY = "away"
-"""How a seat handed to a computer player by the others (its person away) was left (the set-up's ``left``)."""
+class Seating:
+    """New tables, and people taking their seats at them."""
 
-
-class Seating(ComputerPlayers):
-    """Seats and set-ups (:class:`ComputerPlayers` and the classes below it play the game)."""
-
-    async def create(
+    def __init__(
         self,
-        form: dict[str, Any],
-        players: list[Player | None] | None = None,
-        addresses: list[str | None] | None = None,
-        table_id: str | None = None,
-    ) -> dict[str, Any]:
-        """A new table from the start page's form; returns its links (a token per person seat).  ``players``: the
-        player sitting in each seat, whose seat is theirs without its link (the maker's own seat, or everybody
-        quick play seated); a seat with a player has joined under the player's name.  ``addresses``: where each
-        seated person asked from (a rated table notes their networks, racko.web.addresses).  ``table_id``: the id
-        its maker chose (a tournament's game, whose table is made again under the same id if its maker stopped
-        before it knew; the store refuses a second table of one id).  A store of one process opens the table here
-        at once; a shared store leaves it to the process its first connection reaches."""
-        original_seats = [
-            _who(form, index) for index in range(len(form["seats"]) if isinstance(form.get("seats"), list) else 0)
+        registry: Registry,
+        changes: Changes,
+        players: Players,
+        *,
+        now: Callable[[], float],
+        metrics: Metrics | None = None,
+        rate_shared_addresses: bool = False,
+        bot_games_at_once: int = 8,
+    ) -> None:
+        self.registry = registry
+        self.changes = changes
+        self.players = players
+        self.now = now
+        self.metrics = metrics
+        self.marks = AddressMarks(registry.store)
+        self.rate_shared_addresses = rate_shared_addresses
+        """Whether a rated table stays rated when two of its seats play from one network address (a school's)."""
+        self.bot_games_at_once = bot_games_at_once
+        """Games not over a bot account may sit at: a table that would seat it at one more is refused."""
+        self._seating_bots = asyncio.Lock()
+        self._forgetting = asyncio.Lock()
+
+    async def create(self, request: TableRequest) -> dict[str, Any]:
+        """A new table as ``request`` asks (:mod:`.requests`: its consents checked there); its links (a token per
+        person seat).  A seat with a player is theirs without its link and has joined under the player's name; a
+        bot account's seat is bound to it, has no link, and counts against its games at once.  The table's id is
+        the request's if it names one (a tournament's game; the store refuses a second table of one id).  A store of
+        one process opens the table here at once; a shared store leaves it to the process its first connection
+        reaches."""
+        rules = request.rules
+        tokens: list[str | None] = [
+            secrets.token_urlsafe(TOKEN_BYTES) if isinstance(seat, PersonSeat) else None for seat in request.seats
         ]
-        form, accounts = await self._bot_accounts(form)
-        rules, seats, tokens = _setup_from_form(form)
-        try:
-            clock = timing.clock_choice(form, form.get("rated") is True)
-        except ValueError as error:
-            raise WebError("bad-form", str(error)) from None
-        bound = list(players or []) + [None] * (len(seats) - len(players or []))
-        for index, account in accounts.items():  # a bot account's seat: bound to it, no link, marked as a bot
-            if index < len(seats):
-                bound[index] = Player(account.id, account.name + BOT_MARK)
-                tokens[index] = None
-        asked_from = list(addresses or []) + [None] * (len(seats) - len(addresses or []))
-        table_id = table_id or new_id()
-        setup: dict[str, Any] = {
-            "rules": rules.to_dict(),
-            "seed": secrets.randbits(32),
-            "game": 1,
-            "public": form.get("public") is True,
-            "rated": form.get("rated") is True,
-            "clock": clock,
-            "clock_from": None,
-            "seats": [
-                {
-                    "name": player.name if (player := bound[index]) is not None and seat.bot is None else seat.name,
-                    "bot": seat.bot,
-                    "token": token_hash(token) if (token := tokens[index]) else None,
-                    "joined": seat.bot is not None or form_seat_is_me(form, index) or player is not None,
-                    "player": player.id if player is not None and seat.bot is None else None,
-                }
-                | ({"account": "bot"} if index in accounts else {})
-                for index, seat in enumerate(seats)
-            ],
-        }
-        setup = self._clock_started(setup)
-        for index, address in enumerate(asked_from):
-            if address is not None and seats[index].bot is None:
-                setup = self._noted(setup, index, await asyncio.to_thread(self.marks.mark, address))
-        # Each player's seat is noted first: a player forgotten meanwhile is refused here (the row needs the
-        # player's), and one forgotten after it has the seat forgotten too (the note names the seat).
-        seated = [
-            (index, player) for index, player in enumerate(bound) if player is not None and seats[index].bot is None
-        ]
-        try:
-            for index, player in seated:
-                await asyncio.to_thread(self.players.bind, table_id, index, player.id, *seat_line(setup))
-            self.store.create(table_id, setup, due=_first_due(table_id, setup))
-            await self._commit_now(table_id)
-        except BaseException:
-            with contextlib.suppress(Exception):
-                await asyncio.to_thread(self.players.unbind, table_id)
-            raise
-        await self._publish(table_id, setup, None)
+        table_id = request.table_id or new_id()
+        store = self.registry.store
+        async with self._seating_bots:  # a bot account's games are counted and its seat bound one table at a time
+            for account in request.bot_accounts:
+                await self._may_seat_bot(account)
+            setup = Setup(
+                rules=rules,
+                seed=secrets.randbits(32),
+                seats=tuple(_seat_setup(request, index, tokens[index]) for index in range(rules.players)),
+                public=request.public,
+                rated=request.rated,
+                clock=request.clock,
+            )
+            setup = self._clock_started(setup)
+            for index, seat in enumerate(request.seats):
+                if isinstance(seat, PersonSeat) and seat.player is not None and seat.address is not None:
+                    setup = self._noted(setup, index, await asyncio.to_thread(self.marks.mark, seat.address))
+            # Each player's seat is noted first: a player forgotten meanwhile is refused here (the row needs the
+            # player's), and one forgotten after it has the seat forgotten too (the note names the seat).
+            try:
+                for index, spec in enumerate(setup.seats):
+                    if spec.player is not None:
+                        await asyncio.to_thread(self.players.bind, table_id, index, spec.player, *seat_line(setup))
+                store.create(table_id, setup.json(), due=_first_due(table_id, setup))
+                await self.registry.commit_now(table_id)
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    await asyncio.to_thread(self.players.unbind, table_id)
+                raise
         if self.metrics is not None:
             self.metrics.tables_created.inc()
-        if not self.store.shared:
-            self._open(table_id, setup, [])
+        table = None if store.shared else self.registry.open(table_id, setup, [])
+        if table is not None:
+            await self.changes.publish(table)
+            self.changes.wake(table)  # a table of computers and bots starts at once
+        else:
+            await self.changes.tables.publish(_news(table_id, setup))
         return {
             "table": table_id,
             "seats": [
-                {"seat": index, "name": setup["seats"][index]["name"], "who": who, "token": tokens[index]}
-                for index, who in enumerate(original_seats)
+                {"seat": index, "name": setup.seats[index].name, "who": request.who(index), "token": tokens[index]}
+                for index in range(rules.players)
             ],
         }
 
-    async def _bot_accounts(self, form: dict[str, Any]) -> tuple[dict[str, Any], dict[int, Player]]:
-        """The form with each seat ``bot-account:NAME`` (a bot account invited to it, docs/BOTS.md) made a person's
-        seat, and those bot accounts by seat; a name that is no bot account is a ``bad-form``."""
-        seats = form.get("seats")
-        if not isinstance(seats, list):
-            return form, {}
-        accounts: dict[int, Player] = {}
-        changed = list(seats)
-        for index, part in enumerate(seats):
-            if isinstance(part, str) and part.startswith(BOT_ACCOUNT):
-                name = part[len(BOT_ACCOUNT) :]
-                account = await asyncio.to_thread(self.players.bot_named, name)
-                if account is None:
-                    raise WebError("bad-form", f"Seat {index + 1}: there is no bot account {name[:30]!r}.")
-                if any(other.id == account.id for other in accounts.values()):
-                    raise WebError("bad-form", f"The bot {account.name} can sit in one seat only.")
-                accounts[index] = account
-                changed[index] = PERSON
-        return ({**form, "seats": changed} if accounts else form), accounts
+    async def _may_seat_bot(self, account: Player) -> None:
+        """A ``too-many-games`` refusal if the bot account sits at as many games not over as a bot may."""
+        playing = await asyncio.to_thread(self.players.unfinished, account.id)
+        if playing >= self.bot_games_at_once:
+            raise Refusal(
+                "too-many-games",
+                f"{account.name} plays {playing} games already, as many at once as this server lets a bot play: "
+                "finish one first.",
+            )
 
-    @contextlib.asynccontextmanager
-    async def _changing(self, table: Table) -> AsyncIterator[Table]:
-        """Hold the table's set-up for one change (who sits where, their names, a seat handed over, the next game):
-        changes of one table's set-up take turns, so that two people joining or naming themselves at once both
-        keep theirs.  Yields the table as it is once it is this change's turn (it may have been opened again
-        meanwhile).  Only the process holding a table's lease writes its set-up (racko.web.store), so this orders
-        them in every process."""
-        lock = self._setup_locks.setdefault(table.table_id, asyncio.Lock())
-        async with lock:
-            yield self.tables.get(table.table_id, table)
-
-    async def _keep_setup(self, table: Table, setup: dict[str, Any]) -> None:
-        """A changed set-up (made while :meth:`_changing` holds the table): in the database first, then here; a
-        database that refuses changes nothing."""
-        with not_saved_if_refused():
-            self.store.update_setup(table.table_id, setup)
-            await self._commit_now(table.table_id)
-        table.setup = setup
-        timing.refresh(table)  # a clock started, a seat back, a seat handed to a computer player
-        self.store.set_due(table.table_id, timing.wake_at(table))
-        with contextlib.suppress(OSError):  # the deadline is for other processes: the next write brings it again
-            await self._commit_now(table.table_id)
-
-    def _clock_started(self, setup: dict[str, Any]) -> dict[str, Any]:
+    def _clock_started(self, setup: Setup) -> Setup:
         """The set-up with its clock started now if every person's seat is taken (a clock waits for everybody: a
         friend's link not opened yet costs nobody time)."""
-        if setup.get("clock") is None or setup.get("clock_from") is not None:
+        if setup.clock is None or setup.clock_from is not None:
             return setup
-        if not all(spec["joined"] for spec in setup["seats"] if spec["bot"] is None):
+        if not all(spec.joined for spec in setup.seats if spec.bot is None):
             return setup
-        return {**setup, "clock_from": self.now()}
+        return setup.changed(clock_from=self.now())
 
-    def _noted(self, setup: dict[str, Any], seat: int, mark: str | None) -> dict[str, Any]:
-        """The set-up with ``mark`` (a network, racko.web.addresses) noted for a person's seat of a rated table; the
-        game becomes casual when two seats share a network and the operator does not rate them (the same set-up
-        if nothing changes)."""
-        spec = setup["seats"][seat]
-        marks = spec.get("networks") or []
-        if mark is None or not setup.get("rated") or spec["bot"] is not None or mark in marks:
+    def _noted(self, setup: Setup, seat: int, mark: str | None) -> Setup:
+        """The set-up with ``mark`` (a network, racko.web.players.addresses) noted for a person's seat of a rated
+        table; the game becomes casual when two seats share a network and the operator does not rate them (the same
+        set-up if nothing changes)."""
+        spec = setup.seats[seat]
+        if mark is None or not setup.rated or spec.bot is not None or mark in spec.networks:
             return setup
-        seats = list(setup["seats"])
-        seats[seat] = {**spec, "networks": [*marks, mark][-MARKS_PER_SEAT:]}
-        changed = {**setup, "seats": seats}
-        if not self.rate_shared_addresses and shares_a_network(seats):
-            changed.update(rated=False, casual_because=SHARED)
+        changed = setup.with_seat(seat, networks=(*spec.networks, mark)[-MARKS_PER_SEAT:])
+        if not self.rate_shared_addresses and shares_a_network([s.networks for s in changed.seats if s.bot is None]):
+            changed = changed.changed(rated=False, casual_because=SHARED)
         return changed
 
     async def name(
@@ -213,42 +171,41 @@ class Seating(ComputerPlayers):
         that it opens without its link and the game goes into their history (and rating), unless they have a seat
         at this table already (one browser playing two seats)."""
         if seat is None:
-            raise WebError("spectator", "Spectators have no seat to name.")
+            raise Refusal("spectator", "Spectators have no seat to name.")
         if not isinstance(name, str) or not name.strip():
-            raise WebError("bad-name", "A name is some text, such as Ann.")
+            raise Refusal("bad-name", "A name is some text, such as Ann.")
         unfit = unfit_name(name)
         if unfit is not None:
-            raise WebError("name-unfit", unfit.message, why=unfit.why, **unfit.details)
+            refused = Refusal("name-unfit", unfit.message, why=unfit.why)
+            refused.details.update(unfit.details)  # the character or the scripts, for the page's own words
+            raise refused
         clean = plain_name(name)[:NAME_LENGTH].strip() or "Player"
         mark = await asyncio.to_thread(self.marks.mark, address)
-        async with self._changing(table) as table:
+        async with self.registry.changing(table) as table:
             if reserved_like(clean) is not None:
-                raise WebError("name-reserved", f"“{clean}” looks like a computer player's name: choose another.")
-            others = [
-                spec["name"] for other, spec in enumerate(table.setup["seats"]) if other != seat and spec["joined"]
-            ]
+                raise Refusal("name-reserved", f"“{clean}” looks like a computer player's name: choose another.")
+            others = [spec.name for other, spec in enumerate(table.setup.seats) if other != seat and spec.joined]
             if posing_as(clean, others) is not None:
-                raise WebError("name-taken", f"Somebody at this table is called like “{clean}”: choose another name.")
-            free = table.setup["seats"][seat].get("player") is None
+                raise Refusal("name-taken", f"Somebody at this table is called like “{clean}”: choose another name.")
+            free = table.setup.seats[seat].player is None
             bound = player if player is not None and free and table.seat_of_player(player.id) is None else None
             await self._seat_person(table, seat, clean, bound, mark)
 
     async def _seat_person(
         self, table: Table, seat: int, name: str, player: Player | None = None, mark: str | None = None
     ) -> None:
-        """A person sits down at a seat under a name (a player's seat is theirs from then on); the caller holds
-        :meth:`_changing`."""
-        seats = list(table.setup["seats"])
-        seats[seat] = {**seats[seat], "name": name, "joined": True}
+        """A person sits down at a seat under a name (a player's seat is theirs from then on); the caller holds the
+        set-up."""
+        setup = table.setup.with_seat(seat, name=name, joined=True)
         if player is not None:
-            seats[seat]["player"] = player.id
-        setup = self._clock_started(self._noted({**table.setup, "seats": seats}, seat, mark))
+            setup = setup.with_seat(seat, player=player.id)
+        setup = self._clock_started(self._noted(setup, seat, mark))
         if player is not None:  # noted first: a player forgotten meanwhile is refused, and a later forgetting
             # finds the seat (as a new table's are, in :meth:`create`)
             await asyncio.to_thread(self.players.bind, table.table_id, seat, player.id, *seat_line(setup))
         try:
-            await self._keep_setup(table, setup)
-        except WebError:
+            await self.registry.keep_setup(table, setup)
+        except Refusal:
             if player is not None:
                 with contextlib.suppress(Exception):
                     await asyncio.to_thread(self.players.unbind, table.table_id, seat)
@@ -257,26 +214,28 @@ class Seating(ComputerPlayers):
         session_seats = list(table.session.seats)
         session_seats[seat] = SeatSpec(name, session_seats[seat].bot)
         table.session.seats = tuple(session_seats)
-        await self.broadcast(table)
-        await self._tell_presence(table)
-        self.wake_bots(table)  # the clock may have started
-        await self._publish_table(table)
+        if table.seats.state(seat) is SeatState.INVITED:
+            table.seats.apply(seat, SeatEvent.SIT, self.now())
+            if not table.seats.connected(seat):  # taken from the lobby: here once its page opens
+                table.seats.apply(seat, SeatEvent.DISCONNECT, self.now())
+            await self.registry.note_due(table)  # a clock may run for it now
+        await self.changes.after(table, listed=True)
 
     async def take_seat(self, table: Table, player: Player, address: str | None = None) -> int:
         """A player takes a seat nobody has taken yet at a table listed in the lobby; the seat (theirs already if
         they sit there)."""
         mark = await asyncio.to_thread(self.marks.mark, address)
-        async with self._changing(table) as table:
+        async with self.registry.changing(table) as table:
             mine = table.seat_of_player(player.id)
             if mine is not None:
                 return mine
-            if not table.setup.get("public"):
-                raise WebError("not-public", "This table is by invitation only: ask for a seat's link.")
+            if not table.setup.public:
+                raise Refusal("not-public", "This table is by invitation only: ask for a seat's link.")
             if table.over:
-                raise WebError("over", "The game is over.")
+                raise Refusal("over", "The game is over.")
             seat = table.open_seat()
             if seat is None:
-                raise WebError("full", "Every seat at this table is taken.")
+                raise Refusal("full", "Every seat at this table is taken.")
             await self._seat_person(table, seat, player.name, player, mark)
             return seat
 
@@ -286,122 +245,101 @@ class Seating(ComputerPlayers):
             return
         if self._noted(table.setup, seat, mark) is table.setup:
             return  # nothing new: no lock, no write (the common case, at every connection)
-        async with self._changing(table) as table:
+        async with self.registry.changing(table) as table:
             setup = self._noted(table.setup, seat, mark)
             if setup is table.setup:
                 return
-            casual = setup.get("rated") != table.setup.get("rated")
-            await self._keep_setup(table, setup)
+            casual = setup.rated != table.setup.rated
+            await self.registry.keep_setup(table, setup)
         if casual:
-            await self._tell_presence(table)
-            await self._publish_table(table)
-
-    async def hand_over(self, table: Table, seat: int | None, other: Any, bot_name: Any) -> None:
-        """A seated person hands the seat of a person who has been away long enough to a computer player."""
-        if seat is None:
-            raise WebError("spectator", "Only players at the table can hand a seat to a computer player.")
-        if not isinstance(other, int) or isinstance(other, bool) or not 0 <= other < len(table.session.seats):
-            raise WebError("bad-frame", "There is no such seat.")
-        if table.session.seats[other].bot is not None:
-            raise WebError("bad-frame", "A computer player sits there already.")
-        since = table.away_since.get(other)
-        if table.connected(other) or since is None:
-            raise WebError("not-away", "That player is at the table.")
-        waited = time.monotonic() - since
-        if waited < self.away_seconds:
-            raise WebError("not-away", f"Wait {round(self.away_seconds - waited)} more seconds for them to come back.")
-        chosen = bot_name if isinstance(bot_name, str) else ""
-        if chosen not in bots_for(table.session.rules.variant):
-            raise WebError(
-                "bad-frame", f"Choose a computer player: {', '.join(bots_for(table.session.rules.variant))}."
-            )
-        async with self._changing(table) as table:
-            if table.session.seats[other].bot is not None:
-                raise WebError("bad-frame", "A computer player sits there already.")
-            seats = list(table.setup["seats"])
-            # The person who went away left the game: rated last and a game left (as by the clock), never credited
-            # with the computer player's play.
-            left = {"how": AWAY, "after": len(table.played), "at": self.now()}
-            seats[other] = {**seats[other], "bot": chosen, "token": None, "left": left}
-            await self._keep_setup(table, {**table.setup, "seats": seats})
-            table.session.hand_to_bot(other, chosen)
-            table.away_since.pop(other, None)
-        await self.broadcast(table)
-        await self._tell_presence(table)
-        self.wake_bots(table)
-        await self._publish_table(table)
+            await self.changes.after(table, listed=True)
 
     async def again(self, table: Table, seat: int | None) -> None:
         """After the game: a new game at the same table, same seats and links."""
         if seat is None:
-            raise WebError("spectator", "Only players can start the next game.")
+            raise Refusal("spectator", "Only players can start the next game.")
         if not table.over:
-            raise WebError("not-over", "The game is not over yet.")
-        game = table.setup["game"]
-        async with self._changing(table) as table:
-            if table.setup["game"] != game:
+            raise Refusal("not-over", "The game is not over yet.")
+        game = table.setup.game
+        store = self.registry.store
+        async with self.registry.changing(table) as table:
+            if table.setup.game != game:
                 return  # the next game began meanwhile (both players asked at once)
             with contextlib.suppress(OSError):  # the finished game's record may still be on its way to the database
-                await self._commit_now(table.table_id)
-            filed = self.store.records(table.table_id)
+                await self.registry.commit_now(table.table_id)
+            filed = store.records(table.table_id)
             # Filed when it ended, unless that failed; the record filed then is passed on as it was, since the store
             # files a text it does not hold yet, and the record's text changes with a name changed after the game.
             record = (
                 filed[game - 1]
                 if len(filed) >= game
-                else noted_record(table.setup, table.session.record(), journal_made_by(table)).dumps()
+                else noted_record(table.setup, table.session.record(), table.made_by).dumps()
             )
             # A seat whose person resigned or left keeps its computer player, and is nobody's any more.
-            seats = [
-                {key: value for key, value in spec.items() if key not in ("back", "left")}
-                | ({"player": None} if spec.get("left") else {})
-                for spec in table.setup["seats"]
-            ]
-            setup = {key: value for key, value in table.setup.items() if key not in ("ended", "offer", "declined")} | {
-                "seed": secrets.randbits(32),
-                "game": game + 1,
-                "seats": seats,
-                "clock_from": None,
-            }
+            seats = tuple(
+                SeatSetup(
+                    name=spec.name,
+                    bot=spec.bot,
+                    token=spec.token if spec.left is None else None,
+                    joined=spec.joined,
+                    player=spec.player if spec.left is None else None,
+                    bot_account=spec.bot_account and spec.left is None,
+                    networks=spec.networks,
+                    forgotten=spec.forgotten,
+                )
+                for spec in table.setup.seats
+            )
+            setup = table.setup.changed(
+                seed=secrets.randbits(32),
+                game=game + 1,
+                seats=seats,
+                clock_from=None,
+                ended=None,
+                offer=None,
+                declined=None,
+                reminded=None,
+            )
             setup = self._clock_started(setup)
             with not_saved_if_refused():
-                self.store.restart(table.table_id, setup, record)
-                await self._commit_now(table.table_id)
+                store.restart(table.table_id, setup.json(), record)
+                await self.registry.commit_now(table.table_id)
             watchers = table.watchers
-            fresh = self._open(table.table_id, setup, [])
+            if table.driver is not None and table.driver is not asyncio.current_task():
+                table.driver.cancel()
+            fresh = self.registry.open(table.table_id, setup, [])
             fresh.watchers = watchers
-            self.store.set_due(fresh.table_id, timing.wake_at(fresh))
-        for watcher in watchers:
-            watcher.version = 0
-            with contextlib.suppress(Exception):
-                await watcher.send({"type": "new-game", "game": setup["game"]})
-        await self.broadcast(fresh)
-        self.wake_bots(fresh)
-        await self._publish_table(fresh)
+            for watcher in watchers:
+                watcher.version = 0
+                if watcher.viewer is not None:
+                    fresh.seats.connect(watcher.viewer, self.now())
+            store.set_due(fresh.table_id, timing.wake_at(fresh))
+        await self.changes.watching.tell(fresh, {"type": "new-game", "game": setup.game})
         await asyncio.to_thread(self.players.table_over, fresh.table_id, False)
+        await self.changes.after(fresh, listed=True)
 
     async def forget_seats(self) -> None:
         """Carry out the notes "this seat is a forgotten player's now" that forgetting a player left
         (:meth:`Players.forget`: "Forget me", ``racko admin remove``) at the tables this process plays or may claim
         now: the seat's name becomes :data:`FORGOTTEN` in the set-up, the game on, the finished games filed at the
-        table, the lobby's line and the players' lists; a table another process holds is left to it.  Called at
-        every turn of :meth:`keep` (so within a second in any process) and at once by the process that forgot."""
+        table, the lobby's line and the players' lists; a table another process holds is left to it.  Called every
+        second by the registry's keep loop and at once by the process that forgot."""
         async with self._forgetting:
             try:
                 notes = await asyncio.to_thread(self.players.seats_to_forget)
             except Exception as error:  # the database is away a moment: the next turn tries again
                 log.warning("could not read the seats to forget: %s", said(error))
                 return
+            registry = self.registry
             for table_id, seat in notes:
-                table = self.tables.get(table_id)
+                table = registry.tables.get(table_id)
                 if table is None:
-                    if table_id in self.set_aside:
+                    if table_id in registry.set_aside:
                         continue  # its set-up cannot be read back: the note waits (the operator was told why)
-                    if await asyncio.to_thread(self.store.claim, table_id) is not None:
+                    if await asyncio.to_thread(registry.store.claim, table_id) is not None:
                         continue  # another process plays it and carries the note out
-                    table = self.tables.get(table_id) or self._load(table_id)
+                    table = registry.tables.get(table_id) or registry.table(table_id)
                     if table is None:
-                        if table_id not in self.set_aside:  # no such table any more: nothing to forget there
+                        if table_id not in registry.set_aside:  # no such table any more: nothing to forget there
                             await asyncio.to_thread(self.players.seat_forgotten, table_id, seat)
                         continue
                 try:
@@ -410,107 +348,60 @@ class Seating(ComputerPlayers):
                     log.warning("table %s: a forgotten seat could not be rewritten: %s", table_id, said(error))
 
     async def _forget_seat(self, table: Table, seat: int) -> None:
-        async with self._changing(table) as table:
-            seats = list(table.setup["seats"])
-            if 0 <= seat < len(seats):
-                spec = seats[seat]
-                seats[seat] = {**spec, "name": FORGOTTEN, "player": None, "forgotten": True, "networks": []}
-                await self._keep_setup(table, {**table.setup, "seats": seats})
+        store = self.registry.store
+        async with self.registry.changing(table) as table:
+            if 0 <= seat < len(table.setup.seats):
+                setup = table.setup.with_seat(seat, name=FORGOTTEN, player=None, forgotten=True, networks=())
+                await self.registry.keep_setup(table, setup)
                 session_seats = list(table.session.seats)
                 session_seats[seat] = SeatSpec(FORGOTTEN, session_seats[seat].bot)
                 table.session.seats = tuple(session_seats)
-                filed = await asyncio.to_thread(self.store.records, table.table_id)
+                filed = await asyncio.to_thread(store.records, table.table_id)
                 rewritten = {}
                 for number, text in enumerate(filed):
                     if (new := renamed(text, seat, FORGOTTEN)) != text:
                         rewritten[number] = new
                 if rewritten:
                     with not_saved_if_refused():
-                        self.store.rewrite_records(table.table_id, rewritten)
-                        await self._commit_now(table.table_id)
+                        store.rewrite_records(table.table_id, rewritten)
+                        await self.registry.commit_now(table.table_id)
                 await asyncio.to_thread(self.players.seat_names, table.table_id, seat_line(table.setup)[1])
             await asyncio.to_thread(self.players.seat_forgotten, table.table_id, seat)
-        await self.broadcast(table)
-        await self._tell_presence(table)
-        await self._publish_table(table)
+        await self.changes.after(table, listed=True)
 
 
-def _first_due(table_id: str, setup: dict[str, Any]) -> float | None:
+def _news(table_id: str, setup: Setup) -> Any:
+    from racko.web.table.changes import TableNews
+
+    return TableNews(table_id, setup, False, False)
+
+
+def _first_due(table_id: str, setup: Setup) -> float | None:
     """A new table's first deadline (kept in the store, so that any process plays the first turn if its time runs
     out before anybody opens the table)."""
-    preset = ALL_PRESETS.get(setup.get("clock") or "")
-    start = setup.get("clock_from")
+    preset = ALL_PRESETS.get(setup.clock or "")
+    start = setup.clock_from
     if preset is None or start is None:
         return None
     seat = replay_stored(table_id, setup, []).to_act
-    if seat is None or setup["seats"][seat]["bot"] is not None:
+    if seat is None or setup.seats[seat].bot is not None:
         return None
-    deadline = float(start) + preset.move + preset.bank
+    deadline = start + preset.move + preset.bank
     return deadline - (preset.remind_before or 0.0)  # a turn-based table's first reminder comes first
 
 
-def form_seat_is_me(form: dict[str, Any], index: int) -> bool:
-    return _who(form, index) == ME
-
-
-def _who(form: dict[str, Any], index: int) -> str:
-    seats = form.get("seats")
-    if index == 0 and not isinstance(seats, list):
-        return ME
-    if isinstance(seats, list) and index < len(seats) and isinstance(seats[index], str):
-        return str(seats[index])
-    return ME if index == 0 else PERSON
-
-
-def _setup_from_form(form: Any) -> tuple[Rules, list[SeatSpec], list[str | None]]:
-    """The rules, the seats and a token per person seat, from the start page's form; a bad form is a WebError."""
-    if not isinstance(form, dict):
-        raise WebError("bad-form", "The table's settings are a JSON object.")
-    try:
-        chosen = variant(str(form.get("variant", "classic")))
-        players = form.get("players", chosen.player_counts[0])
-        if not isinstance(players, int) or isinstance(players, bool) or players not in chosen.player_counts:
-            counts = ", ".join(str(count) for count in chosen.player_counts)
-            raise WebError("bad-form", f"{chosen.title} is played by {counts} players.")
-        options: dict[str, Any] = {}
-        for key in ("target", "refill", "two_player_rule"):
-            if form.get(key) is not None:
-                options[key] = form[key]
-        if players != 2:
-            options.pop("two_player_rule", None)
-        rules = chosen.rules(players, **options)
-    except WebError:
-        raise
-    except (RackoError, TypeError, ValueError) as error:
-        raise WebError("bad-form", str(error)) from None
-    who = form.get("seats")
-    if not isinstance(who, list) or len(who) != players or not all(isinstance(part, str) for part in who):
-        raise WebError("bad-form", f"Say who sits in each of the {players} seats.")
-    if who.count(ME) > 1:
-        raise WebError("bad-form", "You can sit in one seat only.")
-    given_names = form.get("names")
-    names: list[Any] = given_names if isinstance(given_names, list) else []
-    playing = bots_for(chosen.name)
-    seats: list[SeatSpec] = []
-    tokens: list[str | None] = []
-    for index, part in enumerate(who):
-        given = names[index] if index < len(names) and isinstance(names[index], str) else ""
-        if part in (ME, PERSON):
-            name = plain_name(given)[:NAME_LENGTH].strip() if given.strip() else f"Player {index + 1}"
-            seats.append(SeatSpec(name))
-            tokens.append(secrets.token_urlsafe(TOKEN_BYTES))
-        elif part in bots.available():
-            if part not in playing:
-                raise WebError(
-                    "bad-form", f"The {part} bot does not play {chosen.title}; choose from {', '.join(playing)}."
-                )
-            label = part if who.count(part) == 1 else f"{part} {index + 1}"
-            seats.append(SeatSpec(label, part))
-            tokens.append(None)
-        else:
-            raise WebError(
-                "bad-form", f"Seat {index + 1}: choose me, a person, or a computer player ({', '.join(playing)})."
-            )
-    if all(seat.bot is not None for seat in seats):
-        raise WebError("bad-form", "At least one seat is for a person.")
-    return rules, seats, tokens
+def _seat_setup(request: TableRequest, index: int, token: str | None) -> SeatSetup:
+    """Seat ``index`` of a new table's set-up, as ``request`` asks for it."""
+    seat = request.seats[index]
+    if isinstance(seat, LevelSeat):
+        twice = sum(isinstance(other, LevelSeat) and other.level == seat.level for other in request.seats) > 1
+        return SeatSetup(f"{seat.level} {index + 1}" if twice else seat.level, bot=seat.level, joined=True)
+    if isinstance(seat, BotAccountSeat):  # bound to the account, no link, marked as a bot (docs/BOTS.md)
+        return SeatSetup(seat.account.name + BOT_MARK, joined=True, player=seat.account.id, bot_account=True)
+    player = seat.player
+    return SeatSetup(
+        player.name if player is not None else seat.name or f"Player {index + 1}",
+        token=token_hash(token) if token else None,
+        joined=seat.me or player is not None,
+        player=player.id if player is not None else None,
+    )

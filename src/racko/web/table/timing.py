@@ -1,6 +1,7 @@
-"""A table's clock as the table room sees it: the journal's times turned into the clock room's steps, the clock
-state of a table (:func:`refresh`), its deadline (``due``: only a person's seat that is not gone has a clock that
-runs out), and what the frames say of it.  The rules themselves are the clock room's (:mod:`racko.web.clock`)."""
+"""A table's clock as the table room sees it: the journal's times turned into the clock room's steps, the clock of a
+table (:func:`refresh`), its deadline (:func:`due`: only a seat its person plays has a clock that runs out, never in
+the round report's pause), and what the frames say of it.  The rules themselves are the clock room's
+(:mod:`racko.web.clock`); whether a seat is gone, timed out or back is its seat's state (:mod:`.seats`)."""
 
 from __future__ import annotations
 
@@ -8,47 +9,33 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from racko.record import GameRecord
-from racko.web.clock import ALL_PRESETS, NO_CLOCK, Back, Played, clock_state, resumed
+from racko.web.clock import ALL_PRESETS, ROUND_PAUSE, Back, Played, clock_state, resumed
+from racko.web.table.seats import CLOCKED, SeatState
 
 if TYPE_CHECKING:
-    from racko.web.table.state import Table
-
-CLOCK, GONE = "clock", "gone"
-"""How the journal marks an action the seat's person did not choose: played because the turn ran out, or because
-the seat is gone (the record, the replay and the review can say so)."""
+    from racko.web.table.table import Table
 
 
-def played_of(record: GameRecord, times: Sequence[float | None], made_by: Sequence[str | None]) -> list[Played]:
-    """The journal as the clock sees it: each action's time, seat, round and whether its person chose it."""
+def played_of(record: GameRecord, times: Sequence[float | None]) -> list[Played]:
+    """The journal as the clock sees it: each action's time, seat and round."""
     played: list[Played] = []
     for round_index, round_ in enumerate(record.rounds):
         for action in round_.actions:
             index = len(played)
-            at = times[index] if index < len(times) else None
-            by = made_by[index] if index < len(made_by) else None
-            played.append(Played(at, action.seat, round_index, by is not None))
+            played.append(Played(times[index] if index < len(times) else None, action.seat, round_index))
     return played
-
-
-def backs_of(setup: dict[str, Any]) -> list[Back]:
-    """When each gone seat's person said they were back (kept in the set-up)."""
-    backs = []
-    for seat, spec in enumerate(setup["seats"]):
-        back = spec.get("back")
-        if isinstance(back, list) and len(back) == 2:
-            backs.append(Back(seat, int(back[0]), float(back[1])))
-    return backs
 
 
 def refresh(table: Table) -> None:
     """Derive the table's clock again from its journal and set-up (after every action and set-up change)."""
-    name = table.setup.get("clock")
-    preset = ALL_PRESETS.get(name) if isinstance(name, str) else None
+    name = table.setup.clock
+    preset = ALL_PRESETS.get(name) if name is not None else None
     if preset is None:
         table.clock = None
         return
     session = table.session
-    start = table.setup.get("clock_from")
+    start = table.setup.clock_from
+    backs = [Back(seat, spec.back.count, spec.back.at) for seat, spec in enumerate(table.setup.seats) if spec.back]
     state = clock_state(
         preset,
         len(session.seats),
@@ -56,32 +43,33 @@ def refresh(table: Table) -> None:
         session.to_act if not table.over else None,
         len(session.match.results),
         start,
-        backs_of(table.setup),
+        backs,
     )
     table.clock = resumed(state, table.opened_at, started=start is not None)
 
 
-def clocked(table: Table) -> list[bool]:
-    """Per seat, whether a clock can run for it: a person's seat (a computer player has none)."""
-    return [spec.bot is None for spec in table.session.seats]
-
-
-def gone_to_act(table: Table) -> int | None:
-    """The seat to act if it is a gone person's (its computer player plays without waiting)."""
-    clock = table.clock
-    seat = table.session.to_act
-    if clock is None or seat is None or table.over or table.session.seats[seat].bot is not None:
+def pause_until(table: Table) -> float | None:
+    """Until when the round's report pauses the table: :data:`ROUND_PAUSE` after the action that ended the last
+    round (``None``: no round ended yet, the game is over, or the journal has no time for it)."""
+    results = len(table.session.match.results)
+    if not results or table.over:
         return None
-    return seat if clock.gone(seat) else None
+    ends = [played for played in table.played if played.round == results - 1]
+    if not ends or ends[-1].at is None:
+        return None
+    return ends[-1].at + ROUND_PAUSE
+
+
+def runs_for(table: Table, seat: int) -> bool:
+    """Whether a clock can run for ``seat`` now: its person plays it (not a computer, not a gone seat)."""
+    return table.seats.state(seat) in CLOCKED
 
 
 def due(table: Table) -> float | None:
-    """When the running turn runs out: a person's seat that is not gone, once the clock has started."""
+    """When the running turn runs out: a seat its person plays (its state says), once the clock has started."""
     clock = table.clock
     seat = table.session.to_act
-    if clock is None or seat is None or table.over or table.session.seats[seat].bot is not None:
-        return None
-    if clock.gone(seat):
+    if clock is None or seat is None or table.over or not runs_for(table, seat):
         return None
     return clock.deadline()
 
@@ -90,12 +78,12 @@ def turn_based(table: Table) -> bool:
     return table.clock is not None and table.clock.preset.turn_based
 
 
-def turn_key(table: Table) -> list[float] | None:
+def turn_key(table: Table) -> tuple[int, float] | None:
     """The running turn (its seat and when it began, as kept in the set-up's ``reminded``), if a clock runs."""
     clock = table.clock
     if due(table) is None or clock is None or clock.to_act is None or clock.since is None:
         return None
-    return [clock.to_act, clock.since]
+    return (clock.to_act, clock.since)
 
 
 def remind_at(table: Table) -> float | None:
@@ -104,7 +92,7 @@ def remind_at(table: Table) -> float | None:
     if not turn_based(table) or table.clock is None:
         return None
     key = turn_key(table)
-    if key is None or table.setup.get("reminded") == key:
+    if key is None or table.setup.reminded == key:
         return None
     return table.clock.remind_at()
 
@@ -118,26 +106,12 @@ def wake_at(table: Table) -> float | None:
 
 def clock_json(table: Table, now: float) -> dict[str, Any] | None:
     """What every frame says of the clock (the same for every viewer: nothing in it is hidden), or ``None`` for a
-    table without one."""
-    if table.clock is None:
+    table without one or whose game is over (a finished table shows no clock)."""
+    if table.clock is None or table.over:
         return None
-    frame = table.clock.json(now, clocked(table))
-    frame["started"] = table.setup.get("clock_from") is not None
-    if frame["running"] is not None and table.clock.gone(frame["running"]):
-        frame["running"] = None
+    seats = range(len(table.session.seats))
+    frame = table.clock.json(
+        now, [runs_for(table, seat) for seat in seats], [table.seats.state(seat) is SeatState.GONE for seat in seats]
+    )
+    frame["started"] = table.setup.clock_from is not None
     return frame
-
-
-def clock_choice(form: dict[str, Any], rated: bool) -> str | None:
-    """The preset a new table's form chose (``clock``): a friends' casual table may have none (its default), a rated
-    table always has one (``normal`` unless chosen).  :class:`ValueError` says what is wrong."""
-    chosen = form.get("clock")
-    if chosen is None:
-        return "normal" if rated else None
-    if chosen == NO_CLOCK and not rated:
-        return None
-    if isinstance(chosen, str) and chosen in ALL_PRESETS:
-        return chosen
-    choices = list(ALL_PRESETS) if rated else [*ALL_PRESETS, NO_CLOCK]
-    extra = " (a rated game always has a clock)" if rated and chosen == NO_CLOCK else ""
-    raise ValueError(f"A clock is one of {', '.join(choices)}{extra}.")

@@ -1,93 +1,116 @@
 """Who watches a table and what each is shown: a connection joins (and gets what it missed), leaves, is brought up to
-the table's version with frames built for its own viewer (:mod:`.views`), and everyone is told who is here; a public
-table's line in the lobby is kept up to date."""
+the table's version with frames built for its own viewer (:mod:`.views`), and everyone is told who is here.  A
+connection of a seat is that seat's presence: its first opening and its last closing are the seat's ``connect`` and
+``disconnect`` (:mod:`.seats`).  Every text and menu a page shows follows the seat's state, which the frames carry."""
 
 from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
-from racko.play.session import PlaySession
+from racko.play.text import side_names
 from racko.web.table import timing
-from racko.web.table.registry import Registry
-from racko.web.table.state import REPLACED, Table, Watcher, ended
+from racko.web.table.results import places_of
+from racko.web.table.seats import PERSON_PLAYS
+from racko.web.table.table import REPLACED, Table, Watcher
 from racko.web.table.views import log_entries, table_setup, view_of
+from racko.web.table.ways import abortable, ways_open
 
 
-class Watching(Registry):
-    """The watchers of every table (:class:`Registry` keeps the tables)."""
+class Watching:
+    """The connections of every table: who sees what, and telling them."""
 
-    async def join(self, table: Table, watcher: Watcher, since: int | None) -> None:
+    def __init__(
+        self,
+        now: Callable[[], float],
+        saved: Callable[[Table], Awaitable[None]],
+        unsaved: Callable[[str], bool],
+        away_seconds: float,
+    ) -> None:
+        self.now = now
+        self.saved = saved
+        """Waits until the table's writes are committed (nobody sees a move before it is)."""
+        self.unsaved = unsaved
+        self.away_seconds = away_seconds
+
+    async def join(self, table: Table, watcher: Watcher, since: int | None) -> bool:
         """A connection starts watching; it gets what it missed since ``since`` (or the whole game).  A seat open on
-        another connection already is told it was opened elsewhere, and closed: one connection acts for a seat."""
-        if watcher.viewer is not None:
-            for older in [other for other in table.watchers if other.viewer == watcher.viewer]:
+        another connection already is told it was opened elsewhere, and closed: one connection acts for a seat.
+        Whether the seat's person came (its first connection)."""
+        seat = watcher.viewer
+        if seat is not None:
+            for older in [other for other in table.watchers if other.viewer == seat]:
                 table.watchers.remove(older)
+                table.seats.disconnect(seat, self.now())
                 older.replaced = True
                 with contextlib.suppress(Exception):  # a connection that just closed is gone anyway
                     await older.send({"type": "replaced", "message": "This seat was opened in another window."})
                     if older.close is not None:
                         await older.close(REPLACED)
-        came = watcher.viewer is not None and not table.connected(watcher.viewer)
         table.watchers.append(watcher)
         table.quiet_since = None
-        if watcher.viewer is not None:
-            table.away_since.pop(watcher.viewer, None)
+        came = seat is not None and table.seats.connect(seat, self.now())
         watcher.version = since if isinstance(since, int) and 0 <= since <= table.version else 0
-        await watcher.send(
-            {
-                "type": "welcome",
-                "table": table.table_id,
-                "you": watcher.viewer,
-                "setup": table_setup(table.session),
-                "game": table.setup["game"],
-                "joined": watcher.viewer is None or table.setup["seats"][watcher.viewer]["joined"],
-                "away_seconds": self.away_seconds,
-            }
-        )
+        welcome: dict[str, Any] = {
+            "type": "welcome",
+            "table": table.table_id,
+            "you": seat,
+            "setup": table_setup(table.session),
+            "game": table.setup.game,
+            "joined": seat is None or table.setup.seats[seat].joined,
+            "away_seconds": self.away_seconds,
+        }
+        if watcher.former is not None:  # their seat is a computer's now: they watch, and are told why
+            welcome["former"] = {"seat": watcher.former, "state": table.seats.state(watcher.former).value}
+        await watcher.send(welcome)
         await self.bring(table, watcher)
-        await self._tell_presence(table)
-        if came:  # a person came back: the lobby lists the game again
-            await self._publish_table(table)
-        self.wake_bots(table)
+        await self.tell_presence(table)
+        return came
 
-    async def leave(self, table: Table, watcher: Watcher) -> None:
+    async def leave(self, table: Table, watcher: Watcher) -> bool:
+        """A connection closed; whether it was its seat's last (the seat's person went away)."""
+        went = False
         if watcher in table.watchers:
             table.watchers.remove(watcher)
-        seat = watcher.viewer
-        gone = seat is not None and not table.connected(seat) and table.session.seats[seat].bot is None
-        if gone and seat is not None:
-            table.away_since[seat] = time.monotonic()
+            if watcher.viewer is not None and not watcher.replaced:
+                went = table.seats.disconnect(watcher.viewer, self.now())
         if not table.watchers:
             table.quiet_since = time.monotonic()
-        await self._tell_presence(table)
-        if gone:  # the lobby lists a game to watch only while one of its people has it open
-            await self._publish_table(table)
+        await self.tell_presence(table)
+        return went
 
-    async def bring(self, table: Table, watcher: Watcher) -> None:
-        """Bring one watcher up to the current version: the lines it missed and the view."""
-        if self.store.unsaved(table.table_id):  # nobody sees a move before it is committed
-            seen = watcher.version
-            try:
-                await self.saved(table)
-            except OSError:
-                return  # the move's own handler reloads the table and tells everybody
-            if watcher.version != seen:
-                return  # the move's broadcast brought this watcher up to date meanwhile
+    def state_frame(self, table: Table, viewer: int | None, start: int) -> dict[str, Any]:
+        """The ``state`` frame that brings ``viewer`` from version ``start`` to the table's."""
         session = table.session
         version = session.version
-        start = watcher.version if 0 <= watcher.version <= version else 0  # a version the game had, or all
-        frame = {
+        frame: dict[str, Any] = {
             "type": "state",
             "version": version,
             "since": start,
-            "log": log_entries(session.events_between(start, version, watcher.viewer), session.names),
-            "view": ended_view(view_of(session, watcher.viewer), table),
+            "log": log_entries(session.events_between(start, version, viewer), session.names),
+            "view": seat_view(table, viewer),
             "clock": timing.clock_json(table, self.now()),
+            "starts_in": starts_in(table, self.now()),
         }
         if session.save_problem:
             frame["problem"] = session.save_problem
+        return frame
+
+    async def bring(self, table: Table, watcher: Watcher) -> None:
+        """Bring one watcher up to the current version: the lines it missed and the view."""
+        if table.lost is not None or self.unsaved(table.table_id):
+            seen = watcher.version
+            try:
+                await self.saved(table)
+            except Exception:
+                return  # the move's own handler reloads the table and tells everybody
+            if watcher.version != seen:
+                return  # the move's broadcast brought this watcher up to date meanwhile
+        version = table.session.version
+        start = watcher.version if 0 <= watcher.version <= version else 0  # a version the game had, or all
+        frame = self.state_frame(table, watcher.viewer, start)
         watcher.version = version
         with contextlib.suppress(Exception):  # a connection that just closed: its leave() follows
             await watcher.send(frame)
@@ -97,88 +120,90 @@ class Watching(Registry):
         for watcher in list(table.watchers):
             await self.bring(table, watcher)
 
+    async def tell(self, table: Table, frame: dict[str, Any], seat: int | None = None, every: bool = True) -> None:
+        """A frame to every connection (or to ``seat``'s only, ``every`` False)."""
+        for watcher in list(table.watchers):
+            if every or watcher.viewer == seat:
+                with contextlib.suppress(Exception):
+                    await watcher.send(frame)
+
+    async def tell_presence(self, table: Table) -> None:
+        await self.tell(table, self.presence(table))
+
     def presence(self, table: Table) -> dict[str, Any]:
-        now = time.monotonic()
-        clock = table.clock
-        seats = []
+        """Who is at the table, each seat's state and what each may do now (the page's menus: ``ways``), whose turn
+        it is and for how long, the clock, the standing offer and how the game ended."""
+        now = self.now()
+        seats = table.seats
+        clocked = table.clocked
+        lines = []
         for seat, spec in enumerate(table.session.seats):
-            since = table.away_since.get(seat)
-            seats.append(
+            setup = table.setup.seats[seat]
+            state = seats.state(seat)
+            away = seats.away_for(seat, now)
+            hand_over = None if table.over else seats.hand_over_in(seat, now, clocked, self.away_seconds)
+            lines.append(
                 {
                     "seat": seat,
                     "bot": spec.bot,
-                    "connected": spec.bot is not None or table.connected(seat),
-                    "joined": table.setup["seats"][seat]["joined"],
+                    "state": state.value,
+                    "connected": spec.bot is not None or seats.connected(seat),
+                    "joined": setup.joined,
                     # Whole seconds, rounded down: the page offers a hand-over only once the server takes it.
-                    "away_for": None if since is None or spec.bot is not None else int(now - since),
-                    "gone": clock is not None and spec.bot is None and clock.gone(seat),
-                    "left": _left_how(table.setup["seats"][seat]),
-                    "account": table.setup["seats"][seat].get("account"),
+                    "away_for": None if away is None else int(away),
+                    "hand_over_in": None if hand_over is None else int(hand_over + 0.999),
+                    "gone": state.value == "gone",
+                    "left": setup.left.how if setup.left is not None else None,
+                    "account": "bot" if setup.bot_account else None,
+                    "ways": ways_open(table, seat),
                 }
             )
+        offer = table.setup.offer
         return {
             "type": "presence",
-            "seats": seats,
-            "spectators": sum(w.viewer is None for w in table.watchers),
-            "to_act": table.session.to_act,
+            "seats": lines,
+            "spectators": sum(watcher.viewer is None for watcher in table.watchers),
+            "to_act": None if table.over else table.session.to_act,
             "turn_for": round(table.note_turn(), 1),
-            "rated": bool(table.setup.get("rated")),
-            "casual_because": table.setup.get("casual_because"),
-            "clock": timing.clock_json(table, self.now()),
-            "offer": table.setup.get("offer"),
-            "ended": ended(table.setup),
+            "rated": table.setup.rated,
+            "casual_because": table.setup.casual_because,
+            "clocked": clocked,
+            "clock": timing.clock_json(table, now),
+            "starts_in": starts_in(table, now),
+            "offer": offer.json() if offer is not None else None,
+            "ended": table.setup.ended.json() if table.setup.ended is not None else None,
             "abortable": abortable(table),
         }
 
-    async def _tell_presence(self, table: Table) -> None:
-        frame = self.presence(table)
-        for watcher in list(table.watchers):
-            with contextlib.suppress(Exception):
-                await watcher.send(frame)
 
-    async def _publish(
-        self, table_id: str, setup: dict[str, Any], session: PlaySession | None, people_here: bool = False
-    ) -> None:
-        """Tell those who follow the tables (the lobby keeps the public ones' lines) that a table's seats, game or
-        people changed: its id, its set-up, whether its game is over, and whether a person has it open."""
-        over = session is not None and (session.match.over or ended(setup) is not None)
-        for follower in self.followers:
-            await follower(table_id, setup, over, people_here)
-
-    async def _publish_table(self, table: Table) -> None:
-        here = any(table.connected(seat) for seat, spec in enumerate(table.setup["seats"]) if spec["bot"] is None)
-        await self._publish(table.table_id, table.setup, table.session, here)
+def starts_in(table: Table, now: float) -> float:
+    """How long until the round's report's pause ends (0: none): nobody acts and no clock runs until then, and the
+    pages close the report then, at every table."""
+    until = table.seats.pause_until
+    return round(until - now, 1) if until is not None and until > now and not table.over else 0
 
 
-ABORT_TURNS = 2
-"""A game may be aborted until every seat has had this many turns (docs/PLAYING.md "A way out")."""
-
-
-def turns_played(table: Table) -> list[int]:
-    """Per seat, how many turns it has had in this game (a turn: a seat's actions in a row, within a round)."""
-    turns = [0] * len(table.session.seats)
-    last: tuple[int, int] | None = None
-    for played in table.played:
-        if (played.seat, played.round) != last:
-            turns[played.seat] += 1
-            last = (played.seat, played.round)
-    return turns
-
-
-def abortable(table: Table) -> bool:
-    """Whether the game may still be aborted: not over, and some seat has had fewer than two turns."""
-    return not table.over and min(turns_played(table)) < ABORT_TURNS
-
-
-def ended_view(view: dict[str, Any], table: Table) -> dict[str, Any]:
-    """A seat's view with the game's early end (``ended``: how, or ``None``): nobody is to act any more."""
-    early = ended(table.setup)
-    view["ended"] = early["how"] if early is not None else None
-    if early is not None:
+def seat_view(table: Table, viewer: int | None) -> dict[str, Any]:
+    """The table as ``viewer`` may see it now, with every seat's state, and what follows from it: a seat its person
+    does not play (a computer plays it: gone, resigned …) has nothing to do; a game over names as its winners those
+    placed first among the seats whose people did not leave (:mod:`.results`, as the ratings place them)."""
+    view = view_of(table.session, viewer)
+    states = [table.seats.state(seat) for seat in range(len(table.session.seats))]
+    view["states"] = [state.value for state in states]
+    if viewer is not None and states[viewer] not in PERSON_PLAYS:
+        view.update(legal=[], situation=None)
+    ended = table.setup.ended
+    view["ended"] = ended.how if ended is not None else None
+    if ended is not None:
         view.update(over=True, to_act=None, legal=[], situation=None)
+    if view["over"]:
+        winners = places_of(table).winners
+        rules = table.session.rules
+        if rules.teams is not None:
+            sides = sorted({rules.side_of(seat) for seat in winners})
+            names = [side_names(rules, table.session.names)[side] for side in sides]
+        else:
+            names = [table.session.names[seat] for seat in winners]
+        view["winners"] = " & ".join(names) if names else None
+        view["winner_seats"] = list(winners)
     return view
-
-
-def _left_how(spec: dict[str, Any]) -> str | None:
-    left = spec.get("left")
-    return str(left["how"]) if isinstance(left, dict) else None

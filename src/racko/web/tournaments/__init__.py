@@ -4,6 +4,7 @@ seats, for people, bot accounts and racko's levels.  Its settings (:mod:`.settin
 (:mod:`.tables`), what its pages show (:mod:`.views`) and its routes (:mod:`.routes`); the pairing and the standings
 themselves are pure functions of :mod:`racko.play.tournaments`."""
 
+from racko.web.core import Refusal
 from racko.web.tournaments.kept import CREATED, FINISHED, SCHEMA, STARTED, STATUSES
 from racko.web.tournaments.routes import routes
 from racko.web.tournaments.runner import (
@@ -17,8 +18,8 @@ from racko.web.tournaments.runner import (
     make_tournament,
     start_now,
 )
-from racko.web.tournaments.settings import KINDS, Refusal, TournamentSettings
-from racko.web.tournaments.tables import HubTables, Seat, TableMaker, TableOrder, result_of
+from racko.web.tournaments.settings import KINDS, TournamentSettings
+from racko.web.tournaments.tables import RoomTables, Seat, TableMaker, TableOrder, result_of
 from racko.web.tournaments.views import listed_now
 
 __all__ = [
@@ -32,8 +33,8 @@ __all__ = [
     "STARTED",
     "STATUSES",
     "TICK_SECONDS",
-    "HubTables",
     "Refusal",
+    "RoomTables",
     "Seat",
     "Snapshot",
     "TableMaker",

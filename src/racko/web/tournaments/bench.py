@@ -197,7 +197,7 @@ def tournament_bench(
     swiss_players: int, arena_players: int, minutes: int, seed: int, say: Callable[[str], None]
 ) -> dict[str, Any]:
     """Every figure of ``racko bench tournament``."""
-    from racko.web.ratings import seat_places
+    from racko.web.table import match_places
 
     figures: dict[str, Any] = {"swiss": {}}
     for sides in (2, 4):
@@ -205,7 +205,7 @@ def tournament_bench(
         figures["swiss"][str(sides)] = swiss_bench(swiss_players, sides, SWISS_ROUND, seed)
     say(f"an arena of {arena_players} players over {minutes} simulated minutes")
     with tempfile.TemporaryDirectory(prefix="racko-bench-") as folder:
-        figures["arena"] = asyncio.run(arena_bench(arena_players, minutes, seed, seat_places, Path(folder)))
+        figures["arena"] = asyncio.run(arena_bench(arena_players, minutes, seed, match_places, Path(folder)))
     return figures
 
 

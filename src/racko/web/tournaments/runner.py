@@ -42,9 +42,10 @@ from racko.play.tournaments import (
     totals,
 )
 from racko.rules import variant
+from racko.web.core import Refusal
 from racko.web.players import FORGOTTEN, Player, Players
 from racko.web.store import Rows, TableStore
-from racko.web.table import Table
+from racko.web.table import FinishedGame
 from racko.web.tournaments import kept as kept_rows
 from racko.web.tournaments.kept import (
     ACTIVE,
@@ -68,7 +69,7 @@ from racko.web.tournaments.kept import (
 from racko.web.tournaments.kept import (
     FORGOTTEN as FORGOTTEN_STATE,
 )
-from racko.web.tournaments.settings import LONGEST_WAIT, Refusal, TournamentSettings
+from racko.web.tournaments.settings import LONGEST_WAIT, TournamentSettings
 from racko.web.tournaments.tables import PlacesOf, Seat, TableMaker, TableOrder, result_of
 from racko.web.tournaments.words import push_words, words_languages
 
@@ -205,15 +206,14 @@ class Tournaments:
         kept = await self._kept(tournament_id)
         settings = kept.settings
         if settings.entry == "people" and bot:
-            raise Refusal(403, "people-only", "This tournament is for people: bots may not enter.")
+            raise Refusal("people-only", "This tournament is for people: bots may not enter.")
         if settings.entry == "bots" and not bot:
-            raise Refusal(403, "bots-only", "This tournament is for bots: people watch it.")
+            raise Refusal("bots-only", "This tournament is for bots: people watch it.")
         if settings.finishers and not bot:
             finishing = await asyncio.to_thread(self.players.finishing, player.id)
             if not finishing.finisher:
                 share = round(100 * (finishing.share or 0))
                 raise Refusal(
-                    403,
                     "not-a-finisher",
                     f"This tournament is for players who finish 80% of their games; you finished {share}%.",
                 )
@@ -223,7 +223,7 @@ class Tournaments:
         def work(rows: Rows) -> str:
             current = kept_rows.tournament(rows, tournament_id)
             if current is None:
-                raise Refusal(404, "no-tournament", "There is no such tournament.")
+                raise Refusal("no-tournament", "There is no such tournament.")
             _joinable(current, now)
             mine = _entrant_of(rows, tournament_id, player.id)
             if mine is not None:
@@ -243,12 +243,12 @@ class Tournaments:
                     kept_rows.changed(rows, tournament_id)
                 return ACTIVE
             if current.settings.partners and current.status != CREATED:
-                raise Refusal(409, "too-late", "Partners' teams were made at the start: join the next one.")
+                raise Refusal("too-late", "Partners' teams were made at the start: join the next one.")
             count, top = rows(
                 "SELECT COUNT(*), MAX(number) FROM racko_tournament_entrants WHERE tournament_id = ?", (tournament_id,)
             )[0]
             if int(count) >= MAX_ENTRANTS:
-                raise Refusal(409, "full", f"This tournament has {MAX_ENTRANTS} players already.")
+                raise Refusal("full", f"This tournament has {MAX_ENTRANTS} players already.")
             number = int(top or 0) + 1
             _insert_entrant(
                 rows, tournament_id, number, player.name, player.id, BOT if bot else PERSON, None, wish, now
@@ -272,15 +272,15 @@ class Tournaments:
         def work(rows: Rows) -> str:
             current = kept_rows.tournament(rows, tournament_id)
             if current is None:
-                raise Refusal(404, "no-tournament", "There is no such tournament.")
+                raise Refusal("no-tournament", "There is no such tournament.")
             if current.status == FINISHED:
-                raise Refusal(409, "over", "This tournament is over.")
+                raise Refusal("over", "This tournament is over.")
             mine = _entrant_of(rows, tournament_id, player_id)
             if mine is None:
-                raise Refusal(409, "not-in", "You are not in this tournament.")
+                raise Refusal("not-in", "You are not in this tournament.")
             if current.status == CREATED:
                 if pause_only:
-                    raise Refusal(409, "not-started", "The tournament has not started: withdraw instead.")
+                    raise Refusal("not-started", "The tournament has not started: withdraw instead.")
                 rows(
                     "DELETE FROM racko_tournament_entrants WHERE tournament_id = ? AND entrant = ?",
                     (tournament_id, mine.entrant),
@@ -302,7 +302,7 @@ class Tournaments:
     async def _kept(self, tournament_id: str) -> Kept:
         found = await asyncio.to_thread(self.store.read, lambda rows: kept_rows.tournament(rows, tournament_id))
         if found is None:
-            raise Refusal(404, "no-tournament", "There is no such tournament.")
+            raise Refusal("no-tournament", "There is no such tournament.")
         return found
 
     async def snapshot(self, tournament_id: str) -> Snapshot | None:
@@ -345,11 +345,12 @@ class Tournaments:
 
     # --- results -------------------------------------------------------------------------------------------------
 
-    async def table_over(self, table: Table, gone: Sequence[bool]) -> None:
-        """A table's game ended in this process (the table room's hook): if it is a tournament's game, its result is
-        kept (the first game at the table only: a game played again there is the players' own)."""
-        if table.setup.get("game", 1) == 1:
-            await self.table_result(table.table_id, lambda: result_of(table, gone, self.places_of))
+    async def table_over(self, game: FinishedGame) -> None:
+        """A table's game ended in this process (the table room's news): if it is a tournament's game, its result is
+        kept as the table room placed it (the first game at the table only: a game played again there is the
+        players' own)."""
+        if game.setup.game == 1:
+            await self.table_result(game.table_id, lambda: result_of(game.standing, game.setup.rules))
 
     async def table_result(self, table_id: str, result: Callable[[], dict[str, Any]]) -> bool:
         """Keep the result of a tournament's table (``result()`` reads it, only if the table is a tournament's);
@@ -809,7 +810,7 @@ def make_tournament(
     (``made_by``) makes at most :data:`MADE_AT_ONCE` not finished and :data:`MADE_PER_DAY` a day; an operator
     (``racko admin tournament add``, ``None``) any number.  Blocking."""
     if not 0 <= starts_in <= LONGEST_WAIT:
-        raise Refusal(400, "bad-settings", "A tournament starts within 30 days.")
+        raise Refusal("bad-settings", "A tournament starts within 30 days.")
     kept = Kept(
         id=secrets.token_urlsafe(6),
         settings=settings.check(),
@@ -835,11 +836,9 @@ def make_tournament(
                 "SELECT COUNT(*) FROM racko_tournaments WHERE made_by = ? AND created > ?", (made_by.id, now - DAY)
             )
             if int(open_ones[0][0]) >= MADE_AT_ONCE:
-                raise Refusal(
-                    429, "too-many", f"You have {MADE_AT_ONCE} tournaments that have not finished: wait for one."
-                )
+                raise Refusal("too-many", f"You have {MADE_AT_ONCE} tournaments that have not finished: wait for one.")
             if int(today[0][0]) >= MADE_PER_DAY:
-                raise Refusal(429, "too-many", f"You made {MADE_PER_DAY} tournaments today: that is the most.")
+                raise Refusal("too-many", f"You made {MADE_PER_DAY} tournaments today: that is the most.")
         kept_rows.insert(rows, kept)
         named: dict[str, int] = {}
         for number, level in enumerate(settings.levels, start=1):
@@ -897,9 +896,9 @@ def start_now(store: TableStore, tournament_id: str, now: float) -> Kept:
         )
         found = kept_rows.tournament(rows, tournament_id)
         if found is None:
-            raise Refusal(404, "no-tournament", "There is no such tournament.")
+            raise Refusal("no-tournament", "There is no such tournament.")
         if not moved:
-            raise Refusal(409, "started", f"The tournament {tournament_id} has started already.")
+            raise Refusal("started", f"The tournament {tournament_id} has started already.")
         return found
 
     return store.run(work)
@@ -932,12 +931,12 @@ def _push_message(
 
 def _joinable(kept: Kept, now: float) -> None:
     if kept.status == FINISHED:
-        raise Refusal(409, "over", "This tournament is over.")
+        raise Refusal("over", "This tournament is over.")
     settings = kept.settings
     if settings.kind == SWISS and kept.status == STARTED and kept.round >= (settings.rounds or 0):
-        raise Refusal(409, "too-late", "The last round has begun: join the next tournament.")
+        raise Refusal("too-late", "The last round has begun: join the next tournament.")
     if settings.kind == ARENA and kept.ends is not None and now >= kept.ends:
-        raise Refusal(409, "over", "This arena is over.")
+        raise Refusal("over", "This arena is over.")
 
 
 def _insert_entrant(

@@ -1,5 +1,6 @@
 """A tournament's settings, typed and checked once (the page's form, ``racko admin tournament add`` and the tests all
-make them here), and the refusal every route of the room answers with."""
+make them here); what is wrong with them is a :class:`~racko.web.core.Refusal` (``bad-settings``), as every refusal of
+every room."""
 
 from __future__ import annotations
 
@@ -7,14 +8,13 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from starlette.responses import JSONResponse
-
 from racko import bots
 from racko.errors import RackoError
 from racko.play.text import plain_name
 from racko.play.tournaments import ARENA, SWISS
 from racko.rules import VARIANTS, variant
 from racko.web.clock import ALL_PRESETS, PRESETS
+from racko.web.core import Refusal
 
 KINDS = (SWISS, ARENA)
 ENTRY = ("anyone", "people", "bots")
@@ -28,20 +28,8 @@ LONGEST_WAIT = 30 * 86400.0
 """A tournament starts within 30 days of being made."""
 
 
-class Refusal(Exception):
-    """A request the tournaments room refuses: an HTTP status, a code for programs, a sentence for people."""
-
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-
-    def response(self) -> JSONResponse:
-        return JSONResponse({"code": self.code, "error": str(self)}, status_code=self.status)
-
-
 def bad(message: str) -> Refusal:
-    return Refusal(400, "bad-settings", message)
+    return Refusal("bad-settings", message)
 
 
 @dataclass(frozen=True)

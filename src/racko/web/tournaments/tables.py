@@ -1,5 +1,6 @@
-"""The one place where a tournament's game becomes a table of the table room (:class:`HubTables`), and what becomes of
-a table that ended without telling the tournament (its result read from the table itself).
+"""The one place where a tournament's game becomes a table of the table room (:class:`RoomTables`: a
+:class:`~racko.web.table.TableRequest` like every table's), and what becomes of a table that ended without telling the
+tournament (its result read from the table itself).
 
 Everything the tournaments room needs of the table room passes through :class:`TableMaker`, so that the simulation
 (:mod:`.simulation`: the benchmark and the tests of a thousand games) stands in for it, and so that a change in how
@@ -15,10 +16,25 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from racko.match import Match
-from racko.web.core import WebError
-from racko.web.players import BOT_MARK, Player, Players
+from racko.rules import Rules
+from racko.web.core import Refusal
+from racko.web.players import BOT_MARK, Players
 from racko.web.store import TableStore
-from racko.web.table import Elsewhere, Hub, Table
+from racko.web.table import (
+    Asker,
+    BotAccountSeat,
+    Consent,
+    Elsewhere,
+    LevelSeat,
+    PersonSeat,
+    SeatRequest,
+    Standing,
+    TableRequest,
+    TableRoom,
+    places_of,
+    rules_of,
+    sides_of,
+)
 
 log = logging.getLogger("racko.serve")
 
@@ -46,11 +62,9 @@ class TableOrder:
     """The rules' options beyond the variant's (the target, the 2-player rule), as a table's form says them."""
 
 
-GoneOf = Callable[[Table], list[bool]]
-"""Per seat of a finished table, whether its person left the game (the table room's and the ratings' rule, which the
-server passes in): a side with such a seat is placed last."""
 PlacesOf = Callable[[Match, Sequence[bool]], dict[int, int]]
-"""Each seat's place at a game's end, given who left (the ratings room's rule)."""
+"""Each seat's place at a game's end, given who left (the table room's rule, racko.web.table.match_places): for a
+game of racko's levels played outside a table."""
 
 
 class TableMaker(Protocol):
@@ -68,72 +82,63 @@ class TableMaker(Protocol):
         """The ids of every table whose game is not over (blocking: a worker thread's)."""
 
 
-def result_of(table: Table, gone: Sequence[bool], places_of: PlacesOf) -> dict[str, Any]:
-    """A finished table's result as a tournament keeps it: each side's place (Partners' teams, else each seat) and
-    each seat's total."""
-    match = table.session.match
-    places = places_of(match, gone)
-    teams = match.rules.teams
-    sides = [list(team) for team in teams] if teams is not None else [[seat] for seat in range(match.rules.players)]
-    return {"places": [places[side[0]] for side in sides], "totals": list(match.seat_totals)}
+def result_of(standing: Standing, rules: Rules) -> dict[str, Any]:
+    """A finished table's result as a tournament keeps it: each side's place (Partners' teams, else each seat) as the
+    table room placed it (those who left last), and each seat's total."""
+    return {"places": [standing.places[side[0]] for side in sides_of(rules)], "totals": list(standing.totals)}
 
 
-class HubTables:
-    """Tournament tables at this server: made through the table room's :meth:`Hub.create`, as quick play and the
-    ladder make theirs, with each player's seat bound to them (joined at once: the clock starts, and a person who
-    never comes is played for by it); opened here and its computer players woken, so that a level whose turn comes
-    first plays though nobody has opened the table yet."""
+class RoomTables:
+    """Tournament tables at this server: made through the table room's one way of making tables
+    (:meth:`TableRoom.create` with a :class:`TableRequest`, as quick play, challenges and the ladder make theirs),
+    each player's seat bound to them (joined at once: the clock starts, and a person who never comes is played for by
+    it), a bot account's by its consent (it joined the tournament); opened here and woken, so that a level whose turn
+    comes first plays though nobody has opened the table yet."""
 
-    def __init__(self, hub: Hub, players: Players, gone_of: GoneOf, places_of: PlacesOf) -> None:
-        self.hub = hub
-        self.store: TableStore = hub.store
+    def __init__(self, room: TableRoom, players: Players) -> None:
+        self.room = room
+        self.store: TableStore = room.store
         self.players = players
-        self.gone_of = gone_of
-        self.places_of = places_of
 
     async def make(self, order: TableOrder) -> None:
         if await asyncio.to_thread(self.store.load, order.table_id) is None:
-            form: dict[str, Any] = {
-                "variant": order.variant,
-                "players": len(order.seats),
-                "seats": [],
-                "rated": order.rated,
-                "public": False,
-                "clock": order.clock,
-            }
-            form.update(order.options)
-            bound: list[Player | None] = []
+            rules = rules_of({"variant": order.variant, "players": len(order.seats), **order.options})
+            seats: list[SeatRequest] = []
             for seat in order.seats:
                 player = None if seat.player_id is None else await asyncio.to_thread(self.players.find, seat.player_id)
                 if seat.level is not None or player is None:
-                    form["seats"].append(seat.level or "medium")
-                    bound.append(None)
+                    seats.append(LevelSeat(seat.level or "medium"))
                 elif seat.bot_account:
-                    form["seats"].append("bot-account:" + player.name)
-                    bound.append(None)
+                    seats.append(BotAccountSeat(player, Consent.TOURNAMENT))
                 else:
-                    form["seats"].append("person")
-                    bound.append(player)
-            await self.hub.create(form, bound, table_id=order.table_id)
+                    seats.append(PersonSeat(player=player))
+            request = TableRequest(
+                rules,
+                tuple(seats),
+                Asker.of_room("tournaments"),
+                rated=order.rated,
+                clock=order.clock,
+                table_id=order.table_id,
+            )
+            await self.room.create(request)
         with contextlib.suppress(Elsewhere):  # another process plays it (a connection reached it first): it wakes it
-            table = await self.hub.reach(order.table_id)
-            self.hub.wake_bots(table)
+            table = await self.room.reach(order.table_id)
+            self.room.wake(table)
 
     async def outcome(self, table_id: str) -> dict[str, Any] | None:
-        table = self.hub.tables.get(table_id)
+        table = self.room.tables.get(table_id)
         if table is None:
             try:
-                table = await self.hub.reach(table_id)
+                table = await self.room.reach(table_id)
             except Elsewhere:
                 return None  # its process passes its end on, or hands it over when idle
-            except WebError:
+            except Refusal:
                 return {"void": True}  # no such table (or a damaged one): the game is lost
         if not table.over:
             return None
-        ended = table.setup.get("ended")
-        if isinstance(ended, dict) and ended.get("how") == "aborted":
+        if table.aborted:
             return {"void": True}
-        return result_of(table, self.gone_of(table), self.places_of)
+        return result_of(places_of(table), table.setup.rules)
 
     def open_tables(self) -> set[str]:
         return set(self.store.open_tables())

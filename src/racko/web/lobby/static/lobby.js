@@ -176,8 +176,9 @@ function renderLobby() {
     }
     return item;
   }) : [element("li", "empty", t("others_none"))]));
-  $("online-title").textContent = t("online", { n: lobby.online_count });
   const others = lobby.online.filter((person) => !me || person.id !== me.id);
+  // The heading counts whom the list shows: everyone online but you, bots included.
+  $("online-title").textContent = t("online", { n: lobby.online_count - (lobby.online.length - others.length) });
   // Two people of one name are told apart by the start of their ids (their pages say the rest).
   const named = new Map();
   for (const person of lobby.online) if (person.name) named.set(person.name.toLocaleLowerCase(), (named.get(person.name.toLocaleLowerCase()) || 0) + 1);

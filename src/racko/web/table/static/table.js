@@ -26,8 +26,12 @@ const bubbles = new Map(); // seat -> [reaction, until]
 let clock = null, clockAt = 0;
 let hurried = null; // the turn (seat and round) a clock-warning was shown for
 let acted = false; // this page sent an action since the last state frame
-let playedForYou = false; // the status says the clock played this seat's turn (until the person acts again)
-const OWN_MOVES = new Set(["drew", "took", "exchanged", "discarded", "racko", "waited", "placed", "swapped", "swap-discarded"]);
+let myState = null; // this seat's state (racko.web.table.seats): every text and menu of the page follows it
+let pauseEnds = null; // when the round's report's pause ends (performance.now()): nobody acts until then
+// The states in which a seat's person plays its turns (a computer plays the others').
+const PERSON_PLAYS = new Set(["invited", "present", "away", "timed-out", "back"]);
+// The states of a seat whose person left the game: placed last at its end (racko.web.table.seats.LEFT_THE_GAME).
+const LEFT_THE_GAME = new Set(["gone", "resigned", "left", "handed-over"]);
 const WARN_SECONDS = 10; // the server warns this long before a turn runs out (racko.web.clock.WARN_SECONDS)
 
 const $ = (id) => document.getElementById(id);
@@ -41,7 +45,6 @@ function act(action) {
   if (pending) return;
   pending = true;
   acted = true;
-  if (playedForYou) { playedForYou = false; setStatus(""); }
   send({ type: "act", version, action });
 }
 
@@ -92,6 +95,8 @@ function receive(frame) {
     document.body.classList.toggle("spectating", you === null);
     renderStatic();
     if (you !== null && !frame.joined) askName();
+    // One whose seat a computer took (they resigned, left, or were handed over while away) watches, and is told why.
+    if (frame.former) setStatus(t("former:" + frame.former.state), false);
   } else if (frame.type === "state") {
     receiveState(frame);
   } else if (frame.type === "error") {
@@ -102,9 +107,8 @@ function receive(frame) {
       $("name-problem").textContent = t("err:" + frame.code);
       askName();
     } else if (frame.code === "out-of-time") {
-      // Too late: the clock's computer player plays the turn; the message stays until the person acts again.
-      setStatus(t("err:out-of-time"), false);
-      playedForYou = true;
+      // Too late: the clock's computer player plays the turn (the state that follows says so).
+      setStatus(t("err:out-of-time"), true);
       acted = false;
     } else setStatus(WORDS.en["err:" + frame.code] ? t("err:" + frame.code) : frame.message, true);
     if (frame.code === "stale") send({ type: "sync", version });
@@ -156,13 +160,8 @@ function receiveState(frame) {
   if (statusAt !== null && version > statusAt) setStatus("");
   if (hintAt !== null && version > hintAt) { hint = hintAt = null; showHint(); }
   if ("clock" in frame) takeClock(frame.clock);
-  // A move of this seat that this page did not send, while the seat has a clock and is not gone: its time ran out
-  // and a computer player played the turn for the person.
-  if (live && clock && you !== null && !acted && !clock.gone[you] && frame.log.some((entry) => entry.seat === you && OWN_MOVES.has(entry.kind))) {
-    setStatus(t("played_for_you"), false);
-    playedForYou = true;
-    document.body.classList.remove("hurry");
-  }
+  takePause(frame.starts_in);
+  followState(you !== null && view.states ? view.states[you] : null);
   acted = false;
   startClock();
   render();
@@ -185,6 +184,7 @@ function receiveState(frame) {
 // A message under the rack; one about a refused action goes once the table has moved on.
 function setStatus(text, untilMoved) {
   $("status").textContent = text;
+  delete $("status").dataset.state;
   statusAt = untilMoved ? version : null;
 }
 
@@ -286,8 +286,24 @@ function offerName() {
 
 // --- the table ---------------------------------------------------------------------------------------------------
 
+// This seat's turn, and its person plays it (a gone seat's turn is its computer player's).
 function myTurn() {
-  return view && you !== null && view.to_act === you && !view.over;
+  return view && you !== null && view.to_act === you && !view.over && PERSON_PLAYS.has(myState);
+}
+
+// The seat's state changed: the texts that say it follow (its time ran out once; it is back; the game is over).
+function followState(state) {
+  const before = myState;
+  myState = state;
+  if (state === before) return;
+  const said = $("status").dataset.state;
+  if (state === "timed-out") {
+    setStatus(t("played_for_you"), false);
+    $("status").dataset.state = "timed-out";
+    document.body.classList.remove("hurry");
+  } else if (said === "timed-out") {
+    setStatus("");
+  }
 }
 
 function legal(act, extra) {
@@ -337,7 +353,9 @@ function render() {
   document.body.dataset.others = placesOfOthers().length; // a 2-player phone table draws the other rack larger
   const names = view.names;
   // The header: whose turn.
-  $("turn").replaceChildren(...(view.ended ? [t("e:" + view.ended)] : view.over ? tNodes("game_over", { name: bdi(view.winners) }) : mine ? [t("your_turn")]
+  const playedForMe = !view.over && you !== null && view.to_act === you && myState === "gone";
+  $("turn").replaceChildren(...(view.ended ? [t("e:" + view.ended)] : view.over ? (view.winners ? tNodes("game_over", { name: bdi(view.winners) }) : [t("no_winner")])
+    : mine ? [t("your_turn")] : playedForMe ? [t("gone_turn")]
     : view.to_act !== null ? tNodes("to_play", { name: bdi(names[view.to_act]) }) : []));
   $("turn").classList.toggle("mine", Boolean(mine));
   // The other seats, around the table.
@@ -484,6 +502,11 @@ function tick() {
 
 // --- the real-time clock -------------------------------------------------------------------------------------------
 
+// The round's report's pause (any table): nobody acts and no clock runs until it ends; the report closes then.
+function takePause(startsIn) {
+  pauseEnds = typeof startsIn === "number" && startsIn > 0 ? performance.now() + startsIn * 1000 : null;
+}
+
 function takeClock(frameClock) {
   clock = frameClock || null;
   clockAt = performance.now();
@@ -497,8 +520,6 @@ function takeClock(frameClock) {
 function timeLeft(seat) {
   const left = clock.left[seat];
   if (seat !== clock.running) return left;
-  const whole = clock.move + clock.banks[seat];
-  if (view && view.turns === 0 && view.results.length > 0 && left >= whole - 0.05) return left;
   return Math.max(0, left - (performance.now() - clockAt) / 1000);
 }
 
@@ -556,7 +577,7 @@ function renderGameMode() {
 // A gone seat (its person ran out of time twice) is played by its computer player until its person is back: the
 // person sees why, and a button to take the seat back.
 function renderGone() {
-  const gone = Boolean(clock) && you !== null && view && !view.over && clock.gone[you];
+  const gone = you !== null && view && !view.over && myState === "gone";
   const box = $("gone-box");
   if (box.hidden === !gone) return;
   const hadFocus = box.contains(document.activeElement);
@@ -844,7 +865,15 @@ function showResult() {
   reviewLink(result);
   if (view.over) {
     $("round-title").textContent = t("game_title", { title: variantTitle(setup.variant, setup.title) });
-    $("winner").replaceChildren(...(view.ended ? [t("e:" + view.ended)] : ["★ ", ...tNodes("winner_is", { name: bdi(view.winners) })]));
+    $("winner").replaceChildren(...(view.ended ? [t("e:" + view.ended)] : view.winners ? ["★ ", ...tNodes("winner_is", { name: bdi(view.winners) })] : [t("no_winner")]));
+    // Those who left the game are placed last whatever their computer player scored: the sheet's totals say otherwise,
+    // so the report says why (docs/PLAYING.md, "A seat's life").
+    const leavers = (view.states || []).map((state, seat) => (LEFT_THE_GAME.has(state) ? seat : null)).filter((seat) => seat !== null);
+    $("leavers").replaceChildren(...leavers.map((seat) => {
+      const line = document.createElement("li");
+      line.append(...tNodes("left_last", { name: bdi(view.names[seat]) }));
+      return line;
+    }));
     $("download").href = "/api/tables/" + encodeURIComponent(TABLE) + "/record";
     const last = document.createElement("details");
     const summary = document.createElement("summary");
@@ -869,7 +898,7 @@ let pauseTimer = null;
 function pauseReport() {
   clearInterval(pauseTimer);
   const line = $("round-pause");
-  const ends = clock && !view.over && clock.starts_in > 0 ? clockAt + clock.starts_in * 1000 : null;
+  const ends = !view.over ? pauseEnds : null;
   line.hidden = ends === null;
   if (ends === null) return;
   const tick = () => {
@@ -879,7 +908,7 @@ function pauseReport() {
       $("round-dialog").close();
       return;
     }
-    line.textContent = t("round_pause", { s: left });
+    line.textContent = t(clock ? "round_pause" : "round_pause_free", { s: left });
   };
   tick();
   pauseTimer = setInterval(tick, 250);
@@ -1059,15 +1088,17 @@ function renderPeople() {
   for (const seat of presence.seats) {
     const item = document.createElement("li");
     let state = seat.bot ? t("bot", { bot: seat.bot }) : !seat.joined ? t("joined_not") : seat.connected ? t("connected") : t("away", { s: seat.away_for });
-    if (seat.gone) state += " · " + t("gone");
+    if (seat.state === "gone") state += " · " + t("gone");
+    else if (seat.state === "timed-out" || seat.state === "back") state += " · " + t("state:" + seat.state);
     if (seat.left) state += " · " + t("l:" + seat.left);
     item.append(bdi(view.names[seat.seat]), (seat.seat === you ? " (" + t("you") + ")" : "") + ": " + state);
     list.append(item);
-    // A person who is away holds up the table: the others see for how long, and when they may hand the seat over.
+    // A person who is away: the others see for how long, and what happens (a table with a clock plays for them; one
+    // without waits, then they may hand the seat over, when the server says so).
     if (you === null || seat.bot || seat.connected || seat.away_for === null || seat.seat === you || view.over) continue; // a spectator hands over no seat
     away.add(String(seat.seat));
-    const left = Math.max(0, Math.ceil(awaySeconds - seat.away_for));
-    const key = (seat.joined ? "away" : "not_come") + (left > 0 ? "_wait" : "_now");
+    const left = seat.hand_over_in === null ? null : seat.hand_over_in;
+    const key = (seat.joined ? "away" : "not_come") + (presence.clocked ? "_clock" : left > 0 ? "_wait" : "_now");
     // Each line is updated in place, so that its button is never replaced under a finger or a pointer.
     let line = $("away").querySelector(`p[data-seat="${seat.seat}"]`);
     if (!line) {
@@ -1077,7 +1108,8 @@ function renderPeople() {
       $("away").append(line);
     }
     line.firstChild.replaceChildren(...tNodes(key, { name: bdi(view.names[seat.seat]), s: seat.away_for, left }));
-    if (left === 0 && you !== null && !line.querySelector("button")) {
+    if (left !== 0) line.querySelector("button")?.remove();
+    else if (!line.querySelector("button")) {
       const button = document.createElement("button");
       button.type = "button";
       button.className = "hand-over";
@@ -1091,19 +1123,20 @@ function renderPeople() {
 }
 
 // A way out (docs/PLAYING.md): the menu, what cannot be undone asked again, a standing offer under the rack.
+// The menu offers exactly the ways the server says this seat may take now (presence: seats[you].ways).
 function renderWays() {
-  const p = presence, on = you !== null && view && !view.over && p && p.seats[you] && !p.seats[you].bot;
-  const offer = on ? p.offer : null, box = $("offer-box"), wait = offer && (offer.by === you || offer.yes.includes(you));
+  const p = presence, ways = you !== null && view && !view.over && p && p.seats[you] ? p.seats[you].ways || [] : [];
+  const on = ways.some((way) => ["resign", "leave", "abort", "offer-end"].includes(way));
+  const offer = p && ways.length ? p.offer : null, box = $("offer-box"), wait = offer && !ways.includes("accept-end");
   $("menu-toggle").hidden = !on;
   if (!on) openMenu(false);
-  $("way-offer").hidden = !on || Boolean(offer) || (p.rated && !alone());
-  $("way-abort").hidden = !on || !p.abortable;
+  for (const button of document.querySelectorAll("#way-menu [data-way]")) button.hidden = !ways.includes(button.dataset.way);
   if (!offer && box.contains(document.activeElement)) $("rack").querySelector("button:enabled")?.focus();
   box.hidden = !offer;
   if (!offer) return;
   $("offer-text").replaceChildren(...(wait ? [t("o:mine")] : tNodes("o:them", { name: bdi(view.names[offer.by]) })));
-  $("offer-yes").hidden = wait;
-  $("offer-no").hidden = wait && offer.by !== you;
+  $("offer-yes").hidden = !ways.includes("accept-end");
+  $("offer-no").hidden = !ways.includes("decline-end");
   $("offer-no").textContent = t(offer.by === you ? "w:cancel" : "w:decline");
 }
 
@@ -1119,7 +1152,8 @@ function confirmWay(way) {
   openMenu(false);
   if (way === "offer-end" && !alone()) return send({ type: way }); // an offer can be withdrawn
   const dialog = $("confirm-dialog");
-  $("confirm-text").textContent = t("w:" + way) + "? " + t(way === "resign" || way === "leave" ? "c:give-up" : "c:sure");
+  const giveUp = presence && presence.rated ? "c:give-up-rated" : "c:give-up";
+  $("confirm-text").textContent = t("w:" + way) + "? " + t(way === "resign" || way === "leave" ? giveUp : "c:sure");
   $("confirm-yes").textContent = t("w:" + way);
   dialog.returnValue = "";
   dialog.onclose = () => (dialog.returnValue === "yes" ? send({ type: way }) : $("menu-toggle").focus());
@@ -1129,7 +1163,7 @@ function confirmWay(way) {
 function wayOut(frame) {
   const item = document.createElement("li");
   const name = shownName(frame.name), what = frame.what;
-  item.textContent = what === "resigned" || what === "left" ? name + " " + t("l:" + what) + "." : t({ offered: "o:them", agreed: "e:agreed", deserted: "e:deserted" }[what] || "s:" + what, { name });
+  item.textContent = what === "resigned" || what === "left" ? name + " " + t("l:" + what) + "." : t({ offered: "o:them", agreed: "e:agreed", deserted: "e:deserted", limit: "e:limit" }[what] || "s:" + what, { name });
   $("log").append(item);
   setStatus(item.textContent, true);
   if (frame.seat !== you || !["resigned", "left"].includes(what)) return;

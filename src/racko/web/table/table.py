@@ -1,6 +1,7 @@
-"""What a table is at the server: its set-up (rules, seed, seats and who sits in them), the play session replayed from
-its journal, the connections watching it, and the store that appends its actions.  Functions of a set-up that any
-process can answer from the store (which seat a link or a player opens) live here too."""
+"""What a table is at the server: its set-up (:class:`~racko.web.table.setup.Setup`), the play session replayed from
+its journal, its seats' lives (:class:`~racko.web.table.seats.Seats`), its clock, the connections watching it, and
+the store that appends its actions.  Functions of a set-up that any process can answer from the store (which seat a
+link opens, which moves a computer player made for a person) live here too."""
 
 from __future__ import annotations
 
@@ -20,31 +21,30 @@ from racko.families import family_of
 from racko.match import Match
 from racko.play.session import PlaySession
 from racko.record import GameRecord
-from racko.rules import Rules
 from racko.web.clock import ClockState, Played
-from racko.web.core import WebError
+from racko.web.core import Refusal
 from racko.web.store import DamagedTableError, TableStore
+from racko.web.table.seats import Seats
+from racko.web.table.setup import Setup
 
 TOKEN_BYTES = 24
 """A seat token is 192 random bits: nobody can guess one, and one table's token is worthless at another (it is
 checked against that table's seats only)."""
 MOVED = 4012
 """The close code that tells a page to reconnect at once: the table is played by another process now."""
-ABORTED = "aborted"
-"""How the set-up's ``ended`` names an aborted game (no rating, no history)."""
 REPLACED = 4409
 """The close code of a connection whose seat was opened on another connection since."""
+CLOCK, GONE = "clock", "gone"
+"""How the journal marks an action the seat's person did not choose: played because the turn ran out, or because
+the seat is gone (the record, the replay and the review can say so)."""
 
 
-class Elsewhere(WebError):
+class Elsewhere(Refusal):
     """The table is played by another server process, alive and renewing its lease: the connection is told which."""
 
     def __init__(self, node: str) -> None:
-        super().__init__("elsewhere", f"This table is played by the server {node}: reconnecting there.")
+        super().__init__("elsewhere", f"This table is played by the server {node}: reconnecting there.", node=node)
         self.node = node
-
-
-DAMAGED = "This table cannot be opened: its saved game is damaged. The server's operator has been told why."
 
 
 def token_hash(token: str) -> str:
@@ -68,17 +68,19 @@ class Watcher:
     """The same seat was opened on another connection since: this one is told so and closed."""
     network: str | None = None
     """The mark of the network the connection comes from (racko.web.players.addresses), for a rated table's seats."""
+    former: int | None = None
+    """The seat this connection's person held before a computer player took it (they watch now)."""
 
 
 @dataclass
 class Table:
+    """One table this process plays: what each part keeps of it is here, and only that part changes it."""
+
     table_id: str
-    setup: dict[str, Any]
+    setup: Setup
     session: PlaySession
+    seats: Seats
     watchers: list[Watcher] = field(default_factory=list)
-    away_since: dict[int, float] = field(default_factory=dict)
-    """Per person seat whose person has no connection open: since when."""
-    thinking: asyncio.Task[None] | None = None
     lost: str | None = None
     """Why this table's last move was not committed (a failed group commit): it is reloaded from the store."""
     quiet_since: float | None = None
@@ -92,25 +94,25 @@ class Table:
     """Whether this game's end was passed on (ratings, histories)."""
     played: list[Played] = field(default_factory=list)
     """The journal as the clock sees it (each action's time, seat, round, and whether its person chose it)."""
+    made_by: list[str | None] = field(default_factory=list)
+    """Per action of the journal, who played it for the seat (the clock, a gone seat; ``None``: its own player)."""
     clock: ClockState | None = None
-    """The clocks derived from :attr:`played` and the set-up (:func:`racko.web.table.timing.refresh`); ``None``
-    without a clock."""
+    """The clocks derived from :attr:`played` and the set-up (racko.web.table.timing); ``None`` without a clock."""
     opened_at: float = 0.0
     """When this process opened the table (the server's time): a turn whose start the journal does not say (rows
     older than clocks) starts then."""
-    timer: asyncio.Task[None] | None = None
-    """Waits for the running turn's deadline (and its warning), and plays a gone seat's turns."""
+    driver: asyncio.Task[None] | None = None
+    """The table's one task for what nobody's move starts: a computer player's move, a deadline, the pause's end."""
+    nudge: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set after every change: the driver looks again."""
+    stand_ins: dict[int, Bot] = field(default_factory=dict)
+    """Per person seat, the computer player that plays its turns when its time runs out or it is gone."""
     warned: tuple[int, float] | None = None
     """The turn (seat, since) whose warning was sent: once per turn."""
-    stand_ins: dict[int, Bot] = field(default_factory=dict)
     announced: tuple[int, float] | None = None
-    """The turn (seat, since) whose start the turn hooks were told of: once per turn."""
+    """The turn (seat, since) whose start the listeners were told of: once per turn."""
     listed: tuple[int | None, float | None] | None = None
     """The seat to act and its deadline as last written to its players' lists of tables (``None``: not yet)."""
-    """Per person seat, the computer player that plays its turns when its time runs out or it is gone."""
-    made_by: list[str | None] = field(default_factory=list)
-    """Per action of the journal, who played it for the seat (the clock, a gone seat; ``None``: its own player): the
-    journal store's list, kept here once the finished game's store is let go (the record's ``made_by``)."""
 
     @property
     def version(self) -> int:
@@ -118,23 +120,31 @@ class Table:
 
     @property
     def over(self) -> bool:
-        """Whether the game is over: played to its end, or ended early (resigned by everybody, aborted, ended by
-        agreement: the set-up's ``ended``, docs/PLAYING.md "A way out")."""
-        return self.session.match.over or ended(self.setup) is not None
+        """Whether the game is over: played to its end, or ended early (the set-up's ``ended``)."""
+        return self.session.match.over or self.setup.ended is not None
+
+    @property
+    def aborted(self) -> bool:
+        """Whether the game was aborted (over, with no rating and no history)."""
+        return self.setup.aborted
+
+    @property
+    def clocked(self) -> bool:
+        return self.setup.clock is not None
 
     def seat_of_player(self, player_id: str) -> int | None:
-        """The seat bound to this player, if any."""
-        return seat_of_player(self.setup, player_id)
+        """The seat a person plays bound to this player, if any."""
+        return self.setup.seat_of_player(player_id)
 
     def open_seat(self) -> int | None:
         """A person's seat nobody has taken yet, or None."""
-        return next((seat for seat, spec in enumerate(self.setup["seats"]) if seat_is_free(spec)), None)
+        return next((seat for seat, spec in enumerate(self.setup.seats) if spec.free), None)
 
     def seat_of(self, token: str | None) -> int | None:
         return seat_of_token(self.setup, token)
 
     def connected(self, seat: int) -> bool:
-        return any(watcher.viewer == seat for watcher in self.watchers)
+        return self.seats.connected(seat)
 
     def note_turn(self) -> float:
         """How long the seat to act has had, in seconds: its clock starts when the turn passes or a round begins."""
@@ -143,6 +153,23 @@ class Table:
         if turn != self.turn:
             self.turn, self.turn_since = turn, now
         return now - self.turn_since
+
+    def turns_played(self) -> list[int]:
+        """Per seat, how many turns it has had in this game (a turn: a seat's actions in a row, within a round)."""
+        turns = [0] * len(self.session.seats)
+        last: tuple[int, int] | None = None
+        for played in self.played:
+            if (played.seat, played.round) != last:
+                turns[played.seat] += 1
+                last = (played.seat, played.round)
+        return turns
+
+    def journal(self) -> list[tuple[int, int, str | None, float | None]]:
+        """Per action of the journal: its seat, its round, who played it for the seat, when."""
+        return [
+            (played.seat, played.round, self.made_by[index] if index < len(self.made_by) else None, played.at)
+            for index, played in enumerate(self.played)
+        ]
 
 
 class JournalStore:
@@ -164,8 +191,7 @@ class JournalStore:
         self.now = now
         self.by: str | None = None
         self.made_by: list[str | None] = [*made_by[:stored], *[None] * (stored - len(made_by))]
-        """Per action of the journal, who played it for the seat (``by`` when it was appended; the record's
-        ``made_by``, :func:`noted_record`)."""
+        """Per action of the journal, who played it for the seat (``by`` when it was appended)."""
         self.noted: Callable[[list[Played]], float | None] | None = None
         self.notes: Callable[[GameRecord], GameRecord] | None = None
         """Adds the table's notes to a finished game's record (the seats that left, :func:`noted_record`)."""
@@ -179,15 +205,15 @@ class JournalStore:
             return
         at = self.now()
         played = [
-            Played(at, action.seat, rounds[self.stored + index], self.by is not None)
-            for index, action in enumerate(actions[self.stored :])
+            Played(at, action.seat, rounds[self.stored + index]) for index, action in enumerate(actions[self.stored :])
         ]
+        self.made_by.extend([self.by] * len(new))
         due = self.noted(played) if self.noted is not None else None
         try:
             self.store.append(self.table_id, self.stored, new, at=at, by=self.by, due=due)
         except Exception as error:  # a database error must reach the players as a failed save, like a full disk
+            del self.made_by[-len(new) :]
             raise OSError(f"the table's database refused the move ({error})") from None
-        self.made_by.extend([self.by] * len(new))
         self.stored = len(actions)
 
     def finish(self, record: GameRecord) -> str:
@@ -201,58 +227,38 @@ class JournalStore:
         return f"/api/tables/{self.table_id}/record"
 
 
-def ended(setup: dict[str, Any]) -> dict[str, Any] | None:
-    """How the table's game ended early, if it did (``{"how", "by", "after", "at"}``: docs/PLAYING.md)."""
-    value = setup.get("ended")
-    return value if isinstance(value, dict) else None
-
-
-def noted_record(setup: dict[str, Any], record: GameRecord, journal: Sequence[str | None] = ()) -> GameRecord:
+def noted_record(setup: Setup, record: GameRecord, journal: Sequence[str | None] = ()) -> GameRecord:
     """A game's record with what the set-up says of its end: per seat how its person left it (``left``: resigned or
     left, after how many actions, when), how the game ended early (``ended``), and which actions a computer player
     made for a person (``made_by``: the journal's marks, and the seats that left); docs/record.schema.json."""
     extra: dict[str, Any] = {}
-    left = [spec.get("left") for spec in setup["seats"]]
+    left = [spec.left.json() if spec.left is not None else None for spec in setup.seats]
     if any(left):
         extra["left"] = left
-    early = ended(setup)
-    if early is not None:
-        extra["ended"] = early
+    if setup.ended is not None:
+        extra["ended"] = setup.ended.json()
     made_by = {**record.made_by, **made_by_of(setup, record, journal)}
     if not extra and made_by == record.made_by:
         return record
     return replace(record, extra={**record.extra, **extra}, made_by=made_by)
 
 
-MADE_BY_JOURNAL = ("clock", "gone")
-"""The journal's own marks (racko.web.table.timing's CLOCK and GONE); ``left`` comes from the set-up."""
-
-
-def made_by_of(setup: dict[str, Any], record: GameRecord, journal: Sequence[str | None]) -> dict[int, str]:
+def made_by_of(setup: Setup, record: GameRecord, journal: Sequence[str | None]) -> dict[int, str]:
     """The actions of the game a computer player made for a person's seat, by number from 1 (the record's
     ``made_by``): those the journal marks (``journal``: per action, who played it for the seat: the clock, or the
     seat being gone), and every action of a seat after its person left it (its ``left.after``)."""
-    after: dict[int, int] = {}
-    for seat, spec in enumerate(setup["seats"]):
-        left = spec.get("left")
-        if isinstance(left, dict) and isinstance(left.get("after"), int):
-            after[seat] = left["after"]
+    after = {seat: spec.left.after for seat, spec in enumerate(setup.seats) if spec.left is not None}
     marks: dict[int, str] = {}
     index = 0
     for round_ in record.rounds:
         for action in round_.actions:
             by = journal[index] if index < len(journal) else None
-            if by in MADE_BY_JOURNAL:
+            if by in (CLOCK, GONE):
                 marks[index + 1] = str(by)
             elif action.seat in after and index >= after[action.seat]:
                 marks[index + 1] = "left"
             index += 1
     return marks
-
-
-def journal_made_by(table: Table) -> Sequence[str | None]:
-    """Per action of the table's journal, who played it for the seat (``None``: its own player)."""
-    return table.made_by
 
 
 def said(error: BaseException) -> str:
@@ -263,25 +269,24 @@ def said(error: BaseException) -> str:
 
 @contextlib.contextmanager
 def not_saved_if_refused() -> Iterator[None]:
-    """A change the database refuses (a full disk, a lock held too long) is a not-saved error for the player, as a
+    """A change the database refuses (a full disk, a lock held too long) is a not-saved refusal for the player, as a
     refused move is, instead of an exception that closes the connection."""
     try:
         yield
     except Exception as error:
-        raise WebError(
+        raise Refusal(
             "not-saved", f"The table's database refused the change ({error}). Nothing was changed; try again."
         ) from None
 
 
-def replay_stored(table_id: str, setup: dict[str, Any], actions: list[dict[str, Any]]) -> Match:
+def replay_stored(table_id: str, setup: Setup, actions: list[dict[str, Any]]) -> Match:
     """A stored table's game replayed from its set-up and journal; :class:`DamagedTableError` with the reason if they
     are not a game."""
     try:
-        rules = Rules.from_dict(setup["rules"])
-        match = Match(rules, seed=setup["seed"])
+        match = Match(setup.rules, seed=setup.seed)
     except (RackoError, KeyError, TypeError, ValueError) as error:
         raise DamagedTableError(table_id, f"its set-up is not a game ({said(error)})") from None
-    family = family_of(rules)
+    family = family_of(setup.rules)
     for number, raw in enumerate(actions, start=1):
         try:
             match.apply(family.action_from_json(raw))
@@ -291,31 +296,17 @@ def replay_stored(table_id: str, setup: dict[str, Any], actions: list[dict[str, 
     return match
 
 
-def seat_of_token(setup: dict[str, Any], token: Any) -> int | None:
+def seat_of_token(setup: Setup, token: Any) -> int | None:
     """The seat of a table's set-up whose link holds this token, if any (any process can tell, from the store)."""
     if not token or not isinstance(token, str) or len(token) > 100:
         return None
     digest = token_hash(token)
-    for seat, spec in enumerate(setup["seats"]):
-        stored = spec.get("token")
-        if stored and hmac.compare_digest(stored, digest):
+    for seat, spec in enumerate(setup.seats):
+        if spec.token and hmac.compare_digest(spec.token, digest):
             return seat
     return None
 
 
-def seat_of_player(setup: dict[str, Any], player_id: str) -> int | None:
-    """The seat of a table's set-up bound to this player, if any."""
-    for seat, spec in enumerate(setup["seats"]):
-        if spec.get("player") == player_id and spec["bot"] is None:
-            return seat
-    return None
-
-
-def seat_is_free(spec: dict[str, Any]) -> bool:
-    """A person's seat nobody has taken yet: no computer player, no name given, no player bound."""
-    return spec["bot"] is None and not spec["joined"] and not spec.get("player")
-
-
-def seat_line(setup: dict[str, Any]) -> tuple[str, list[str]]:
+def seat_line(setup: Setup) -> tuple[str, list[str]]:
     """What a player's lobby says of a table they sit at: its variant and who sits there."""
-    return str(setup["rules"].get("variant", "classic")), [str(spec["name"]) for spec in setup["seats"]]
+    return setup.variant, setup.names

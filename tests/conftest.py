@@ -16,9 +16,20 @@ import pytest
 from playwright.sync_api import Browser, sync_playwright
 
 from browsing import launch
+from racko.bots import base as bots_base
 from racko.tools.bench.processes import TemporaryPostgres
 
 _databases = itertools.count(1)
+
+
+@pytest.fixture(autouse=True)
+def bots_as_they_were() -> Iterator[None]:
+    """Each test leaves racko's bots as it found them: a bot a test makes known (a peeking master of racko headroom,
+    another build's bot) is known to that test only, not to whichever test runs next in the same worker."""
+    known = dict(bots_base._REGISTRY)
+    yield
+    bots_base._REGISTRY.clear()
+    bots_base._REGISTRY.update(known)
 
 
 @pytest.fixture(scope="module")

@@ -222,9 +222,11 @@ class ServeProcess(_Process):
         """The port the caller chose (0: any free one)."""
 
     def start(self, seconds: float = START_SECONDS) -> None:
-        """Start it and wait until it answers (``seconds`` at most: it opens its tables before it listens)."""
-        for _ in range(1 if self.chosen else 3):  # a free port may be taken before it is bound: try another
-            self.port = self.chosen or free_port()
+        """Start it (again: on the port it had) and wait until it answers (``seconds`` at most: it opens its tables
+        before it listens)."""
+        fixed = self.chosen or self.port  # started again: on its port, where the proxy looks for it
+        for _ in range(1 if fixed else 3):  # a free port may be taken before it is bound: try another
+            self.port = fixed or free_port()
             command = racko_command("serve", "--host", HOST, "--port", str(self.port))
             command += ["--db", self.db, "--node", self.node, *self.options]
             with self.log.open("ab") as log:

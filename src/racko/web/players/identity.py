@@ -27,6 +27,7 @@ from typing import Any
 from racko.play.text import plain_name
 from racko.web.players.finishing import Finishing, finishing_of
 from racko.web.store import Rows, SchemaPart, TableStore
+from racko.web.store.ids import new_id
 
 COOKIE = "racko_player"
 KEY_BYTES = 24
@@ -212,7 +213,7 @@ class Players:
 
     def create(self, name: str) -> tuple[Player, str]:
         """A new player with this (clean) name; returns them and the key for their browser's cookie."""
-        player = Player(secrets.token_urlsafe(9), name)
+        player = Player(new_id(), name)
         key = secrets.token_urlsafe(KEY_BYTES)
         now = time.time()
 
@@ -513,7 +514,7 @@ class Players:
                         "UPDATE racko_bot_accounts SET token_hash = ? WHERE player_id = ?", (key_hash(token), player_id)
                     )
                 else:
-                    player_id = secrets.token_urlsafe(9)
+                    player_id = new_id()
                     rows(
                         "INSERT INTO racko_players (id, name, created, seen) VALUES (?, ?, ?, ?)",
                         (player_id, name, now, 0),

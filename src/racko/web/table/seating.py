@@ -29,6 +29,7 @@ from racko.web.players import (
     shares_a_network,
     unfit_name,
 )
+from racko.web.store.ids import new_id
 from racko.web.table import timing
 from racko.web.table.changes import Changes
 from racko.web.table.registry import Registry
@@ -38,7 +39,6 @@ from racko.web.table.setup import SeatSetup, Setup
 from racko.web.table.table import (
     TOKEN_BYTES,
     Table,
-    new_id,
     not_saved_if_refused,
     noted_record,
     replay_stored,

@@ -9,7 +9,6 @@ import asyncio
 import contextlib
 import hashlib
 import hmac
-import secrets
 import time
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -49,10 +48,6 @@ class Elsewhere(Refusal):
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def new_id() -> str:
-    return secrets.token_urlsafe(9)
 
 
 @dataclass

@@ -45,6 +45,7 @@ from racko.rules import variant
 from racko.web.core import Refusal
 from racko.web.players import FORGOTTEN, Player, Players
 from racko.web.store import Rows, TableStore
+from racko.web.store.ids import new_id
 from racko.web.table import FinishedGame
 from racko.web.tournaments import kept as kept_rows
 from racko.web.tournaments.kept import (
@@ -601,7 +602,7 @@ class Tournaments:
             for entrant in seats
         )
         kind = TABLE if people else SERVER
-        table_id = secrets.token_urlsafe(9) if kind == TABLE else None
+        table_id = new_id() if kind == TABLE else None
         for unit in sides:
             if unit is None:
                 continue
@@ -812,7 +813,7 @@ def make_tournament(
     if not 0 <= starts_in <= LONGEST_WAIT:
         raise Refusal("bad-settings", "A tournament starts within 30 days.")
     kept = Kept(
-        id=secrets.token_urlsafe(6),
+        id=new_id(6),
         settings=settings.check(),
         made_by=None if made_by is None else made_by.id,
         created=now,

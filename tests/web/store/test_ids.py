@@ -3,7 +3,7 @@ and ``racko admin remove -vo4-4GqIZov`` was refused as an unknown option)."""
 
 from __future__ import annotations
 
-from racko.web.store.ids import new_id
+from racko.web.store import new_id
 
 
 def test_no_id_starts_with_a_dash() -> None:

@@ -6,6 +6,7 @@ never revealed) while the score sheet opens on its last round.  Each test failed
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Iterator
@@ -14,6 +15,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from browsing import (
     DESKTOP,
@@ -126,7 +128,11 @@ def test_an_upright_phone_gives_its_height_to_your_rack_and_the_piles_not_to_emp
     five = new_table(server, variant="highlow", players=5, seats=["me", "easy", "easy", "easy", "easy"], names=["A"])
     crowded = pages(link(server, five, 0), **PHONE_UPRIGHT)
     expect(crowded.locator(".other")).to_have_count(4)
-    assert crowded.evaluate(FELT)["fits"]
+    expect(crowded.locator("#rack .slot")).to_have_count(10)
+    with contextlib.suppress(PlaywrightTimeoutError):  # the layout settles once the first state is drawn
+        crowded.wait_for_function(f"() => ({FELT})().fits", timeout=5000)
+    crowded_felt = crowded.evaluate(FELT)
+    assert crowded_felt["fits"], crowded_felt
     rows = "() => new Set([...document.querySelectorAll('#rack .slot')].map((s) => s.getBoundingClientRect().top)).size"
     assert crowded.evaluate(rows) == 1
 

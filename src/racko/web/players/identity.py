@@ -26,8 +26,7 @@ from typing import Any
 
 from racko.play.text import plain_name
 from racko.web.players.finishing import Finishing, finishing_of
-from racko.web.store import Rows, SchemaPart, TableStore
-from racko.web.store.ids import new_id
+from racko.web.store import Rows, SchemaPart, TableStore, new_id
 
 COOKIE = "racko_player"
 KEY_BYTES = 24

@@ -20,6 +20,7 @@ from racko.web.store.base import (
     StoreError,
     TableStore,
 )
+from racko.web.store.ids import new_id
 from racko.web.store.rows import Rows
 from racko.web.store.schema import SchemaPart
 from racko.web.store.sqlite import SqliteTables
@@ -37,6 +38,7 @@ __all__ = [
     "StoreError",
     "StoredTable",
     "TableStore",
+    "new_id",
     "open_store",
 ]
 

@@ -29,7 +29,7 @@ from racko.web.players import (
     shares_a_network,
     unfit_name,
 )
-from racko.web.store.ids import new_id
+from racko.web.store import new_id
 from racko.web.table import timing
 from racko.web.table.changes import Changes
 from racko.web.table.registry import Registry

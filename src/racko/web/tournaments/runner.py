@@ -44,8 +44,7 @@ from racko.play.tournaments import (
 from racko.rules import variant
 from racko.web.core import Refusal
 from racko.web.players import FORGOTTEN, Player, Players
-from racko.web.store import Rows, TableStore
-from racko.web.store.ids import new_id
+from racko.web.store import Rows, TableStore, new_id
 from racko.web.table import FinishedGame
 from racko.web.tournaments import kept as kept_rows
 from racko.web.tournaments.kept import (

@@ -541,20 +541,6 @@ class Judge:
         """Whether the last decision judged was raced line by line (:meth:`compare` may race its moves again)."""
         return self._last is not None
 
-    def compare_in_stages(
-        self,
-        best: AnyAction,
-        played: AnyAction,
-        stages: Sequence[int],
-        seed_text: str,
-        best_slot: int | None = None,
-        clear: Callable[[float, float], bool] = lambda loss, error: False,
-    ) -> tuple[float, float, int]:
-        """:meth:`side_by_side` by the game's measure: the pooled loss (best minus played), its standard error, and the
-        play-outs raced."""
-        found = self.side_by_side(best, played, stages, seed_text, best_slot, clear)
-        return found.loss, found.error, found.playouts
-
     def side_by_side(
         self,
         best: AnyAction,

@@ -503,7 +503,7 @@ def confirm(observation: AnyObservation, history: Sequence[AnyObservation], answ
     means: list[float] = []
     raced = 0
     for number, rival in enumerate(rivals):
-        mean, error, total = judged.compare_in_stages(
+        found = judged.side_by_side(
             answer,
             rival.action,
             CONFIRM_RACES,
@@ -511,6 +511,7 @@ def confirm(observation: AnyObservation, history: Sequence[AnyObservation], answ
             deep.best.slot,
             clear=lambda lead, error: abs(lead / stake - bound) > 2 * Z * error / stake,  # plainly on one side
         )
+        mean, error, total = found.loss, found.error, found.playouts
         raced += total
         means.append(mean / stake)
         lows.append((mean - Z * error) / stake)

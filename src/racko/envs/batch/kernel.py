@@ -594,6 +594,51 @@ def score_round(racks: Any, winner: int, scores: Any) -> None:
         scores[seat] = 75 if seat == winner else 5 * ordered_prefix(racks[seat])
 
 
+@inline_jit
+def play_turn(
+    policy: int,
+    seat: int,
+    racks: Any,
+    known: Any,
+    pile: Any,
+    pile_size: int,
+    stock: Any,
+    stock_top: int,
+    stock_size: int,
+    deck_size: int,
+    needs_run: bool,
+    shuffled: bool,
+    state: Any,
+    refills: Any,
+    refilled: int,
+    counts: Any,
+    gaps: Any,
+    best: Any,
+    values: Any,
+) -> tuple[int, int, int, int]:
+    """One turn of ``seat`` under its policy: it takes the top discard or draws, places or discards, and the stock
+    is refilled if that emptied it.  (stock_top, stock_size, pile_size, refilled) after it."""
+    rack = racks[seat]
+    from_discard = policy_picks(
+        policy, racks, known, seat, pile, pile_size, deck_size, needs_run, counts, gaps, best, values
+    )
+    if from_discard:
+        pile_size -= 1
+        held = pile[pile_size]
+    else:
+        held = stock[stock_top]
+        stock_top += 1
+    slot = policy_places(policy, rack, held, from_discard, deck_size, needs_run, counts, gaps, best, values)
+    if slot >= 0:
+        pile[pile_size] = rack[slot]
+        rack[slot] = held
+        known[seat, slot] = from_discard
+    else:
+        pile[pile_size] = held
+    pile_size += 1
+    return refill_when_empty(pile, pile_size, stock, stock_top, stock_size, shuffled, state, refills, refilled)
+
+
 @jit
 def play_round(
     deck: Any,
@@ -628,30 +673,29 @@ def play_round(
     turns = 0
     refilled = 0
     while True:
-        rack = racks[seat]
-        policy = policies[seat]
-        from_discard = policy_picks(
-            policy, racks, known, seat, pile, pile_size, deck_size, needs_run, counts, gaps, best, values
+        stock_top, stock_size, pile_size, refilled = play_turn(
+            policies[seat],
+            seat,
+            racks,
+            known,
+            pile,
+            pile_size,
+            stock,
+            stock_top,
+            stock_size,
+            deck_size,
+            needs_run,
+            shuffled,
+            state,
+            refills,
+            refilled,
+            counts,
+            gaps,
+            best,
+            values,
         )
-        if from_discard:
-            pile_size -= 1
-            held = pile[pile_size]
-        else:
-            held = stock[stock_top]
-            stock_top += 1
-        slot = policy_places(policy, rack, held, from_discard, deck_size, needs_run, counts, gaps, best, values)
-        if slot >= 0:
-            pile[pile_size] = rack[slot]
-            rack[slot] = held
-            known[seat, slot] = from_discard
-        else:
-            pile[pile_size] = held
-        pile_size += 1
         turns += 1
-        stock_top, stock_size, pile_size, refilled = refill_when_empty(
-            pile, pile_size, stock, stock_top, stock_size, shuffled, state, refills, refilled
-        )
-        if qualifies(rack, needs_run):
+        if qualifies(racks[seat], needs_run):
             return seat, turns
         if turns >= turn_cap:
             return -1, turns

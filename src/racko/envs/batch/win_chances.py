@@ -108,31 +108,29 @@ def _record(count: int, deck_size: int, needs_run: bool, turn_cap: int, seed: An
                 out[index, row, 3] = turns
                 movers[row] = seat
                 sizes[index] = row + 1
-            rack = racks[seat]
-            from_discard = kernel.policy_picks(
-                policies[seat], racks, known, seat, pile, pile_size, deck_size, needs_run, counts, gaps, best, values
+            stock_top, stock_size, pile_size, refilled = kernel.play_turn(
+                policies[seat],
+                seat,
+                racks,
+                known,
+                pile,
+                pile_size,
+                stock,
+                stock_top,
+                stock_size,
+                deck_size,
+                needs_run,
+                False,
+                state,
+                refills,
+                refilled,
+                counts,
+                gaps,
+                best,
+                values,
             )
-            if from_discard:
-                pile_size -= 1
-                held = pile[pile_size]
-            else:
-                held = stock[stock_top]
-                stock_top += 1
-            slot = kernel.policy_places(
-                policies[seat], rack, held, from_discard, deck_size, needs_run, counts, gaps, best, values
-            )
-            if slot >= 0:
-                pile[pile_size] = rack[slot]
-                rack[slot] = held
-                known[seat, slot] = from_discard
-            else:
-                pile[pile_size] = held
-            pile_size += 1
             turns += 1
-            stock_top, stock_size, pile_size, refilled = kernel.refill_when_empty(
-                pile, pile_size, stock, stock_top, stock_size, False, state, refills, refilled
-            )
-            if kernel.qualifies(rack, needs_run):
+            if kernel.qualifies(racks[seat], needs_run):
                 winner = seat
                 break
             if turns >= turn_cap:

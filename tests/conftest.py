@@ -10,6 +10,7 @@ import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -72,6 +73,35 @@ def chromium() -> Iterator[Browser]:
 MODULE_SECONDS = Path(__file__).with_name("module_seconds.json")
 """Seconds each test module took in a whole run of the suite (``python tests/module_seconds.py`` writes it from a
 run's ``--durations=0``)."""
+
+
+NUMBA_MODULES = frozenset(
+    {
+        "tests/test_batch.py",
+        "tests/test_envs.py",
+        "tests/test_envs_agent.py",
+        "tests/test_small_game.py",
+        "tests/test_examples.py",
+    }
+)
+"""The modules whose code numba compiles (the batch simulator's kernels, the small game's solver): one worker runs
+them all, one after another, so that each kernel is compiled once and the next module reads it from numba's cache on
+disk.  Spread over the workers, each compiled the same kernels at the same time: about two minutes of CPU each."""
+
+
+@pytest.hookimpl(optionalhook=True)  # a run without xdist (-p no:xdist) does not know the hook
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadfile`` with the modules of :data:`NUMBA_MODULES` as one unit of work."""
+    if config.getoption("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class OneWorkerCompiles(LoadFileScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            module = str(super()._split_scope(nodeid))
+            return "numba kernels" if module in NUMBA_MODULES else module
+
+    return OneWorkerCompiles(config, log)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -92,12 +92,13 @@ def test_under_the_two_player_rule_every_level_wins_rounds_against_random(name: 
     assert rules.two_player_rule
     seats = [bots.create(name, seed=1), bots.create("random", seed=2)]
     wins = 0
-    for deal in range(20):
+    deals = 10 if name in THINKING_BOTS else 20  # the levels that think play fewer: each round is long against random
+    for deal in range(deals):
         result = play_round(racko.Round.deal(rules, seed=deal, dealer=deal % 2), seats)
         if result.winner == 0:
             assert racko.longest_run(result.racks[0]) >= 3
             wins += 1
-    assert wins >= 18, (name, wins)
+    assert wins >= deals * 9 // 10, (name, wins)
 
 
 def test_a_rack_in_order_costs_nothing_and_a_wider_gap_costs_less() -> None:

@@ -25,6 +25,7 @@ from typer.testing import CliRunner
 
 import racko
 from helpers import check_conservation, check_illegal_actions, check_legality, snapshot
+from protocol_schemas import fast_validator
 from racko import (
     DrawFromStock,
     GameRecord,
@@ -1056,8 +1057,9 @@ def test_an_illegal_action_in_a_high_low_record_is_refused_with_its_number() -> 
 
 
 def validator() -> jsonschema.Draft202012Validator:
-    schema = json.loads((ROOT / "docs" / "record.schema.json").read_text(encoding="utf-8"))
-    return jsonschema.Draft202012Validator(schema)
+    """The record's schema as published, its references resolved in place (the same checks, in half the time: the
+    replay tests validate whole games)."""
+    return fast_validator("record")
 
 
 def example() -> dict[str, Any]:

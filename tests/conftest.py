@@ -105,7 +105,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The modules that take longest first, each whole and in its own order: with ``-n 2 --dist loadfile
+    """The modules that take longest first, each whole and in its own order: with ``-n 3 --dist loadfile
     --no-loadscope-reorder`` (the README's test command) a worker takes the next module when it is nearly done, so a
     long module left to the end would keep one core busy while the other has nothing left to do."""
     try:

@@ -1,6 +1,7 @@
 """Write tests/module_seconds.json, the seconds each test module took, from a run's ``--durations=0`` report:
-``python -m pytest -n 2 --dist loadfile --durations=0 … > run.log; python tests/module_seconds.py run.log``.  The
-suite's conftest.py runs the longest modules first, so that two workers end together."""
+``python -m pytest -n 3 --dist loadfile --no-loadscope-reorder --durations=0 … > run.log;
+python tests/module_seconds.py run.log``.  The suite's conftest.py runs the longest modules first, so that the
+workers end together."""
 
 from __future__ import annotations
 

@@ -323,13 +323,13 @@ def play_until_the_round_ends(ws: Any, token: str | None) -> dict[str, Any]:
             return state
         if view["to_act"] == view["you"] and view["legal"]:
             legal = [{key: value for key, value in action.items() if key != "seat"} for action in view["legal"]]
-            move = sorting_move(view, legal, 40, rng)
-            ws.send(json.dumps({"type": "act", "version": state["version"], "action": move}))
+            act = json.dumps({"type": "act", "version": state["version"], "action": sorting_move(view, legal, 40, rng)})
+            ws.send(act)
             answer = frames_until(ws, ("state", "error"))
             while answer["type"] == "error":
                 if answer["code"] == "slow-down":  # a program outpaces the 15 frames a second a person may send
                     time.sleep(1)
-                    ws.send(json.dumps({"type": "act", "version": state["version"], "action": move}))
+                    ws.send(act)
                 answer = frames_until(ws, ("state", "error"))  # stale …: the table as it is now comes next
             state = answer
             continue

@@ -383,3 +383,43 @@ def test_several_processes_starting_at_once_make_the_schema_once(postgres_url: s
     for store in made:
         store.close()
     assert not problems and len(made) == 4
+
+
+def _claimed_at_once(store: PostgresTables, look: psycopg.Connection[Any], table_id: str, requests: int) -> list[Any]:
+    """``requests`` threads claim the table at the same moment; the owner the database shows to each told it holds
+    the table, just after it was told."""
+    start = threading.Barrier(requests)
+    found: list[Any] = []
+
+    def claim() -> None:
+        start.wait()
+        if store.claim(table_id) is None:  # held: it may write now
+            row = look.execute("SELECT owner FROM racko_tables WHERE id = %s", (table_id,)).fetchone()
+            found.append(row[0] if row else None)
+
+    threads = [threading.Thread(target=claim) for _ in range(requests)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return found
+
+
+def test_a_claim_made_by_several_requests_at_once_is_committed_before_any_of_them_writes(postgres_url: str) -> None:
+    """Several requests of one process claim a table at once (three people joining it): each told it holds the table
+    must find the claim in the database, or its first write is fenced out (CI saw a join refused so)."""
+    store = PostgresTables(postgres_url, node="one")
+    tables = [f"t{number}" for number in range(60)]
+    try:
+        for table_id in tables:
+            store.create(table_id, SETUP)
+        store.commit()
+        with psycopg.connect(postgres_url, autocommit=True) as look:
+            for table_id in tables:
+                found = _claimed_at_once(store, look, table_id, 4)
+                assert found and all(owner == store.owner for owner in found), (table_id, found)
+                store.update_setup(table_id, {**SETUP, "seed": 8})
+                store.commit()
+                assert store.lost(table_id) is None
+    finally:
+        store.close()

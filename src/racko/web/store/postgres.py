@@ -204,6 +204,8 @@ class PostgresTables:
         self._claims = threading.Lock()
         self._held: dict[str, int] = {}
         """The tables this process holds, with the epoch of its claim (guarded by ``_claims``)."""
+        self._claim_locks = tuple(threading.Lock() for _ in range(64))
+        """Locks the claims and releases of one table take turns by (striped: a table's id picks one of them)."""
         self._lease_taken = False
         """Whether this process has taken its lease (its row in racko_nodes) yet."""
 
@@ -521,6 +523,12 @@ class PostgresTables:
         return stood or first
 
     def claim(self, table_id: str) -> Holder | None:
+        # One claim or release of a table at a time in this process: a second request's claim waits for the first
+        # one's commit, then finds the table held (a write fenced by a claim not committed yet would change nothing).
+        with self._claim_locks[hash(table_id) % len(self._claim_locks)]:
+            return self._claim(table_id)
+
+    def _claim(self, table_id: str) -> Holder | None:
         with self._claims:
             if table_id in self._held:
                 return None
@@ -534,21 +542,23 @@ class PostgresTables:
                 "RETURNING claimed.epoch, previous.owner",
                 {"owner": self.owner, "id": table_id},
             ).fetchone()
-            if row is not None:
+            if row is None:
+                holder = connection.execute(
+                    "SELECT tables.owner, EXTRACT(EPOCH FROM nodes.lease_until - now()) FROM racko_tables AS tables "
+                    "LEFT JOIN racko_nodes AS nodes ON nodes.owner = tables.owner WHERE tables.id = %s",
+                    (table_id,),
+                ).fetchone()
+            else:
                 connection.execute(
                     "INSERT INTO racko_owners (table_id, epoch, owner) VALUES (%s, %s, %s)",
                     (table_id, row[0], self.owner),
                 )
-                with self._claims:
-                    self._held[table_id] = row[0]
-                if row[1] is not None and row[1] != self.owner:
-                    log.info("table %s taken over from %s (its lease had run out)", table_id, row[1].split(" ")[0])
-                return None
-            holder = connection.execute(
-                "SELECT tables.owner, EXTRACT(EPOCH FROM nodes.lease_until - now()) FROM racko_tables AS tables "
-                "LEFT JOIN racko_nodes AS nodes ON nodes.owner = tables.owner WHERE tables.id = %s",
-                (table_id,),
-            ).fetchone()
+        if row is not None:  # held from its commit on
+            with self._claims:
+                self._held[table_id] = row[0]
+            if row[1] is not None and row[1] != self.owner:
+                log.info("table %s taken over from %s (its lease had run out)", table_id, row[1].split(" ")[0])
+            return None
         if holder is None or holder[0] is None:
             return None  # no such table (load says so), or released just now: the next claim takes it
         return Holder(str(holder[0]).split(" ")[0], max(0.0, float(holder[1] or 0.0)))
@@ -576,15 +586,16 @@ class PostgresTables:
         return lost
 
     def release(self, table_id: str) -> None:
-        with self._claims:
-            epoch = self._held.pop(table_id, None)
-        if epoch is None:
-            return
-        with self._pool.connection() as connection:
-            connection.execute(
-                "UPDATE racko_tables SET owner = NULL WHERE id = %s AND owner = %s AND epoch = %s",
-                (table_id, self.owner, epoch),
-            )
+        with self._claim_locks[hash(table_id) % len(self._claim_locks)]:
+            with self._claims:
+                epoch = self._held.pop(table_id, None)
+            if epoch is None:
+                return
+            with self._pool.connection() as connection:
+                connection.execute(
+                    "UPDATE racko_tables SET owner = NULL WHERE id = %s AND owner = %s AND epoch = %s",
+                    (table_id, self.owner, epoch),
+                )
 
     def prepare(self, parts: Sequence[SchemaPart]) -> None:
         journal = SchemaPart("store", "", JOURNAL_UPGRADES["postgres"])

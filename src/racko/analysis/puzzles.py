@@ -82,10 +82,10 @@ TABLES = (
 """Games cycle through these tables; a weaker player's games reach positions (racks further from order) that
 strong players' games seldom do."""
 ROUNDS_PER_GAME = 2
+"""Rounds played (and searched) in each game."""
 MIN_GAMES = 8
 """Games played at least; at most a game for five puzzles asked (about 13 positions a game have a clear best move,
 so that a kind short of positions, calling under Bonus above all, cannot make a generation endless)."""
-"""Rounds played (and searched) in each game."""
 ASKED = ("expert", "hard", "medium")
 """Computer levels asked, strongest first, what they would play at each position with a clear best move: where one
 of them plays another move, a reasonable player may go wrong too, and the position comes first."""
@@ -569,7 +569,10 @@ def generate(count: int, seed: int = 0, progress: Progress | None = None, games:
     first_steps = int(count * FIRST_STEPS_SHARE)
     confirmed: list[_Found] = []
     tried = 0
-    for kind in KINDS:  # each kind up to its quota first, the rest then filled from every kind's spares
+    # Each kind up to its quota first, the rest then filled from every kind's spares.  Calling comes first: a call
+    # that goes out is first steps by nature, and the first steps' share would otherwise go to plentiful one-fit
+    # placements (a generation of 200 had no call-or-wait puzzle at all).
+    for kind in sorted(KINDS, key=lambda kind: kind != "call"):
         for candidate in _missed_first(found[kind], rng):
             if sum(1 for item in confirmed if item.kind == kind) == quotas[kind]:
                 break
@@ -698,9 +701,12 @@ def _obvious(observation: AnyObservation, evaluation: Evaluation) -> bool:
 
 
 def _margin(evaluation: Evaluation) -> float:
+    """How far the best move leads every other: the least of their losses.  Not the runner-up's alone: a move that
+    a staged search set aside early keeps the figure of its few play-outs, which may lie nearer the best."""
     if len(evaluation.moves) < 2:
         return 0.0
-    return evaluation.difference(evaluation.moves[0].value, evaluation.moves[1].value)
+    best = evaluation.best.value
+    return min(evaluation.difference(best, move.value) for move in evaluation.moves[1:])
 
 
 def position(record: GameRecord, action: int) -> tuple[AnyObservation, list[AnyObservation]]:

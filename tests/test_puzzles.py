@@ -14,7 +14,6 @@ import pytest
 from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
-from racko import bots
 from racko.analysis import puzzles
 from racko.analysis.evaluate import FIRST_PLAYOUTS, MORE_PLAYOUTS, seat_history
 from racko.analysis.puzzles import (
@@ -40,7 +39,6 @@ from racko.analysis.puzzles import (
 from racko.cli import app
 from racko.families import family_of
 from racko.highlow import HighLowObservation
-from racko.match import Match
 from racko.record import replay
 from racko.rules import SLOT_LABELS, variant
 from racko.web.app import ServerSettings, create_app
@@ -301,9 +299,7 @@ def test_a_position_generation_would_keep_is_one_its_file_accepts() -> None:
     checks.  Game 38 of seed 0, before its 80th action (a taken 19 to place, Bonus): the staged search set slot 25
     aside early, on few play-outs, at a figure nearer the best than the runner-up's; generation measured the lead
     over the runner-up alone, kept it, and wrote a file `racko puzzles check` refused (puzzle 12)."""
-    table = puzzles.TABLES[38 % len(puzzles.TABLES)]
-    match = Match(variant(table.variant).rules(table.players), seed=puzzles._game_seed(0, 38))
-    players = [bots.create(level, seed=match.seed + seat) for seat, level in enumerate(table.levels)]
+    match, players = puzzles.seeded_game(38, 0)
     while len(match.actions) < 79:
         seat = match.to_act
         assert seat is not None

@@ -630,11 +630,16 @@ def _game_seed(seed: int, game: int) -> int:
     return random.Random(f"puzzles:{seed}:game:{game}").getrandbits(48)
 
 
-def _search_game(game: int, seed: int, found: dict[str, list[_Found]]) -> GameRecord:
-    """Play one game of :data:`TABLES` and keep its decisions with a clear best move."""
+def seeded_game(game: int, seed: int) -> tuple[Match, list[bots.Bot]]:
+    """Game ``game`` of a generation seeded by ``seed``, not yet played: its match and its computer players."""
     table = TABLES[game % len(TABLES)]
     match = Match(variant(table.variant).rules(table.players), seed=_game_seed(seed, game))
-    players = [bots.create(level, seed=match.seed + seat) for seat, level in enumerate(table.levels)]
+    return match, [bots.create(level, seed=match.seed + seat) for seat, level in enumerate(table.levels)]
+
+
+def _search_game(game: int, seed: int, found: dict[str, list[_Found]]) -> GameRecord:
+    """Play one game of :data:`TABLES` and keep its decisions with a clear best move."""
+    match, players = seeded_game(game, seed)
     while (
         not match.over
         and len(match.rounds) <= ROUNDS_PER_GAME
@@ -661,7 +666,7 @@ def _search_game(game: int, seed: int, found: dict[str, list[_Found]]) -> GameRe
         match.apply(played)
         if len(match.rounds) > ROUNDS_PER_GAME:
             break
-    return GameRecord.of(match, tuple(table.levels))
+    return GameRecord.of(match, tuple(TABLES[game % len(TABLES)].levels))
 
 
 def _missed_by(observation: AnyObservation, best: Any, seed: int) -> str | None:

@@ -525,8 +525,11 @@ class PostgresTables:
     def claim(self, table_id: str) -> Holder | None:
         # One claim or release of a table at a time in this process: a second request's claim waits for the first
         # one's commit, then finds the table held (a write fenced by a claim not committed yet would change nothing).
-        with self._claim_locks[hash(table_id) % len(self._claim_locks)]:
+        with self._claim_lock(table_id):
             return self._claim(table_id)
+
+    def _claim_lock(self, table_id: str) -> threading.Lock:
+        return self._claim_locks[hash(table_id) % len(self._claim_locks)]
 
     def _claim(self, table_id: str) -> Holder | None:
         with self._claims:
@@ -586,7 +589,7 @@ class PostgresTables:
         return lost
 
     def release(self, table_id: str) -> None:
-        with self._claim_locks[hash(table_id) % len(self._claim_locks)]:
+        with self._claim_lock(table_id):
             with self._claims:
                 epoch = self._held.pop(table_id, None)
             if epoch is None:

@@ -50,7 +50,6 @@ from racko.web.table import (
 from racko.web.table import turns as turns_module
 from racko.web.table.results import places_of
 from racko.web.table.seats import CLOCKED, COMPUTER_PLAYS, LEFT_THE_GAME
-from racko.web.table.timing import clock_json, due, wake_at
 from racko.web.table.watching import seat_view
 from tables import HandClock, check_frame
 
@@ -277,7 +276,7 @@ class SeatLife(RuleBasedStateMachine):
     def deadline_passes(self) -> None:
         """The running turn's deadline comes (a turn-based one's reminder first)."""
         table = self.table
-        due = wake_at(table)
+        due = table.wake_at()
         if due is not None and not table.over:
             self.clock.at = max(self.clock.at, due)
             self.settle()
@@ -288,7 +287,7 @@ class SeatLife(RuleBasedStateMachine):
         for _ in range(steps):
             table = self.table
             backs = {seat: len(table.played) for seat in range(len(self.people)) if table.seats.state(seat) is S.BACK}
-            deadline = due(table)  # a back person's turn is theirs until it runs out anew
+            deadline = table.due()  # a back person's turn is theirs until it runs out anew
             wait = self.run(self.room.turns.step(table))
             for state in set(table.seats.states) & {S.TIMED_OUT, S.GONE, S.BACK}:
                 event(f"a seat {state.value}")
@@ -324,7 +323,7 @@ class SeatLife(RuleBasedStateMachine):
         if not self.table_id:
             return
         table = self.table
-        frame = clock_json(table, self.clock.at)
+        frame = table.clock_json(self.clock.at)
         if frame is None:
             return
         running = frame["running"]

@@ -30,17 +30,17 @@ class HeadersOnEveryResponse:
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    def __call__(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
         if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+            # Not a coroutine of its own: a socket's every frame would resume one more frame, and gain nothing.
+            return self.app(scope, receive, send)
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 message["headers"] = [*message.get("headers", []), *_EVERY_RESPONSE]
             await send(message)
 
-        await self.app(scope, receive, send_with_headers)
+        return self.app(scope, receive, send_with_headers)
 
 
 Handler = Callable[[Request], Awaitable[Response]]

@@ -13,7 +13,6 @@ from racko.analysis.explain import choice_move, explained_choices
 from racko.errors import RackoError
 from racko.families import AnyAction, family_of
 from racko.web.core import Refusal
-from racko.web.table import timing
 from racko.web.table.changes import Changes
 from racko.web.table.registry import Registry
 from racko.web.table.seats import SeatEvent, step
@@ -54,7 +53,7 @@ class Moves:
         step(table.seats.state(seat), SeatEvent.MOVE)  # its person plays it (not a computer, not while gone)
         if not isinstance(raw_action, dict):
             raise Refusal("bad-frame", 'An action is a JSON object such as {"act": "draw"}.')
-        deadline = timing.due(table)
+        deadline = table.due()
         if deadline is not None and self.now() >= deadline:
             # The clock decides, never the order two messages happen to arrive in: past the deadline the turn is
             # the computer player's, which is playing it now.

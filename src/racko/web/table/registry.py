@@ -17,10 +17,18 @@ from racko.web.clock import ROUND_PAUSE, Played
 from racko.web.core import Refusal
 from racko.web.ops import Metrics
 from racko.web.store import IDLE_DAYS, UNPLAYED_DAYS, DamagedTableError, TableStore
-from racko.web.table import timing
 from racko.web.table.seats import Seats
 from racko.web.table.setup import Setup, SetupError
-from racko.web.table.table import MOVED, Elsewhere, JournalStore, Table, not_saved_if_refused, noted_record, said
+from racko.web.table.table import (
+    MOVED,
+    Elsewhere,
+    JournalStore,
+    Table,
+    not_saved_if_refused,
+    noted_record,
+    played_of,
+    said,
+)
 
 KEEP_SECONDS = 1.0
 """How often the leases of the tables this process plays are renewed (and idle tables looked for)."""
@@ -92,11 +100,11 @@ class Registry:
             raise DamagedTableError(table_id, f"its seats are not a game's ({said(error)})") from None
         now = self.now()
         table = Table(table_id, setup, session, Seats([]), quiet_since=time.monotonic(), opened_at=now)
-        table.played = timing.played_of(session.record(), times)
+        table.played = played_of(session.record(), times)
         table.made_by = store.made_by  # the same list: the store adds to it as actions are appended
         table.seats = Seats.replayed(setup, table.journal(), table.over, now - quiet_for)
-        table.seats.pause_until = timing.pause_until(table)
-        timing.refresh(table)
+        table.seats.pause_until = table.pause_until()
+        table.refresh_clock()
 
         def noted(played: list[Played]) -> float | None:
             rounds = len(table.session.match.results)
@@ -104,8 +112,8 @@ class Registry:
             table.played.extend(played)
             if ended_one and not table.session.match.over and played[-1].at is not None:
                 table.seats.pause(played[-1].at + ROUND_PAUSE, played[-1].at)  # the round's report: nobody acts
-            timing.refresh(table)
-            return timing.wake_at(table)
+            table.refresh_clock()
+            return table.wake_at()
 
         store.noted = noted
         store.notes = lambda record: noted_record(table.setup, record, store.made_by)
@@ -245,8 +253,8 @@ class Registry:
     async def note_due(self, table: Table) -> None:
         """The table's clock derived again (a clock started, a seat back, a seat handed to a computer player), and
         when something is next due there kept in the store, for the other processes (and the keep loop)."""
-        timing.refresh(table)
-        self.store.set_due(table.table_id, timing.wake_at(table))
+        table.refresh_clock()
+        self.store.set_due(table.table_id, table.wake_at())
         with contextlib.suppress(OSError):  # the deadline is for other processes: the next write brings it again
             await self.commit_now(table.table_id)
 

@@ -1,6 +1,7 @@
 """The table room as the others reach it: :class:`TableRoom` builds the table's parts, each with the few things it
-needs (never the whole room), joins them, and is what the other rooms and the routes call.  No part calls another
-through it, and it keeps no state of its own.
+needs (never the whole room), joins them, and is what the other rooms call (the room's own routes call the part that
+does a thing: a frame's way to every seat's frames crosses no extra layer).  No part calls another through it, and
+it keeps no state of its own.
 
 - :class:`~.registry.Registry`: the tables this process plays, their leases, commits and set-up changes;
 - :class:`~.watching.Watching`: the connections, and what each is shown;
@@ -155,22 +156,10 @@ class TableRoom:
         if await self.watching.leave(table, watcher):  # the lobby lists a game only while its people have it open
             await self.changes.publish(table)
 
-    async def bring(self, table: Table, watcher: Watcher) -> None:
-        await self.watching.bring(table, watcher)
-
-    def presence(self, table: Table) -> dict[str, Any]:
-        return self.watching.presence(table)
-
     # --- what people do ----------------------------------------------------------------------------------
 
     async def act(self, table: Table, seat: int | None, version: Any, action: Any) -> None:
         await self.moves.act(table, seat, version, action)
-
-    async def hint(self, table: Table, seat: int | None) -> list[dict[str, Any]]:
-        return await self.moves.hint(table, seat)
-
-    async def react(self, table: Table, seat: int | None, reaction: Any) -> None:
-        await self.moves.react(table, seat, reaction)
 
     async def way(self, table: Table, seat: int | None, way: str) -> None:
         """Resign, leave, abort, offer to end, accept or decline, or "I'm back" (racko.web.table.ways)."""
@@ -179,19 +168,8 @@ class TableRoom:
     async def hand_over(self, table: Table, seat: int | None, other: Any, bot_name: Any) -> None:
         await self.ways.hand_over(table, seat, other, bot_name)
 
-    async def name(
-        self, table: Table, seat: int | None, name: Any, player: Player | None = None, address: str | None = None
-    ) -> None:
-        await self.seating.name(table, seat, name, player, address)
-
     async def take_seat(self, table: Table, player: Player, address: str | None = None) -> int:
         return await self.seating.take_seat(table, player, address)
-
-    async def note_network(self, table: Table, seat: int | None, mark: str | None) -> None:
-        await self.seating.note_network(table, seat, mark)
-
-    async def again(self, table: Table, seat: int | None) -> None:
-        await self.seating.again(table, seat)
 
     async def forget_seats(self) -> None:
         await self.seating.forget_seats()

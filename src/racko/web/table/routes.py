@@ -1,7 +1,8 @@
 """The table room's routes: the start page (``/new``) and what it asks (``/api/options``, ``POST /api/tables``), the
 table's page (``/t/{table}``: a seat's token travels in the link's fragment, ``#seat=…``, which browsers never send
 in a request line or a Referer), its socket (``/ws/{table}``, docs/PROTOCOL.md) and its last finished game's record.
-A socket's frames go to small named handlers, one per frame type (:data:`FRAMES`)."""
+Each route is a named handler of :class:`TableRoutes`; a socket's frames go to small named handlers, one per frame
+type (:data:`FRAMES`), which reach the table room's part that does it (its moves, ways out, seating, watching)."""
 
 from __future__ import annotations
 
@@ -60,7 +61,7 @@ class Connection:
     @property
     def now(self) -> Table:
         """The table as it is now (it may have been opened again since the socket reached it)."""
-        return self.room.tables.get(self.table.table_id, self.table)
+        return self.room.registry.tables.get(self.table.table_id, self.table)
 
     @property
     def seat(self) -> int | None:
@@ -71,46 +72,55 @@ class Connection:
         with contextlib.suppress(Exception):
             await self.websocket.send_json(frame)
 
+    async def leave(self) -> None:
+        """Off the table: the lobby lists a game to watch only while its people have it open."""
+        await self.room.leave(self.now, self.watcher)
+
+    async def page_closed(self) -> None:
+        if self.player is not None:
+            await self.room.players.page_closed(self.player.id)
+
 
 async def act(connection: Connection, frame: dict[str, Any]) -> None:
-    await connection.room.act(connection.now, connection.seat, frame.get("version"), frame.get("action"))
+    await connection.room.moves.act(connection.now, connection.seat, frame.get("version"), frame.get("action"))
 
 
 async def name(connection: Connection, frame: dict[str, Any]) -> None:
     address = client_address(connection.websocket)
-    await connection.room.name(connection.now, connection.seat, frame.get("name"), connection.player, address)
+    seating = connection.room.seating
+    await seating.name(connection.now, connection.seat, frame.get("name"), connection.player, address)
 
 
 async def hint(connection: Connection, frame: dict[str, Any]) -> None:
-    choices = await connection.room.hint(connection.now, connection.seat)
+    choices = await connection.room.moves.hint(connection.now, connection.seat)
     await connection.answer({"type": "hint", "choices": choices})
 
 
 async def hand_over(connection: Connection, frame: dict[str, Any]) -> None:
-    await connection.room.hand_over(connection.now, connection.seat, frame.get("seat"), frame.get("bot"))
+    await connection.room.ways.hand_over(connection.now, connection.seat, frame.get("seat"), frame.get("bot"))
 
 
 async def again(connection: Connection, frame: dict[str, Any]) -> None:
-    await connection.room.again(connection.now, connection.seat)
+    await connection.room.seating.again(connection.now, connection.seat)
 
 
 async def way_out(connection: Connection, frame: dict[str, Any]) -> None:
     """Resign, leave, abort, offer to end, accept or decline it, or "I'm back" (the frame's type names it)."""
-    await connection.room.way(connection.now, connection.seat, str(frame["type"]))
+    await connection.room.ways.take(connection.now, connection.seat, str(frame["type"]))
 
 
 async def react(connection: Connection, frame: dict[str, Any]) -> None:
-    await connection.room.react(connection.now, connection.seat, frame.get("reaction"))
+    await connection.room.moves.react(connection.now, connection.seat, frame.get("reaction"))
 
 
 async def presence(connection: Connection, frame: dict[str, Any]) -> None:
-    await connection.answer(connection.room.presence(connection.now))
+    await connection.answer(connection.room.watching.presence(connection.now))
 
 
 async def sync(connection: Connection, frame: dict[str, Any]) -> None:
     seen = frame.get("version")
     connection.watcher.version = seen if isinstance(seen, int) else 0
-    await connection.room.bring(connection.now, connection.watcher)
+    await connection.room.watching.bring(connection.now, connection.watcher)
 
 
 FRAMES: dict[str, Callable[[Connection, dict[str, Any]], Awaitable[None]]] = {
@@ -133,26 +143,49 @@ FRAMES: dict[str, Callable[[Connection, dict[str, Any]], Awaitable[None]]] = {
 """Each frame a client may send, and its handler (docs/PROTOCOL.md lists them)."""
 
 
-def routes(
-    room: TableRoom, metrics: Metrics, allowed: frozenset[str], creation: CreationLimit, frames_per_second: float
-) -> list[BaseRoute]:
-    """The table's routes; ``creation`` limits new tables from one address, ``frames_per_second`` each socket."""
+class TableRoutes:
+    """The table's routes: each a named handler; ``creation`` limits new tables from one address,
+    ``frames_per_second`` each socket."""
 
-    async def start_page(request: Request) -> Response:
+    def __init__(
+        self,
+        room: TableRoom,
+        metrics: Metrics,
+        allowed: frozenset[str],
+        creation: CreationLimit,
+        frames_per_second: float,
+    ) -> None:
+        self.room = room
+        self.metrics = metrics
+        self.allowed = allowed
+        self.creation = creation
+        self.frames_per_second = frames_per_second
+
+    def routes(self) -> list[BaseRoute]:
+        return [
+            Route("/new", self.start_page),
+            Route("/t/{table}", self.table_page),
+            Route("/api/options", self.options),
+            Route("/api/tables", answers_refusals(self.create_table), methods=["POST"]),
+            Route("/api/tables/{table}/record", self.record),
+            WebSocketRoute("/ws/{table}", self.table_socket),
+            static_files("table"),
+        ]
+
+    async def start_page(self, request: Request) -> Response:
         return page("table", "index.html", request)  # a new table (the lobby is the front page)
 
-    async def table_page(request: Request) -> Response:
+    async def table_page(self, request: Request) -> Response:
         return page("table", "table.html", request)
 
-    async def options(request: Request) -> Response:
+    async def options(self, request: Request) -> Response:
         return JSONResponse(_options())
 
-    @answers_refusals
-    async def create_table(request: Request) -> Response:
-        if not origin_allowed(request.headers.get("origin"), request.headers.get("host"), allowed):
+    async def create_table(self, request: Request) -> Response:
+        if not origin_allowed(request.headers.get("origin"), request.headers.get("host"), self.allowed):
             raise Refusal("origin", "Tables are made from this server's own start page.")
         address = request.client.host if request.client is not None else "?"
-        if not creation.allows(address):
+        if not self.creation.allows(address):
             raise Refusal(
                 "too-many-tables", "Too many new tables at once: wait a minute, then try again.", retry_after=60
             )
@@ -166,6 +199,7 @@ def routes(
             raise Refusal("bad-form", "The settings are not JSON.") from None
         if not isinstance(form, dict):
             raise Refusal("bad-form", "The table's settings are a JSON object.")
+        room = self.room
         seats = form.get("seats")
         maker = await player_of(request, room.players) if isinstance(seats, list) and ME in seats else None
         table_request = await request_of_form(form, Asker.page(maker), address, _bot_named(room))
@@ -178,8 +212,8 @@ def routes(
             raise Refusal("not-saved", "The table could not be kept: try again in a moment.") from None
         return JSONResponse(links)
 
-    async def record(request: Request) -> Response:
-        text = room.record(request.path_params["table"])
+    async def record(self, request: Request) -> Response:
+        text = self.room.record(request.path_params["table"])
         if text is None:
             return Refusal("not-found", "No finished game at this table yet.").response()
         return Response(
@@ -188,32 +222,33 @@ def routes(
             headers={"Content-Disposition": 'attachment; filename="racko-game.json"'},
         )
 
-    async def refuse(websocket: WebSocket, refusal: Refusal, close_code: int) -> None:
+    async def refuse(self, websocket: WebSocket, refusal: Refusal, close_code: int) -> None:
         """Say why the connection is refused, and close it; a client already gone needs neither."""
-        metrics.refused.labels(refusal.code).inc()
+        self.metrics.refused.labels(refusal.code).inc()
         try:
             await websocket.send_json(refusal.frame())
             await websocket.close(code=close_code)
         except Exception:  # already gone
             return
 
-    async def table_socket(websocket: WebSocket) -> None:
-        if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"), allowed):
+    async def table_socket(self, websocket: WebSocket) -> None:
+        room, metrics = self.room, self.metrics
+        if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"), self.allowed):
             metrics.refused.labels("origin").inc()
             await websocket.close(code=4403)  # before the handshake's answer: the browser gets a 403
             return
         await websocket.accept()
-        connection = await _connect(room, websocket, refuse)
+        connection = await _connect(room, websocket, self.refuse)
         if connection is None:
             return
-        bucket = Bucket(frames_per_second)
+        bucket = Bucket(self.frames_per_second)
         player = connection.player
         if player is not None:
             await room.players.page_opened(player.id)
         try:
             # Joining is inside the try: a client gone before its welcome arrives is still taken off the table.
             await room.join(connection.now, connection.watcher, connection.watcher.version)
-            await room.note_network(connection.now, connection.seat, connection.watcher.network)
+            await room.seating.note_network(connection.now, connection.seat, connection.watcher.network)
             while True:
                 try:
                     frame = await read_frame(websocket)
@@ -231,25 +266,14 @@ def routes(
         except (WebSocketDisconnect, RuntimeError):  # gone, or closed by the room (the table moved)
             pass
         finally:
+            await after_closing(connection.leave, connection.page_closed)
 
-            async def leave_table() -> None:
-                await room.leave(connection.now, connection.watcher)
 
-            async def close_page() -> None:
-                if player is not None:
-                    await room.players.page_closed(player.id)
-
-            await after_closing(leave_table, close_page)
-
-    return [
-        Route("/new", start_page),
-        Route("/t/{table}", table_page),
-        Route("/api/options", options),
-        Route("/api/tables", create_table, methods=["POST"]),
-        Route("/api/tables/{table}/record", record),
-        WebSocketRoute("/ws/{table}", table_socket),
-        static_files("table"),
-    ]
+def routes(
+    room: TableRoom, metrics: Metrics, allowed: frozenset[str], creation: CreationLimit, frames_per_second: float
+) -> list[BaseRoute]:
+    """The table's routes (:class:`TableRoutes`)."""
+    return TableRoutes(room, metrics, allowed, creation, frames_per_second).routes()
 
 
 async def _connect(

@@ -30,7 +30,6 @@ from racko.web.players import (
     unfit_name,
 )
 from racko.web.store import new_id
-from racko.web.table import timing
 from racko.web.table.changes import Changes
 from racko.web.table.registry import Registry
 from racko.web.table.requests import NAME_LENGTH, BotAccountSeat, LevelSeat, PersonSeat, TableRequest
@@ -312,7 +311,7 @@ class Seating:
                 watcher.version = 0
                 if watcher.viewer is not None:
                     fresh.seats.connect(watcher.viewer, self.now())
-            store.set_due(fresh.table_id, timing.wake_at(fresh))
+            store.set_due(fresh.table_id, fresh.wake_at())
         await self.changes.watching.tell(fresh, {"type": "new-game", "game": setup.game})
         await asyncio.to_thread(self.players.table_over, fresh.table_id, False)
         await self.changes.after(fresh, listed=True)

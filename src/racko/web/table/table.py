@@ -20,10 +20,10 @@ from racko.families import family_of
 from racko.match import Match
 from racko.play.session import PlaySession
 from racko.record import GameRecord
-from racko.web.clock import ClockState, Played
+from racko.web.clock import ALL_PRESETS, ROUND_PAUSE, Back, ClockState, Played, clock_state, resumed
 from racko.web.core import Refusal
 from racko.web.store import DamagedTableError, TableStore
-from racko.web.table.seats import Seats
+from racko.web.table.seats import CLOCKED, Seats, SeatState
 from racko.web.table.setup import Setup
 
 TOKEN_BYTES = 24
@@ -92,7 +92,7 @@ class Table:
     made_by: list[str | None] = field(default_factory=list)
     """Per action of the journal, who played it for the seat (the clock, a gone seat; ``None``: its own player)."""
     clock: ClockState | None = None
-    """The clocks derived from :attr:`played` and the set-up (racko.web.table.timing); ``None`` without a clock."""
+    """The clocks derived from :attr:`played` and the set-up (:meth:`refresh_clock`); ``None`` without a clock."""
     opened_at: float = 0.0
     """When this process opened the table (the server's time): a turn whose start the journal does not say (rows
     older than clocks) starts then."""
@@ -166,6 +166,95 @@ class Table:
             for index, played in enumerate(self.played)
         ]
 
+    # --- the table's clock: the journal's times turned into the clock room's steps (racko.web.clock's rules); only a
+    # seat its person plays has a clock that runs out, never in the round report's pause; whether a seat is gone,
+    # timed out or back is its seat's state (.seats)
+
+    def refresh_clock(self) -> None:
+        """Derive the table's clock again from its journal and set-up (after every action and set-up change)."""
+        name = self.setup.clock
+        preset = ALL_PRESETS.get(name) if name is not None else None
+        if preset is None:
+            self.clock = None
+            return
+        session = self.session
+        start = self.setup.clock_from
+        backs = [Back(seat, spec.back.count, spec.back.at) for seat, spec in enumerate(self.setup.seats) if spec.back]
+        state = clock_state(
+            preset,
+            len(session.seats),
+            self.played,
+            session.to_act if not self.over else None,
+            len(session.match.results),
+            start,
+            backs,
+        )
+        self.clock = resumed(state, self.opened_at, started=start is not None)
+
+    def pause_until(self) -> float | None:
+        """Until when the round's report pauses the table: :data:`ROUND_PAUSE` after the action that ended the last
+        round (``None``: no round ended yet, the game is over, or the journal has no time for it)."""
+        results = len(self.session.match.results)
+        if not results or self.over:
+            return None
+        ends = [played for played in self.played if played.round == results - 1]
+        if not ends or ends[-1].at is None:
+            return None
+        return ends[-1].at + ROUND_PAUSE
+
+    def clock_runs_for(self, seat: int) -> bool:
+        """Whether a clock can run for ``seat`` now: its person plays it (not a computer, not a gone seat)."""
+        return self.seats.state(seat) in CLOCKED
+
+    def due(self) -> float | None:
+        """When the running turn runs out: a seat its person plays (its state says), once the clock has started."""
+        clock = self.clock
+        seat = self.session.to_act
+        if clock is None or seat is None or self.over or not self.clock_runs_for(seat):
+            return None
+        return clock.deadline()
+
+    @property
+    def turn_based(self) -> bool:
+        return self.clock is not None and self.clock.preset.turn_based
+
+    def turn_key(self) -> tuple[int, float] | None:
+        """The running turn (its seat and when it began, as kept in the set-up's ``reminded``), if a clock runs."""
+        clock = self.clock
+        if self.due() is None or clock is None or clock.to_act is None or clock.since is None:
+            return None
+        return (clock.to_act, clock.since)
+
+    def remind_at(self) -> float | None:
+        """When the running turn-based turn's seat is to be reminded, unless it was (``reminded`` in the set-up:
+        every process agrees, and a table opened again does not remind twice)."""
+        if not self.turn_based or self.clock is None:
+            return None
+        key = self.turn_key()
+        if key is None or self.setup.reminded == key:
+            return None
+        return self.clock.remind_at()
+
+    def wake_at(self) -> float | None:
+        """When something is next due at the table (kept in the store as its ``due``, which the keep loop's
+        ``overdue`` looks for): a turn-based turn's reminder, else the running turn's deadline."""
+        remind = self.remind_at()
+        return remind if remind is not None else self.due()
+
+    def clock_json(self, now: float) -> dict[str, Any] | None:
+        """What every frame says of the clock (the same for every viewer: nothing in it is hidden), or ``None`` for a
+        table without one or whose game is over (a finished table shows no clock)."""
+        if self.clock is None or self.over:
+            return None
+        seats = range(len(self.session.seats))
+        frame = self.clock.json(
+            now,
+            [self.clock_runs_for(seat) for seat in seats],
+            [self.seats.state(seat) is SeatState.GONE for seat in seats],
+        )
+        frame["started"] = self.setup.clock_from is not None
+        return frame
+
 
 class JournalStore:
     """The play session's store at a server table: appends the actions not yet in the journal, each with the
@@ -220,6 +309,16 @@ class JournalStore:
         except Exception as error:
             raise OSError(f"the table's database refused the finished game ({error})") from None
         return f"/api/tables/{self.table_id}/record"
+
+
+def played_of(record: GameRecord, times: Sequence[float | None]) -> list[Played]:
+    """The journal as the clock sees it: each action's time, seat and round."""
+    played: list[Played] = []
+    for round_index, round_ in enumerate(record.rounds):
+        for action in round_.actions:
+            index = len(played)
+            played.append(Played(times[index] if index < len(times) else None, action.seat, round_index))
+    return played
 
 
 def noted_record(setup: Setup, record: GameRecord, journal: Sequence[str | None] = ()) -> GameRecord:

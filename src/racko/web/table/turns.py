@@ -1,5 +1,5 @@
 """Who plays the turn nobody's frame plays, and when: one task per table (its driver) that a change wakes, which
-decides from the seat to act's state (:mod:`.seats`) and the clock (:mod:`.timing`) what comes next:
+decides from the seat to act's state (:mod:`.seats`) and the clock (the table's, :meth:`.Table.due`) what comes next:
 
 - the round's report pauses the table: nobody acts and no clock runs until the pause ends, at any table;
 - a computer player's seat (a level's, or one whose person left) plays after the table's pace;
@@ -30,7 +30,6 @@ from racko.play.session import default_opponent
 from racko.web.clock import WARN_SECONDS
 from racko.web.core import Refusal
 from racko.web.ops import Metrics
-from racko.web.table import timing
 from racko.web.table.registry import LOOK_AHEAD_SECONDS, Registry
 from racko.web.table.seats import Acting, SeatEvent
 from racko.web.table.setup import LIMIT
@@ -133,12 +132,12 @@ class Turns:
             return await self._play(table, seat, Kind.STAND_IN)
         if acting is not Acting.PERSON:
             return None
-        deadline = timing.due(table)
+        deadline = table.due()
         clock = table.clock
         if deadline is None or clock is None or clock.since is None:
             return None
         if clock.preset.turn_based:
-            remind = timing.remind_at(table)
+            remind = table.remind_at()
             if now >= deadline:
                 return await self._play(table, seat, Kind.CLOCK)
             if remind is not None and now >= remind:
@@ -225,7 +224,7 @@ class Turns:
             return acting is not Acting.COMPUTER or table.session.bot_to_act() is None
         if kind is Kind.STAND_IN:
             return acting is not Acting.STAND_IN
-        deadline = timing.due(table)
+        deadline = table.due()
         return acting is not Acting.PERSON or deadline is None or self.now() < deadline
 
     def _first_of_turn(self, table: Table, seat: int) -> bool:
@@ -244,7 +243,7 @@ class Turns:
         whose page is closed."""
         try:
             async with self.registry.changing(table) as table:
-                key = timing.turn_key(table)
+                key = table.turn_key()
                 if key is None or key[0] != seat or table.setup.reminded == key:
                     return
                 await self.registry.keep_setup(table, table.setup.changed(reminded=key))
@@ -268,10 +267,10 @@ class Turns:
             began_here = turn[1] >= table.opened_at if turn[1] >= 0 else table.announced is not None
             table.announced = turn
             if began_here:
-                self.registry.in_background(self._tell_turn(table, turn[0], "turn", timing.due(table)))
+                self.registry.in_background(self._tell_turn(table, turn[0], "turn", table.due()))
         elif turn is None and table.announced is None:
             table.announced = NO_TURN
-        listed = (seat, timing.due(table) if seat is not None else None)
+        listed = (seat, table.due() if seat is not None else None)
         if table.listed != listed and any(spec.player for spec in table.setup.seats):
             table.listed = listed
             self.registry.in_background(self._list_turn(table.table_id, *listed))
@@ -297,7 +296,7 @@ NO_TURN = (-1, -1.0)
 def _turn_of(table: Table, seat: int | None) -> tuple[int, float] | None:
     """The person's turn running at the table, named once per turn: its seat and when it began (a clock's turn), or
     where it began in the journal (a turn without a running clock: a negative number, never a time)."""
-    key = timing.turn_key(table)
+    key = table.turn_key()
     if key is not None:
         return key
     if seat is None:

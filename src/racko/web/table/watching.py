@@ -11,7 +11,6 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from racko.play.text import side_names
-from racko.web.table import timing
 from racko.web.table.results import places_of
 from racko.web.table.seats import PERSON_PLAYS
 from racko.web.table.table import REPLACED, Table, Watcher
@@ -91,7 +90,7 @@ class Watching:
             "since": start,
             "log": log_entries(session.events_between(start, version, viewer), session.names),
             "view": seat_view(table, viewer),
-            "clock": timing.clock_json(table, self.now()),
+            "clock": table.clock_json(self.now()),
             "starts_in": starts_in(table, self.now()),
         }
         if session.save_problem:
@@ -168,7 +167,7 @@ class Watching:
             "rated": table.setup.rated,
             "casual_because": table.setup.casual_because,
             "clocked": clocked,
-            "clock": timing.clock_json(table, now),
+            "clock": table.clock_json(now),
             "starts_in": starts_in(table, now),
             "offer": offer.json() if offer is not None else None,
             "ended": table.setup.ended.json() if table.setup.ended is not None else None,

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 from racko.play.session import bots_for, default_opponent
 from racko.web.core import Refusal
-from racko.web.table import timing
 from racko.web.table.seats import HOLDS_THE_SEAT, PERSON_PLAYS, SeatEvent, refusal, step
 from racko.web.table.setup import (
     ABORTED,
@@ -197,8 +196,8 @@ class WaysOut:
             if watcher.viewer == seat:
                 watcher.viewer, watcher.version, watcher.former = None, 0, seat
                 table.seats.disconnect(seat, self.now())
-        timing.refresh(table)  # no clock runs for a computer player
-        self.registry.store.set_due(table.table_id, timing.wake_at(table))
+        table.refresh_clock()  # no clock runs for a computer player
+        self.registry.store.set_due(table.table_id, table.wake_at())
         if not _people(table, but=-1):
             await self._end(table, DESERTED, seat)
         return how
@@ -244,7 +243,7 @@ class WaysOut:
             await self.registry.commit_now(table.table_id)
         table.setup = setup
         table.seats.every(SeatEvent.ABORT if how == ABORTED else SeatEvent.GAME_END, self.now())
-        timing.refresh(table)
+        table.refresh_clock()
         store.set_due(table.table_id, None)
 
     async def _said(self, table: Table, what: str, seat: int) -> None:

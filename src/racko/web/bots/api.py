@@ -27,7 +27,7 @@ from starlette.routing import BaseRoute, Route
 
 from racko.observation_json import observation_to_json
 from racko.web.bots.access import BotLimits, bot_of, posted_object
-from racko.web.core import Refusal, after_closing
+from racko.web.core import Refusal, after_closing, answers_refusals
 from racko.web.players import Player, Players, key_hash
 from racko.web.store import Rows
 from racko.web.table import (
@@ -336,26 +336,195 @@ class BotEvents:
         self.store.run(work, durable=False)
 
 
-def routes(
-    hub: TableRoom, events: BotEvents, keep_alive: float = KEEP_ALIVE_SECONDS, limits: BotLimits | None = None
-) -> list[BaseRoute]:
-    """The Bot API's routes; ``keep_alive``: seconds between two keep-alive lines of a quiet stream; ``limits``: the
-    operator's limits per token (default: the events' own)."""
-    players: Players = hub.players
-    limits = limits or events.limits
-    shared = hub.store.shared
+class EventLines:
+    """One bot's event stream (``/api/bot/stream/event``): the games it said ``gameStart`` for, and its lines."""
 
-    async def bot_of_request(request: Request) -> Player:
-        return await bot_of(request, players, limits)
+    def __init__(
+        self, bot: Player, stream: Stream, events: BotEvents, players: Players, keep_alive: float, shared: bool
+    ) -> None:
+        self.bot = bot
+        self.stream = stream
+        self.events = events
+        self.players = players
+        self.keep_alive = keep_alive
+        self.shared = shared
+        self.told: dict[str, int | None] = {}
+        """The tables this stream said ``gameStart`` for, with the game (None: a game under way, from the store's
+        list of its seats, which is read again against it)."""
+        self.finished: set[str] = set()
+        """The tables whose game it said ``gameFinish`` for since (their next game is told)."""
 
-    def stream_of(request: Request, bot: Player, events_stream: bool) -> Stream:
+    def tell_seats(self, seats: list[dict[str, Any]]) -> None:
+        """The games under way where the bot sits (the store's list of its seats), each told once."""
+        for line in seats:
+            if line["table"] not in self.told:
+                self.told[line["table"]] = None
+                start = {"type": "gameStart", "table": line["table"], "seat": line["seat"], "game": None}
+                self.stream.queue.put_nowait(start | {"new": True})
+
+    def new_to_it(self, event: dict[str, Any]) -> bool:
+        """Whether the stream says this event: a game's start told twice (by the process that plays the table,
+        through the store, by the store's list of seats) is said once."""
+        table, game = str(event.get("table")), event.get("game")
+        if event["type"] == "gameFinish":
+            self.finished.add(table)
+        if event["type"] != "gameStart":
+            return True
+        told = self.told
+        if game is not None and (table not in told or table in self.finished or told[table] not in (None, game)):
+            told[table] = game
+            self.finished.discard(table)
+            return True
+        return False
+
+    async def lines(self) -> AsyncIterator[str]:
+        keep_alive, queue = self.keep_alive, self.stream.queue
+        try:
+            yield json.dumps({"type": "hello", "protocol": PROTOCOL, "bot": self.bot.name}) + "\n"
+            looked = listed = asyncio.get_running_loop().time()
+            while True:
+                now = asyncio.get_running_loop().time()
+                if now - looked >= keep_alive:
+                    looked = now
+                if self.shared and now - listed >= SEATS_SECONDS:
+                    # A table another server process made is told by that process through the store; the store's
+                    # list of the bot's seats is read again now and then as well (one process alone makes every
+                    # table it has: nothing to read).
+                    listed = now
+                    with contextlib.suppress(Exception):  # the store's answer is a help; the stream goes on
+                        self.tell_seats(await asyncio.to_thread(self.players.seats_of, self.bot.id))
+                try:  # asyncio.timeout: no task of its own per line, as wait_for makes (Python 3.11)
+                    async with asyncio.timeout(max(0.0, keep_alive - (now - looked))):
+                        event = await queue.get()
+                except TimeoutError:
+                    yield "\n"
+                    continue
+                if event is None:  # ended: its token revoked, or a newer stream took its place
+                    return
+                if event.pop("new", False) or self.new_to_it(event):
+                    yield json.dumps(event) + "\n"
+        finally:
+            with contextlib.suppress(Exception):
+                await after_closing(self.closed)
+
+    async def closed(self) -> None:
+        await self.events.closed(self.stream)
+
+
+class GameLines:
+    """A bot's seat's game stream (``/api/bot/game/stream/{table}``): the table's frames for its seat, each with
+    the seat's own observation, as lines; it ends with the game, or when the bot's seat is no longer its own."""
+
+    def __init__(
+        self,
+        hub: TableRoom,
+        events: BotEvents,
+        table: Table,
+        seat: int,
+        protocol: str,
+        stream: Stream,
+        since: int,
+        keep_alive: float,
+    ) -> None:
+        self.hub = hub
+        self.events = events
+        self.table = table
+        self.protocol = protocol
+        self.seat = seat
+        self.stream = stream
+        self.since = since
+        self.keep_alive = keep_alive
+        self.watcher = Watcher(seat, self.send, close=self.close)
+
+    @property
+    def now(self) -> Table:
+        """The table as it is now (it may have been opened again since the stream reached it)."""
+        return self.hub.tables.get(self.table.table_id, self.table)
+
+    async def send(self, frame: dict[str, Any]) -> None:
+        line = frame  # each frame is built for this watcher alone: the observation is added to it
+        table_id, viewer = self.table.table_id, self.watcher.viewer
+        if line["type"] == "welcome":
+            line = {"type": "game", "protocol": self.protocol, "table": table_id, "seat": self.seat} | {
+                key: frame[key] for key in ("setup", "game", "away_seconds")
+            }
+        elif line["type"] == "state" and viewer is not None:
+            # Built now, before any other await: the view of the same version, the seat's own observation in the
+            # engine's terms (racko.observation_json), which racko's bots and any policy decide from.
+            line["observation"] = observation_to_json(self.now.session.observation(viewer))
+            if self.protocol == "v1":
+                line = line | {"log": [_v1_entry(entry) for entry in line["log"]]}
+        self.stream.queue.put_nowait(line)
+
+    async def close(self, code: int) -> None:
+        self.stream.queue.put_nowait(None)
+
+    async def lines(self) -> AsyncIterator[str]:
+        await self.events.opened(self.stream)
+        table_id, watcher, queue = self.table.table_id, self.watcher, self.stream.queue
+        try:
+            await self.hub.join(self.now, watcher, self.since)
+            while True:
+                try:
+                    async with asyncio.timeout(self.keep_alive):
+                        line = await queue.get()
+                except TimeoutError:
+                    yield "\n"
+                    continue
+                if line is None:  # the seat opened on another stream, the table moved, the token revoked
+                    return
+                yield json.dumps(line) + "\n"
+                if line["type"] == "state" and (line["view"]["over"] or watcher.viewer is None):
+                    # over, or the bot resigned or left: its seat is a computer's now, and its stream ends
+                    finish = {"type": "gameFinish", "table": table_id, "version": line["version"]}
+                    if watcher.viewer is None:
+                        finish["left"] = True
+                    yield json.dumps(finish) + "\n"
+                    return
+        finally:
+            with contextlib.suppress(Exception):
+                await after_closing(self.left)
+
+    async def left(self) -> None:
+        await self.hub.leave(self.now, self.watcher)
+        await self.events.closed(self.stream)
+
+
+class BotApi:
+    """The Bot API's routes, each a named handler (a :class:`Refusal` it raises is its JSON answer); ``keep_alive``:
+    seconds between two keep-alive lines of a quiet stream; ``limits``: the operator's limits per token (default: the
+    events' own)."""
+
+    def __init__(
+        self, hub: TableRoom, events: BotEvents, keep_alive: float = KEEP_ALIVE_SECONDS, limits: BotLimits | None = None
+    ) -> None:
+        self.hub = hub
+        self.events = events
+        self.keep_alive = keep_alive
+        self.limits = limits or events.limits
+        self.players: Players = hub.players
+
+    def routes(self) -> list[BaseRoute]:
+        return [
+            Route("/api/bot/account", answers_refusals(self.account)),
+            Route("/api/bot/tables", answers_refusals(self.make_table), methods=["POST"]),
+            Route("/api/bot/stream/event", answers_refusals(self.event_stream)),
+            Route("/api/bot/game/stream/{table}", answers_refusals(self.game_stream)),
+            Route("/api/bot/game/{table}/move", answers_refusals(self.move), methods=["POST"]),
+            Route("/api/bot/game/{table}/{way}", answers_refusals(self.way_out), methods=["POST"]),
+        ]
+
+    async def _bot(self, request: Request) -> Player:
+        return await bot_of(request, self.players, self.limits)
+
+    def _stream(self, request: Request, bot: Player, events_stream: bool) -> Stream:
         token = request.headers.get("authorization", "").partition(" ")[2].strip()
         queue: asyncio.Queue[Line] = asyncio.Queue()
         return Stream("s" + secrets.token_urlsafe(12), bot, key_hash(token), queue, events_stream)
 
-    async def seat_at(table_id: str, bot: Player) -> tuple[Table, int]:
+    async def _seat_at(self, table_id: str, bot: Player) -> tuple[Table, int]:
         try:
-            table = await hub.reach(table_id)
+            table = await self.hub.reach(table_id)
         except Elsewhere as elsewhere:
             raise Refusal("elsewhere", f"{elsewhere} (node {elsewhere.node})", node=elsewhere.node) from None
         seat = table.seat_of_player(bot.id)
@@ -363,219 +532,93 @@ def routes(
             raise Refusal("not-your-seat", "This bot has no seat at this table.")
         return table, seat
 
-    async def account(request: Request) -> Response:
-        try:
-            bot = await bot_of_request(request)
-        except Refusal as refusal:
-            return refusal.response()
+    def _version(self, table: Table) -> int:
+        """The table's version now (it may have been opened again meanwhile)."""
+        return self.hub.tables.get(table.table_id, table).version
+
+    async def account(self, request: Request) -> Response:
+        bot = await self._bot(request)
         return JSONResponse(
             {"id": bot.id, "name": bot.name, "bot": True, "protocol": PROTOCOL, "protocols": list(PROTOCOLS)}
         )
 
-    async def event_stream(request: Request) -> Response:
-        try:
-            bot = await bot_of_request(request)
-            seats = await asyncio.to_thread(players.seats_of, bot.id)
-        except Refusal as refusal:
-            return refusal.response()
-        stream = stream_of(request, bot, True)
-        queue = stream.queue
-        told: dict[str, int | None] = {}
-        """The tables this stream said ``gameStart`` for, with the game (None: a game under way, from the store's
-        list of its seats, which is read again against it)."""
-        finished: set[str] = set()
-        """The tables whose game it said ``gameFinish`` for since (their next game is told)."""
+    async def event_stream(self, request: Request) -> Response:
+        bot = await self._bot(request)
+        seats = await asyncio.to_thread(self.players.seats_of, bot.id)
+        stream = self._stream(request, bot, True)
+        lines = EventLines(bot, stream, self.events, self.players, self.keep_alive, self.hub.store.shared)
+        lines.tell_seats(seats)  # the games under way where it sits, first
+        await self.events.opened(stream)
+        return StreamingResponse(lines.lines(), media_type="application/x-ndjson")
 
-        def tell_seats(lines: list[dict[str, Any]]) -> None:
-            for line in lines:
-                if line["table"] not in told:
-                    told[line["table"]] = None
-                    start = {"type": "gameStart", "table": line["table"], "seat": line["seat"], "game": None}
-                    queue.put_nowait(start | {"new": True})
+    async def game_stream(self, request: Request) -> Response:
+        bot = await self._bot(request)
+        since = _since(request.query_params.get("since"))
+        protocol = _protocol(request.query_params.get("protocol"))
+        table, seat = await self._seat_at(request.path_params["table"], bot)
+        stream = self._stream(request, bot, False)
+        lines = GameLines(self.hub, self.events, table, seat, protocol, stream, since, self.keep_alive)
+        return StreamingResponse(lines.lines(), media_type="application/x-ndjson")
 
-        def new_to_it(event: dict[str, Any]) -> bool:
-            """Whether the stream says this event: a game's start told twice (by the process that plays the table,
-            through the store, by the store's list of seats) is said once."""
-            table, game = str(event.get("table")), event.get("game")
-            if event["type"] == "gameFinish":
-                finished.add(table)
-            if event["type"] != "gameStart":
-                return True
-            if game is not None and (table not in told or table in finished or told[table] not in (None, game)):
-                told[table] = game
-                finished.discard(table)
-                return True
-            return False
-
-        tell_seats(seats)  # the games under way where it sits, first
-        await events.opened(stream)
-
-        async def lines() -> AsyncIterator[str]:
-            try:
-                yield json.dumps({"type": "hello", "protocol": PROTOCOL, "bot": bot.name}) + "\n"
-                looked = listed = asyncio.get_running_loop().time()
-                while True:
-                    now = asyncio.get_running_loop().time()
-                    if now - looked >= keep_alive:
-                        looked = now
-                    if shared and now - listed >= SEATS_SECONDS:
-                        # A table another server process made is told by that process through the store; the
-                        # store's list of the bot's seats is read again now and then as well (one process alone
-                        # makes every table it has: nothing to read).
-                        listed = now
-                        with contextlib.suppress(Exception):  # the store's answer is a help; the stream goes on
-                            tell_seats(await asyncio.to_thread(players.seats_of, bot.id))
-                    try:  # asyncio.timeout: no task of its own per line, as wait_for makes (Python 3.11)
-                        async with asyncio.timeout(max(0.0, keep_alive - (now - looked))):
-                            event = await queue.get()
-                    except TimeoutError:
-                        yield "\n"
-                        continue
-                    if event is None:  # ended: its token revoked, or a newer stream took its place
-                        return
-                    if event.pop("new", False) or new_to_it(event):
-                        yield json.dumps(event) + "\n"
-            finally:
-                with contextlib.suppress(Exception):
-                    await after_closing(lambda: events.closed(stream))
-
-        return StreamingResponse(lines(), media_type="application/x-ndjson")
-
-    async def game_stream(request: Request) -> Response:
-        table_id = request.path_params["table"]
-        try:
-            bot = await bot_of_request(request)
-            since = _since(request.query_params.get("since"))
-            protocol = _protocol(request.query_params.get("protocol"))
-            table, seat = await seat_at(table_id, bot)
-        except Refusal as refusal:
-            return refusal.response()
-        stream = stream_of(request, bot, False)
-        queue = stream.queue
-
-        async def send(frame: dict[str, Any]) -> None:
-            line = frame  # each frame is built for this watcher alone: the observation is added to it
-            if line["type"] == "welcome":
-                line = {"type": "game", "protocol": protocol, "table": table_id, "seat": seat} | {
-                    key: frame[key] for key in ("setup", "game", "away_seconds")
-                }
-            elif line["type"] == "state" and watcher.viewer is not None:
-                # Built now, before any other await: the view of the same version, the seat's own observation in
-                # the engine's terms (racko.observation_json), which racko's bots and any policy decide from.
-                now = hub.tables.get(table_id, table)
-                line["observation"] = observation_to_json(now.session.observation(watcher.viewer))
-                if protocol == "v1":
-                    line = line | {"log": [_v1_entry(entry) for entry in line["log"]]}
-            queue.put_nowait(line)
-
-        async def close(code: int) -> None:
-            queue.put_nowait(None)
-
-        watcher = Watcher(seat, send, close=close)
-
-        async def lines() -> AsyncIterator[str]:
-            await events.opened(stream)
-            try:
-                await hub.join(hub.tables.get(table_id, table), watcher, since)
-                while True:
-                    try:
-                        async with asyncio.timeout(keep_alive):
-                            line = await queue.get()
-                    except TimeoutError:
-                        yield "\n"
-                        continue
-                    if line is None:  # the seat opened on another stream, the table moved, the token revoked
-                        return
-                    yield json.dumps(line) + "\n"
-                    if line["type"] == "state" and (line["view"]["over"] or watcher.viewer is None):
-                        # over, or the bot resigned or left: its seat is a computer's now, and its stream ends
-                        finish = {"type": "gameFinish", "table": table_id, "version": line["version"]}
-                        if watcher.viewer is None:
-                            finish["left"] = True
-                        yield json.dumps(finish) + "\n"
-                        return
-            finally:
-
-                async def leave() -> None:
-                    await hub.leave(hub.tables.get(table_id, table), watcher)
-                    await events.closed(stream)
-
-                with contextlib.suppress(Exception):
-                    await after_closing(leave)
-
-        return StreamingResponse(lines(), media_type="application/x-ndjson")
-
-    async def move(request: Request) -> Response:
-        table_id = request.path_params["table"]
+    async def move(self, request: Request) -> Response:
         started = time.perf_counter()
-        try:
-            bot = await bot_of_request(request)
-            body = await posted_object(
-                request,
-                too_big="A move is at most 4 KiB.",
-                not_json="A move is a JSON object.",
-                not_object='A move is {"version": V, "action": {...}}.',
-            )
-            table, seat = await seat_at(table_id, bot)
-            action = body.get("action")
-            if isinstance(action, dict) and "seat" in action and action["seat"] != seat:
-                raise Refusal("wrong-seat", f"This bot sits in seat {seat}: a move names its own seat, or none.")
-            await hub.act(hub.tables.get(table_id, table), seat, body.get("version"), action)
-        except Refusal as refusal:
-            return refusal.response()
+        hub = self.hub
+        bot = await self._bot(request)
+        body = await posted_object(
+            request,
+            too_big="A move is at most 4 KiB.",
+            not_json="A move is a JSON object.",
+            not_object='A move is {"version": V, "action": {...}}.',
+        )
+        table, seat = await self._seat_at(request.path_params["table"], bot)
+        action = body.get("action")
+        if isinstance(action, dict) and "seat" in action and action["seat"] != seat:
+            raise Refusal("wrong-seat", f"This bot sits in seat {seat}: a move names its own seat, or none.")
+        await hub.act(hub.tables.get(table.table_id, table), seat, body.get("version"), action)
         if hub.metrics is not None:
             hub.metrics.bot_move.observe(time.perf_counter() - started)
-        return JSONResponse({"ok": True, "version": hub.tables.get(table_id, table).version})
+        return JSONResponse({"ok": True, "version": self._version(table)})
 
-    async def way_out(request: Request) -> Response:
+    async def way_out(self, request: Request) -> Response:
         """A way out of the bot's game, as a person's: resign, leave, abort, offer to end, accept or decline the
         standing offer, or take a gone seat back (docs/BOTS.md)."""
-        table_id, way = request.path_params["table"], request.path_params["way"]
-        try:
-            bot = await bot_of_request(request)
-            if way not in WAYS:
-                raise Refusal("no-route", f"A game's way out is one of {', '.join(WAYS)}.")
-            await posted_object(
-                request,
-                too_big="The body is at most 4 KiB.",
-                not_json="The body is a JSON object.",
-                not_object="The body is a JSON object.",
-                empty=b"{}",
-            )
-            table, seat = await seat_at(table_id, bot)
-            await hub.way(hub.tables.get(table_id, table), seat, way)
-        except Refusal as refusal:
-            return refusal.response()
-        return JSONResponse({"ok": True, "version": hub.tables.get(table_id, table).version})
+        way = request.path_params["way"]
+        bot = await self._bot(request)
+        if way not in WAYS:
+            raise Refusal("no-route", f"A game's way out is one of {', '.join(WAYS)}.")
+        await posted_object(
+            request,
+            too_big="The body is at most 4 KiB.",
+            not_json="The body is a JSON object.",
+            not_object="The body is a JSON object.",
+            empty=b"{}",
+        )
+        table, seat = await self._seat_at(request.path_params["table"], bot)
+        await self.hub.way(self.hub.tables.get(table.table_id, table), seat, way)
+        return JSONResponse({"ok": True, "version": self._version(table)})
 
-    async def make_table(request: Request) -> Response:
+    async def make_table(self, request: Request) -> Response:
         """A bot's own table (its seat ``me``, seated by its token), made as the start page makes one: its people's
         seats have links (for the bot's operator to send), its computer levels play at once."""
-        try:
-            bot = await bot_of_request(request)
-            form = await posted_object(
-                request,
-                too_big="The settings are at most 4 KiB.",
-                not_json="The table's settings are a JSON object.",
-                not_object="The table's settings are a JSON object.",
-            )
-
-            async def bot_named(name: str) -> Player | None:
-                return await asyncio.to_thread(players.bot_named, name[:40])
-
-            links = await hub.create(await request_of_form(form, Asker.bot(bot), None, bot_named))
-        except Refusal as refusal:
-            return refusal.response()
+        bot = await self._bot(request)
+        form = await posted_object(
+            request,
+            too_big="The settings are at most 4 KiB.",
+            not_json="The table's settings are a JSON object.",
+            not_object="The table's settings are a JSON object.",
+        )
+        links = await self.hub.create(await request_of_form(form, Asker.bot(bot), None, self._bot_named))
         return JSONResponse(links, headers={"Cache-Control": "no-store"})  # the people's links are in it
 
-    return [
-        Route("/api/bot/account", account),
-        Route("/api/bot/tables", make_table, methods=["POST"]),
-        Route("/api/bot/stream/event", event_stream),
-        Route("/api/bot/game/stream/{table}", game_stream),
-        Route("/api/bot/game/{table}/move", move, methods=["POST"]),
-        Route("/api/bot/game/{table}/{way}", way_out, methods=["POST"]),
-    ]
+    async def _bot_named(self, name: str) -> Player | None:
+        return await asyncio.to_thread(self.players.bot_named, name[:40])
+
+
+def routes(
+    hub: TableRoom, events: BotEvents, keep_alive: float = KEEP_ALIVE_SECONDS, limits: BotLimits | None = None
+) -> list[BaseRoute]:
+    """The Bot API's routes (:class:`BotApi`)."""
+    return BotApi(hub, events, keep_alive, limits).routes()
 
 
 def _protocol(text: str | None) -> str:

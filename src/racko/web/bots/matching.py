@@ -22,6 +22,7 @@ from racko.web.bots.api import STALE_SECONDS, BotEvents, Poller, listening_in
 from racko.web.bots.challenges import Challenge, Challenges, withdraw_every_one_of
 from racko.web.core import (
     Refusal,
+    answers_refusals,
     client_address,
     json_body,
     page,
@@ -155,113 +156,119 @@ def revoke_in_bots(rows: Rows, bot_id: str) -> None:
     rows("DELETE FROM racko_bot_seeks WHERE player_id = ?", (bot_id,))
 
 
-def matching_routes(
-    challenges: Challenges, lobby: Lobby, events: BotEvents, limits: BotLimits, allowed: frozenset[str]
-) -> list[BaseRoute]:
-    """The challenge page, the routes of challenges (a bot's and a person's) and the bots' seeks."""
-    players = challenges.hub.players
-    seeks = Seeks(lobby, events, limits)
+class MatchingRoutes:
+    """The challenge page, the routes of challenges (a bot's and a person's) and the bots' seeks, each a named
+    handler."""
 
-    async def bot_body(request: Request) -> tuple[Player, dict[str, Any]]:
-        bot = await bot_of(request, players, limits)
+    def __init__(
+        self, challenges: Challenges, lobby: Lobby, events: BotEvents, limits: BotLimits, allowed: frozenset[str]
+    ) -> None:
+        self.challenges = challenges
+        self.limits = limits
+        self.allowed = allowed
+        self.players = challenges.hub.players
+        self.seeks = Seeks(lobby, events, limits)
+
+    def routes(self) -> list[BaseRoute]:
+        handlers = [
+            ("/api/bot/challenge/{id}/accept", self.bot_accepts, "POST"),
+            ("/api/bot/challenge/{id}/decline", self.bot_declines, "POST"),
+            ("/api/bot/challenge/{id}/cancel", self.bot_cancels, "POST"),
+            ("/api/bot/challenge/{name}", self.bot_challenges, "POST"),
+            ("/api/bot/challenge/{id}", self.bot_looks, "GET"),
+            ("/api/bot/seek", self.seek, "POST"),
+            ("/api/bot/seek", self.stop_seeking, "DELETE"),
+            ("/api/challenges", self.person_challenges, "POST"),
+            ("/api/challenges/{id}", self.person_looks, "GET"),
+            ("/api/challenges/{id}/withdraw", self.person_looks, "POST"),
+        ]
+        return [
+            *(Route(path, answers_refusals(handler), methods=[method]) for path, handler, method in handlers),
+            Route("/challenge/{name}", self.challenge_page),
+            static_files("bots"),
+        ]
+
+    async def _bot(self, request: Request) -> Player:
+        return await bot_of(request, self.players, self.limits)
+
+    async def _bot_body(self, request: Request) -> tuple[Player, dict[str, Any]]:
+        bot = await self._bot(request)
         said = "The body is a JSON object."
         body = await posted_object(request, "A request is at most 4 KiB.", said, said, empty=b"{}")
         return bot, body
 
-    def answered(status: dict[str, Any]) -> JSONResponse:
+    def _status(self, challenge: Challenge, challenger: bool) -> JSONResponse:
+        status = challenge.status(self.challenges.now(), challenger=challenger)
         return JSONResponse(status, headers={"Cache-Control": "no-store"})  # a guest's link may be in it
+
+    def _told(self, bot: Player, challenge: Challenge) -> JSONResponse:
+        """The challenge's status as this bot sees it (its challenger, or the bot challenged)."""
+        return self._status(challenge, challenger=bot.id == challenge.challenger.id)
 
     # --- a bot's routes ---------------------------------------------------------------------------------
 
-    async def bot_challenges(request: Request) -> Response:
-        try:
-            bot, body = await bot_body(request)
-            made = await challenges.make(bot, True, request.path_params["name"], body)
-        except Refusal as refusal:
-            return refusal.response()
-        return answered(made.status(challenges.now(), challenger=True))
+    async def bot_challenges(self, request: Request) -> Response:
+        bot, body = await self._bot_body(request)
+        made = await self.challenges.make(bot, True, request.path_params["name"], body)
+        return self._status(made, challenger=True)
 
-    async def bot_looks(request: Request) -> Response:
-        try:
-            bot = await bot_of(request, players, limits)
-            challenge = await challenges.find(request.path_params["id"])
-            if bot.id not in (challenge.bot.id, challenge.challenger.id):
-                raise Refusal("not-yours", "This challenge is neither to nor from this bot.")
-        except Refusal as refusal:
-            return refusal.response()
-        return answered(challenge.status(challenges.now(), challenger=bot.id == challenge.challenger.id))
+    async def bot_looks(self, request: Request) -> Response:
+        bot = await self._bot(request)
+        challenge = await self.challenges.find(request.path_params["id"])
+        if bot.id not in (challenge.bot.id, challenge.challenger.id):
+            raise Refusal("not-yours", "This challenge is neither to nor from this bot.")
+        return self._told(bot, challenge)
 
-    async def bot_answers(request: Request) -> Response:
-        answer = request.path_params["answer"]
-        try:
-            bot, body = await bot_body(request)
-            challenge_id = request.path_params["id"]
-            challenge: Challenge
-            if answer == "accept":
-                challenge = await challenges.accept(challenge_id, bot)
-            elif answer == "decline":
-                challenge = await challenges.decline(challenge_id, bot, body.get("reason"))
-            elif answer == "cancel":
-                challenge = await challenges.withdraw(challenge_id, bot)
-            else:
-                raise Refusal("no-route", "A challenge is answered with accept, decline or cancel.")
-        except Refusal as refusal:
-            return refusal.response()
-        return answered(challenge.status(challenges.now(), challenger=bot.id == challenge.challenger.id))
+    async def bot_accepts(self, request: Request) -> Response:
+        bot, _ = await self._bot_body(request)
+        return self._told(bot, await self.challenges.accept(request.path_params["id"], bot))
 
-    async def seek(request: Request) -> Response:
-        try:
-            bot, body = await bot_body(request)
-            sought = await seeks.seek(bot, body)
-        except Refusal as refusal:
-            return refusal.response()
-        return JSONResponse(sought)
+    async def bot_declines(self, request: Request) -> Response:
+        bot, body = await self._bot_body(request)
+        return self._told(bot, await self.challenges.decline(request.path_params["id"], bot, body.get("reason")))
 
-    async def stop_seeking(request: Request) -> Response:
-        try:
-            bot = await bot_of(request, players, limits)
-        except Refusal as refusal:
-            return refusal.response()
-        return JSONResponse({"stopped": await seeks.stop(bot.id)})
+    async def bot_cancels(self, request: Request) -> Response:
+        """A bot withdraws the challenge it made."""
+        bot, _ = await self._bot_body(request)
+        return self._told(bot, await self.challenges.withdraw(request.path_params["id"], bot))
+
+    async def seek(self, request: Request) -> Response:
+        bot, body = await self._bot_body(request)
+        return JSONResponse(await self.seeks.seek(bot, body))
+
+    async def stop_seeking(self, request: Request) -> Response:
+        bot = await self._bot(request)
+        return JSONResponse({"stopped": await self.seeks.stop(bot.id)})
 
     # --- a person's routes --------------------------------------------------------------------------------
 
-    async def challenge_page(request: Request) -> Response:
+    async def challenge_page(self, request: Request) -> Response:
         return page("bots", "challenge.html", request)
 
-    async def person_challenges(request: Request) -> Response:
-        try:
-            body = await json_body(request, allowed)
-            person = await required_player(request, players)
-            if await asyncio.to_thread(players.is_bot, person.id):
-                raise Refusal("bot", "A bot challenges through the Bot API.")
-            made = await challenges.make(person, False, str(body.get("bot", "")), body, client_address(request))
-        except Refusal as refusal:
-            return refusal.response()
-        return answered(made.status(challenges.now(), challenger=True))
+    async def person_challenges(self, request: Request) -> Response:
+        players = self.players
+        body = await json_body(request, self.allowed)
+        person = await required_player(request, players)
+        if await asyncio.to_thread(players.is_bot, person.id):
+            raise Refusal("bot", "A bot challenges through the Bot API.")
+        address = client_address(request)
+        made = await self.challenges.make(person, False, str(body.get("bot", "")), body, address)
+        return self._status(made, challenger=True)
 
-    async def person_looks(request: Request) -> Response:
-        try:
-            person = await required_player(request, players)
-            challenge = await challenges.find(request.path_params["id"])
-            if challenge.challenger.id != person.id:
-                raise Refusal("not-yours", "Only its challenger follows a challenge.")
-            if request.method == "POST":
-                await json_body(request, allowed)
-                challenge = await challenges.withdraw(challenge.id, person)
-        except Refusal as refusal:
-            return refusal.response()
-        return answered(challenge.status(challenges.now(), challenger=True))
+    async def person_looks(self, request: Request) -> Response:
+        """A person follows the challenge they made (``GET``), or withdraws it (``POST …/withdraw``)."""
+        person = await required_player(request, self.players)
+        challenge = await self.challenges.find(request.path_params["id"])
+        if challenge.challenger.id != person.id:
+            raise Refusal("not-yours", "Only its challenger follows a challenge.")
+        if request.method == "POST":
+            await json_body(request, self.allowed)
+            challenge = await self.challenges.withdraw(challenge.id, person)
+        return self._status(challenge, challenger=True)
 
-    return [
-        Route("/api/bot/challenge/{id}/{answer}", bot_answers, methods=["POST"]),
-        Route("/api/bot/challenge/{name}", bot_challenges, methods=["POST"]),
-        Route("/api/bot/challenge/{id}", bot_looks, methods=["GET"]),
-        Route("/api/bot/seek", seek, methods=["POST"]),
-        Route("/api/bot/seek", stop_seeking, methods=["DELETE"]),
-        Route("/challenge/{name}", challenge_page),
-        Route("/api/challenges", person_challenges, methods=["POST"]),
-        Route("/api/challenges/{id}", person_looks, methods=["GET"]),
-        Route("/api/challenges/{id}/withdraw", person_looks, methods=["POST"]),
-        static_files("bots"),
-    ]
+
+def matching_routes(
+    challenges: Challenges, lobby: Lobby, events: BotEvents, limits: BotLimits, allowed: frozenset[str]
+) -> list[BaseRoute]:
+    """The challenge page, the routes of challenges and the bots' seeks (:class:`MatchingRoutes`)."""
+    return MatchingRoutes(challenges, lobby, events, limits, allowed).routes()

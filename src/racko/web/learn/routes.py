@@ -18,11 +18,21 @@ LONGEST_QUERY = 20 * MOST_ANSWERS
 """Longer answer lists are refused before they are read (an answer is a short word)."""
 
 
-def routes() -> list[BaseRoute]:
-    async def learn_page(request: Request) -> Response:
+class LearnRoutes:
+    """The lesson's page and its one question; it needs nothing (the learner's answers come with each request), and
+    is a class as every room's routes are."""
+
+    def routes(self) -> list[BaseRoute]:
+        return [
+            Route("/learn", self.learn_page),
+            Route("/api/learn", self.lesson),
+            static_files("learn"),
+        ]
+
+    async def learn_page(self, request: Request) -> Response:
         return page("learn", "learn.html", request)
 
-    async def lesson(request: Request) -> Response:
+    async def lesson(self, request: Request) -> Response:
         given = request.query_params.get("answers", "")
         attempt = request.query_params.get("try")
         if len(given) > LONGEST_QUERY or (attempt is not None and len(attempt) > 20):
@@ -37,4 +47,7 @@ def routes() -> list[BaseRoute]:
         body["view"] = learner.view()
         return JSONResponse(body)
 
-    return [Route("/learn", learn_page), Route("/api/learn", lesson), static_files("learn")]
+
+def routes() -> list[BaseRoute]:
+    """The learn room's routes (:class:`LearnRoutes`)."""
+    return LearnRoutes().routes()

@@ -28,61 +28,78 @@ from racko.web.lobby.lobby import (
 from racko.web.players import player_of, required_player
 
 
-def routes(lobby: Lobby, allowed: frozenset[str], frames_per_second: float) -> list[BaseRoute]:
-    """The lobby's page, its socket, and taking a seat at a table it lists."""
-    hub = lobby.hub
+class LobbyRoutes:
+    """The lobby's page, its socket, taking a seat at a table it lists, and a rematch; ``allowed`` are the origins
+    whose pages may post or connect, ``frames_per_second`` how many frames a second one socket may send."""
 
-    async def lobby_page(request: Request) -> Response:
+    def __init__(self, lobby: Lobby, allowed: frozenset[str], frames_per_second: float) -> None:
+        self._lobby = lobby
+        self._hub = lobby.hub
+        self._allowed = allowed
+        self._frames_per_second = frames_per_second
+
+    def routes(self) -> list[BaseRoute]:
+        return [
+            Route("/", self.lobby_page),
+            WebSocketRoute("/ws/lobby", self.lobby_socket),
+            Route("/api/tables/{table}/join", answers_refusals(self.take_seat), methods=["POST"]),
+            Route("/api/games/{game}/rematch", answers_refusals(self.rematch), methods=["POST"]),
+            static_files("lobby"),
+        ]
+
+    async def lobby_page(self, request: Request) -> Response:
         return page("lobby", "lobby.html", request)
 
-    async def lobby_socket(websocket: WebSocket) -> None:
-        if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"), allowed):
+    async def lobby_socket(self, websocket: WebSocket) -> None:
+        if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"), self._allowed):
             await websocket.close(code=4403)
             return
         await websocket.accept()
         connection = LobbyConnection(
-            await player_of(websocket, lobby.players), websocket.send_text, address=client_address(websocket)
+            await player_of(websocket, self._lobby.players), websocket.send_text, address=client_address(websocket)
         )
-        bucket = Bucket(frames_per_second)
         if connection.player is not None:
-            await lobby.players.page_opened(connection.player.id)
+            await self._lobby.players.page_opened(connection.player.id)
         try:
-            await lobby.join(connection)
-            while True:
-                try:
-                    frame = await read_frame(websocket)
-                    if not bucket.take():
-                        raise Refusal("slow-down", "Too many messages: slow down.")
-                    await lobby.handle(connection, frame)
-                except Refusal as error:
-                    with contextlib.suppress(Exception):
-                        await websocket.send_json(error.frame())
+            await self._lobby.join(connection)
+            await self._answer(websocket, connection)
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
-            lobby.leave(connection)
+            self._lobby.leave(connection)
             if connection.player is not None:
                 player_id = connection.player.id
-                await after_closing(lambda: lobby.players.page_closed(player_id))
+                await after_closing(lambda: self._lobby.players.page_closed(player_id))
 
-    @answers_refusals
-    async def take_seat(request: Request) -> Response:
-        await json_body(request, allowed)
-        player = await required_player(request, lobby.players)
-        table = await hub.reach(request.path_params["table"])
-        seat = await hub.take_seat(table, player, client_address(request))
+    async def _answer(self, websocket: WebSocket, connection: LobbyConnection) -> None:
+        """Hands the socket's frames to the lobby until it closes; a refused frame is answered, and the socket
+        stays open."""
+        bucket = Bucket(self._frames_per_second)
+        while True:
+            try:
+                frame = await read_frame(websocket)
+                if not bucket.take():
+                    raise Refusal("slow-down", "Too many messages: slow down.")
+                await self._lobby.handle(connection, frame)
+            except Refusal as error:
+                with contextlib.suppress(Exception):
+                    await websocket.send_json(error.frame())
+
+    async def take_seat(self, request: Request) -> Response:
+        await json_body(request, self._allowed)
+        player = await required_player(request, self._lobby.players)
+        table = await self._hub.reach(request.path_params["table"])
+        seat = await self._hub.take_seat(table, player, client_address(request))
         return JSONResponse({"table": table.table_id, "seat": seat})
 
-    @answers_refusals
-    async def rematch(request: Request) -> Response:
-        await json_body(request, allowed)
-        player = await required_player(request, lobby.players)
-        return JSONResponse(await lobby.rematch(player, request.path_params["game"][:80], client_address(request)))
+    async def rematch(self, request: Request) -> Response:
+        await json_body(request, self._allowed)
+        player = await required_player(request, self._lobby.players)
+        return JSONResponse(
+            await self._lobby.rematch(player, request.path_params["game"][:80], client_address(request))
+        )
 
-    return [
-        Route("/", lobby_page),
-        WebSocketRoute("/ws/lobby", lobby_socket),
-        Route("/api/tables/{table}/join", take_seat, methods=["POST"]),
-        Route("/api/games/{game}/rematch", rematch, methods=["POST"]),
-        static_files("lobby"),
-    ]
+
+def routes(lobby: Lobby, allowed: frozenset[str], frames_per_second: float) -> list[BaseRoute]:
+    """The lobby room's routes (:class:`LobbyRoutes`)."""
+    return LobbyRoutes(lobby, allowed, frames_per_second).routes()

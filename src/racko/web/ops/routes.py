@@ -13,16 +13,30 @@ from racko.web.ops.metrics import CONTENT_TYPE, Metrics
 from racko.web.store import TableStore
 
 
-def routes(store: TableStore, tables: Callable[[], int], metrics: Metrics, running: dict[str, bool]) -> list[BaseRoute]:
+class OpsRoutes:
     """The health check and the figures; ``tables`` counts the tables this process plays, ``running["closing"]``
     says the server is stopping."""
 
-    async def health(request: Request) -> Response:
-        if running["closing"]:
-            return JSONResponse({"status": "stopping", "node": store.node}, status_code=503)
-        return JSONResponse({"status": "ok", "node": store.node, "tables": tables()})
+    def __init__(
+        self, store: TableStore, tables: Callable[[], int], metrics: Metrics, running: dict[str, bool]
+    ) -> None:
+        self._store = store
+        self._tables = tables
+        self._metrics = metrics
+        self._running = running
 
-    async def metrics_page(request: Request) -> Response:
-        return Response(metrics.text(), media_type=CONTENT_TYPE)
+    def routes(self) -> list[BaseRoute]:
+        return [Route("/healthz", self.health), Route("/metrics", self.metrics_page)]
 
-    return [Route("/healthz", health), Route("/metrics", metrics_page)]
+    async def health(self, request: Request) -> Response:
+        if self._running["closing"]:
+            return JSONResponse({"status": "stopping", "node": self._store.node}, status_code=503)
+        return JSONResponse({"status": "ok", "node": self._store.node, "tables": self._tables()})
+
+    async def metrics_page(self, request: Request) -> Response:
+        return Response(self._metrics.text(), media_type=CONTENT_TYPE)
+
+
+def routes(store: TableStore, tables: Callable[[], int], metrics: Metrics, running: dict[str, bool]) -> list[BaseRoute]:
+    """The operations room's routes (:class:`OpsRoutes`)."""
+    return OpsRoutes(store, tables, metrics, running).routes()

@@ -18,8 +18,24 @@ WORKER = WEB / "push" / "static" / "worker.js"
 LANGUAGES = ("en", "nl", "fr")
 
 
-def routes(pushes: Pushes, players: Players, allowed: frozenset[str]) -> list[BaseRoute]:
-    async def worker(request: Request) -> Response:
+class PushRoutes:
+    """The service worker, the server's public key with the player's devices count, and a device subscribing or
+    unsubscribing; ``allowed`` are the origins whose pages may post."""
+
+    def __init__(self, pushes: Pushes, players: Players, allowed: frozenset[str]) -> None:
+        self._pushes = pushes
+        self._players = players
+        self._allowed = allowed
+
+    def routes(self) -> list[BaseRoute]:
+        return [
+            Route("/push-worker.js", self.worker),
+            Route("/api/push", self.state),
+            Route("/api/push/devices", answers_refusals(self.devices), methods=["POST", "DELETE"]),
+            static_files("push"),
+        ]
+
+    async def worker(self, request: Request) -> Response:
         # Never kept stale by a cache: a new worker reaches every browser at its next visit.
         return FileResponse(
             WORKER,
@@ -27,15 +43,16 @@ def routes(pushes: Pushes, players: Players, allowed: frozenset[str]) -> list[Ba
             headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
         )
 
-    async def state(request: Request) -> Response:
-        player = await player_of(request, players)
+    async def state(self, request: Request) -> Response:
+        pushes = self._pushes
+        player = await player_of(request, self._players)
         devices = len(await asyncio.to_thread(pushes.devices_of, player.id)) if player is not None else 0
         return JSONResponse({"key": pushes.keys.public if pushes.keys else None, "devices": devices})
 
-    @answers_refusals
-    async def devices(request: Request) -> Response:
-        data = await json_body(request, allowed)
-        player = await required_player(request, players)
+    async def devices(self, request: Request) -> Response:
+        pushes = self._pushes
+        data = await json_body(request, self._allowed)
+        player = await required_player(request, self._players)
         if pushes.keys is None:
             raise Refusal("unavailable", "This server sends no notifications.")
         endpoint = data.get("endpoint")
@@ -58,9 +75,7 @@ def routes(pushes: Pushes, players: Players, allowed: frozenset[str]) -> list[Ba
         count = await asyncio.to_thread(pushes.subscribe, player.id, Device(endpoint, p256dh, auth, str(lang)))
         return JSONResponse({"on": True, "devices": count})
 
-    return [
-        Route("/push-worker.js", worker),
-        Route("/api/push", state),
-        Route("/api/push/devices", devices, methods=["POST", "DELETE"]),
-        static_files("push"),
-    ]
+
+def routes(pushes: Pushes, players: Players, allowed: frozenset[str]) -> list[BaseRoute]:
+    """The push room's routes (:class:`PushRoutes`)."""
+    return PushRoutes(pushes, players, allowed).routes()

@@ -33,14 +33,25 @@ async def _puzzles() -> PuzzleSet:
         raise Refusal("unavailable", f"The puzzles cannot be used: {error}") from None
 
 
-def routes(allowed: frozenset[str]) -> list[BaseRoute]:
-    """The puzzles' routes; ``allowed`` are the origins whose pages may post a move."""
+class PuzzleRoutes:
+    """The puzzles' page, one puzzle, and the judgement of a move; ``allowed`` are the origins whose pages may post
+    a move."""
 
-    async def puzzles_page(request: Request) -> Response:
+    def __init__(self, allowed: frozenset[str]) -> None:
+        self._allowed = allowed
+
+    def routes(self) -> list[BaseRoute]:
+        return [
+            Route("/puzzles", self.puzzles_page),
+            Route("/api/puzzles", answers_refusals(self.one)),
+            Route("/api/puzzles/{puzzle}/answer", answers_refusals(self.judge), methods=["POST"]),
+            static_files("puzzles"),
+        ]
+
+    async def puzzles_page(self, request: Request) -> Response:
         return page("puzzles", "puzzles.html", request)
 
-    @answers_refusals
-    async def one(request: Request) -> Response:
+    async def one(self, request: Request) -> Response:
         """``?number=N&variant=V``: the Nth puzzle (from 1, counting round) of a variant (default: all)."""
         every = await _puzzles()
         name = request.query_params.get("variant") or None
@@ -63,10 +74,9 @@ def routes(allowed: frozenset[str]) -> list[BaseRoute]:
             }
         )
 
-    @answers_refusals
-    async def judge(request: Request) -> Response:
+    async def judge(self, request: Request) -> Response:
         """``{"move": <a move as records write it>, "lang": "en"}``: right or wrong, and why."""
-        data = await json_body(request, allowed)
+        data = await json_body(request, self._allowed)
         puzzle = (await _puzzles()).by_id(request.path_params["puzzle"])
         if puzzle is None:
             raise Refusal("not-found", "There is no such puzzle.")
@@ -80,9 +90,7 @@ def routes(allowed: frozenset[str]) -> list[BaseRoute]:
             raise Refusal("illegal", str(error)) from None
         return JSONResponse(verdict.to_json())
 
-    return [
-        Route("/puzzles", puzzles_page),
-        Route("/api/puzzles", one),
-        Route("/api/puzzles/{puzzle}/answer", judge, methods=["POST"]),
-        static_files("puzzles"),
-    ]
+
+def routes(allowed: frozenset[str]) -> list[BaseRoute]:
+    """The puzzles' routes (:class:`PuzzleRoutes`)."""
+    return PuzzleRoutes(allowed).routes()

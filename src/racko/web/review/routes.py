@@ -17,18 +17,38 @@ from racko.web.review.reviews import Reviews, what_to_review
 from racko.web.store import TableStore
 
 
-def routes(
-    reviews: Reviews, store: TableStore, finished: Callable[[str], str | None], players: Players,
-    allowed: frozenset[str],
-) -> list[BaseRoute]:  # fmt: skip
-    """The review page of a table's game, and the review itself as JSON (docs/PROTOCOL.md)."""
+class ReviewRoutes:
+    """The review page of a table's game, and the review itself as JSON (docs/PROTOCOL.md); ``finished`` gives a
+    finished game's record by its id when its table has been forgotten, ``allowed`` are the origins whose pages may
+    ask."""
 
-    async def review_page(request: Request) -> Response:
+    def __init__(
+        self,
+        reviews: Reviews,
+        store: TableStore,
+        finished: Callable[[str], str | None],
+        players: Players,
+        allowed: frozenset[str],
+    ) -> None:
+        self._reviews = reviews
+        self._store = store
+        self._finished = finished
+        self._players = players
+        self._allowed = allowed
+
+    def routes(self) -> list[BaseRoute]:
+        return [
+            Route("/t/{table}/review", self.review_page),
+            Route("/api/tables/{table}/review", self.review_state, methods=["POST"]),
+            static_files("review"),
+        ]
+
+    async def review_page(self, request: Request) -> Response:
         return page("review", "review.html", request)
 
-    async def review_state(request: Request) -> Response:
+    async def review_state(self, request: Request) -> Response:
         try:
-            data = await json_body(request, allowed)
+            data = await json_body(request, self._allowed)
             game, round_number, token = data.get("game"), data.get("round"), data.get("token")
             if game is not None and not _whole(game):
                 raise Refusal("bad-game", "A game is a number from 1.")
@@ -36,12 +56,12 @@ def routes(
                 raise Refusal("bad-round", "A round is a number from 1.")
             if token is not None and not isinstance(token, str):
                 raise Refusal("bad-token", "A seat's token is text.", status=400)
-            player = await player_of(request, players)
+            player = await player_of(request, self._players)
             asked = await asyncio.to_thread(
-                what_to_review, store, finished, request.path_params["table"], game, round_number, token,
+                what_to_review, self._store, self._finished, request.path_params["table"], game, round_number, token,
                 player.id if player is not None else None,
             )  # fmt: skip
-            state = await asyncio.to_thread(reviews.ask, asked)
+            state = await asyncio.to_thread(self._reviews.ask, asked)
         except Refusal as refusal:
             return refusal.response()
         return JSONResponse(
@@ -49,11 +69,13 @@ def routes(
             headers={"Cache-Control": "no-store"},
         )
 
-    return [
-        Route("/t/{table}/review", review_page),
-        Route("/api/tables/{table}/review", review_state, methods=["POST"]),
-        static_files("review"),
-    ]
+
+def routes(
+    reviews: Reviews, store: TableStore, finished: Callable[[str], str | None], players: Players,
+    allowed: frozenset[str],
+) -> list[BaseRoute]:  # fmt: skip
+    """The review room's routes (:class:`ReviewRoutes`)."""
+    return ReviewRoutes(reviews, store, finished, players, allowed).routes()
 
 
 def _whole(value: Any) -> bool:

@@ -202,7 +202,7 @@ class TableRoutes:
         room = self.room
         seats = form.get("seats")
         maker = await player_of(request, room.players) if isinstance(seats, list) and ME in seats else None
-        table_request = await request_of_form(form, Asker.page(maker), address, _bot_named(room))
+        table_request = await request_of_form(form, Asker.page(maker), address, self._bot_named)
         try:
             links = await room.create(table_request)
         except Refusal:
@@ -211,6 +211,9 @@ class TableRoutes:
             log.warning("a new table could not be kept: %s", error)
             raise Refusal("not-saved", "The table could not be kept: try again in a moment.") from None
         return JSONResponse(links)
+
+    async def _bot_named(self, name: str) -> Player | None:
+        return await asyncio.to_thread(self.room.players.bot_named, name[:40])
 
     async def record(self, request: Request) -> Response:
         text = self.room.record(request.path_params["table"])
@@ -339,10 +342,3 @@ def _options() -> dict[str, Any]:
         "turn_clocks": [preset.json() for preset in TURN_PRESETS.values()],
         "default_clock": DEFAULT_PRESET,
     }
-
-
-def _bot_named(room: TableRoom) -> Callable[[str], Awaitable[Player | None]]:
-    async def named(name: str) -> Player | None:
-        return await asyncio.to_thread(room.players.bot_named, name[:40])
-
-    return named

@@ -26,85 +26,91 @@ def _id(request: Request) -> str:
     return tournament_id
 
 
-def routes(tournaments: Tournaments, allowed: frozenset[str], bot_limits: BotLimits) -> list[BaseRoute]:
-    players = tournaments.players
+class TournamentRoutes:
+    """The tournaments' pages and JSON; ``allowed`` are the origins whose pages may post, ``bot_limits`` the
+    operator's limits on a bot account's token."""
 
-    async def list_page(request: Request) -> Response:
+    def __init__(self, tournaments: Tournaments, allowed: frozenset[str], bot_limits: BotLimits) -> None:
+        self._tournaments = tournaments
+        self._players = tournaments.players
+        self._allowed = allowed
+        self._bot_limits = bot_limits
+
+    def routes(self) -> list[BaseRoute]:
+        return [
+            Route("/tournaments", self.list_page),
+            Route("/tournaments/{tournament}", self.one_page),
+            Route("/api/tournaments", answers_refusals(self.listing)),
+            Route("/api/tournaments", answers_refusals(self.create), methods=["POST"]),
+            Route("/api/tournaments/{tournament}", answers_refusals(self.one)),
+            Route("/api/tournaments/{tournament}/join", answers_refusals(self.join), methods=["POST"]),
+            Route("/api/tournaments/{tournament}/withdraw", answers_refusals(self.withdraw), methods=["POST"]),
+            Route("/api/tournaments/{tournament}/pause", answers_refusals(self.pause), methods=["POST"]),
+            Route("/api/bot/tournament/{tournament}/join", answers_refusals(self.bot_join), methods=["POST"]),
+            Route("/api/bot/tournament/{tournament}/withdraw", answers_refusals(self.bot_withdraw), methods=["POST"]),
+            static_files("tournaments"),
+        ]
+
+    async def list_page(self, request: Request) -> Response:
         return page("tournaments", "tournaments.html", request)
 
-    async def one_page(request: Request) -> Response:
+    async def one_page(self, request: Request) -> Response:
         return page("tournaments", "tournament.html", request)
 
-    @answers_refusals
-    async def listing(request: Request) -> Response:
-        found, counts = await tournaments.listing()
-        return JSONResponse(views.listing(found, counts, tournaments.now()))
+    async def listing(self, request: Request) -> Response:
+        found, counts = await self._tournaments.listing()
+        return JSONResponse(views.listing(found, counts, self._tournaments.now()))
 
-    @answers_refusals
-    async def one(request: Request) -> Response:
+    async def one(self, request: Request) -> Response:
         tournament_id = _id(request)
-        built = await tournaments.view(tournament_id, views.page)
+        built = await self._tournaments.view(tournament_id, views.page)
         if built is None:
             raise Refusal("no-tournament", "There is no such tournament.")
         known = request.query_params.get("known")
         if known is not None and known == str(built["version"]):
-            return JSONResponse({"version": built["version"], "unchanged": True, "now": tournaments.now()})
-        player = await player_of(request, players)
-        return JSONResponse(views.for_person(built, player.id if player else None, tournaments.now()))
+            return JSONResponse({"version": built["version"], "unchanged": True, "now": self._tournaments.now()})
+        player = await player_of(request, self._players)
+        return JSONResponse(views.for_person(built, player.id if player else None, self._tournaments.now()))
 
-    @answers_refusals
-    async def create(request: Request) -> Response:
-        body = await json_body(request, allowed)
-        player = await required_player(request, players)  # a bot account has no cookie: a person makes it
+    async def create(self, request: Request) -> Response:
+        body = await json_body(request, self._allowed)
+        player = await required_player(request, self._players)  # a bot account has no cookie: a person makes it
         starts_in = body.get("starts_in", 300)
         if isinstance(starts_in, bool) or not isinstance(starts_in, int | float) or not 0 <= starts_in <= LONGEST_WAIT:
             raise Refusal("bad-settings", "starts_in: seconds until the start, at most 30 days.")
         settings = TournamentSettings.of(body)
-        kept = await tournaments.create(settings, float(starts_in), player)
+        kept = await self._tournaments.create(settings, float(starts_in), player)
         return JSONResponse({"id": kept.id, "url": f"/tournaments/{kept.id}"})
 
-    async def person(request: Request) -> tuple[str, Player, dict[str, object]]:
-        body = await json_body(request, allowed)
-        player = await required_player(request, players)
+    async def _person(self, request: Request) -> tuple[str, Player, dict[str, object]]:
+        """The tournament, the person posting (by their cookie) and what they posted."""
+        body = await json_body(request, self._allowed)
+        player = await required_player(request, self._players)
         return _id(request), player, body
 
-    @answers_refusals
-    async def join(request: Request) -> Response:
-        tournament_id, player, body = await person(request)
+    async def join(self, request: Request) -> Response:
+        tournament_id, player, body = await self._person(request)
         partner = body.get("partner")
         wish = partner if isinstance(partner, str) else None
-        return JSONResponse({"state": await tournaments.join(tournament_id, player, bot=False, partner=wish)})
+        return JSONResponse({"state": await self._tournaments.join(tournament_id, player, bot=False, partner=wish)})
 
-    @answers_refusals
-    async def withdraw(request: Request) -> Response:
-        tournament_id, player, _ = await person(request)
-        return JSONResponse({"state": await tournaments.withdraw(tournament_id, player.id)})
+    async def withdraw(self, request: Request) -> Response:
+        tournament_id, player, _ = await self._person(request)
+        return JSONResponse({"state": await self._tournaments.withdraw(tournament_id, player.id)})
 
-    @answers_refusals
-    async def pause(request: Request) -> Response:
-        tournament_id, player, _ = await person(request)
-        return JSONResponse({"state": await tournaments.pause(tournament_id, player.id)})
+    async def pause(self, request: Request) -> Response:
+        tournament_id, player, _ = await self._person(request)
+        return JSONResponse({"state": await self._tournaments.pause(tournament_id, player.id)})
 
-    @answers_refusals
-    async def bot_join(request: Request) -> Response:
-        bot = await bot_of(request, players, bot_limits)
-        return JSONResponse({"state": await tournaments.join(_id(request), bot, bot=True)})
+    async def bot_join(self, request: Request) -> Response:
+        bot = await bot_of(request, self._players, self._bot_limits)
+        return JSONResponse({"state": await self._tournaments.join(_id(request), bot, bot=True)})
 
-    @answers_refusals
-    async def bot_withdraw(request: Request) -> Response:
-        bot = await bot_of(request, players, bot_limits)
-        return JSONResponse({"state": await tournaments.withdraw(_id(request), bot.id)})
+    async def bot_withdraw(self, request: Request) -> Response:
+        bot = await bot_of(request, self._players, self._bot_limits)
+        return JSONResponse({"state": await self._tournaments.withdraw(_id(request), bot.id)})
 
-    return [
-        Route("/tournaments", list_page),
-        Route("/tournaments/{tournament}", one_page),
-        Route("/api/tournaments", listing),
-        Route("/api/tournaments", create, methods=["POST"]),
-        Route("/api/tournaments/{tournament}", one),
-        Route("/api/tournaments/{tournament}/join", join, methods=["POST"]),
-        Route("/api/tournaments/{tournament}/withdraw", withdraw, methods=["POST"]),
-        Route("/api/tournaments/{tournament}/pause", pause, methods=["POST"]),
-        Route("/api/bot/tournament/{tournament}/join", bot_join, methods=["POST"]),
-        Route("/api/bot/tournament/{tournament}/withdraw", bot_withdraw, methods=["POST"]),
-        static_files("tournaments"),
-    ]
+
+def routes(tournaments: Tournaments, allowed: frozenset[str], bot_limits: BotLimits) -> list[BaseRoute]:
+    """The tournaments' routes (:class:`TournamentRoutes`)."""
+    return TournamentRoutes(tournaments, allowed, bot_limits).routes()

@@ -21,11 +21,11 @@ def main() -> None:
     found: dict[int, tuple[float, float, float]] = {}
     checked = rv._check
 
-    def deeper(judge: Any, best: Any, slot: Any, played: Any, number: int, stake: float) -> tuple[float, float]:
-        loss, error = checked(judge, best, slot, played, number, stake)
+    def deeper(judge: Any, best: Any, slot: Any, played: Any, number: int, stake: float, *rest: Any) -> Any:
+        side = checked(judge, best, slot, played, number, stake, *rest)
         deep = judge.compare(best, played, DEEP, random.Random(f"deep:{number}").getrandbits(63), slot)
-        found[number] = (loss / stake, deep.value / stake, error / stake)
-        return loss, error
+        found[number] = (side.loss / stake, deep.value / stake, side.error / stake)
+        return side
 
     rv._check = deeper
     bounds = rv.GAME_CHANCE_CLASSES
@@ -35,7 +35,7 @@ def main() -> None:
         result = rv.review(bench_game(seed), jobs=2)
         for seat in result.seats:
             for decision in seat.decisions:
-                if decision.grade in lower:
+                if decision.grade in lower and decision.measure == "game_chance":
                     flags += 1
                     loss, deep, error = found[decision.action]
                     alarms += deep <= lower[decision.grade]

@@ -222,6 +222,8 @@ class Judge:
         self.game = game
         """Judge 2-player moves by the chance to win the game (``game_chance``), not the round."""
         self._last: tuple[Observation, list[Line], list[float]] | None = None
+        self._slots: list[int] = []
+        """The last decision's take lines its first stage could not rule out (:meth:`_decide_slot`'s contenders)."""
         self.seed = seed
         self.first = first
         self.more = more
@@ -294,6 +296,7 @@ class Judge:
         every = list(range(len(lines)))
         first = run(every, self.first, seed)
         takes = [index for index in every if isinstance(lines[index].action, TakeDiscard)]
+        self._slots = []
         take = self._decide_slot(lines, first, takes, run, seed) if takes else None
         # the lines that stand for a move: a take by its slot decided, every other move by its one line
         standing = [index for index in every if index not in takes or index == take]
@@ -420,6 +423,7 @@ class Judge:
             or first[lead].value - first[index].value
             <= max(TIE_RESOLUTION, SLOT_Z * math.hypot(first[index].error, first[lead].error))
         ]
+        self._slots = contenders
         if len(contenders) == 1:
             return lead
         others = [index for index in contenders if index != lead]
@@ -614,7 +618,14 @@ class Judge:
             (line for line in lines if line.action == best),
             key=lambda line: (line.slot == best_slot, values[lines.index(line)]),
         )
-        played_lines = [line for line in lines if line.action == played]
+        # a take at the slots its first stage could not rule out (:meth:`_decide_slot`'s): a slot further behind is
+        # not the take's best on fresh deals, and racing all ten costs as much as the rest of the check
+        played_lines = [
+            line
+            for index, line in enumerate(lines)
+            if line.action == played
+            and (not isinstance(played, TakeDiscard) or not self._slots or index in self._slots)
+        ]
         # The first candidate is the reference: each other's difference is its worth minus the best move's.
         pair = [best_line, *played_lines]
         races = self._races(observation, game=True)

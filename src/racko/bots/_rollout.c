@@ -117,19 +117,16 @@ static int qualifies(const World *w, const int *rack) {
     return is_ordered(rack) && (!w->needs_run || longest_run(rack) >= 3);
 }
 
-/* counts[v]: cards of the stock at most v, v = 0 .. deck_size + 1 */
-static double gap_cost(const World *w, const int *rack, const int *counts) {
+/* gap_cost's dynamic programme over values[0 .. RACK + 1] (0, the rack, deck_size + 1) from position start on:
+   best[j], the cheapest way to keep position j with every kept card below it in order, for j >= start (best[0 ..
+   start - 1] given; start >= 1); returns best[RACK + 1].  best[j] reads values[0 .. j] only, so a rack that differs
+   from another from slot start - 1 on shares its best[0 .. start - 1]: the very same sums in the same order. */
+static double gap_cost_from(const World *w, const int *values, const int *counts, double *best, int start) {
     int top = w->deck_size + 1;
     int pool = counts[top];
     const double *table = gap_table(w, pool);
-    int values[RACK + 2];
-    double best[RACK + 2];
-    values[0] = 0;
-    for (int i = 0; i < RACK; i++) values[i + 1] = rack[i];
-    values[RACK + 1] = top;
     int last = RACK + 1;
-    best[0] = 0.0;
-    for (int j = 1; j <= last; j++) {
+    for (int j = start; j <= last; j++) {
         int value = values[j];
         int below = counts[value - 1];
         double cheapest = HUGE_VAL;
@@ -152,6 +149,22 @@ static double gap_cost(const World *w, const int *rack, const int *counts) {
         best[j] = cheapest;
     }
     return best[last];
+}
+
+/* the values gap_cost_from reads: 0, the rack, deck_size + 1 */
+static void gap_values(const World *w, const int *rack, int *values) {
+    values[0] = 0;
+    for (int i = 0; i < RACK; i++) values[i + 1] = rack[i];
+    values[RACK + 1] = w->deck_size + 1;
+}
+
+/* counts[v]: cards of the stock at most v, v = 0 .. deck_size + 1 */
+static double gap_cost(const World *w, const int *rack, const int *counts) {
+    int values[RACK + 2];
+    double best[RACK + 2];
+    gap_values(w, rack, values);
+    best[0] = 0.0;
+    return gap_cost_from(w, values, counts, best, 1);
 }
 
 static int may_come(const int *counts, int top, int card) {
@@ -241,20 +254,83 @@ static double rack_cost(const World *w, const int *rack, const int *counts, unsi
     return w->needs_run ? cost + run_cost(w, rack, counts, marks) : cost;
 }
 
+/* the cheapest rack after putting card in one of its slots (the first such slot in *slot), as rack_cost of each in
+   turn, and the very same figure.  The gap costs share the rack's own programme: below the slot its best[] as they
+   are, and above it each position's cheapest way from a kept position below the slot (the same sums, so that the
+   least of them is the same whichever way it is found); a slot whose gap cost alone is no cheaper than the best
+   found skips its run cost (never negative, so that the sum could not be cheaper either). */
 static double best_placement(const World *w, const int *rack, int card, const int *counts, unsigned char *marks,
                              int *slot) {
-    int trial[RACK];
+    int trial[RACK], values[RACK + 2], last = RACK + 1, top = w->deck_size + 1;
+    int pool = counts[top];
+    const double *table = gap_table(w, pool);
+    /* below[j][k]: the cheapest way to keep position j of the rack coming from a kept position at most k (k < j) */
+    double base[RACK + 2], best[RACK + 2], below[RACK + 2][RACK + 2];
     memcpy(trial, rack, sizeof trial);
+    gap_values(w, rack, values);
+    base[0] = 0.0;
+    for (int j = 1; j <= last; j++) {
+        int value = values[j];
+        int under = counts[value - 1];
+        double cheapest = HUGE_VAL;
+        for (int i = 0; i < j; i++) {
+            double before = base[i];
+            if (!(before == HUGE_VAL || values[i] >= value)) {
+                int open_slots = j - i - 1;
+                double cost = HUGE_VAL;
+                if (open_slots == 0) {
+                    cost = before;
+                } else {
+                    int fits = under - counts[values[i]];
+                    if (fits >= open_slots) {
+                        int at_edge = i == 0 || j == last;
+                        cost = before + (table ? table[(at_edge * (RACK + 1) + open_slots) * (pool + 1) + fits]
+                                               : gap_draws(w, open_slots, fits, pool, at_edge));
+                    }
+                }
+                if (cost < cheapest) cheapest = cost;
+            }
+            below[j][i] = cheapest;
+        }
+        base[j] = cheapest;
+    }
     double best_cost = HUGE_VAL;
     *slot = 0;
-    for (int i = 0; i < RACK; i++) {
-        int previous = trial[i];
-        trial[i] = card;
-        double cost = rack_cost(w, trial, counts, marks);
-        trial[i] = previous;
+    for (int s = 0; s < RACK; s++) {
+        int previous = trial[s];
+        trial[s] = card;
+        values[s + 1] = card;
+        memcpy(best, base, sizeof(double) * (size_t)(s + 1));
+        for (int j = s + 1; j <= last; j++) {
+            int value = values[j];
+            int under = counts[value - 1];
+            /* from below the slot: the rack's own ways, unless j is the slot itself */
+            double cheapest = j == s + 1 ? HUGE_VAL : below[j][s];
+            for (int i = j == s + 1 ? 0 : s + 1; i < j; i++) {
+                double before = best[i];
+                if (before == HUGE_VAL || values[i] >= value) continue;
+                int open_slots = j - i - 1;
+                double cost;
+                if (open_slots == 0) {
+                    cost = before;
+                } else {
+                    int fits = under - counts[values[i]];
+                    if (fits < open_slots) continue;
+                    int at_edge = i == 0 || j == last;
+                    cost = before + (table ? table[(at_edge * (RACK + 1) + open_slots) * (pool + 1) + fits]
+                                           : gap_draws(w, open_slots, fits, pool, at_edge));
+                }
+                if (cost < cheapest) cheapest = cost;
+            }
+            best[j] = cheapest;
+        }
+        double cost = best[last];
+        if (w->needs_run && cost < best_cost) cost += run_cost(w, trial, counts, marks);
+        trial[s] = previous;
+        values[s + 1] = previous;
         if (cost < best_cost) {
             best_cost = cost;
-            *slot = i;
+            *slot = s;
         }
     }
     return best_cost;

@@ -21,7 +21,8 @@ decisions, the best move's value less their move's, both by the solved values, s
   to move with the card handed on, which it takes when that lowers its cost (racks are open: no guess is needed).  The
   chance to win is a logistic in ``log(1 + cost)`` of the two racks and of the mover's rack after taking the face-up
   card, fitted on rounds of two ``medium`` players of this size, as ``racko fit-win-chance`` fits the 10-slot one;
-- ``best``: the solved player (50 % against itself).
+- ``best``: the solved player (50 % against itself); among moves of equal value it goes out at once when it can
+  (a sure win is valued 1 like going out; without this it played on: its turns counted too high, more rounds capped).
 """
 
 from __future__ import annotations
@@ -125,6 +126,15 @@ def _best_place(values: Any, racks: Any, index: Any, mover: int, other: int, car
         if value > best:
             best, where = value, slot
     return best, where
+
+
+@_jit
+def _winning_slot(racks: Any, index: Any, mover: int, card: int) -> int:
+    """The slot where ``card`` puts the mover's rack in order, or -1."""
+    for slot in range(SLOTS):
+        if _ordered(racks, _placed(racks, index, mover, slot, card)):
+            return slot
+    return -1
 
 
 @_jit
@@ -265,6 +275,9 @@ def _policy_pick(
     """A player's pick: a slot (0-2) to take the face-up card into, or -1 to draw."""
     count = _free(racks, mover, other, top, scratch)
     if kind == BEST:
+        winning = _winning_slot(racks, index, mover, top)
+        if winning >= 0:  # a sure win elsewhere is worth as much: going out now keeps the turns counted true
+            return winning
         take, where = -1.0, 0
         for slot in range(SLOTS):
             value = _after(values, racks, index, mover, other, slot, top)
@@ -307,6 +320,9 @@ def _policy_place(
 ) -> int:
     """A player's place for a card it drew: a slot, or -1 to throw it away."""
     if kind == BEST:
+        winning = _winning_slot(racks, index, mover, card)
+        if winning >= 0:
+            return winning
         return int(_best_place(values, racks, index, mover, other, card)[1])
     if kind == MASTER:
         best, where = _master_after(racks, index, mover, other, -1, card, top, coefficients), -1

@@ -277,7 +277,7 @@ def _policy_pick(
     if kind == BEST:
         winning = _winning_slot(racks, index, mover, top)
         if winning >= 0:  # a sure win elsewhere is worth as much: going out now keeps the turns counted true
-            return winning
+            return int(winning)
         take, where = -1.0, 0
         for slot in range(SLOTS):
             value = _after(values, racks, index, mover, other, slot, top)
@@ -322,7 +322,7 @@ def _policy_place(
     if kind == BEST:
         winning = _winning_slot(racks, index, mover, card)
         if winning >= 0:
-            return winning
+            return int(winning)
         return int(_best_place(values, racks, index, mover, other, card)[1])
     if kind == MASTER:
         best, where = _master_after(racks, index, mover, other, -1, card, top, coefficients), -1

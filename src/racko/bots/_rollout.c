@@ -117,6 +117,22 @@ static int qualifies(const World *w, const int *rack) {
     return is_ordered(rack) && (!w->needs_run || longest_run(rack) >= 3);
 }
 
+/* One step of the gap programme: the cost of keeping position j next after kept position i, whose own best cost is
+   before (the open slots between them filled by draws of the `under - counts[values[i]]` cards that fit there);
+   HUGE_VAL where it cannot be.  The one place gap_cost_from and best_placement take a step, so both add the very same
+   sums. */
+static inline double stretch_cost(const World *w, const double *table, int pool, const int *values, const int *counts,
+                                  int i, int j, int last, int under, double before) {
+    if (before == HUGE_VAL || values[i] >= values[j]) return HUGE_VAL;
+    int open_slots = j - i - 1;
+    if (open_slots == 0) return before;
+    int fits = under - counts[values[i]];
+    if (fits < open_slots) return HUGE_VAL;
+    int at_edge = i == 0 || j == last;
+    return before + (table ? table[(at_edge * (RACK + 1) + open_slots) * (pool + 1) + fits]
+                           : gap_draws(w, open_slots, fits, pool, at_edge));
+}
+
 /* gap_cost's dynamic programme over values[0 .. RACK + 1] (0, the rack, deck_size + 1) from position start on:
    best[j], the cheapest way to keep position j with every kept card below it in order, for j >= start (best[0 ..
    start - 1] given; start >= 1); returns best[RACK + 1].  best[j] reads values[0 .. j] only, so a rack that differs
@@ -131,19 +147,7 @@ static double gap_cost_from(const World *w, const int *values, const int *counts
         int below = counts[value - 1];
         double cheapest = HUGE_VAL;
         for (int i = 0; i < j; i++) {
-            double before = best[i];
-            if (before == HUGE_VAL || values[i] >= value) continue;
-            int open_slots = j - i - 1;
-            double cost;
-            if (open_slots == 0) {
-                cost = before;
-            } else {
-                int fits = below - counts[values[i]];
-                if (fits < open_slots) continue;
-                int at_edge = i == 0 || j == last;
-                cost = before + (table ? table[(at_edge * (RACK + 1) + open_slots) * (pool + 1) + fits]
-                                       : gap_draws(w, open_slots, fits, pool, at_edge));
-            }
+            double cost = stretch_cost(w, table, pool, values, counts, i, j, last, below, best[i]);
             if (cost < cheapest) cheapest = cost;
         }
         best[j] = cheapest;
@@ -274,22 +278,8 @@ static double best_placement(const World *w, const int *rack, int card, const in
         int under = counts[value - 1];
         double cheapest = HUGE_VAL;
         for (int i = 0; i < j; i++) {
-            double before = base[i];
-            if (!(before == HUGE_VAL || values[i] >= value)) {
-                int open_slots = j - i - 1;
-                double cost = HUGE_VAL;
-                if (open_slots == 0) {
-                    cost = before;
-                } else {
-                    int fits = under - counts[values[i]];
-                    if (fits >= open_slots) {
-                        int at_edge = i == 0 || j == last;
-                        cost = before + (table ? table[(at_edge * (RACK + 1) + open_slots) * (pool + 1) + fits]
-                                               : gap_draws(w, open_slots, fits, pool, at_edge));
-                    }
-                }
-                if (cost < cheapest) cheapest = cost;
-            }
+            double cost = stretch_cost(w, table, pool, values, counts, i, j, last, under, base[i]);
+            if (cost < cheapest) cheapest = cost;
             below[j][i] = cheapest;
         }
         base[j] = cheapest;
@@ -307,19 +297,7 @@ static double best_placement(const World *w, const int *rack, int card, const in
             /* from below the slot: the rack's own ways, unless j is the slot itself */
             double cheapest = j == s + 1 ? HUGE_VAL : below[j][s];
             for (int i = j == s + 1 ? 0 : s + 1; i < j; i++) {
-                double before = best[i];
-                if (before == HUGE_VAL || values[i] >= value) continue;
-                int open_slots = j - i - 1;
-                double cost;
-                if (open_slots == 0) {
-                    cost = before;
-                } else {
-                    int fits = under - counts[values[i]];
-                    if (fits < open_slots) continue;
-                    int at_edge = i == 0 || j == last;
-                    cost = before + (table ? table[(at_edge * (RACK + 1) + open_slots) * (pool + 1) + fits]
-                                           : gap_draws(w, open_slots, fits, pool, at_edge));
-                }
+                double cost = stretch_cost(w, table, pool, values, counts, i, j, last, under, best[i]);
                 if (cost < cheapest) cheapest = cost;
             }
             best[j] = cheapest;

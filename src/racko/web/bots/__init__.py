@@ -15,10 +15,10 @@ from racko.web.bots.access import (
     BotLimits,
     bot_of,
 )
-from racko.web.bots.api import KEEP_ALIVE_SECONDS, POLL_SECONDS, PROTOCOL, BotEvents, routes
+from racko.web.bots.api import KEEP_ALIVE_SECONDS, POLL_SECONDS, PROTOCOL, BotApi, BotEvents
 from racko.web.bots.challenges import CHALLENGE_SECONDS, Challenges, forget_challenges
 from racko.web.bots.ladder import SCHEMA, Entrant, Ladder, LadderLimits, forget_on_ladder, pairings
-from racko.web.bots.matching import SEEKS_PER_BOT, matching_routes, revoke_in_bots
+from racko.web.bots.matching import SEEKS_PER_BOT, MatchingRoutes, revoke_in_bots
 
 __all__ = [
     "CHALLENGES_PER_CHALLENGER",
@@ -33,17 +33,17 @@ __all__ = [
     "REQUESTS_PER_MINUTE",
     "SCHEMA",
     "SEEKS_PER_BOT",
+    "BotApi",
     "BotEvents",
     "BotLimits",
     "Challenges",
     "Entrant",
     "Ladder",
     "LadderLimits",
+    "MatchingRoutes",
     "bot_of",
     "forget_challenges",
     "forget_on_ladder",
-    "matching_routes",
     "pairings",
     "revoke_in_bots",
-    "routes",
 ]

@@ -614,13 +614,6 @@ class BotApi:
         return await asyncio.to_thread(self.players.bot_named, name[:40])
 
 
-def routes(
-    hub: TableRoom, events: BotEvents, keep_alive: float = KEEP_ALIVE_SECONDS, limits: BotLimits | None = None
-) -> list[BaseRoute]:
-    """The Bot API's routes (:class:`BotApi`)."""
-    return BotApi(hub, events, keep_alive, limits).routes()
-
-
 def _protocol(text: str | None) -> str:
     if text is None:
         return PROTOCOL

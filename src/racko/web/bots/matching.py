@@ -265,10 +265,3 @@ class MatchingRoutes:
             await json_body(request, self.allowed)
             challenge = await self.challenges.withdraw(challenge.id, person)
         return self._status(challenge, challenger=True)
-
-
-def matching_routes(
-    challenges: Challenges, lobby: Lobby, events: BotEvents, limits: BotLimits, allowed: frozenset[str]
-) -> list[BaseRoute]:
-    """The challenge page, the routes of challenges and the bots' seeks (:class:`MatchingRoutes`)."""
-    return MatchingRoutes(challenges, lobby, events, limits, allowed).routes()

@@ -1,5 +1,5 @@
 """The learn room: the first lesson's page and its stateless question (:mod:`.routes`)."""
 
-from racko.web.learn.routes import routes
+from racko.web.learn.routes import LearnRoutes
 
-__all__ = ["routes"]
+__all__ = ["LearnRoutes"]

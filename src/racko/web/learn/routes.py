@@ -46,8 +46,3 @@ class LearnRoutes:
             body["feedback"] = learner.attempt(attempt).to_json()
         body["view"] = learner.view()
         return JSONResponse(body)
-
-
-def routes() -> list[BaseRoute]:
-    """The learn room's routes (:class:`LearnRoutes`)."""
-    return LearnRoutes().routes()

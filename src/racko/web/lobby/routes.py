@@ -98,8 +98,3 @@ class LobbyRoutes:
         return JSONResponse(
             await self._lobby.rematch(player, request.path_params["game"][:80], client_address(request))
         )
-
-
-def routes(lobby: Lobby, allowed: frozenset[str], frames_per_second: float) -> list[BaseRoute]:
-    """The lobby room's routes (:class:`LobbyRoutes`)."""
-    return LobbyRoutes(lobby, allowed, frames_per_second).routes()

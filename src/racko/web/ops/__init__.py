@@ -8,7 +8,7 @@ from racko.web.ops.logs import LOG_FORMATS, configure_logging
 from racko.web.ops.memory import keep_collections_short
 from racko.web.ops.metrics import Metrics
 from racko.web.ops.proxy import Backend, haproxy_config, parse_backend
-from racko.web.ops.routes import routes
+from racko.web.ops.routes import OpsRoutes
 
 __all__ = [
     "LOG_FORMATS",
@@ -16,13 +16,13 @@ __all__ = [
     "Backend",
     "LoggedServer",
     "Metrics",
+    "OpsRoutes",
     "Runs",
     "configure_logging",
     "haproxy_config",
     "keep_collections_short",
     "parse_backend",
     "report_crashes",
-    "routes",
     "said_of",
     "watch_the_loop",
 ]

@@ -35,8 +35,3 @@ class OpsRoutes:
 
     async def metrics_page(self, request: Request) -> Response:
         return Response(self._metrics.text(), media_type=CONTENT_TYPE)
-
-
-def routes(store: TableStore, tables: Callable[[], int], metrics: Metrics, running: dict[str, bool]) -> list[BaseRoute]:
-    """The operations room's routes (:class:`OpsRoutes`)."""
-    return OpsRoutes(store, tables, metrics, running).routes()

@@ -24,7 +24,7 @@ from racko.web.players.identity import (
 )
 from racko.web.players.names import FORGOTTEN_WORDS, Unfit, bot_name_reserved, posing_as, reserved_like, unfit_name
 from racko.web.players.requests import keep_player, player_of, required_player
-from racko.web.players.routes import routes
+from racko.web.players.routes import PlayerRoutes
 
 __all__ = [
     "BOT_MARK",
@@ -41,6 +41,7 @@ __all__ = [
     "AddressMarks",
     "Finishing",
     "Player",
+    "PlayerRoutes",
     "Players",
     "Unfit",
     "bot_name_reserved",
@@ -57,7 +58,6 @@ __all__ = [
     "posing_as",
     "required_player",
     "reserved_like",
-    "routes",
     "shares_a_network",
     "subject_of",
     "unfit_name",

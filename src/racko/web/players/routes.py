@@ -167,15 +167,3 @@ class PlayerRoutes:
             due = seat.pop("due")
             seat["left"] = None if due is None else round(max(0.0, due - moment), 1)
         return JSONResponse({"seats": seats})
-
-
-def routes(
-    players: Players,
-    allowed: frozenset[str],
-    creation: CreationLimit,
-    taken_names: Callable[[str | None], list[str]],
-    forgotten: Callable[[str], Awaitable[None]] | None = None,
-    now: Callable[[], float] = time.time,
-) -> list[BaseRoute]:
-    """A player's own routes (:class:`PlayerRoutes`)."""
-    return PlayerRoutes(players, allowed, creation, taken_names, forgotten, now).routes()

@@ -6,7 +6,7 @@ the service worker and the routes (:mod:`.routes`)."""
 from racko.web.push.keys import KEYS_FILE_SUFFIX, PushKeys, keys_at, keys_beside
 from racko.web.push.pushes import CONTACT, DEAD, SCHEMA, Device, Pushes, turn_message
 from racko.web.push.reach import KNOWN_SERVICES, PushReach, Unreachable, inside_a_network
-from racko.web.push.routes import routes
+from racko.web.push.routes import PushRoutes
 
 __all__ = [
     "CONTACT",
@@ -17,11 +17,11 @@ __all__ = [
     "Device",
     "PushKeys",
     "PushReach",
+    "PushRoutes",
     "Pushes",
     "Unreachable",
     "inside_a_network",
     "keys_at",
     "keys_beside",
-    "routes",
     "turn_message",
 ]

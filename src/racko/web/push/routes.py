@@ -74,8 +74,3 @@ class PushRoutes:
         lang = data.get("lang") if data.get("lang") in LANGUAGES else "en"
         count = await asyncio.to_thread(pushes.subscribe, player.id, Device(endpoint, p256dh, auth, str(lang)))
         return JSONResponse({"on": True, "devices": count})
-
-
-def routes(pushes: Pushes, players: Players, allowed: frozenset[str]) -> list[BaseRoute]:
-    """The push room's routes (:class:`PushRoutes`)."""
-    return PushRoutes(pushes, players, allowed).routes()

@@ -1,5 +1,5 @@
 """The puzzles room: the puzzles page and its questions (:mod:`.routes`)."""
 
-from racko.web.puzzles.routes import routes
+from racko.web.puzzles.routes import PuzzleRoutes
 
-__all__ = ["routes"]
+__all__ = ["PuzzleRoutes"]

@@ -89,8 +89,3 @@ class PuzzleRoutes:
         except RackoError as error:
             raise Refusal("illegal", str(error)) from None
         return JSONResponse(verdict.to_json())
-
-
-def routes(allowed: frozenset[str]) -> list[BaseRoute]:
-    """The puzzles' routes (:class:`PuzzleRoutes`)."""
-    return PuzzleRoutes(allowed).routes()

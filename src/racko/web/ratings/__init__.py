@@ -2,6 +2,6 @@
 calibration (:mod:`.ratings`), and the pages that show them (:mod:`.routes`)."""
 
 from racko.web.ratings.ratings import BOTS, PEOPLE, POOLS, SCHEMA, Ratings, calibrate
-from racko.web.ratings.routes import routes
+from racko.web.ratings.routes import RatingRoutes
 
-__all__ = ["BOTS", "PEOPLE", "POOLS", "SCHEMA", "Ratings", "calibrate", "routes"]
+__all__ = ["BOTS", "PEOPLE", "POOLS", "SCHEMA", "RatingRoutes", "Ratings", "calibrate"]

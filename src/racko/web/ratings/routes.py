@@ -80,8 +80,3 @@ class RatingRoutes:
         if text is None:
             return Refusal("not-found", "There is no such finished game.").response()
         return JSONResponse(await asyncio.to_thread(replay_steps, GameRecord.loads(text)))
-
-
-def routes(ratings: Ratings, players: Players) -> list[BaseRoute]:
-    """The ratings room's routes (:class:`RatingRoutes`)."""
-    return RatingRoutes(ratings, players).routes()

@@ -2,6 +2,6 @@
 routes (:mod:`.routes`)."""
 
 from racko.web.review.reviews import Reviews
-from racko.web.review.routes import routes
+from racko.web.review.routes import ReviewRoutes
 
-__all__ = ["Reviews", "routes"]
+__all__ = ["ReviewRoutes", "Reviews"]

@@ -70,13 +70,5 @@ class ReviewRoutes:
         )
 
 
-def routes(
-    reviews: Reviews, store: TableStore, finished: Callable[[str], str | None], players: Players,
-    allowed: frozenset[str],
-) -> list[BaseRoute]:  # fmt: skip
-    """The review room's routes (:class:`ReviewRoutes`)."""
-    return ReviewRoutes(reviews, store, finished, players, allowed).routes()
-
-
 def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 10_000

@@ -19,7 +19,7 @@ from racko.web.table.requests import (
 )
 from racko.web.table.results import Standing, match_places, places_of, sides_of, standing
 from racko.web.table.room import TableRoom
-from racko.web.table.routes import routes
+from racko.web.table.routes import TableRoutes
 from racko.web.table.seats import TRANSITIONS, SeatEvent, Seats, SeatState, transitions_table
 from racko.web.table.setup import Left, SeatSetup, Setup, SetupError
 from racko.web.table.table import (
@@ -63,6 +63,7 @@ __all__ = [
     "TableNews",
     "TableRequest",
     "TableRoom",
+    "TableRoutes",
     "Topic",
     "TurnNews",
     "Watcher",
@@ -77,7 +78,6 @@ __all__ = [
     "replay_steps",
     "replay_stored",
     "request_of_form",
-    "routes",
     "rules_of",
     "seat_of_token",
     "sides_of",

@@ -272,13 +272,6 @@ class TableRoutes:
             await after_closing(connection.leave, connection.page_closed)
 
 
-def routes(
-    room: TableRoom, metrics: Metrics, allowed: frozenset[str], creation: CreationLimit, frames_per_second: float
-) -> list[BaseRoute]:
-    """The table's routes (:class:`TableRoutes`)."""
-    return TableRoutes(room, metrics, allowed, creation, frames_per_second).routes()
-
-
 async def _connect(
     room: TableRoom, websocket: WebSocket, refuse: Callable[[WebSocket, Refusal, int], Awaitable[None]]
 ) -> Connection | None:

@@ -6,7 +6,7 @@ themselves are pure functions of :mod:`racko.play.tournaments`."""
 
 from racko.web.core import Refusal
 from racko.web.tournaments.kept import CREATED, FINISHED, SCHEMA, STARTED, STATUSES
-from racko.web.tournaments.routes import routes
+from racko.web.tournaments.routes import TournamentRoutes
 from racko.web.tournaments.runner import (
     CHECK_SECONDS,
     LEASE_SECONDS,
@@ -39,12 +39,12 @@ __all__ = [
     "Snapshot",
     "TableMaker",
     "TableOrder",
+    "TournamentRoutes",
     "TournamentSettings",
     "Tournaments",
     "forget_in_tournaments",
     "listed_now",
     "make_tournament",
     "result_of",
-    "routes",
     "start_now",
 ]

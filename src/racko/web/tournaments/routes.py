@@ -109,8 +109,3 @@ class TournamentRoutes:
     async def bot_withdraw(self, request: Request) -> Response:
         bot = await bot_of(request, self._players, self._bot_limits)
         return JSONResponse({"state": await self._tournaments.withdraw(_id(request), bot.id)})
-
-
-def routes(tournaments: Tournaments, allowed: frozenset[str], bot_limits: BotLimits) -> list[BaseRoute]:
-    """The tournaments' routes (:class:`TournamentRoutes`)."""
-    return TournamentRoutes(tournaments, allowed, bot_limits).routes()

@@ -32,6 +32,30 @@ READ_SECONDS = 30.0
 """A stream silent this long (its keep-alive lines included) is taken for broken, and opened again."""
 MOVE_ATTEMPTS = 5
 """How often a move the database could not keep (``503 not-saved``) is sent again before the stream decides."""
+STREAM_PAUSE = 0.25
+"""Seconds waited before a stream that ended soon after it opened is opened a second time (growing each time)."""
+STREAM_PAUSE_MAX = 2.0
+"""The longest pause before a stream that keeps ending soon after it opens is opened again."""
+STREAM_SHORT = 5.0
+"""A stream that ends sooner than this after it opened ended early: the next opening waits longer."""
+
+
+class Backoff:
+    """The pause before a stream that ended is opened again: none after a stream that lasted, then a pause that grows
+    while each new one ends early, so that a server ending a stream again and again is not asked in a tight loop
+    (each opening is a request against the bot's limit)."""
+
+    def __init__(self, stop: threading.Event) -> None:
+        self.stop = stop
+        self.early = 0
+        self.since = time.monotonic()
+
+    def opened(self) -> None:
+        self.since = time.monotonic()
+
+    def ended(self) -> None:
+        self.early = self.early + 1 if time.monotonic() - self.since < STREAM_SHORT else 0
+        self.stop.wait(min(STREAM_PAUSE_MAX, STREAM_PAUSE * self.early))
 
 
 def load_callable(spec: str) -> Callable[..., Any]:
@@ -176,8 +200,10 @@ class BotClient:
 
     def _follow(self, refused: list[OSError]) -> None:
         """The account's event stream, opened again after a break: each game that starts is played."""
+        pause = Backoff(self.stop)
         while not self.stop.is_set():
             try:
+                pause.opened()
                 for event in self._lines("/api/bot/stream/event"):
                     kind = event.get("type")
                     if kind == "gameStart":
@@ -186,6 +212,9 @@ class BotClient:
                         self._answer(event)
                     elif kind in ("hello", "gameFinish"):
                         self._seek()
+                    elif kind == "streamEnded":
+                        self.say(f"the server ended the event stream: {event.get('reason', '?')}")
+                pause.ended()
             except urllib.error.HTTPError as error:
                 if error.code in (401, 403):
                     self.say(f"racko: the server refused the token: {error.read().decode(errors='replace')}")
@@ -228,8 +257,10 @@ class BotClient:
         policy = self.make_policy()
         since = 0
         node = ""  # the server process that plays the table, once one said so (behind a proxy: docs/DEPLOY.md)
+        pause = Backoff(self.stop)
         while not self.stop.is_set():
             try:
+                pause.opened()
                 pinned = f"&node={urllib.parse.quote(node)}" if node else ""
                 for frame in self._lines(f"/api/bot/game/stream/{table}?since={since}{pinned}"):
                     if frame["type"] == "state":
@@ -239,6 +270,9 @@ class BotClient:
                         self.say(f"game at {table} finished")
                         self.finished.append(table)
                         return
+                    elif frame["type"] in ("replaced", "moved"):
+                        self.say(f"the stream of {table} ends: {frame.get('message', frame['type'])}")
+                pause.ended()
             except PolicyFailed as failure:
                 self.say(f"racko: the policy failed at {table}: {failure}")
                 self.failure = failure

@@ -9,6 +9,7 @@ import json
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -535,11 +536,14 @@ def test_a_bot_has_every_way_out_a_person_has_and_every_refusal_of_the_api_is_js
             assert answer.json()["code"] == code and answer.json()["error"], path
 
 
-def test_a_table_with_a_bot_and_no_clock_ends_at_its_limit_of_turns(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("clock", [None, "fast"])
+def test_a_table_with_a_bot_ends_at_its_limit_of_turns_clock_or_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, clock: str | None
 ) -> None:
-    """Every game ends: two programs that never go out at a table without a clock stop at the limit (a short one
-    here), the game ended ``limit``, placed by the rounds played, and the bot's games at once counted down again."""
+    """Every game ends: two programs that never go out stop at the limit (a short one here), the game ended
+    ``limit``, placed by the rounds played, and the bot's games at once counted down again. A clock does not end
+    it (the bot moves in time): the limit holds there too (two `racko bot connect --policy racko:easy` once played
+    one round for ever at the bots' ladder's fast clock)."""
     from racko.web.table import turns
 
     monkeypatch.setattr(turns, "TURN_LIMIT", 9)
@@ -547,8 +551,9 @@ def test_a_table_with_a_bot_and_no_clock_ends_at_its_limit_of_turns(
         hub = hub_of(client)
         robo, token = hub.players.add_bot("Robo")
         auth = {"Authorization": "Bearer " + token}
-        form = {"variant": "classic", "players": 2, "seats": ["me", "easy"]}
+        form = {"variant": "classic", "players": 2, "seats": ["me", "easy"], "clock": clock or "none"}
         table_id = client.post("/api/bot/tables", json=form, headers=auth).json()["table"]
+        assert hub.tables[table_id].clocked == (clock is not None)
         deadline = time.monotonic() + 30
         while not hub.tables[table_id].over:
             assert time.monotonic() < deadline, "the game did not end at its limit"
@@ -566,3 +571,31 @@ def test_a_table_with_a_bot_and_no_clock_ends_at_its_limit_of_turns(
         assert table.setup.ended is not None and table.setup.ended.how == "limit"
         assert sum(table.turns_played()) == 9
         wait_for(lambda: hub.players.unfinished(robo.id) == 0)
+
+
+def test_a_stream_that_keeps_ending_is_opened_again_after_a_growing_pause_and_one_that_lasted_at_once() -> None:
+    """`racko bot connect` opens a stream that ended again; one that keeps ending soon after it opened is not asked
+    for in a tight loop (each opening is a request against the bot's limit, and a loop like that once spent a bot's
+    whole minute in CI): the pauses grow to a cap, and a stream that lasted resets them."""
+    from racko.tools import botclient
+
+    class Waits(threading.Event):
+        def __init__(self) -> None:
+            super().__init__()
+            self.asked: list[float] = []
+
+        def wait(self, timeout: float | None = None) -> bool:
+            self.asked.append(0.0 if timeout is None else timeout)
+            return False
+
+    waits = Waits()
+    pause = botclient.Backoff(waits)
+    for _ in range(12):
+        pause.opened()
+        pause.ended()
+    assert waits.asked[:3] == [botclient.STREAM_PAUSE, 2 * botclient.STREAM_PAUSE, 3 * botclient.STREAM_PAUSE]
+    assert waits.asked[-1] == botclient.STREAM_PAUSE_MAX and sorted(waits.asked) == waits.asked
+    pause.opened()
+    pause.since -= botclient.STREAM_SHORT  # this one lasted
+    pause.ended()
+    assert waits.asked[-1] == 0.0

@@ -7,6 +7,7 @@ at one process and met by a person in the other's lobby."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import time
@@ -22,6 +23,7 @@ from browsing import serving_app
 from racko.cli import app as cli_app
 from racko.web.app import ServerSettings, create_app
 from racko.web.bots import POLL_SECONDS
+from racko.web.core import Refusal
 from racko.web.store.postgres import PostgresTables
 from tables import HandClock, table_app
 
@@ -217,3 +219,35 @@ def _frame(ws: Any, kind: str) -> dict[str, Any]:
         if got["type"] == kind:
             return dict(got)
     raise AssertionError(f"no {kind} frame")
+
+
+def test_a_clock_set_back_does_not_starve_a_bot_of_its_requests(tmp_path: Path) -> None:
+    """The buckets fill by the server's wall clock: when an operator (or NTP) sets it back an hour, a bot that had
+    spent its bucket waits a second for its next request, as it would have, and not the hour (nor does an address
+    wait that hour for its next token check)."""
+    clock = HandClock()
+    app = table_app(tmp_path / "t.sqlite3", now=clock, bot_requests_per_minute=60)
+    limits = app.state.challenges.limits
+    robo, _ = app.state.hub.players.add_bot("Robo")
+
+    def take() -> bool:
+        try:
+            asyncio.run(limits.take(robo))
+        except Refusal as refusal:
+            assert refusal.code == "slow-down" and refusal.retry_after == 1
+            return False
+        return True
+
+    assert sum(take() for _ in range(80)) == 60  # a full bucket: a minute's worth, then refused
+    clock.at -= 3600.0
+    assert not take()
+    clock.at += 1.0
+    assert take(), "a second later, one request more (the bucket refills at one a second)"
+    assert limits._look_up("no-such-token", "10.0.0.1")[0] is None
+    for _ in range(40):
+        limits._look_up("no-such-token", "10.0.0.1")
+    assert not limits._look_up("no-such-token", "10.0.0.1")[2]  # none left: not even looked up
+    clock.at -= 3600.0
+    assert not limits._look_up("no-such-token", "10.0.0.1")[2]
+    clock.at += 4.0
+    assert limits._look_up("no-such-token", "10.0.0.1")[2], "4 s later the address may try again (20 a minute)"

@@ -48,6 +48,10 @@ GRANT_SECONDS = 2.0
 """A process takes this many seconds of a bot's rate from the store's bucket at once (at most what is left)."""
 LOOKUP_CHUNK = 400
 """Token hashes checked against the store in one statement."""
+CLOCK_SLACK = 5.0
+"""Seconds two processes' clocks may differ; a stamp further ahead than this means the clock was set back."""
+LONGEST_WAIT = 60.0 + CLOCK_SLACK
+"""A bucket refills at least one request a minute: a remembered wait further ahead means the clock was set back."""
 
 
 async def posted_object(
@@ -83,6 +87,13 @@ def locked(rows: Rows, table: str, key: str, value: str, full: float, now: float
 
 def refilled(tokens: float, stamp: float, now: float, full: float, per_second: float) -> float:
     return min(full, tokens + max(0.0, now - stamp) * per_second)
+
+
+def settled(now: float, stamp: float) -> float:
+    """The time a bucket is refilled to: never before its stamp (another process's clock a little ahead counts
+    nothing twice), unless the stamp is further ahead than clocks drift apart: then this clock was set back, and the
+    bucket fills from now on rather than stay empty until the clock is back where it was."""
+    return max(now, stamp) if stamp - now <= CLOCK_SLACK else now
 
 
 class BotLimits:
@@ -133,7 +144,7 @@ class BotLimits:
             return bot
         where = address or "?"
         now = self.now()
-        if self.barred.get(where, 0.0) > now:
+        if 0 < self.barred.get(where, 0.0) - now <= LONGEST_WAIT:  # further: the clock was set back
             raise self._barred(self.barred[where] - now)
         found, wait, checked = await asyncio.to_thread(self._look_up, hashed if len(token) <= 100 else "", where)
         if found is not None:
@@ -163,7 +174,7 @@ class BotLimits:
         def work(rows: Rows) -> tuple[Player | None, float, bool]:
             now = self.now()
             tokens, stamp = locked(rows, "racko_bot_failures", "address", address, full, now)
-            now = max(self.now(), stamp)  # read under the lock: a stamp never goes back (nor counts twice)
+            now = settled(self.now(), stamp)  # read under the lock
             tokens = refilled(tokens, stamp, now, full, per_second)
             if tokens < 1:
                 rows("UPDATE racko_bot_failures SET tokens = ?, stamp = ? WHERE address = ?", (tokens, now, address))
@@ -214,7 +225,7 @@ class BotLimits:
             self.granted[bot.id] -= 1
             return
         now = self.now()
-        if self.slowed.get(bot.id, 0.0) > now:
+        if 0 < self.slowed.get(bot.id, 0.0) - now <= LONGEST_WAIT:  # further: the clock was set back
             raise self._slow_down(self.slowed[bot.id] - now)
         granted, wait = await asyncio.to_thread(self._grant, bot.id)
         if granted < 1:
@@ -239,7 +250,7 @@ class BotLimits:
         def work(rows: Rows) -> tuple[int, float]:
             now = self.now()
             tokens, stamp = locked(rows, "racko_bot_budgets", "player_id", bot_id, full, now)
-            now = max(self.now(), stamp)  # read under the lock: a stamp never goes back (nor counts twice)
+            now = settled(self.now(), stamp)  # read under the lock
             tokens = refilled(tokens, stamp, now, full, per_second)
             granted = min(wanted, int(tokens))
             tokens -= granted

@@ -17,7 +17,7 @@ RESIGNED, LEFT, AWAY = "resigned", "left", "away"
 """How a seat's person left the game (``Left.how``): resigned, left the table, or handed over while away."""
 ABORTED, AGREED, DESERTED, LIMIT = "aborted", "agreed", "deserted", "limit"
 """How a game ended early (``Ended.how``): aborted (no rating, no history), by agreement, because no person was left
-playing, or at the turn limit of a table of bot accounts without a clock."""
+playing, or at the turn limit of a table with a bot account."""
 
 
 class SetupError(RackoError, ValueError):

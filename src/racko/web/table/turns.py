@@ -7,8 +7,8 @@ decides from the seat to act's state (:mod:`.seats`) and the clock (the table's,
 - a person's seat with a clock: warned shortly before the deadline (a turn-based one reminded hours before), and at
   the deadline its stand-in plays the whole turn, marked ``clock`` (the seat's ``deadline`` event: two in a row and
   it is gone);
-- a person's seat without a clock waits for its person; a table with a bot account and no clock ends at its limit
-  (:data:`TURN_LIMIT`).
+- a person's seat without a clock waits for its person; a table with a bot account ends at its limit
+  (:data:`TURN_LIMIT`), clock or not.
 
 Every computer player thinks in a worker thread; whatever happened meanwhile (a person's move just before the
 deadline, the seat back, the table handed on) wins, and it plays only if the turn is still one it may play, through
@@ -48,8 +48,8 @@ RETRY_SECONDS = 1.0
 STAND_IN_SEED = 7919
 """Mixed into a table's seed for the computer players that stand in for its people (seeded, as every bot here)."""
 TURN_LIMIT = 2000
-"""A game at a table with a bot account and no clock ends after this many turns (docs/PLAYING.md "Every game
-ends"): about five times the longest game measured between racko's levels at the default targets."""
+"""A game at a table with a bot account ends after this many turns (docs/PLAYING.md "Every game ends"): about five
+times the longest game measured between racko's levels at the default targets."""
 
 
 class Kind(enum.Enum):
@@ -155,8 +155,10 @@ class Turns:
         return (deadline - WARN_SECONDS if now < deadline - WARN_SECONDS else deadline) - now
 
     def _at_limit(self, table: Table) -> bool:
-        """A table with a bot account and no clock whose game has lasted :data:`TURN_LIMIT` turns."""
-        if table.clocked or not any(seat.bot_account for seat in table.setup.seats):
+        """A table with a bot account whose game has lasted :data:`TURN_LIMIT` turns.  A clock does not end such a
+        game: a program moves in time, and two that cannot go out (two ``easy`` under the 2-player rule, about one
+        round in a hundred) would play on for ever."""
+        if not any(seat.bot_account for seat in table.setup.seats):
             return False
         return sum(table.turns_played()) >= TURN_LIMIT
 

@@ -168,8 +168,8 @@ class WaysOut:
         await self.changes.after(table, listed=True)
 
     async def end_game(self, table: Table, how: str) -> None:
-        """The server ends the game where it stands (``limit``: a table with a bot account and no clock that
-        reached its limit of turns)."""
+        """The server ends the game where it stands (``limit``: a table with a bot account that reached its limit
+        of turns)."""
         async with self.registry.changing(table) as table:
             if table.over:
                 return

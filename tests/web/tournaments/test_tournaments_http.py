@@ -82,12 +82,15 @@ def test_a_swiss_of_two_people_and_two_levels_at_real_tables(tmp_path: Path) -> 
 
         played: list[str] = []
         for round_ in (1, 2, 3):
+            # Every table of the round made, not only Ann's: under load Bob's came later, was never played, and
+            # the round waited for his clock to give his seat away.
             page = _poll(
                 client,
                 tournament,
-                lambda page, round_=round_: page["round"] == round_ and page["you"]["table"] is not None,
+                lambda page, round_=round_: page["round"] == round_ and _all_made(page["rounds"][round_ - 1]),
                 ann,
             )
+            assert page["you"]["table"] is not None
             assert page["status"] == "started"
             tables = page["rounds"][round_ - 1]
             assert len(tables) == 2 and all(len(table["seats"]) == 2 for table in tables)

@@ -80,9 +80,10 @@ class MasterBot(ExpertBot):
     """2 players: turns per seat after which a race is cut and scored by the chance to win."""
     raced: ClassVar[int] = 5
     """2 players: candidates raced, the best by the rating."""
-    margin: ClassVar[float] = 1.5
+    margin: ClassVar[float] = 1.0
     """2 players: standard errors of the paired difference by which a raced candidate must beat the best rated to
-    replace it."""
+    replace it (1.5 until 2026-11-30; 1.0 won 1.6 points more against ``hard`` over 2,000 paired deals:
+    docs/STRENGTH.md)."""
     race_moves: ClassVar[bool] = True
     """2 players: whether the best rated moves are checked by races at all."""
     styles_weighed: ClassVar[bool] = True

@@ -67,7 +67,7 @@ class MasterBot(ExpertBot):
     level = 5
     description = (
         "expert that rates its moves by the chance to win against a model of the opponent it meets, and races the "
-        "best (2 players): against hard about 58 % of rounds; alone, about 9.1 turns to Rack-O (expert 9.3)."
+        "best (2 players): against hard about 57 % of rounds; alone, about 9.1 turns to Rack-O (expert 9.3)."
     )
     race_cap: ClassVar[int] = 40
     """Turns per seat after which a race to the end counts as neither won nor lost (the review's races,
